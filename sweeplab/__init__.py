@@ -1,0 +1,45 @@
+"""sweeplab: how far linear algebra gets in deducing Minesweeper.
+
+The public names follow ``SPEC.md``: positions (:class:`Observation`), the
+clue system ``A x = b`` (:func:`clue_system`), the game engine
+(:func:`new_game`, :class:`Game`) and the deduction methods (:func:`deduce`,
+:data:`METHODS`).
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .clue_system import ClueSystem, clue_system
+from .files import load_game, load_position, save_game, save_position
+from .game import LEVELS, Game, new_game
+from .methods import METHODS, Deduction, MethodInfo, deduce
+from .plotting import plot_position
+from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
+
+try:
+    __version__ = version("sweeplab")
+except PackageNotFoundError:  # running from a source tree without installation
+    __version__ = "0+unknown"
+
+__all__ = [
+    "COVERED",
+    "FLAG",
+    "MINE",
+    "NOCLUE",
+    "LEVELS",
+    "METHODS",
+    "ClueSystem",
+    "Deduction",
+    "Game",
+    "InconsistentPositionError",
+    "MethodInfo",
+    "Observation",
+    "clue_system",
+    "deduce",
+    "load_game",
+    "load_position",
+    "new_game",
+    "plot_position",
+    "save_game",
+    "save_position",
+    "__version__",
+]

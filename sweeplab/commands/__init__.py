@@ -1,0 +1,1 @@
+"""Sub-commands of the ``sweeplab`` command line, one module each."""

@@ -1,0 +1,448 @@
+"""The game engine (SPEC §3): layouts, first-click rules, zero opening, modes and clue noise.
+
+Mines are placed from one random permutation of the cells drawn at creation:
+the layout is the first ``mines`` cells of that permutation that the
+first-click rule allows.  With ``first_click="safe"`` a mine under the first
+click is thereby "moved" to the next cell of the permutation, and every rule
+gives the uniform distribution over the layouts it allows.  The same seed gives
+the same game on any machine (NumPy's PCG64).
+
+Clue noise (seed report 004 §4) is drawn once per cell when the layout is
+fixed, so what a cell shows never depends on the order of the moves.  Opening
+around a zero follows the *true* count: the game knows its layout, so it never
+opens a mine for the player, whatever number it displays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import ndimage
+
+from .positions import COVERED, FLAG, MINE, NOCLUE, NOISE_KINDS, Observation, neighbour_counts, neighbour_table
+
+__all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator"]
+
+FirstClick = Literal["none", "safe", "zero"]
+Mode = Literal["classic", "score"]
+FIRST_CLICKS = ("none", "safe", "zero")
+MODES = ("classic", "score")
+_EIGHT = np.ones((3, 3), dtype=bool)
+
+
+@dataclass(frozen=True)
+class Level:
+    """A board preset: ``height`` rows, ``width`` columns, ``mines`` mines."""
+
+    name: str
+    height: int
+    width: int
+    mines: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.height, self.width)
+
+    @property
+    def density(self) -> float:
+        return self.mines / (self.height * self.width)
+
+
+#: The classic presets (report 000 §1.4).
+LEVELS = {
+    "beginner": Level("beginner", 9, 9, 10),
+    "intermediate": Level("intermediate", 16, 16, 40),
+    "expert": Level("expert", 16, 30, 99),
+}
+
+
+def as_generator(seed: int | np.random.Generator | np.random.SeedSequence | None) -> np.random.Generator:
+    """A NumPy ``Generator`` from a seed, a ``SeedSequence`` or a ``Generator``."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def resolve_board(
+    level: str | None = None,
+    *,
+    shape: tuple[int, int] | None = None,
+    mines: int | None = None,
+    density: float | None = None,
+) -> tuple[tuple[int, int], int]:
+    """Turn a preset name, or a shape with mines or density, into ``(shape, mines)``.
+
+    Examples
+    --------
+    >>> resolve_board("expert")
+    ((16, 30), 99)
+    >>> resolve_board(shape=(10, 10), density=0.155)
+    ((10, 10), 16)
+    """
+    if level is not None:
+        if shape is not None or mines is not None or density is not None:
+            raise ValueError("give either a level or shape with mines/density, not both")
+        try:
+            lv = LEVELS[level]
+        except KeyError:
+            raise ValueError(f"unknown level {level!r}; choose from {sorted(LEVELS)}") from None
+        return lv.shape, lv.mines
+    if shape is None:
+        raise ValueError("give a level name or a shape=(height, width)")
+    if len(shape) != 2 or any(int(s) != s or s < 1 for s in shape):
+        raise ValueError(f"shape must be two positive integers, got {shape!r}")
+    h, w = int(shape[0]), int(shape[1])
+    if (mines is None) == (density is None):
+        raise ValueError("give exactly one of mines= or density= with shape")
+    if density is not None:
+        if not 0.0 <= density <= 1.0:
+            raise ValueError(f"density must be within [0, 1], got {density!r}")
+        mines = int(round(density * h * w))
+    if isinstance(mines, bool) or int(mines) != mines or not 0 <= mines <= h * w:
+        raise ValueError(f"mines must be an integer within [0, {h * w}], got {mines!r}")
+    return (h, w), int(mines)
+
+
+def _check_noise(noise) -> tuple[str, float] | None:
+    if noise is None:
+        return None
+    try:
+        kind, p = noise
+    except (TypeError, ValueError):
+        raise ValueError(f"noise must be None or (kind, p), got {noise!r}") from None
+    if kind not in NOISE_KINDS:
+        raise ValueError(f"noise kind must be one of {NOISE_KINDS}, got {kind!r}")
+    if not 0.0 <= float(p) <= 1.0:
+        raise ValueError(f"noise probability must be within [0, 1], got {p!r}")
+    return str(kind), float(p)
+
+
+class Game:
+    """One Minesweeper game. Create it with :func:`new_game` or :meth:`Game.from_layout`.
+
+    Attributes
+    ----------
+    status : {"playing", "won", "lost"}
+    moves : list of (str, int, int)
+        Every move played: ``("reveal" | "flag" | "unflag", row, col)``.
+
+    Examples
+    --------
+    >>> g = Game.from_layout([[1, 0, 0], [0, 0, 0]])
+    >>> g.reveal(1, 2)
+    4
+    >>> print(g.observation.to_text())
+    ?1.
+    ?1.
+    >>> g.reveal(1, 0), g.status
+    (1, 'won')
+    """
+
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        mines: int,
+        *,
+        first_click: FirstClick = "safe",
+        mode: Mode = "classic",
+        noise: tuple[str, float] | None = None,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+        _layout: np.ndarray | None = None,
+        _shown: np.ndarray | None = None,
+    ) -> None:
+        if first_click not in FIRST_CLICKS:
+            raise ValueError(f"first_click must be one of {FIRST_CLICKS}, got {first_click!r}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        self._noise = _check_noise(noise)
+        h, w = shape
+        self._shape = (h, w)
+        self._n_mines = mines
+        self._first_click = first_click
+        self._mode = mode
+        rng = as_generator(seed)
+        self._placement_rng, self._noise_rng = rng.spawn(2)
+        if _layout is None:
+            if first_click == "safe" and mines > h * w - 1:
+                raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
+            if first_click == "zero" and mines > h * w - _smallest_neighbourhood(shape):
+                raise ValueError(
+                    f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
+                    f"whose neighbourhood is mine-free"
+                )
+            self._order = self._placement_rng.permutation(h * w)
+        self._grid = np.full(shape, COVERED, dtype=np.int8)
+        self._flat = self._grid.reshape(-1)
+        self._layout: np.ndarray | None = None
+        self._mines_hit = 0
+        self._revealed_safe = 0
+        self.status = "playing"
+        self.moves: list[tuple[str, int, int]] = []
+        if _layout is not None:
+            self._place(np.asarray(_layout, dtype=bool), _shown)
+        elif first_click == "none":
+            self._place(self._layout_excluding(np.zeros(0, dtype=np.int64)))
+
+    # construction ---------------------------------------------------------
+    @classmethod
+    def from_layout(
+        cls,
+        layout,
+        *,
+        mode: Mode = "classic",
+        noise: tuple[str, float] | None = None,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+    ) -> Game:
+        """A game on a fixed boolean mine layout (first-click rules do not apply).
+
+        ``seed`` drives only the clue noise.
+        """
+        arr = np.asarray(layout)
+        if arr.ndim != 2 or 0 in arr.shape:
+            raise ValueError(f"layout must be a non-empty 2-D array, got shape {arr.shape}")
+        if not np.isin(arr, (0, 1)).all():
+            raise ValueError("layout must hold booleans (or 0/1)")
+        arr = arr.astype(bool)
+        return cls(arr.shape, int(arr.sum()), first_click="none", mode=mode, noise=noise, seed=seed, _layout=arr)
+
+    def _layout_excluding(self, excluded: np.ndarray) -> np.ndarray:
+        h, w = self._shape
+        allowed = np.ones(h * w, dtype=bool)
+        allowed[excluded] = False
+        order = self._order[allowed[self._order]]
+        if order.size < self._n_mines:
+            raise ValueError(
+                f"{self._n_mines} mines do not fit on {h}x{w} outside the {excluded.size} cells "
+                f"the first-click rule keeps free"
+            )
+        layout = np.zeros(h * w, dtype=bool)
+        layout[order[: self._n_mines]] = True
+        return layout.reshape(h, w)
+
+    def _place(self, layout: np.ndarray, shown: np.ndarray | None = None) -> None:
+        self._layout = layout
+        self._layout.setflags(write=False)
+        self._n_mines = int(layout.sum())
+        self._counts = neighbour_counts(layout)
+        self._safe_total = layout.size - self._n_mines
+        self._shown = self._draw_shown() if shown is None else np.asarray(shown, dtype=np.int8)
+        self._zero_labels: np.ndarray | None = None
+        if self._safe_total == 0:
+            self.status = "won"
+
+    def _draw_shown(self) -> np.ndarray:
+        truth = self._counts
+        if self._noise is None:
+            return truth
+        kind, p = self._noise
+        rng = self._noise_rng
+        hit = rng.random(truth.shape) < p
+        u = rng.random(truth.shape)
+        if kind == "lost":
+            shown = np.where(hit, NOCLUE, truth)
+        elif kind == "under":
+            shown = np.where(hit, np.floor(u * (truth + 1)), truth)
+        else:
+            n_nb = neighbour_counts(np.ones(truth.shape, dtype=bool))
+            shown = np.where(hit, truth + np.floor(u * (n_nb - truth + 1)), truth)
+        return shown.astype(np.int8)
+
+    # properties -----------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._shape
+
+    @property
+    def n_mines(self) -> int:
+        return self._n_mines
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @property
+    def noise(self) -> tuple[str, float] | None:
+        return self._noise
+
+    @property
+    def first_click(self) -> str:
+        return self._first_click
+
+    @property
+    def layout(self) -> np.ndarray | None:
+        """The boolean mine layout (read-only), or ``None`` before a deferred placement."""
+        return self._layout
+
+    @property
+    def shown(self) -> np.ndarray | None:
+        """The number every safe cell shows when revealed (noise applied), ``NOCLUE`` if lost."""
+        return self._shown if self._layout is not None else None
+
+    @property
+    def observation(self) -> Observation:
+        """What the player sees now; ``mines`` is the board's total."""
+        grid = self._grid.copy()
+        grid.setflags(write=False)
+        return Observation._trusted(grid, self._n_mines, None if self._noise is None else self._noise[0])
+
+    @property
+    def mines_hit(self) -> int:
+        """Mines stepped on (score mode can go on after one)."""
+        return self._mines_hit
+
+    @property
+    def score(self) -> float:
+        """Fraction of mines not stepped on (flagged or deduced), reports 001 and 004."""
+        return 1.0 if self._n_mines == 0 else 1.0 - self._mines_hit / self._n_mines
+
+    @property
+    def revealed_fraction(self) -> float:
+        """Share of the safe cells revealed so far."""
+        return 1.0 if self._safe_total == 0 else self._revealed_safe / self._safe_total
+
+    # moves ------------------------------------------------------------------
+    def _index(self, row: int, col: int) -> int:
+        h, w = self._shape
+        if not (isinstance(row, (int, np.integer)) and isinstance(col, (int, np.integer))):
+            raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})")
+        if not (0 <= row < h and 0 <= col < w):
+            raise ValueError(f"cell ({row}, {col}) is outside the {h}x{w} board")
+        return int(row) * w + int(col)
+
+    def _check_playing(self) -> None:
+        if self.status != "playing":
+            raise ValueError(f"the game is over ({self.status}); no more moves")
+
+    def reveal(self, row: int, col: int) -> int:
+        """Reveal a cell; opening a zero opens its neighbours recursively.
+
+        Returns the number of cells newly revealed (0 for an already revealed cell).
+        Raises ``ValueError`` on a flagged cell, a cell off the board, or a finished game.
+        """
+        i = self._index(row, col)
+        self._check_playing()
+        if self._flat[i] == FLAG:
+            raise ValueError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
+        if self._flat[i] != COVERED:
+            return 0
+        if self._layout is None:
+            self._place(self._layout_excluding(self._first_click_exclusion(i)))
+        self.moves.append(("reveal", int(row), int(col)))
+        if self._layout.flat[i]:
+            self._flat[i] = MINE
+            self._mines_hit += 1
+            if self._mode == "classic":
+                self.status = "lost"
+            return 1
+        if self._counts.flat[i] == 0:
+            opened = self._open_zero_region(i)
+        else:
+            self._flat[i] = self._shown.flat[i]
+            opened = 1
+        self._revealed_safe += opened
+        if self._revealed_safe == self._safe_total:
+            self.status = "won"
+        return opened
+
+    def _first_click_exclusion(self, i: int) -> np.ndarray:
+        if self._first_click == "safe":
+            return np.array([i])
+        if self._first_click == "zero":
+            nb = neighbour_table(self._shape)[i]
+            return np.concatenate([[i], nb[nb >= 0]])
+        return np.zeros(0, dtype=np.int64)
+
+    def _open_zero_region(self, i: int) -> int:
+        if self._zero_labels is None:
+            self._zero_labels, _ = ndimage.label(self._counts == 0, structure=_EIGHT)
+            self._zero_boxes = ndimage.find_objects(self._zero_labels)
+        h, w = self._shape
+        label = self._zero_labels.flat[i]
+        box = self._zero_boxes[label - 1]
+        r0, r1 = max(box[0].start - 1, 0), min(box[0].stop + 1, h)
+        c0, c1 = max(box[1].start - 1, 0), min(box[1].stop + 1, w)
+        region = ndimage.binary_dilation(self._zero_labels[r0:r1, c0:c1] == label, structure=_EIGHT)
+        view = self._grid[r0:r1, c0:c1]
+        newly = region & (view == COVERED)
+        view[newly] = self._shown[r0:r1, c0:c1][newly]
+        return int(newly.sum())
+
+    def flag(self, row: int, col: int) -> None:
+        """Flag a covered cell as a mine (no effect on an already flagged cell)."""
+        i = self._index(row, col)
+        self._check_playing()
+        if self._flat[i] == FLAG:
+            return
+        if self._flat[i] != COVERED:
+            raise ValueError(f"cell ({row}, {col}) is revealed; only covered cells can be flagged")
+        self._flat[i] = FLAG
+        self.moves.append(("flag", int(row), int(col)))
+
+    def unflag(self, row: int, col: int) -> None:
+        """Remove a flag."""
+        i = self._index(row, col)
+        self._check_playing()
+        if self._flat[i] != FLAG:
+            raise ValueError(f"cell ({row}, {col}) is not flagged")
+        self._flat[i] = COVERED
+        self.moves.append(("unflag", int(row), int(col)))
+
+    def play(self, moves) -> None:
+        """Replay a sequence of ``(kind, row, col)`` moves."""
+        actions = {"reveal": self.reveal, "flag": self.flag, "unflag": self.unflag}
+        for kind, row, col in moves:
+            if kind not in actions:
+                raise ValueError(f"unknown move kind {kind!r}; expected one of {sorted(actions)}")
+            actions[kind](int(row), int(col))
+
+    def __repr__(self) -> str:
+        h, w = self._shape
+        return (
+            f"<Game {h}x{w}, {self._n_mines} mines, {self._mode}, first_click={self._first_click!r}, "
+            f"noise={self._noise}, {self.status}, {len(self.moves)} moves>"
+        )
+
+
+def _smallest_neighbourhood(shape: tuple[int, int]) -> int:
+    """Cells a zero first click keeps free at the best placed cell (a corner)."""
+    h, w = shape
+    return min(h, 2) * min(w, 2)
+
+
+def new_game(
+    level: str | None = None,
+    *,
+    shape: tuple[int, int] | None = None,
+    mines: int | None = None,
+    density: float | None = None,
+    first_click: FirstClick = "safe",
+    mode: Mode = "classic",
+    noise: tuple[str, float] | None = None,
+    seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+) -> Game:
+    """Start a game on a preset or custom board (SPEC §3).
+
+    Parameters
+    ----------
+    level : {"beginner", "intermediate", "expert"}, optional
+    shape : (int, int), optional
+        ``(height, width)``, with ``mines`` or ``density``.
+    first_click : {"none", "safe", "zero"}, default "safe"
+        ``"safe"``: the first click is never a mine; ``"zero"``: it opens an area.
+    mode : {"classic", "score"}, default "classic"
+    noise : (kind, p), optional
+        Clue noise of report 004: kind ``"lost"``, ``"under"`` or ``"over"``, probability ``p``.
+    seed : int, SeedSequence or Generator, optional
+
+    Examples
+    --------
+    >>> g = new_game("beginner", first_click="zero", seed=1)
+    >>> g.reveal(4, 4) > 1
+    True
+    >>> int(g.layout[3:6, 3:6].sum())
+    0
+    """
+    shape, mines = resolve_board(level, shape=shape, mines=mines, density=density)
+    return Game(shape, mines, first_click=first_click, mode=mode, noise=noise, seed=seed)

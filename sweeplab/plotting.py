@@ -1,0 +1,102 @@
+"""Pictures of positions: the grid, with deductions or mine probabilities overlaid."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
+
+__all__ = ["plot_position"]
+
+_NUMBER_COLOURS = {1: "#1f4fd1", 2: "#1b7f2a", 3: "#c81e1e", 4: "#1a1a7a", 5: "#7a1a1a",
+                   6: "#137a7a", 7: "#000000", 8: "#555555"}
+
+
+def plot_position(
+    obs: Observation,
+    *,
+    ax=None,
+    safe: Iterable[tuple[int, int]] | None = None,
+    mines: Iterable[tuple[int, int]] | None = None,
+    probabilities: np.ndarray | None = None,
+    annotate: bool | None = None,
+) -> dict[str, Any]:
+    """Draw a position with matplotlib, overlaying deductions or probabilities.
+
+    Parameters
+    ----------
+    obs : Observation
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure is made when omitted.
+    safe, mines : iterable of (row, col), optional
+        Deduced cells: safe ones get a green circle, mines a red cross.
+    probabilities : numpy.ndarray, optional
+        Mine probability per cell (``nan`` where revealed), shown as a colour
+        map on the covered cells.
+    annotate : bool, optional
+        Write probabilities as text; default on for boards up to 20x30.
+
+    Returns
+    -------
+    dict
+        The artists: ``"image"``, ``"numbers"`` (texts), and where drawn
+        ``"probabilities"`` (image), ``"safe"``, ``"mines"`` (path collections).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> art = plot_position(Observation.from_text("?1\\n11"), mines=[(0, 0)])
+    >>> sorted(art)
+    ['image', 'mines', 'numbers']
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+    grid = obs.grid
+    h, w = grid.shape
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(2.0, 0.32 * w + 0.6), max(2.0, 0.32 * h + 0.4)))
+    # 0 covered, 1 revealed, 2 flag, 3 revealed mine, 4 no clue
+    kind = np.select([grid == COVERED, grid == FLAG, grid == MINE, grid == NOCLUE], [0, 2, 3, 4], 1)
+    cmap = ListedColormap(["#b9bec7", "#eeeeee", "#b9bec7", "#f4a3a3", "#e2e2e2"])
+    artists: dict[str, Any] = {
+        "image": ax.imshow(kind, cmap=cmap, vmin=-0.5, vmax=4.5, interpolation="nearest")
+    }
+    if probabilities is not None:
+        p = np.asarray(probabilities, dtype=float)
+        if p.shape != grid.shape:
+            raise ValueError(f"probabilities have shape {p.shape}, the position {grid.shape}")
+        shown = np.where(grid == COVERED, p, np.nan)
+        artists["probabilities"] = ax.imshow(shown, cmap="RdYlGn_r", vmin=0, vmax=1, alpha=0.75,
+                                             interpolation="nearest")
+        if annotate if annotate is not None else (h <= 20 and w <= 30):
+            for r, c in zip(*np.nonzero(np.isfinite(shown))):
+                ax.text(c, r, f"{shown[r, c]:.2f}".lstrip("0") if shown[r, c] < 1 else "1",
+                        ha="center", va="center", fontsize=6)
+    small = h * w <= 4000
+    texts = []
+    if small:
+        for r, c in zip(*np.nonzero(grid > 0)):
+            v = int(grid[r, c])
+            texts.append(ax.text(c, r, str(v), ha="center", va="center", fontsize=9,
+                                 fontweight="bold", color=_NUMBER_COLOURS[v]))
+        for r, c in zip(*np.nonzero(grid == FLAG)):
+            texts.append(ax.text(c, r, "F", ha="center", va="center", fontsize=9, color="#c81e1e"))
+    artists["numbers"] = texts
+    if safe:
+        rs, cs = zip(*safe)
+        artists["safe"] = ax.scatter(cs, rs, s=60, facecolors="none", edgecolors="#1b9e3a", linewidths=2)
+    if mines:
+        rs, cs = zip(*mines)
+        artists["mines"] = ax.scatter(cs, rs, s=60, marker="x", color="#d62020", linewidths=2)
+    ax.set_xticks(np.arange(-0.5, w, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
+    if small:
+        ax.grid(which="minor", color="#888888", linewidth=0.5)
+    ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
+    ax.set_xlim(-0.5, w - 0.5)
+    ax.set_ylim(h - 0.5, -0.5)
+    return artists

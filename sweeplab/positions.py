@@ -1,0 +1,329 @@
+"""Positions: what a player sees of a Minesweeper board (SPEC §1).
+
+A position is a grid of cell codes plus, optionally, the board's total number
+of mines.  Codes ``0..8`` are revealed clues; negative codes are the constants
+below.  The text form uses one row per line::
+
+    ??????
+    ?1122?
+
+with ``?``/``#`` covered, ``F`` flag, ``*`` revealed mine, ``-`` revealed
+without a number, ``0``-``8`` a clue and ``.`` a revealed zero.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from typing import Iterable
+
+import numpy as np
+
+__all__ = [
+    "COVERED",
+    "FLAG",
+    "MINE",
+    "NOCLUE",
+    "NOISE_KINDS",
+    "InconsistentPositionError",
+    "Observation",
+    "neighbour_table",
+]
+
+COVERED = -1
+FLAG = -2
+MINE = -3
+NOCLUE = -4
+
+#: Clue-noise kinds of seed report 004 (SPEC §3).
+NOISE_KINDS = ("lost", "under", "over")
+
+_CHAR_TO_CODE = {
+    "?": COVERED,
+    "#": COVERED,
+    "F": FLAG,
+    "*": MINE,
+    "-": NOCLUE,
+    ".": 0,
+    **{str(k): k for k in range(9)},
+}
+_CODE_TO_CHAR = {COVERED: "?", FLAG: "F", MINE: "*", NOCLUE: "-", 0: "."}
+_CODE_TO_CHAR.update({k: str(k) for k in range(1, 9)})
+
+
+class InconsistentPositionError(ValueError):
+    """The clues (and total) of a position admit no mine layout."""
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(shape: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the up-to-8 neighbours of every cell, padded with -1.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(height, width)`` of the board.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only ``int64`` array of shape ``(height * width, 8)``.
+
+    Examples
+    --------
+    >>> t = neighbour_table((2, 2))
+    >>> sorted(int(i) for i in t[0] if i >= 0)
+    [1, 2, 3]
+    """
+    h, w = shape
+    rows, cols = np.divmod(np.arange(h * w), w)
+    table = np.full((h * w, 8), -1, dtype=np.int64)
+    k = 0
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == 0 and dc == 0:
+                continue
+            r, c = rows + dr, cols + dc
+            ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+            table[ok, k] = r[ok] * w + c[ok]
+            k += 1
+    table.setflags(write=False)
+    return table
+
+
+def neighbour_counts(mask: np.ndarray) -> np.ndarray:
+    """Number of ``True`` cells among the 8 neighbours of every cell.
+
+    Examples
+    --------
+    >>> neighbour_counts(np.array([[1, 0], [0, 0]], dtype=bool)).tolist()
+    [[0, 1], [1, 1]]
+    """
+    m = np.asarray(mask, dtype=np.int16)
+    p = np.pad(m, 1)
+    h, w = m.shape
+    out = np.zeros((h, w), dtype=np.int16)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr == 1 and dc == 1:
+                continue
+            out += p[dr : dr + h, dc : dc + w]
+    return out.astype(np.int8)
+
+
+class Observation:
+    """A Minesweeper position as a player sees it.
+
+    Parameters
+    ----------
+    grid : array_like of int
+        2-D array of cell codes: ``0..8`` clues, :data:`COVERED`, :data:`FLAG`,
+        :data:`MINE` or :data:`NOCLUE`.
+    mines : int, optional
+        The board's total number of mines (flags and revealed mines included),
+        or ``None`` when unknown.
+    noise : {None, "lost", "under", "over"}
+        The clue-noise model the numbers come from (seed report 004): ``None``
+        means every number is exact, ``"under"`` that numbers are lower bounds,
+        ``"over"`` upper bounds, ``"lost"`` that some clues are hidden.
+
+    Raises
+    ------
+    ValueError
+        On a grid that is not 2-D, an unknown code, a clue above 8, or a total
+        below the known mines or above the number of cells.
+
+    Examples
+    --------
+    >>> obs = Observation.from_text('''
+    ... ???
+    ... 12?
+    ... ''', mines=2)
+    >>> obs.shape, obs.mines
+    ((2, 3), 2)
+    >>> print(obs.to_text())
+    ???
+    12?
+    """
+
+    __slots__ = ("_grid", "_mines", "_noise")
+
+    def __init__(
+        self,
+        grid: np.ndarray | Iterable[Iterable[int]],
+        *,
+        mines: int | None = None,
+        noise: str | None = None,
+    ) -> None:
+        arr = np.asarray(grid)
+        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+            raise ValueError(f"grid must be a non-empty 2-D array, got shape {arr.shape}")
+        if arr.dtype == bool or not (
+            np.issubdtype(arr.dtype, np.integer) or _is_integral_float(arr)
+        ):
+            raise ValueError(f"grid must hold integer cell codes, got dtype {arr.dtype}")
+        bad = (arr < NOCLUE) | (arr > 8)
+        if bad.any():
+            r, c = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(
+                f"cell code {arr[r, c]!r} at row {r}, column {c} is out of range "
+                f"(clues are 0..8, special codes -1..-4)"
+            )
+        grid8 = arr.astype(np.int8)
+        grid8.setflags(write=False)
+        self._set(grid8, mines, noise, validate=True)
+
+    def _set(self, grid: np.ndarray, mines: int | None, noise: str | None, *, validate: bool):
+        if validate:
+            if noise is not None and noise not in NOISE_KINDS:
+                raise ValueError(f"noise must be None or one of {NOISE_KINDS}, got {noise!r}")
+            if mines is not None:
+                if isinstance(mines, bool) or int(mines) != mines:
+                    raise ValueError(f"mines must be an integer or None, got {mines!r}")
+                mines = int(mines)
+                known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+                if mines < known:
+                    raise ValueError(f"mines={mines} is below the {known} known mines (flags and revealed mines)")
+                if mines > grid.size:
+                    raise ValueError(f"mines={mines} exceeds the {grid.size} cells of the board")
+        self._grid = grid
+        self._mines = mines
+        self._noise = noise
+
+    @classmethod
+    def _trusted(cls, grid: np.ndarray, mines: int | None, noise: str | None = None) -> Observation:
+        """Wrap an ``int8`` read-only grid without validation (game engine hot path)."""
+        obs = cls.__new__(cls)
+        obs._set(grid, mines, noise, validate=False)
+        return obs
+
+    @classmethod
+    def from_text(cls, text: str, *, mines: int | None = None, noise: str | None = None) -> Observation:
+        """Parse the text form (SPEC §1); whitespace and blank lines are ignored.
+
+        Examples
+        --------
+        >>> Observation.from_text("?F*\\n-.8").grid.tolist()
+        [[-1, -2, -3], [-4, 0, 8]]
+        """
+        rows: list[list[int]] = []
+        for line_no, line in enumerate(text.splitlines()):
+            chars = "".join(line.split())
+            if not chars:
+                continue
+            row = []
+            for col, ch in enumerate(chars):
+                code = _CHAR_TO_CODE.get(ch)
+                if code is None:
+                    hint = " (clues are 0..8)" if ch.isdigit() else ""
+                    raise ValueError(
+                        f"unknown character {ch!r} at row {len(rows)}, column {col} "
+                        f"(text line {line_no + 1}){hint}; expected one of ?#F*-.012345678"
+                    )
+                row.append(code)
+            if rows and len(row) != len(rows[0]):
+                raise ValueError(
+                    f"ragged rows: row {len(rows)} has {len(row)} cells, row 0 has {len(rows[0])}"
+                )
+            rows.append(row)
+        if not rows:
+            raise ValueError("empty position: no rows in text")
+        return cls(np.array(rows, dtype=np.int8), mines=mines, noise=noise)
+
+    def to_text(self) -> str:
+        """The text form, one row per line; ``from_text(obs.to_text())`` gives back the grid."""
+        return "\n".join("".join(_CODE_TO_CHAR[int(v)] for v in row) for row in self._grid)
+
+    @property
+    def grid(self) -> np.ndarray:
+        """Read-only ``int8`` array of cell codes."""
+        return self._grid
+
+    @property
+    def mines(self) -> int | None:
+        """Total mines on the board, or ``None`` when unknown."""
+        return self._mines
+
+    @property
+    def noise(self) -> str | None:
+        """Clue-noise kind the numbers come from, or ``None`` for exact clues."""
+        return self._noise
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._grid.shape  # type: ignore[return-value]
+
+    @property
+    def known_mines(self) -> int:
+        """Flags plus revealed mines."""
+        return int(np.count_nonzero((self._grid == FLAG) | (self._grid == MINE)))
+
+    @property
+    def covered(self) -> np.ndarray:
+        """Boolean mask of covered, unflagged cells."""
+        return self._grid == COVERED
+
+    def with_mines(self, mines: int | None) -> Observation:
+        """The same grid with another total."""
+        return Observation(self._grid, mines=mines, noise=self._noise)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return (
+            self._mines == other._mines
+            and self._noise == other._noise
+            and np.array_equal(self._grid, other._grid)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._grid.tobytes(), self._grid.shape, self._mines, self._noise))
+
+    def __repr__(self) -> str:
+        extra = "" if self._noise is None else f", noise={self._noise!r}"
+        body = "\n".join("    " + line for line in self.to_text().splitlines())
+        return f"Observation.from_text('''\n{body}\n''', mines={self._mines!r}{extra})"
+
+    def _repr_html_(self) -> str:
+        """Draw the grid as an HTML table (JupyterLab)."""
+        colours = {1: "#1f4fd1", 2: "#1b7f2a", 3: "#c81e1e", 4: "#1a1a7a", 5: "#7a1a1a",
+                   6: "#137a7a", 7: "#000", 8: "#555"}
+        cell = "width:1.4em;height:1.4em;text-align:center;font:bold 0.9em monospace;border:1px solid #999;padding:0"
+        rows = []
+        for row in self._grid:
+            tds = []
+            for v in (int(x) for x in row):
+                if v == COVERED:
+                    style, text = "background:#b9bec7", ""
+                elif v == FLAG:
+                    style, text = "background:#b9bec7;color:#c81e1e", "&#9873;"
+                elif v == MINE:
+                    style, text = "background:#f4a3a3", "&#9679;"
+                elif v == NOCLUE:
+                    style, text = "background:#eee;color:#999", "-"
+                else:
+                    style, text = f"background:#eee;color:{colours.get(v, '#000')}", (str(v) if v else "")
+                tds.append(f'<td style="{cell};{style}">{text}</td>')
+            rows.append("<tr>" + "".join(tds) + "</tr>")
+        caption = f"{self.shape[0]}×{self.shape[1]}, mines={self._mines}"
+        if self._noise:
+            caption += f", noise={html.escape(self._noise)}"
+        return (
+            f'<table style="border-collapse:collapse"><caption style="caption-side:bottom">'
+            f"{caption}</caption>{''.join(rows)}</table>"
+        )
+
+
+def _is_integral_float(arr: np.ndarray) -> bool:
+    return np.issubdtype(arr.dtype, np.floating) and bool(np.all(np.isfinite(arr))) and bool(
+        np.all(arr == np.round(arr))
+    )
+
+
+def as_observation(position: Observation | str | np.ndarray, *, mines: int | None = None) -> Observation:
+    """Accept an :class:`Observation`, its text form or a code array."""
+    if isinstance(position, Observation):
+        return position if mines is None else position.with_mines(mines)
+    if isinstance(position, str):
+        return Observation.from_text(position, mines=mines)
+    return Observation(position, mines=mines)
