@@ -1,0 +1,119 @@
+# %% [markdown]
+# # 1. From a board to `A x = b`
+#
+# Every revealed number is a linear equation over the covered cells around it: the unknown
+# $x_j \in \{0, 1\}$ says whether cell $j$ holds a mine, and the clue, minus the mines already known
+# around it, is the sum of its covered neighbours (report 002, "the whole puzzle as a matrix";
+# report 000 §2.4, "all m-of-n constraints"). This notebook builds that system with
+# `sweeplab.clue_system` for the reports' own example boards.
+#
+# Run with `SWEEPLAB_PRESET=smoke` for the test-sized version; this notebook computes nothing heavy,
+# so every preset gives the same output.
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+
+import sweeplab
+from sweeplab.explorer import clue_table
+
+# %% [markdown]
+# ## Report 002: the "classic 1-2 combination"
+#
+# The report names the ten covered cells $v_1, \dots, v_{10}$ from left to right, top to bottom, and
+# writes one row per revealed number. `clue_system` numbers its variables the same way (row-major), from 0.
+
+# %%
+board = sweeplab.Observation.from_text("""
+????????
+?211221?
+""")
+system = sweeplab.clue_system(board, use_total=False)
+system
+
+# %%
+clue_table(system)
+
+# %% [markdown]
+# Each row is labelled by its clue cell, each column by its cell. The table is exactly the left part of
+# the report's augmented matrix (its first row is `1 1 1 0 0 0 0 0 1 0 | 2`: the 2 at row 1, column 1
+# touches three cells above and the covered cell to its left).
+
+# %%
+fig, ax = plt.subplots(figsize=(5, 1.8))
+sweeplab.plot_position(board, ax=ax)
+for j, (r, c) in enumerate(system.cells):
+    ax.text(c, r + 0.3, f"x{j}", ha="center", fontsize=7, color="#333")
+ax.set_title("report 002, first board: variables x0..x9")
+plt.show()
+
+# %% [markdown]
+# ## Report 000 §2.4: the a–g example
+#
+# The top-left corner of an intermediate board (16×16, 40 mines): `0 0 0 1 a / 1 1 1 1 b / g f e d c`.
+# The report writes five constraints C1–C5 over the seven fringe cells a…g.
+
+# %%
+rows = ["...1?" + "?" * 11, "1111?" + "?" * 11] + ["?" * 16] * 14
+corner = sweeplab.Observation.from_text("\n".join(rows), mines=40)
+clue_table(corner, use_total=False)
+
+# %% [markdown]
+# Only five clues touch a covered cell (the zeros and the 1 at the top left see no covered cell), so
+# the system has five equations, as the report's C1–C5. Note the names: the report's C2 (`(2,4)`,
+# 1-based) is our row `(1,3)`.
+#
+# ## The total-mines row
+#
+# With the board's total known, one more equation sums *every* covered cell (the frontier and the
+# unconstrained interior) to the mines still unknown (report 001, "global information"; report 004,
+# "with the information of the number of mines"). The interior cells get variables too, after the
+# frontier ones.
+
+# %%
+full = sweeplab.clue_system(corner, use_total=True)
+print(full)
+print("frontier variables:", full.n_frontier, " all variables:", full.n_variables)
+print("last row is the total:", full.has_total, " right side:", full.b[-1])
+
+# %% [markdown]
+# ## Components
+#
+# Cells linked through shared equations form a component; separate components can be solved
+# separately (report 004 "split borders", which brings $2^m$ down to $2^{m_1} + 2^{m_2}$). The total
+# row links everything, so `components()` leaves it out. Report 000 §4.4's board has three separated
+# clues, `3`, `2` and `1`, each with eight covered neighbours: 56·28·8 > 10,000 solutions, but three
+# tiny independent components.
+
+# %%
+rows = ["?" * 16 for _ in range(16)]
+for r, c, v in [(1, 1, "3"), (4, 6, "2"), (7, 2, "1")]:
+    rows[r] = rows[r][:c] + v + rows[r][c + 1:]
+many = sweeplab.Observation.from_text("\n".join(rows), mines=40)
+parts = sweeplab.clue_system(many, use_total=False).components()
+[(p.n_equations, p.n_variables, p.b.tolist()) for p in parts]
+
+# %%
+fig, ax = plt.subplots(figsize=(4, 4))
+sweeplab.plot_position(many, ax=ax)
+colours = ["#1f77b4", "#ff7f0e", "#2ca02c"]
+for k, part in enumerate(parts):
+    rs, cs = zip(*part.cells)
+    ax.scatter(cs, rs, s=40, color=colours[k % 3], label=f"component {k}: {part.n_variables} cells")
+ax.legend(loc="lower right", fontsize=7)
+ax.set_title("report 000 §4.4: three independent components")
+plt.show()
+
+# %% [markdown]
+# ## Report 001's knowledge base is the same system
+#
+# Report 001 stores rules `(list of hidden cells, number)`: `A+B+C = 1` and `A+C+D = 2`. That is a
+# two-row matrix; the report notes the rule `D - B = 1` it cannot derive one rule at a time. The next
+# notebook shows row reduction finding it.
+
+# %%
+kb = sweeplab.Observation.from_text("""
+????
+-12-
+""")
+clue_table(kb, use_total=False)
