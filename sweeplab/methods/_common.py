@@ -1,0 +1,404 @@
+"""Shared machinery of the grid-rule and linear-algebra methods.
+
+Two views of a position live here, each built once per call:
+
+* :class:`Board`, the grid itself on a padded flat array, for the player-style
+  rules (``trivial``, ``subset``): it applies found cells in place, as a player
+  would, and keeps the single-clue and total-mines rules (report 000 §2.2,
+  report 001 "Global Information").
+* :class:`LinearSystem`, the clue system ``A x = b`` with the interior cells
+  (which only the total row touches) merged into one weighted column, for the
+  algebraic methods; with :func:`exact_rref` (python-flint) and the row bound
+  rule of report 002 Algorithm 1 / report 003 Algorithm B.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import connected_components
+
+from ..clue_system import clue_system
+from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
+
+Cell = tuple[int, int]
+CellSets = tuple[set[Cell], set[Cell]]
+
+PAD = 2  # two rings of padding: pairs of clues up to two cells apart never wrap around
+
+
+def reject_bound_noise(obs: Observation, method: str) -> None:
+    """Equality-based methods cannot read noisy numbers: raise for ``"under"``/``"over"``.
+
+    ``"lost"`` clues are simply absent (``NOCLUE`` gives no equation), so they are fine.
+    """
+    if obs.noise in ("under", "over"):
+        bound = "lower" if obs.noise == "under" else "upper"
+        raise ValueError(
+            f"method {method!r} needs exact clues, but this position has noise {obs.noise!r} "
+            f"(its numbers are only {bound} bounds); use 'trivial', which reads them as inequalities"
+        )
+
+
+def check_counts(obs: Observation, *, use_total: bool) -> None:
+    """Raise :class:`InconsistentPositionError` when a clue or the total cannot be met.
+
+    A clue needs ``known <= clue <= known + covered`` around it (``known``:
+    flags and revealed mines), and the total ``known <= mines <= known +
+    covered``.  Under clue noise only the side each bound allows is checked.
+    This also covers clues with no covered neighbour, which the clue system
+    drops.
+    """
+    grid = obs.grid
+    flat = grid.ravel()
+    clues = np.flatnonzero(flat >= 0)
+    if clues.size:
+        table = neighbour_table(grid.shape)[clues]
+        ok = table >= 0
+        idx = np.where(ok, table, 0)
+        known = (((flat[idx] == FLAG) | (flat[idx] == MINE)) & ok).sum(axis=1)
+        covered = ((flat[idx] == COVERED) & ok).sum(axis=1)
+        value = flat[clues].astype(np.int64)
+        low = value < known if obs.noise != "under" else np.zeros(value.shape, bool)
+        high = value > known + covered if obs.noise != "over" else np.zeros(value.shape, bool)
+        bad = np.flatnonzero(low | high)
+        if bad.size:
+            r, c = divmod(int(clues[bad[0]]), grid.shape[1])
+            raise InconsistentPositionError(
+                f"clue {int(flat[clues[bad[0]]])} at ({r}, {c}) sees {int(known[bad[0]])} known mines "
+                f"and {int(covered[bad[0]])} covered cells"
+            )
+    if use_total and obs.mines is not None:
+        known, covered = obs.known_mines, int(np.count_nonzero(flat == COVERED))
+        if not known <= obs.mines <= known + covered:
+            raise InconsistentPositionError(
+                f"total of {obs.mines} mines cannot be met with {known} known mines "
+                f"and {covered} covered cells"
+            )
+
+
+def merge_claims(safe: set[Cell], mines: set[Cell]) -> CellSets:
+    """Return the claims, or raise when a cell was proved both safe and a mine."""
+    both = safe & mines
+    if both:
+        raise InconsistentPositionError(f"cell {min(both)} is forced both safe and a mine")
+    return safe, mines
+
+
+# ---------------------------------------------------------------------------------------------
+# the grid view (trivial, subset)
+
+
+class Board:
+    """A position on a padded flat grid that found cells are applied to in place.
+
+    Attributes
+    ----------
+    width : int
+        Padded width (board width + 4).
+    unknown, mine : numpy.ndarray of bool
+        Covered cells not yet decided; known or deduced mines.
+    clue : numpy.ndarray of int
+        Clue value, ``-1`` where there is none.
+    offsets : numpy.ndarray
+        The 8 neighbour offsets in the padded flat array.
+    remaining : int or None
+        Mines still to place among the unknown cells (``None`` without the total).
+    """
+
+    def __init__(self, obs: Observation, *, use_total: bool) -> None:
+        check_counts(obs, use_total=use_total)
+        h, w = obs.shape
+        self.shape = (h, w)
+        self.width = wp = w + 2 * PAD
+        grid = np.full((h + 2 * PAD, wp), -5, dtype=np.int64)
+        grid[PAD:-PAD, PAD:-PAD] = obs.grid
+        flat = grid.ravel()
+        self.unknown = flat == COVERED
+        self.mine = (flat == FLAG) | (flat == MINE)
+        self.clue = np.where(flat >= 0, flat, -1)
+        self.offsets = np.array([dr * wp + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
+        self.remaining = obs.mines - obs.known_mines if use_total and obs.mines is not None else None
+        self.found_safe: list[int] = []
+        self.found_mines: list[int] = []
+
+    def neighbours(self, cells: np.ndarray) -> np.ndarray:
+        """``(len(cells), 8)`` padded indices of the neighbours."""
+        return cells[:, None] + self.offsets
+
+    def active_clues(self) -> np.ndarray:
+        """Clue cells with at least one unknown neighbour."""
+        clues = np.flatnonzero(self.clue >= 0)
+        return clues[self.unknown[self.neighbours(clues)].any(axis=1)]
+
+    def apply(self, safe: np.ndarray, mines: np.ndarray) -> bool:
+        """Record newly found cells; return whether anything new was found."""
+        safe = np.unique(safe[self.unknown[safe]])
+        mines = np.unique(mines[self.unknown[mines]])
+        if np.intersect1d(safe, mines).size:
+            cell = self.cell(int(np.intersect1d(safe, mines)[0]))
+            raise InconsistentPositionError(f"cell {cell} is forced both safe and a mine")
+        if not (safe.size or mines.size):
+            return False
+        self.unknown[safe] = False
+        self.unknown[mines] = False
+        self.mine[mines] = True
+        self.found_safe.extend(safe.tolist())
+        self.found_mines.extend(mines.tolist())
+        if self.remaining is not None:
+            self.remaining -= mines.size
+        return True
+
+    def total_rule(self) -> bool:
+        """The total-mines row as one more clue over every unknown cell (report 001, Global Information)."""
+        if self.remaining is None:
+            return False
+        unknown = np.flatnonzero(self.unknown)
+        if self.remaining < 0 or self.remaining > unknown.size:
+            raise InconsistentPositionError(
+                f"{self.remaining} mines left for {unknown.size} undecided cells"
+            )
+        if unknown.size and self.remaining == 0:
+            return self.apply(unknown, unknown[:0])
+        if unknown.size and self.remaining == unknown.size:
+            return self.apply(unknown[:0], unknown)
+        return False
+
+    def cell(self, i: int) -> Cell:
+        r, c = divmod(i, self.width)
+        return (r - PAD, c - PAD)
+
+    def claims(self) -> CellSets:
+        return {self.cell(i) for i in self.found_safe}, {self.cell(i) for i in self.found_mines}
+
+
+# ---------------------------------------------------------------------------------------------
+# the algebraic view (rref, bounded, lstsq, lstsq-certified, gf2, gfp)
+
+
+@dataclass(frozen=True)
+class LinearSystem:
+    """``A x = b`` over 0/1 cells, with identical columns merged.
+
+    The interior cells (covered, touching no clue) appear only in the total
+    row, so their columns are identical: they are merged into one column of
+    weight ``len(columns[-1])``.  Every row operation treats identical columns
+    alike, so the RREF and the bound rules read the merged column exactly as
+    they would read its copies.
+
+    Attributes
+    ----------
+    A : numpy.ndarray
+        ``int64`` coefficients, one row per clue (plus the total row).
+    b : numpy.ndarray
+        ``int64`` right-hand side.
+    weights : numpy.ndarray
+        Cells behind each column.
+    columns : tuple of tuple of (int, int)
+        The cells of each column.
+    """
+
+    A: np.ndarray
+    b: np.ndarray
+    weights: np.ndarray
+    columns: tuple[tuple[Cell, ...], ...]
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.columns)
+
+    def cells(self, cols) -> set[Cell]:
+        return {cell for j in cols for cell in self.columns[j]}
+
+    def expanded(self) -> tuple[np.ndarray, np.ndarray, tuple[Cell, ...]]:
+        """``(A, b, cells)`` with one column per cell (merged columns repeated)."""
+        A = np.repeat(self.A, self.weights, axis=1)
+        return A, self.b, tuple(cell for col in self.columns for cell in col)
+
+    def substitute(self, ones, zeros) -> LinearSystem:
+        """The system left after fixing columns ``ones`` to 1 and ``zeros`` to 0."""
+        fixed = np.zeros(self.n_columns, dtype=bool)
+        fixed[list(ones)] = True
+        fixed[list(zeros)] = True
+        b = self.b - self.A[:, list(ones)] @ self.weights[list(ones)]
+        keep = ~fixed
+        A = self.A[:, keep]
+        live = A.any(axis=1)
+        if np.any(b[~live] != 0):
+            raise InconsistentPositionError("an equation is left with no cells and a nonzero right side")
+        columns = tuple(c for c, k in zip(self.columns, keep, strict=True) if k)
+        return LinearSystem(A[live], b[live], self.weights[keep], columns)
+
+
+def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
+    """Build the clue system of ``obs`` (SPEC §2) with the interior merged into one column.
+
+    Also checks every clue's count and the total (:func:`check_counts`).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> s = linear_system(Observation.from_text("???\\n1??\\n???"), use_total=True)
+    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist()
+    ([[1, 1, 1], [1, 1, 1]], [1, 1], [1, 1, 1])
+    >>> s = linear_system(Observation.from_text("?1..\\n11..\\n...?\\n...?", mines=2), use_total=True)
+    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist()
+    ([[1, 0], [1, 0], [1, 0], [1, 2]], [1, 1, 1, 2], [1, 2])
+    """
+    check_counts(obs, use_total=use_total)
+    system = clue_system(obs, use_total=use_total)
+    A, nf = system.A, system.n_frontier
+    columns = [(cell,) for cell in system.cells[:nf]]
+    weights = [1] * nf
+    if system.n_variables > nf:
+        A = np.hstack([A[:, :nf], A[:, nf : nf + 1]])
+        columns.append(tuple(system.cells[nf:]))
+        weights.append(system.n_variables - nf)
+    return LinearSystem(A, system.b.copy(), np.array(weights, dtype=np.int64), tuple(columns))
+
+
+def blocks(A: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(rows, columns)`` of the independent blocks of ``A`` (rows linked through shared columns)."""
+    m, n = A.shape
+    rows, cols = np.nonzero(A)
+    graph = csr_array((np.ones(rows.size), (rows, m + cols)), shape=(m + n, m + n))
+    _, labels = connected_components(graph, directed=False)
+    out = []
+    for k in np.unique(labels[:m]):
+        out.append((np.flatnonzero(labels[:m] == k), np.flatnonzero(labels[m:] == k)))
+    return out
+
+
+def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
+    """Exact RREF of an integer matrix with python-flint (fraction-free).
+
+    Returns ``(R, den)`` with ``R`` the nonzero rows as integers (``int64``,
+    or ``object`` holding Python ints if they do not fit) such that ``R / den``
+    are the rows of the rational RREF.
+
+    Examples
+    --------
+    >>> R, den = exact_rref(np.array([[1, 1, 0, 1], [0, 1, 1, 1]]))
+    >>> (R // den).tolist()
+    [[1, 0, -1, 0], [0, 1, 1, 1]]
+    """
+    import flint
+
+    m, n = M.shape
+    Z = flint.fmpz_mat(m, n)
+    rows, cols = np.nonzero(M)
+    for i, j, v in zip(rows.tolist(), cols.tolist(), M[rows, cols].tolist(), strict=True):
+        Z[i, j] = v
+    R, den, rank = Z.rref()
+    values = [int(x) for x in R.entries()[: rank * n]]
+    try:
+        out = np.array(values, dtype=np.int64)
+    except OverflowError:
+        out = np.array(values, dtype=object)
+    return out.reshape(rank, n), int(den)
+
+
+def rref_rows(system: LinearSystem) -> tuple[np.ndarray, np.ndarray]:
+    """Integer multiples of the RREF rows of ``[A | b]``, block by block.
+
+    RREF of a block-diagonal matrix is the union of the blocks' RREFs, so each
+    independent block (with the total row, everything is one block) is reduced
+    on its own.  Returns ``(R, rhs)`` with ``R`` over all columns.
+    """
+    n = system.n_columns
+    parts, rhs = [], []
+    for rows, cols in blocks(system.A):
+        M = np.hstack([system.A[np.ix_(rows, cols)], system.b[rows, None]])
+        R, _ = exact_rref(M)
+        full = np.zeros((R.shape[0], n), dtype=R.dtype)
+        full[:, cols] = R[:, :-1]
+        parts.append(full)
+        rhs.append(R[:, -1])
+    if not parts:
+        return np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    dtype = object if any(p.dtype == object for p in parts) else np.int64
+    return np.vstack(parts).astype(dtype), np.concatenate(rhs).astype(dtype)
+
+
+def row_bound_rule(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:
+    """The row bound rule of report 002 Algorithm 1 / report 003 Algorithm B.
+
+    Over 0/1 cells a row ``sum_j c_j x_j = r`` lies between the sum of its
+    negative and the sum of its positive coefficients (each column counted
+    ``weights[j]`` times).  When ``r`` equals the positive sum, every positive
+    cell is 1 and every negative one 0; when it equals the negative sum, the
+    other way round.  ``r`` outside the range is a contradiction.
+
+    Returns the column sets ``(ones, zeros)``.
+
+    Examples
+    --------
+    Report 002's second board, row 2 of its RREF: ``v2 - v5 = -1``:
+
+    >>> row_bound_rule(np.array([[1, -1, 0]]), np.array([-1]), np.ones(3, dtype=np.int64))
+    ({1}, {0})
+    """
+    pos_part = np.where(R > 0, R, 0)
+    neg_part = np.where(R < 0, R, 0)
+    pos = pos_part @ weights
+    neg = neg_part @ weights
+    bad = np.flatnonzero((rhs > pos) | (rhs < neg))
+    if bad.size:
+        raise InconsistentPositionError(
+            f"a reduced equation cannot be met by 0/1 cells (right side {rhs[bad[0]]}, "
+            f"range [{neg[bad[0]]}, {pos[bad[0]]}])"
+        )
+    ones: set[int] = set()
+    zeros: set[int] = set()
+    nonzero = R != 0
+    for i in np.flatnonzero(nonzero.any(axis=1) & ((rhs == pos) | (rhs == neg))):
+        positive = np.flatnonzero(R[i] > 0).tolist()
+        negative = np.flatnonzero(R[i] < 0).tolist()
+        if rhs[i] == pos[i]:
+            ones.update(positive)
+            zeros.update(negative)
+        if rhs[i] == neg[i]:
+            ones.update(negative)
+            zeros.update(positive)
+    return check_columns(ones, zeros)
+
+
+def bound_propagation(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:
+    """Bounds propagation of 0/1 cells through each row, one cell at a time.
+
+    For a cell with coefficient ``c`` in ``sum c_j x_j = r``, the other cells
+    of the row sum to somewhere in ``[neg - min(c, 0), pos - max(c, 0)]``; the
+    cell can be 1 only if ``r - c`` lies in that range and 0 only if ``r`` does.
+    This contains :func:`row_bound_rule` (the case where every cell of the row
+    is fixed) and fixes single cells with large coefficients too (``x + y + 2z
+    = 3`` gives ``z = 1``).
+
+    Returns the column sets ``(ones, zeros)``.
+
+    Examples
+    --------
+    >>> bound_propagation(np.array([[1, 1, 2]]), np.array([3]), np.ones(3, dtype=np.int64))
+    ({2}, set())
+    """
+    pos = np.where(R > 0, R, 0) @ weights
+    neg = np.where(R < 0, R, 0) @ weights
+    rows, cols = np.nonzero(R)
+    c = R[rows, cols]
+    low = neg[rows] - np.where(c < 0, c, 0)
+    high = pos[rows] - np.where(c > 0, c, 0)
+    r = rhs[rows]
+    can_one = (r - c >= low) & (r - c <= high)
+    can_zero = (r >= low) & (r <= high)
+    bad = ~(can_one | can_zero)
+    if bad.any() or np.any((rhs > pos) | (rhs < neg)):
+        raise InconsistentPositionError("a reduced equation cannot be met by 0/1 cells")
+    return check_columns(set(cols[~can_zero].tolist()), set(cols[~can_one].tolist()))
+
+
+def check_columns(ones: set[int], zeros: set[int]) -> tuple[set[int], set[int]]:
+    """Raise when a column is forced both ways."""
+    if ones & zeros:
+        raise InconsistentPositionError("a cell is forced both safe and a mine")
+    return ones, zeros
