@@ -1,0 +1,594 @@
+"""Deductive power and speed of every method against exhaustive enumeration (issue 5).
+
+:func:`run_bench` runs methods on a labelled corpus (:mod:`sweeplab.corpus`)
+and scores every claim against the truth: one tidy row per position, method
+and use of the total.  :func:`summarize` turns those rows into the table of
+the study: per method and slice, the positions, the truly forced cells, the
+cells found (recall), the wrong claims, the share of positions where the
+method made progress when progress was possible, the median and 90th
+percentile milliseconds per position, and the speed relative to ``enumerate``.
+
+Conventions (so that the figures can be recomputed independently):
+
+* A claim is correct when the cell is in the truth with the same label
+  (safe or mine); every other claim (a cell not forced, forced the other way,
+  or not covered) is wrong.  ``found + missed = forced`` and
+  ``found + wrong = claims`` on every row.
+* Truth is the corpus label for the same use of the total.  A method that
+  ignores the total (``MethodInfo.uses_total`` false) is scored against the
+  truth *with* the total too when ``use_total`` is true.
+* A method that raises ``ValueError`` (brute above its size limit, an input it
+  does not take) or ``MemoryError`` is "refused" on that position; any other
+  exception is an "error"; positions past the time budget are "skipped".  Only
+  answered positions enter ``forced``, ``found``, ``recall`` and the timings.
+* "progress" means at least one correct claim; ``progress_share`` is taken
+  over answered positions where something is forced.
+
+:func:`scaling_study` times methods against board area (81 cells to 10^6)
+and density, and :func:`peer_compare` times ms-toollib on the same positions.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .clue_system import clue_system
+from .corpus import CorpusPosition, corpus_hash, midgame_positions
+from .methods import METHODS, MethodInfo
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
+
+__all__ = [
+    "score_claims",
+    "run_bench",
+    "summarize",
+    "format_table",
+    "manifest",
+    "write_bench",
+    "scaling_study",
+    "peer_compare",
+    "format_peer",
+    "format_scaling",
+    "RREF_VARIANTS",
+]
+
+Cell = tuple[int, int]
+
+_COUNT_COLUMNS = ["forced", "found", "missed", "wrong", "claims"]
+
+
+def score_claims(
+    safe: Iterable[Cell], mines: Iterable[Cell], truth_safe: frozenset[Cell], truth_mines: frozenset[Cell],
+) -> dict[str, int]:
+    """Score one method's claims against the truth.
+
+    Examples
+    --------
+    >>> s = score_claims({(0, 0), (0, 1)}, set(), frozenset({(0, 0)}), frozenset({(1, 1)}))
+    >>> s["found"], s["wrong"], s["missed"], s["forced"]
+    (1, 1, 1, 2)
+    """
+    safe, mines = set(safe), set(mines)
+    found_safe = len(safe & truth_safe)
+    found_mines = len(mines & truth_mines)
+    forced_safe, forced_mines = len(truth_safe), len(truth_mines)
+    wrong_safe, wrong_mines = len(safe) - found_safe, len(mines) - found_mines
+    found = found_safe + found_mines
+    forced = forced_safe + forced_mines
+    return {
+        "forced_safe": forced_safe, "forced_mines": forced_mines, "forced": forced,
+        "found_safe": found_safe, "found_mines": found_mines, "found": found,
+        "missed": forced - found,
+        "wrong_safe": wrong_safe, "wrong_mines": wrong_mines, "wrong": wrong_safe + wrong_mines,
+        "claims": len(safe) + len(mines),
+    }
+
+
+def _resolve(methods: Sequence[str | MethodInfo] | None) -> list[MethodInfo]:
+    if methods is None:
+        return list(METHODS.values())
+    out = []
+    for m in methods:
+        if isinstance(m, MethodInfo):
+            out.append(m)
+        elif m in METHODS:
+            out.append(METHODS[m])
+        else:
+            raise ValueError(f"unknown method {m!r}; choose from {sorted(METHODS)}")
+    return out
+
+
+def _call(info: MethodInfo, obs: Observation, use_total: bool, options: dict[str, Any]):
+    """``(status, safe, mines, seconds, error)`` for one call."""
+    start = time.perf_counter()
+    try:
+        safe, mines = info.function(obs, use_total=use_total, **options)
+    except (ValueError, MemoryError) as exc:
+        return "refused", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
+    except Exception as exc:  # noqa: BLE001 - a crashing method is a measured outcome, not a bench crash
+        return "error", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
+    return "ok", set(safe), set(mines), time.perf_counter() - start, ""
+
+
+def _warm_up(infos: Sequence[MethodInfo]) -> None:
+    """Import every method module and run it once, so no import time lands in the timings."""
+    obs = Observation.from_text("?1.\n11.", mines=1)
+    for info in infos:
+        try:
+            info.function(obs, use_total=True)
+        except Exception:  # noqa: BLE001, S110 - warm-up only; real failures are scored later
+            pass
+
+
+def run_bench(
+    corpus: Sequence[CorpusPosition],
+    *,
+    methods: Sequence[str | MethodInfo] | None = None,
+    totals: Sequence[bool] = (True, False),
+    options: dict[str, dict[str, Any]] | None = None,
+    budget_seconds: float | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Run methods on every corpus position and score them; one tidy row per position, method, total.
+
+    Parameters
+    ----------
+    corpus : sequence of CorpusPosition
+    methods : sequence of str or MethodInfo, optional
+        Default: every method of :data:`sweeplab.METHODS`.  A ``MethodInfo``
+        not in the registry can be passed directly (tests inject a wrong one).
+    totals : sequence of bool, default (True, False)
+        Uses of the total to bench (``use_total`` values).
+    options : dict, optional
+        Per-method options, e.g. ``{"gfp": {"p": 7}}``.
+    budget_seconds : float, optional
+        Per method and slice: once a method has spent this long on a slice,
+        its remaining positions there are "skipped".
+    progress : bool, default False
+        tqdm bar over positions.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id, slice, source, method, use_total, status, error, height,
+        width, n_covered, ms`` and the counts of :func:`score_claims`.
+
+    Examples
+    --------
+    >>> from sweeplab.corpus import label
+    >>> p = label(Observation.from_text("???\\n121", mines=2), id="e-0", slice="e", source="example")
+    >>> rows = run_bench([p], methods=["enumerate"], totals=[True])
+    >>> rows[["method", "forced", "found", "wrong"]].values.tolist()
+    [['enumerate', 3, 3, 0]]
+    """
+    infos = _resolve(methods)
+    totals = [bool(t) for t in totals]
+    if not totals:
+        raise ValueError("totals must hold at least one of True, False")
+    options = options or {}
+    _warm_up(infos)
+    spent: dict[tuple[str, str], float] = {}
+    rows: list[dict[str, Any]] = []
+    items: Iterable[CorpusPosition] = corpus
+    if progress:
+        from tqdm.auto import tqdm
+
+        items = tqdm(corpus, desc="bench", unit="position")
+    for pos in items:
+        h, w = pos.obs.shape
+        base = {"id": pos.id, "slice": pos.slice, "source": pos.source, "height": h, "width": w,
+                "n_covered": pos.n_covered}
+        for info in infos:
+            key = (info.name, pos.slice)
+            cache: dict[bool, tuple] = {}
+            for use_total in totals:
+                effective = use_total and info.uses_total
+                if budget_seconds is not None and spent.get(key, 0.0) > budget_seconds:
+                    result = ("skipped", set(), set(), float("nan"), "time budget spent on this slice")
+                elif effective in cache:
+                    result = cache[effective]
+                else:
+                    result = _call(info, pos.obs, effective, options.get(info.name, {}))
+                    cache[effective] = result
+                    spent[key] = spent.get(key, 0.0) + result[3]
+                status, safe, mines, seconds, error = result
+                t_safe, t_mines = pos.truth(use_total=use_total)
+                scores = score_claims(safe, mines, t_safe, t_mines)
+                if status != "ok":
+                    scores = dict.fromkeys(scores, 0)
+                rows.append({**base, "method": info.name, "use_total": use_total, "status": status,
+                             "error": error, "ms": seconds * 1e3 if status == "ok" else float("nan"),
+                             **scores})
+    return pd.DataFrame(rows)
+
+
+def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) -> pd.DataFrame:
+    """The study's table: one row per method, use of the total and slice (plus slice ``"all"``).
+
+    ``x_enumerate`` is the method's median ms over the median ms of
+    ``enumerate`` on the same slice and use of the total (NaN when
+    ``enumerate`` was not run).
+    """
+    if rows.empty:
+        raise ValueError("no bench rows to summarize")
+    info_by_name = {i.name: i for i in (infos or [])} | dict(METHODS)
+    both = pd.concat([rows, rows.assign(slice="all")], ignore_index=True)
+    out = []
+    for (method, use_total, sl), g in both.groupby(["method", "use_total", "slice"], sort=False):
+        ok = g[g.status == "ok"]
+        possible = ok[ok.forced > 0]
+        ms = ok.ms.to_numpy()
+        info = info_by_name.get(method)
+        forced, found = int(ok.forced.sum()), int(ok.found.sum())
+        out.append({
+            "method": method, "use_total": bool(use_total), "slice": sl,
+            "sound": None if info is None else info.sound,
+            "complete": None if info is None else info.complete,
+            "positions": len(g), "answered": len(ok),
+            "refused": int((g.status == "refused").sum()), "errors": int((g.status == "error").sum()),
+            "skipped": int((g.status == "skipped").sum()),
+            "forced": forced, "found": found, "missed": int(ok.missed.sum()),
+            "recall": found / forced if forced else float("nan"),
+            "wrong": int(ok.wrong.sum()), "wrong_positions": int((ok.wrong > 0).sum()),
+            "progress_possible": len(possible),
+            "progress": int((possible.found > 0).sum()),
+            "progress_share": float((possible.found > 0).mean()) if len(possible) else float("nan"),
+            "median_ms": float(np.median(ms)) if ms.size else float("nan"),
+            "p90_ms": float(np.percentile(ms, 90)) if ms.size else float("nan"),
+        })
+    table = pd.DataFrame(out)
+    ref = table[table.method == "enumerate"].set_index(["use_total", "slice"]).median_ms
+    keys = list(zip(table.use_total, table.slice, strict=True))
+    table["x_enumerate"] = [table.median_ms.iat[i] / ref[k] if k in ref.index else float("nan")
+                            for i, k in enumerate(keys)]
+    return table
+
+
+def format_table(summary: pd.DataFrame, *, slices: Sequence[str] | None = None) -> str:
+    """A printable view of :func:`summarize` (one block per use of the total)."""
+    cols = ["method", "slice", "positions", "refused", "forced", "found", "recall", "wrong",
+            "progress_share", "median_ms", "p90_ms", "x_enumerate"]
+    parts = []
+    for use_total, g in summary.groupby("use_total", sort=False):
+        if slices is not None:
+            g = g[g.slice.isin(slices)]
+        view = g[cols].rename(columns={"progress_share": "progress", "x_enumerate": "x_enum"})
+        parts.append(f"use_total={use_total}\n" + view.to_string(
+            index=False, float_format=lambda v: f"{v:.3g}", na_rep="-"))
+    return "\n\n".join(parts)
+
+
+def _git_commit() -> tuple[str | None, bool | None]:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                                check=True, timeout=10).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                    capture_output=True, text=True, check=True, timeout=10).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    return commit, dirty
+
+
+def manifest(*, corpus_path: str | Path | None, methods: Sequence[str], **extra: Any) -> dict[str, Any]:
+    """Provenance of a bench run: package version, git commit, corpus hash, methods, machine."""
+    from . import __version__
+
+    commit, dirty = _git_commit()
+    return {
+        "package": "sweeplab",
+        "version": __version__,
+        "git_commit": commit,
+        "git_dirty": dirty,
+        "corpus": None if corpus_path is None else str(corpus_path),
+        "corpus_sha256": None if corpus_path is None else corpus_hash(corpus_path),
+        "methods": list(methods),
+        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpus": multiprocessing.cpu_count(),
+            "python": sys.version.split()[0],
+            "numpy": np.__version__,
+            "pandas": pd.__version__,
+        },
+        **extra,
+    }
+
+
+def write_bench(out: str | Path, *, rows: pd.DataFrame, summary: pd.DataFrame,
+                meta: dict[str, Any]) -> list[Path]:
+    """Write ``bench.csv`` (the table), ``bench_positions.csv`` (every row) and ``manifest.json``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "bench.csv", out / "bench_positions.csv", out / "manifest.json"]
+    summary.to_csv(paths[0], index=False)
+    rows.to_csv(paths[1], index=False)
+    paths[2].write_text(json.dumps(meta, indent=1) + "\n")
+    return paths
+
+
+# --- scaling ----------------------------------------------------------------------------------------
+
+#: Exact RREF variants timed by the scaling study beside the methods (report 003 Algorithm B's claim).
+RREF_VARIANTS = ("rref-whole-dense", "rref-components")
+
+#: Above this many matrix entries the dense whole-system RREF is refused (memory).
+_DENSE_LIMIT = 25_000_000
+
+
+def _rref_variant(name: str, obs: Observation) -> int:
+    """Run an exact RREF variant (python-flint ``fmpq_mat``); returns the rank found.
+
+    ``rref-whole-dense`` row-reduces the whole frontier system as one dense
+    matrix, as report 003 Algorithm B does; ``rref-components`` splits it
+    into independent components first (report 004 §3's split borders) and
+    row-reduces each small block.
+    """
+    import flint
+
+    system = clue_system(obs, use_total=False)
+    blocks = [system] if name == "rref-whole-dense" else system.components()
+    rank = 0
+    for block in blocks:
+        if block.n_variables == 0:
+            continue
+        if block.n_equations * (block.n_variables + 1) > _DENSE_LIMIT:
+            raise MemoryError(f"dense {block.n_equations}x{block.n_variables + 1} matrix over the limit")
+        aug = np.hstack([block.A, block.b[:, None]])
+        _, r = flint.fmpq_mat(aug.tolist()).rref()
+        rank += int(r)
+    return rank
+
+
+def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bool) -> None:
+    """Child process: time ``name`` on each position, sending one result per position."""
+    info = METHODS.get(name)
+    if info is not None:
+        _warm_up([info])
+    for obs in positions:
+        start = time.perf_counter()
+        try:
+            if info is None:
+                found = _rref_variant(name, obs)
+            else:
+                safe, mines = info.function(obs, use_total=use_total)
+                found = len(safe) + len(mines)
+            status, error = "ok", ""
+        except (ValueError, MemoryError) as exc:
+            status, found, error = "refused", -1, f"{type(exc).__name__}: {exc}"[:200]
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            status, found, error = "error", -1, f"{type(exc).__name__}: {exc}"[:200]
+        conn.send((status, (time.perf_counter() - start) * 1e3, found, error))
+    conn.close()
+
+
+def _position_stats(obs: Observation) -> dict[str, Any]:
+    system = clue_system(obs, use_total=False)
+    comps = system.components()
+    sizes = [c.n_variables for c in comps] or [0]
+    return {
+        "n_covered": int(np.count_nonzero(obs.grid == COVERED)),
+        "n_frontier": system.n_frontier,
+        "n_equations": system.n_equations,
+        "n_components": len(comps),
+        "largest_component": int(max(sizes)),
+        # what storing [A|b] costs: dense int64 (report 003's whole matrix) against CSR
+        "dense_bytes": int(system.n_equations) * (system.n_frontier + 1) * 8,
+        "sparse_bytes": int(system.A_sparse.data.nbytes + system.A_sparse.indices.nbytes
+                            + system.A_sparse.indptr.nbytes + system.b.nbytes),
+    }
+
+
+def scaling_study(
+    *,
+    shapes: Sequence[tuple[int, int]] = ((9, 9), (16, 16), (16, 30), (30, 30), (50, 50), (100, 100),
+                                         (316, 316), (1000, 1000)),
+    densities: Sequence[float] = (0.10, 0.15, 0.20),
+    methods: Sequence[str] | None = None,
+    positions: int = 3,
+    reveal: float = 0.5,
+    seed: int = 0,
+    cap_seconds: float = 20.0,
+    use_total: bool = True,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Time per position against board area and density (issue 5, report 003's RREF claim).
+
+    Positions come from :func:`sweeplab.corpus.midgame_positions` (a perfect
+    player's mid-game, ``reveal`` of the safe cells open).  Each method (and
+    each of :data:`RREF_VARIANTS`) runs in a child process per board size and
+    density, killed after ``cap_seconds``; a method that timed out is not run
+    on larger boards at that density.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method, board, density and position: ``method, height,
+        width, area, density, position, status, ms, found`` plus the position's
+        size figures (frontier, components, dense and sparse bytes).
+    """
+    names = list(METHODS) + list(RREF_VARIANTS) if methods is None else list(methods)
+    unknown = [n for n in names if n not in METHODS and n not in RREF_VARIANTS]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS) + list(RREF_VARIANTS)}")
+    shapes = sorted((tuple(int(v) for v in s) for s in shapes), key=lambda s: s[0] * s[1])
+    ctx = multiprocessing.get_context("fork")
+    timed_out: set[tuple[str, float]] = set()
+    rows: list[dict[str, Any]] = []
+    cells = [(shape, d) for shape in shapes for d in densities]
+    bar = cells
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(cells, desc="scaling", unit="board")
+    for k, (shape, density) in enumerate(bar):
+        obs_list = midgame_positions(shape=shape, density=density, n=positions, reveal=reveal,
+                                     seed=[seed, k])
+        stats = [_position_stats(o) for o in obs_list]
+        for name in names:
+            base = {"method": name, "height": shape[0], "width": shape[1], "area": shape[0] * shape[1],
+                    "density": density, "use_total": use_total}
+            if (name, density) in timed_out:
+                why = f"timed out on a smaller board (cap {cap_seconds} s)"
+                results = [("skipped", float("nan"), -1, why)] * len(obs_list)
+            else:
+                results = _run_capped(ctx, name, obs_list, use_total, cap_seconds)
+                if any(r[0] == "timeout" for r in results):
+                    timed_out.add((name, density))
+            for i, (status, ms, found, error) in enumerate(results):
+                rows.append({**base, "position": i, "status": status,
+                             "ms": ms if status == "ok" else float("nan"),
+                             "found": found if status == "ok" else -1, "error": error, **stats[i]})
+    return pd.DataFrame(rows)
+
+
+def format_scaling(table: pd.DataFrame) -> str:
+    """Median ms per position, method against board area, one block per density.
+
+    Cells read ``timeout``, ``refused``, ``error`` or ``skipped`` when no
+    position of that board was answered.
+    """
+    parts = []
+    for density, g in table.groupby("density"):
+        def cell(s: pd.DataFrame) -> str:
+            ok = s[s.status == "ok"]
+            if len(ok):
+                return f"{ok.ms.median():.3g}"
+            return str(s.status.mode().iat[0])
+
+        view = g.groupby(["method", "area"], sort=False).apply(cell, include_groups=False).unstack("area")
+        sizes = g.groupby("area").agg(frontier=("n_frontier", "median"), largest=("largest_component", "max"))
+        head = "  ".join(f"{a}: frontier {int(r.frontier)}, largest component {int(r.largest)}"
+                         for a, r in sizes.iterrows())
+        parts.append(f"density {density}: median ms per position by board area\n({head})\n"
+                     + view.to_string())
+    return "\n\n".join(parts)
+
+
+def _run_capped(ctx, name: str, obs_list: list[Observation], use_total: bool, cap: float) -> list[tuple]:
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_scaling_worker, args=(child, name, obs_list, use_total), daemon=True)
+    proc.start()
+    child.close()
+    deadline = time.monotonic() + cap
+    results: list[tuple] = []
+    try:
+        while len(results) < len(obs_list):
+            left = deadline - time.monotonic()
+            if left <= 0 or not parent.poll(left):
+                break
+            try:
+                results.append(parent.recv())
+            except EOFError:
+                break
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join()
+        parent.close()
+    while len(results) < len(obs_list):
+        status = "timeout" if proc.exitcode in (None, -15) else "error"
+        results.append((status, float("nan"), -1, f"over the {cap} s cap" if status == "timeout"
+                        else f"child exited with code {proc.exitcode}"))
+    return results
+
+
+# --- peer: ms-toollib -----------------------------------------------------------------------------
+
+
+def _toollib_board(obs: Observation) -> list[list[int]] | None:
+    """ms-toollib's board: 0-8 clues, 10 covered, 11 flagged; ``None`` if it cannot express the position."""
+    g = obs.grid.astype(np.int64)
+    if (g == NOCLUE).any() or obs.noise is not None:
+        return None
+    board = np.where(g == COVERED, 10, g)
+    board = np.where((g == FLAG) | (g == MINE), 11, board)
+    return board.tolist()
+
+
+def _best(fn, repeats: int) -> tuple[float, Any]:
+    """Best time in ms over ``repeats`` calls, and the last value."""
+    times, value = [], None
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        value = fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1e3, value
+
+
+def peer_compare(corpus: Sequence[CorpusPosition], *, repeats: int = 3) -> pd.DataFrame:
+    """Time ms-toollib beside sweeplab on the same (consistent) positions.
+
+    Compares ``ms_toollib.solve_enumerate`` (forced cells from the clues)
+    with ``enumerate`` without the total, and
+    ``ms_toollib.cal_probability_onboard`` with :func:`sweeplab.probabilities`.
+    Only labelled corpus positions are passed: they are consistent, since
+    ms-toollib aborts the interpreter on contradictory boards.  Times are the
+    best of ``repeats`` calls.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        When ms-toollib is not installed.
+    """
+    import ms_toollib
+
+    from . import probabilities
+    from .methods import deduce
+
+    rows = []
+    for pos in corpus:
+        board = _toollib_board(pos.obs)
+        if board is None or pos.obs.mines is None:
+            continue
+
+        obs, mines = pos.obs, float(pos.obs.mines)
+        ms_tl_solve, (tl_safe, tl_mines) = _best(
+            lambda b=board: ms_toollib.solve_enumerate([r[:] for r in b]), repeats)
+        ms_sl_solve, d = _best(lambda o=obs: deduce(o, method="enumerate", use_total=False), repeats)
+        ms_tl_prob, (tl_prob, _) = _best(
+            lambda b=board, m=mines: ms_toollib.cal_probability_onboard([r[:] for r in b], m), repeats)
+        ms_sl_prob, prob = _best(lambda o=obs: probabilities(o), repeats)
+        covered = pos.obs.grid == COVERED
+        diff = np.abs(np.asarray(tl_prob, dtype=float)[covered] - np.asarray(prob, dtype=float)[covered])
+        tl_cells = {(int(r), int(c)) for r, c in tl_safe} | {(int(r), int(c)) for r, c in tl_mines}
+        rows.append({
+            "id": pos.id, "slice": pos.slice, "n_covered": pos.n_covered,
+            "toollib_solve_ms": ms_tl_solve, "sweeplab_enumerate_ms": ms_sl_solve,
+            "toollib_probability_ms": ms_tl_prob, "sweeplab_probability_ms": ms_sl_prob,
+            "forced_agree": tl_cells == set(d.safe | d.mines),
+            "max_probability_diff": float(diff.max()) if diff.size else 0.0,
+        })
+    return pd.DataFrame(rows)
+
+
+def format_peer(table: pd.DataFrame) -> str:
+    """Medians and ratios of :func:`peer_compare`, per slice and overall."""
+    if table.empty:
+        return "ms-toollib: no position it can read"
+    both = pd.concat([table, table.assign(slice="all")], ignore_index=True)
+    view = both.groupby("slice", sort=False).agg(
+        positions=("id", "size"),
+        toollib_solve_ms=("toollib_solve_ms", "median"),
+        enumerate_ms=("sweeplab_enumerate_ms", "median"),
+        toollib_prob_ms=("toollib_probability_ms", "median"),
+        probabilities_ms=("sweeplab_probability_ms", "median"),
+        forced_agree=("forced_agree", "mean"),
+        max_prob_diff=("max_probability_diff", "max"),
+    )
+    view["solve_ratio"] = view.enumerate_ms / view.toollib_solve_ms
+    view["prob_ratio"] = view.probabilities_ms / view.toollib_prob_ms
+    return ("ms-toollib side by side (median ms; ratio = sweeplab / ms-toollib)\n"
+            + view.to_string(float_format=lambda v: f"{v:.3g}"))

@@ -1,0 +1,98 @@
+"""``sweeplab bench``: deductive power and speed of every method against enumeration (issue 5)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench", help="recall, wrong claims and speed of each method on a labelled corpus",
+        description="Run deduction methods on a labelled position corpus and score them against "
+        "exhaustive enumeration: recall, wrong claims, progress share, median/p90 ms and speed "
+        "relative to enumerate, per method and slice. Writes bench.csv, bench_positions.csv and "
+        "manifest.json to OUT. With --scaling, times methods against board area and density "
+        "instead (scaling.csv). With --peer, also times ms-toollib on the same positions.")
+    p.add_argument("--corpus", default=DEFAULT_CORPUS, help=f"corpus file (default: {DEFAULT_CORPUS})")
+    p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
+    p.add_argument("--slices", help="comma-separated corpus slices (default: all)")
+    p.add_argument("--total", choices=("with", "without", "both"), default="both",
+                   help="bench with the total mines, without, or both (default)")
+    p.add_argument("--budget", type=float, default=None,
+                   help="seconds per method and slice; later positions are counted as skipped")
+    p.add_argument("--out", default="reports/bench", help="output folder (default: reports/bench)")
+    p.add_argument("--peer", action="store_true", help="also time ms-toollib (if installed)")
+    p.add_argument("--scaling", action="store_true", help="run the scaling study instead of the corpus bench")
+    p.add_argument("--areas", default="81,256,480,900,2500,10000,99856,1000000",
+                   help="scaling: board areas (square boards except 480 = expert's 16x30)")
+    p.add_argument("--densities", default="0.1,0.15,0.2", help="scaling: mine densities")
+    p.add_argument("--positions", type=int, default=3, help="scaling: positions per board (default 3)")
+    p.add_argument("--cap", type=float, default=20.0,
+                   help="scaling: seconds per method and board before it is stopped (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="scaling: seed of the positions")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _split(text: str | None) -> list[str] | None:
+    return None if not text else [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _shape(area: int) -> tuple[int, int]:
+    if area == 480:
+        return (16, 30)
+    side = round(area ** 0.5)
+    if side * side != area:
+        raise ValueError(f"area {area} is not a square (or 480): give square areas such as 900 or 10000")
+    return (side, side)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import bench
+
+    out = Path(args.out)
+    methods = _split(args.methods)
+    if args.scaling:
+        shapes = [_shape(int(a)) for a in _split(args.areas) or []]
+        densities = [float(d) for d in _split(args.densities) or []]
+        table = bench.scaling_study(shapes=shapes, densities=densities, methods=methods,
+                                    positions=args.positions, seed=args.seed, cap_seconds=args.cap,
+                                    progress=not args.no_progress)
+        out.mkdir(parents=True, exist_ok=True)
+        table.to_csv(out / "scaling.csv", index=False)
+        meta = bench.manifest(corpus_path=None, methods=sorted(set(table.method)), kind="scaling",
+                              areas=[h * w for h, w in shapes], densities=densities, cap_seconds=args.cap,
+                              positions=args.positions, seed=args.seed)
+        (out / "scaling_manifest.json").write_text(json.dumps(meta, indent=1) + "\n")
+        print(bench.format_scaling(table))
+        print(f"\nwrote {out / 'scaling.csv'}")
+        return 0
+
+    from ..corpus import load_corpus
+
+    corpus = load_corpus(args.corpus, slices=_split(args.slices))
+    if not corpus:
+        raise ValueError(f"no positions in {args.corpus} (slices {args.slices})")
+    totals = {"with": [True], "without": [False], "both": [True, False]}[args.total]
+    rows = bench.run_bench(corpus, methods=methods, totals=totals, budget_seconds=args.budget,
+                           progress=not args.no_progress)
+    summary = bench.summarize(rows)
+    meta = bench.manifest(corpus_path=args.corpus, methods=list(dict.fromkeys(rows.method)),
+                          totals=totals, positions=len(corpus), budget_seconds=args.budget)
+    print(bench.format_table(summary))
+    paths = bench.write_bench(out, rows=rows, summary=summary, meta=meta)
+    if args.peer:
+        try:
+            table = bench.peer_compare(corpus)
+        except ModuleNotFoundError:
+            print("\nms-toollib is not installed: no peer comparison")
+        else:
+            table.to_csv(out / "peer.csv", index=False)
+            paths.append(out / "peer.csv")
+            print("\n" + bench.format_peer(table))
+    print("\nwrote " + ", ".join(str(p) for p in paths))
+    return 0

@@ -1,0 +1,543 @@
+"""The position corpus: mid-game positions from real play, labelled with the truth (issue 5).
+
+A corpus is a list of :class:`CorpusPosition`: a position an agent faced
+during a seeded game (or a hand-made example), with its truth labels, the
+cells exhaustive enumeration (the ``enumerate`` method, report 004 §3) proves
+safe or mined, once with the total number of mines and once without.
+
+File format: JSON Lines, one position per line.  Each line is a
+``sweeplab.position`` document (``format``, ``version``, ``rows``, ``mines``,
+``noise``, readable by :func:`sweeplab.files.position_from_dict`) with the
+corpus keys ``id``, ``slice``, ``source`` (the :data:`sweeplab.AGENTS` name,
+``"safe-clicks"`` or ``"example"``), ``seed`` (corpus seed), ``game_seed``, ``move``, ``shape``,
+``n_covered``, ``n_frontier`` and ``truth``:
+``{"with_total": {"safe": [[r, c], ...], "mines": [...]}, "without_total": {...}}``.
+``data/README.md`` ("Position corpus") documents it for readers.
+
+Regenerate with ``sweeplab corpus --seed S --out PATH``: the same seed and
+preset give the same file on any machine.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .clue_system import clue_system
+from .files import position_from_dict, position_to_dict
+from .game import Game, as_generator, new_game, resolve_board
+from .positions import COVERED, InconsistentPositionError, Observation, neighbour_counts
+
+__all__ = [
+    "CorpusPosition",
+    "Slice",
+    "PRESETS",
+    "default_agents",
+    "CORPUS_AGENTS",
+    "generate_corpus",
+    "label",
+    "save_corpus",
+    "load_corpus",
+    "corpus_hash",
+    "example_positions",
+    "midgame_positions",
+]
+
+Cell = tuple[int, int]
+TRUTH_METHOD = "enumerate"
+
+
+@dataclass(frozen=True)
+class CorpusPosition:
+    """One labelled position of the corpus.
+
+    Attributes
+    ----------
+    id : str
+        Unique within the corpus, ``"<slice>-<n>"``.
+    slice : str
+        Corpus slice (board family) the position belongs to.
+    obs : Observation
+    source : str
+        The agent that reached the position, ``"safe-clicks"`` or ``"example"``.
+    seed : int or None
+        Corpus seed.
+    game_seed : int or None
+        Seed of the game (``new_game(..., seed=game_seed)``).
+    move : int or None
+        Agent step at which the position was seen.
+    truth_safe, truth_mines : frozenset of (int, int)
+        Forced cells with the total (when ``obs.mines`` is known).
+    truth_safe_nototal, truth_mines_nototal : frozenset of (int, int)
+        Forced cells from the clues alone.
+    """
+
+    id: str
+    slice: str
+    obs: Observation
+    source: str
+    seed: int | None
+    game_seed: int | None
+    move: int | None
+    truth_safe: frozenset[Cell]
+    truth_mines: frozenset[Cell]
+    truth_safe_nototal: frozenset[Cell]
+    truth_mines_nototal: frozenset[Cell]
+    note: str = ""
+
+    def truth(self, *, use_total: bool) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """``(safe, mines)`` forced with or without the total."""
+        if use_total:
+            return self.truth_safe, self.truth_mines
+        return self.truth_safe_nototal, self.truth_mines_nototal
+
+    @property
+    def n_covered(self) -> int:
+        return int(np.count_nonzero(self.obs.grid == COVERED))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (one line of the corpus file)."""
+        h, w = self.obs.shape
+        return position_to_dict(
+            self.obs,
+            id=self.id,
+            slice=self.slice,
+            source=self.source,
+            seed=self.seed,
+            game_seed=self.game_seed,
+            move=self.move,
+            note=self.note,
+            shape=[h, w],
+            n_covered=self.n_covered,
+            n_frontier=clue_system(self.obs, use_total=False).n_frontier,
+            truth={
+                "method": TRUTH_METHOD,
+                "with_total": {"safe": _cells_out(self.truth_safe), "mines": _cells_out(self.truth_mines)},
+                "without_total": {"safe": _cells_out(self.truth_safe_nototal),
+                                  "mines": _cells_out(self.truth_mines_nototal)},
+            },
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CorpusPosition:
+        """Inverse of :meth:`to_dict`."""
+        obs = position_from_dict(data)
+        try:
+            t = data["truth"]
+            with_t, without_t = t["with_total"], t["without_total"]
+            return cls(
+                id=str(data["id"]), slice=str(data["slice"]), obs=obs, source=str(data["source"]),
+                seed=data.get("seed"), game_seed=data.get("game_seed"), move=data.get("move"),
+                truth_safe=_cells_in(with_t["safe"]), truth_mines=_cells_in(with_t["mines"]),
+                truth_safe_nototal=_cells_in(without_t["safe"]),
+                truth_mines_nototal=_cells_in(without_t["mines"]),
+                note=str(data.get("note", "")),
+            )
+        except KeyError as exc:
+            raise ValueError(f"corpus line lacks the key {exc.args[0]!r}") from None
+
+
+def _cells_out(cells: Iterable[Cell]) -> list[list[int]]:
+    return [[int(r), int(c)] for r, c in sorted(cells)]
+
+
+def _cells_in(cells: Iterable[Sequence[int]]) -> frozenset[Cell]:
+    return frozenset((int(r), int(c)) for r, c in cells)
+
+
+def label(
+    obs: Observation, *, id: str, slice: str, source: str, seed: int | None = None,
+    game_seed: int | None = None, move: int | None = None, note: str = "",
+) -> CorpusPosition:
+    """Label a position with its truth from exhaustive enumeration, with and without the total.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no mine layout fits the position.
+
+    Examples
+    --------
+    >>> p = label(Observation.from_text("???\\n121", mines=2), id="x-0", slice="x", source="example")
+    >>> sorted(p.truth_mines), sorted(p.truth_safe)
+    [[(0, 0), (0, 2)], [(0, 1)]]
+    """
+    from .methods import deduce
+
+    with_t = deduce(obs, method=TRUTH_METHOD, use_total=True)
+    without_t = deduce(obs, method=TRUTH_METHOD, use_total=False)
+    return CorpusPosition(
+        id=id, slice=slice, obs=obs, source=source, seed=seed, game_seed=game_seed, move=move,
+        truth_safe=with_t.safe, truth_mines=with_t.mines,
+        truth_safe_nototal=without_t.safe, truth_mines_nototal=without_t.mines, note=note,
+    )
+
+
+# --- agents -------------------------------------------------------------------------------------
+
+Policy = Callable[[Observation, np.random.Generator], list[tuple[str, int, int]]]
+
+
+#: Library agents (:data:`sweeplab.AGENTS`) that play the corpus games, weakest to strongest.
+CORPUS_AGENTS = ("trivial", "rref", "csp", "probability")
+
+
+def default_agents() -> list[tuple[str, Policy]]:
+    """The agents that play the corpus games: :data:`CORPUS_AGENTS` from :mod:`sweeplab.agents`."""
+    from .agents import make_agent
+
+    out = []
+    for name in CORPUS_AGENTS:
+        step = make_agent(name).next_moves
+        out.append((name, lambda obs, rng, _step=step: [(m[0], m[1], m[2]) for m in _step(obs, rng)]))
+    return out
+
+
+# --- slices ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slice:
+    """A board family of the corpus.
+
+    Attributes
+    ----------
+    name : str
+    level : str, optional
+        A preset of :data:`sweeplab.LEVELS`.
+    shape : (int, int), optional
+        Custom board, with ``densities``.
+    densities : tuple of float
+        Custom boards cycle through these mine densities, game by game.
+    games : int
+        Games per agent.
+    per_game : int
+        Positions kept per game (drawn uniformly among the agent's steps).
+    player : {"agents", "safe-clicks"}
+        ``"safe-clicks"`` makes positions by revealing random safe cells
+        (no agent): the only affordable way to reach mid-game on huge boards.
+    reveal : tuple of float
+        For ``"safe-clicks"``: fractions of the safe cells revealed.
+    """
+
+    name: str
+    level: str | None = None
+    shape: tuple[int, int] | None = None
+    densities: tuple[float, ...] = ()
+    games: int = 2
+    per_game: int = 3
+    player: str = "agents"
+    reveal: tuple[float, ...] = (0.3, 0.6)
+
+    def board(self, game: int) -> tuple[tuple[int, int], int, float]:
+        """``(shape, mines, density)`` of the ``game``-th game."""
+        if self.level is not None:
+            shape, mines = resolve_board(self.level)
+        else:
+            density = self.densities[game % len(self.densities)]
+            shape, mines = resolve_board(shape=self.shape, density=density)
+        return shape, mines, mines / (shape[0] * shape[1])
+
+
+#: Corpus presets: ``small`` is the committed corpus, ``full`` adds more games and the huge boards.
+PRESETS: dict[str, tuple[Slice, ...]] = {
+    "tiny": (
+        Slice("beginner", level="beginner", games=1, per_game=3),
+        Slice("intermediate", level="intermediate", games=1, per_game=2),
+    ),
+    "small": (
+        Slice("beginner", level="beginner", games=6, per_game=4),
+        Slice("intermediate", level="intermediate", games=5, per_game=4),
+        Slice("expert", level="expert", games=5, per_game=4),
+        Slice("dense30", shape=(30, 30), densities=(0.15, 0.20, 0.25), games=6, per_game=3),
+        Slice("large100", shape=(100, 100), densities=(0.15, 0.20), games=1, per_game=2),
+        Slice("huge1000", shape=(1000, 1000), densities=(0.15,), games=1, per_game=1,
+              player="safe-clicks", reveal=(0.5,)),
+    ),
+    "full": (
+        Slice("beginner", level="beginner", games=40, per_game=5),
+        Slice("intermediate", level="intermediate", games=30, per_game=5),
+        Slice("expert", level="expert", games=30, per_game=5),
+        Slice("dense30", shape=(30, 30), densities=(0.15, 0.20, 0.25), games=30, per_game=4),
+        Slice("large100", shape=(100, 100), densities=(0.15, 0.20), games=4, per_game=3),
+        Slice("huge300", shape=(300, 300), densities=(0.15, 0.20), games=2, per_game=2,
+              player="safe-clicks"),
+        Slice("huge1000", shape=(1000, 1000), densities=(0.15, 0.20), games=2, per_game=1,
+              player="safe-clicks"),
+    ),
+}
+
+
+# --- generation -----------------------------------------------------------------------------------
+
+
+def _agent_snapshots(
+    policy: Policy, game: Game, rng: np.random.Generator, *, max_steps: int,
+) -> list[tuple[int, Observation]]:
+    """Play ``game`` with ``policy`` from a central first click; every position the agent faced."""
+    h, w = game.shape
+    game.reveal(h // 2, w // 2)
+    seen: list[tuple[int, Observation]] = []
+    for step in range(max_steps):
+        if game.status != "playing":
+            break
+        obs = game.observation
+        seen.append((step, obs))
+        moves = policy(obs, rng)
+        if not moves:
+            raise ValueError("an agent returned no move on a position with covered cells")
+        for kind, r, c in moves:
+            if game.status != "playing":
+                break
+            if kind == "reveal" and game.observation.grid[r, c] == COVERED:
+                game.reveal(r, c)
+            elif kind == "flag" and game.observation.grid[r, c] == COVERED:
+                game.flag(r, c)
+    return seen
+
+
+def _safe_click_snapshots(
+    game: Game, rng: np.random.Generator, fractions: Sequence[float],
+) -> list[tuple[int, Observation]]:
+    """A perfect player's positions: open random safe cells at the edge of the revealed area.
+
+    Each round reveals a random tenth of the covered safe cells that touch a
+    revealed cell, until each fraction of the safe cells is open; the revealed
+    area grows from the first click as in real play, without running an agent.
+    """
+    h, w = game.shape
+    game.reveal(h // 2, w // 2)
+    mines = game.layout
+    out: list[tuple[int, Observation]] = []
+    rounds = 0
+    for frac in sorted(fractions):
+        while game.status == "playing" and game.revealed_fraction < frac:
+            grid = game.observation.grid
+            edge = (grid == COVERED) & ~mines & (neighbour_counts(grid >= 0) > 0)
+            candidates = np.flatnonzero(edge)
+            if candidates.size == 0:
+                break
+            pick = rng.choice(candidates, size=max(1, candidates.size // 10), replace=False)
+            for i in pick:
+                game.reveal(int(i) // w, int(i) % w)
+            rounds += 1
+        if game.status == "playing":
+            out.append((rounds, game.observation))
+    return out
+
+
+def midgame_positions(
+    *, shape: tuple[int, int], density: float, n: int, reveal: float = 0.5,
+    seed: int | Sequence[int] | np.random.SeedSequence,
+) -> list[Observation]:
+    """``n`` mid-game positions of a perfect player (no agent, no labels), for timing studies.
+
+    Each comes from its own game (zero first click in the centre) with
+    ``reveal`` of the safe cells open, the revealed area grown from the first
+    click (see ``Slice.player == "safe-clicks"``).
+
+    Examples
+    --------
+    >>> [o.shape for o in midgame_positions(shape=(9, 9), density=0.15, n=2, seed=0)]
+    [(9, 9), (9, 9)]
+    """
+    (h, w), mines = resolve_board(shape=shape, density=density)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    out = []
+    for child in ss.spawn(n):
+        game_rng, click_rng = np.random.default_rng(child).spawn(2)
+        game = new_game(shape=(h, w), mines=mines, first_click="zero", seed=game_rng)
+        seen = _safe_click_snapshots(game, click_rng, [reveal])
+        out.append(seen[-1][1] if seen else game.observation)
+    return out
+
+
+def _has_frontier(obs: Observation) -> bool:
+    return clue_system(obs, use_total=False).n_frontier > 0
+
+
+def generate_corpus(
+    *,
+    seed: int,
+    preset: str = "small",
+    slices: Sequence[Slice] | None = None,
+    agents: Sequence[tuple[str, Policy]] | None = None,
+    examples: bool = True,
+    max_steps: int = 5000,
+    progress: bool = False,
+) -> list[CorpusPosition]:
+    """Play seeded games, keep mid-game positions and label them (issue 5).
+
+    Parameters
+    ----------
+    seed : int
+        Corpus seed: every game seed derives from it (NumPy ``SeedSequence``).
+    preset : {"tiny", "small", "full"}, default "small"
+        Slices from :data:`PRESETS`, unless ``slices`` is given.
+    slices : sequence of Slice, optional
+    agents : sequence of (name, policy), optional
+        Default :func:`default_agents`.
+    examples : bool, default True
+        Add the hand-made positions of :mod:`sweeplab.examples` as slice ``"examples"``.
+    max_steps : int, default 5000
+        Agent steps per game at most.
+    progress : bool, default False
+        Show a tqdm bar.
+
+    Returns
+    -------
+    list of CorpusPosition
+        Positions the agents faced with at least one clue touching a covered
+        cell.  Positions an agent made inconsistent (a wrong flag) are dropped.
+
+    Examples
+    --------
+    >>> c = generate_corpus(seed=1, slices=[Slice("b", level="beginner", games=1, per_game=2)],
+    ...                     examples=False)
+    >>> [p.slice for p in c] == ["b"] * len(c) and all(p.seed == 1 for p in c)
+    True
+    """
+    if slices is None:
+        try:
+            slices = PRESETS[preset]
+        except KeyError:
+            raise ValueError(f"unknown preset {preset!r}; choose from {sorted(PRESETS)}") from None
+    agents = list(default_agents() if agents is None else agents)
+    if not agents:
+        raise ValueError("no agents to play the corpus games")
+    jobs = []
+    for k, sl in enumerate(slices):
+        players = agents if sl.player == "agents" else [("safe-clicks", None)]
+        for a, (agent_name, policy) in enumerate(players):
+            for g in range(sl.games):
+                game_seed = int(np.random.SeedSequence([seed, k, a, g]).generate_state(1, np.uint64)[0] >> 1)
+                jobs.append((sl, g, agent_name, policy, game_seed))
+    bar = _progress(jobs, progress, "corpus games")
+    out: list[CorpusPosition] = []
+    counters: dict[str, int] = {}
+    for sl, g, agent_name, policy, game_seed in bar:
+        shape, mines, _ = sl.board(g)
+        rng = as_generator(game_seed)
+        game_rng, agent_rng, pick_rng = rng.spawn(3)
+        game = new_game(shape=shape, mines=mines, first_click="zero", seed=game_rng)
+        if policy is None:
+            seen = _safe_click_snapshots(game, agent_rng, sl.reveal)
+        else:
+            seen = _agent_snapshots(policy, game, agent_rng, max_steps=max_steps)
+        seen = [(step, obs) for step, obs in seen if _has_frontier(obs)]
+        if not seen:
+            continue
+        keep = np.sort(pick_rng.choice(len(seen), size=min(sl.per_game, len(seen)), replace=False))
+        for i in keep:
+            step, obs = seen[int(i)]
+            n = counters.get(sl.name, 0)
+            try:
+                pos = label(obs, id=f"{sl.name}-{n:04d}", slice=sl.name, source=agent_name, seed=seed,
+                            game_seed=game_seed, move=step)
+            except InconsistentPositionError:
+                continue
+            counters[sl.name] = n + 1
+            out.append(pos)
+    if examples:
+        out.extend(example_positions())
+    return out
+
+
+def example_positions() -> list[CorpusPosition]:
+    """The reports' examples and the methods' counterexamples (:mod:`sweeplab.examples`), labelled."""
+    try:
+        module = importlib.import_module("sweeplab.examples")
+    except ModuleNotFoundError:
+        return []
+    out = []
+    for n, (name, obs, note) in enumerate(_example_items(module)):
+        out.append(label(obs, id=f"examples-{n:04d}", slice="examples", source="example", note=name
+                         + (f": {note}" if note else "")))
+    return out
+
+
+def _example_items(module: Any) -> Iterator[tuple[str, Observation, str]]:
+    """``(name, position, note)`` for every example the module exposes."""
+    registry = getattr(module, "EXAMPLES", None)
+    if registry is None:
+        return
+    for name, item in dict(registry).items():
+        if isinstance(item, Observation):
+            yield str(name), item, ""
+        elif isinstance(item, str):
+            yield str(name), Observation.from_text(item), ""
+        else:
+            obs = next((getattr(item, k) for k in ("obs", "position", "observation")
+                        if hasattr(item, k)), None)
+            if isinstance(obs, Observation):
+                note = next((getattr(item, k) for k in ("note", "source", "summary")
+                             if getattr(item, k, "")), "")
+                yield str(name), obs, str(note)
+
+
+def _progress(items: list, enabled: bool, desc: str):
+    if not enabled:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, unit="game")
+
+
+# --- files --------------------------------------------------------------------------------------------
+
+
+def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
+    """Write a corpus as JSON Lines (gzip-compressed when ``path`` ends in ``.gz``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "wt", encoding="utf-8") as fh:
+        for p in positions:
+            fh.write(json.dumps(p.to_dict(), separators=(",", ":")) + "\n")
+    return path
+
+
+def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> list[CorpusPosition]:
+    """Read a corpus written by :func:`save_corpus`, optionally only some slices.
+
+    Raises
+    ------
+    FileNotFoundError
+    ValueError
+        On a line that is not a corpus position.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no corpus at {path}")
+    opener = gzip.open if path.suffix == ".gz" else open
+    out = []
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            if slices is not None and data.get("slice") not in slices:
+                continue
+            out.append(CorpusPosition.from_dict(data))
+    return out
+
+
+def corpus_hash(path: str | Path) -> str:
+    """SHA-256 of the corpus file's bytes (the bench manifest records it)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+

@@ -1,0 +1,155 @@
+"""The bench's accounting on a tiny corpus: enumerate is exact, counts add up, wrong methods are caught."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import types
+
+import pytest
+
+from sweeplab import METHODS
+from sweeplab import bench as bench_module
+from sweeplab.bench import run_bench, scaling_study, score_claims, summarize
+from sweeplab.cli import main
+from sweeplab.corpus import Slice, generate_corpus, save_corpus
+from sweeplab.methods import MethodInfo
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    slices = [Slice("beginner", level="beginner", games=1, per_game=3),
+              Slice("intermediate", level="intermediate", games=1, per_game=1)]
+    return generate_corpus(seed=11, slices=slices, examples=False)
+
+
+def _fake(monkeypatch, module: str, forced_cells, *, sound: bool = True) -> MethodInfo:
+    mod = types.ModuleType(f"sweeplab.methods.{module}")
+    mod.forced_cells = forced_cells
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    return MethodInfo(module, sound, False, True, "test double", "none", module)
+
+
+def test_score_claims_arithmetic():
+    s = score_claims({(0, 0), (5, 5)}, {(1, 1), (0, 1)}, frozenset({(0, 0), (2, 2)}), frozenset({(1, 1)}))
+    assert (s["forced"], s["found"], s["missed"], s["wrong"], s["claims"]) == (3, 2, 1, 2, 4)
+    assert (s["found_safe"], s["found_mines"], s["wrong_safe"], s["wrong_mines"]) == (1, 1, 1, 1)
+
+
+def test_enumerate_is_exact_and_counts_add_up(tiny):
+    rows = run_bench(tiny, methods=["enumerate", "trivial"])
+    assert len(rows) == len(tiny) * 2 * 2 and (rows.status == "ok").all()
+    assert (rows.found + rows.missed == rows.forced).all()
+    assert (rows.found + rows.wrong == rows.claims).all()
+    assert (rows.found_safe + rows.found_mines == rows.found).all()
+    enum = rows[rows.method == "enumerate"]
+    assert (enum.found == enum.forced).all() and (enum.wrong == 0).all()
+    assert (rows[rows.method == "trivial"].wrong == 0).all()
+    table = summarize(rows)
+    for (_, use_total), g in table[table.slice != "all"].groupby(["method", "use_total"]):
+        whole = table[(table.method == g.method.iat[0]) & (table.use_total == use_total)
+                      & (table.slice == "all")].iloc[0]
+        assert g.forced.sum() == whole.forced and g.found.sum() == whole.found
+        assert g.positions.sum() == whole.positions == len(tiny)
+    e = table[table.method == "enumerate"]
+    assert (e.recall == 1).all() and (e.wrong == 0).all() and (e.progress_share == 1).all()
+    assert (e.x_enumerate == 1).all()
+    t = table[(table.method == "trivial") & (table.slice == "all") & table.use_total].iloc[0]
+    assert t.found + t.missed == t.forced and 0 < t.recall <= 1
+
+
+def test_a_wrong_method_is_caught(tiny, monkeypatch):
+    # claims every truly forced mine as safe, and every truly forced safe cell as a mine
+    def flipped(obs, *, use_total=True):
+        p = next(p for p in tiny if p.obs == obs)
+        safe, mines = p.truth(use_total=use_total)
+        return set(mines), set(safe)
+
+    liar = _fake(monkeypatch, "_test_liar", flipped)
+    rows = run_bench(tiny, methods=[liar, "enumerate"], totals=[True])
+    liar_rows = rows[rows.method == "_test_liar"]
+    expected = sum(len(p.truth_safe) + len(p.truth_mines) for p in tiny)
+    assert liar_rows.wrong.sum() == expected > 0
+    assert liar_rows.found.sum() == 0
+    table = summarize(rows, infos=[liar])
+    row = table[(table.method == "_test_liar") & (table.slice == "all")].iloc[0]
+    assert row.wrong == expected and row.recall == 0 and row.progress_share == 0
+
+
+def test_refusals_and_errors_are_counted_not_raised(tiny, monkeypatch):
+    def refuse(obs, *, use_total=True):
+        raise ValueError("too large for this test")
+
+    def crash(obs, *, use_total=True):
+        raise RuntimeError("boom")
+
+    infos = [_fake(monkeypatch, "_test_refuse", refuse), _fake(monkeypatch, "_test_crash", crash)]
+    rows = run_bench(tiny, methods=infos, totals=[True])
+    assert set(rows[rows.method == "_test_refuse"].status) == {"refused"}
+    assert set(rows[rows.method == "_test_crash"].status) == {"error"}
+    table = summarize(rows, infos=infos)
+    all_rows = table[table.slice == "all"].set_index("method")
+    assert all_rows.loc["_test_refuse", "refused"] == len(tiny)
+    assert all_rows.loc["_test_crash", "errors"] == len(tiny)
+    assert all_rows.loc["_test_refuse", "forced"] == 0
+
+
+def test_budget_skips_the_rest_of_a_slice(tiny, monkeypatch):
+    def slow(obs, *, use_total=True):
+        time.sleep(0.02)
+        return set(), set()
+
+    slow_info = _fake(monkeypatch, "_test_slow", slow)
+    rows = run_bench(tiny, methods=[slow_info], totals=[True], budget_seconds=0.01)
+    per_slice = rows.groupby("slice").status.apply(list)
+    assert all(s[0] == "ok" and set(s[1:]) <= {"skipped"} for s in per_slice)
+
+
+def test_default_covers_every_method(tiny):
+    rows = run_bench(tiny[:2], totals=[True, False])
+    assert set(rows.method) == set(METHODS)
+    sound = rows[rows.method.map(lambda m: METHODS[m].sound) & (rows.status == "ok")]
+    assert (sound.wrong == 0).all()
+    complete = rows[rows.method.map(lambda m: METHODS[m].complete) & (rows.status == "ok")]
+    assert (complete.found == complete.forced).all()
+
+
+def test_cli_bench_writes_table_and_manifest(tiny, tmp_path, capsys):
+    corpus = save_corpus(tiny, tmp_path / "c.jsonl")
+    out = tmp_path / "bench"
+    assert main(["bench", "--corpus", str(corpus), "--methods", "enumerate,trivial", "--out", str(out),
+                 "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "enumerate" in printed and "recall" in printed
+    meta = json.loads((out / "manifest.json").read_text())
+    assert meta["methods"] == ["enumerate", "trivial"] and len(meta["corpus_sha256"]) == 64
+    assert {"version", "git_commit", "machine"} <= set(meta)
+    assert (out / "bench.csv").read_text().startswith("method,use_total,slice")
+    assert main(["bench", "--corpus", str(corpus), "--methods", "nope", "--out", str(out)]) == 2
+
+
+def test_scaling_study_small_boards():
+    table = scaling_study(shapes=[(9, 9), (16, 16)], densities=[0.15], positions=1,
+                          methods=["trivial", "rref-components", "rref-whole-dense"], cap_seconds=30)
+    assert len(table) == 2 * 3 and (table.status == "ok").all()
+    assert (table.sparse_bytes > 0).all() and set(table.area) == {81, 256}
+    assert "density 0.15" in bench_module.format_scaling(table)
+
+
+def test_scaling_cap_stops_and_skips_larger_boards(monkeypatch):
+    def stuck(name, obs):
+        time.sleep(10)
+
+    monkeypatch.setattr(bench_module, "_rref_variant", stuck)
+    table = scaling_study(shapes=[(9, 9), (12, 12)], densities=[0.15], positions=1,
+                          methods=["rref-components"], cap_seconds=0.5)
+    assert table.status.tolist() == ["timeout", "skipped"]
+
+
+def test_peer_side_by_side(tiny):
+    pytest.importorskip("ms_toollib")
+    table = bench_module.peer_compare(tiny, repeats=1)
+    assert len(table) == len(tiny)
+    assert table.forced_agree.all() and (table.max_probability_diff < 1e-9).all()
+    assert "ratio" in bench_module.format_peer(table)

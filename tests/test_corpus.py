@@ -1,0 +1,127 @@
+"""The position corpus: determinism, file format, and truth labels checked by an independent oracle."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from oracle import forced
+
+from sweeplab.cli import main
+from sweeplab.corpus import (
+    CorpusPosition,
+    Slice,
+    corpus_hash,
+    generate_corpus,
+    label,
+    load_corpus,
+    midgame_positions,
+    save_corpus,
+)
+from sweeplab.positions import COVERED, InconsistentPositionError, Observation
+
+COMMITTED = Path(__file__).resolve().parent.parent / "data" / "corpus" / "corpus-small.jsonl.gz"
+TINY = [Slice("beginner", level="beginner", games=1, per_game=2),
+        Slice("dense", shape=(12, 12), densities=(0.2,), games=1, per_game=1)]
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return generate_corpus(seed=7, slices=TINY, examples=False)
+
+
+def test_same_seed_same_corpus(tiny):
+    again = generate_corpus(seed=7, slices=TINY, examples=False)
+    assert [p.to_dict() for p in again] == [p.to_dict() for p in tiny]
+    other = generate_corpus(seed=8, slices=TINY, examples=False)
+    assert [p.to_dict() for p in other] != [p.to_dict() for p in tiny]
+
+
+def test_positions_are_mid_game_and_well_formed(tiny):
+    assert len(tiny) >= 4
+    assert len({p.id for p in tiny}) == len(tiny)
+    for p in tiny:
+        assert p.seed == 7 and p.game_seed is not None and p.move is not None
+        assert (p.obs.grid == COVERED).any() and (p.obs.grid >= 0).any()
+        assert p.obs.mines is not None
+        # truths are disjoint, within covered cells, and the total only adds information
+        covered = {tuple(map(int, rc)) for rc in np.argwhere(p.obs.grid == COVERED)}
+        assert not p.truth_safe & p.truth_mines
+        assert p.truth_safe | p.truth_mines <= covered
+        assert p.truth_safe_nototal <= p.truth_safe and p.truth_mines_nototal <= p.truth_mines
+
+
+def test_truth_labels_match_the_sat_oracle(tiny):
+    for p in tiny:
+        for use_total in (True, False):
+            safe, mines = forced(p.obs, use_total=use_total)
+            assert p.truth(use_total=use_total) == (frozenset(safe), frozenset(mines)), (p.id, use_total)
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.jsonl.gz"])
+def test_save_load_round_trip(tiny, tmp_path, name):
+    path = save_corpus(tiny, tmp_path / name)
+    back = load_corpus(path)
+    assert back == tiny
+    assert load_corpus(path, slices=["dense"]) == [p for p in tiny if p.slice == "dense"]
+    assert len(corpus_hash(path)) == 64
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(path, "rt") as fh:
+        first = json.loads(fh.readline())
+    assert first["format"] == "sweeplab.position" and set(first["truth"]) == {"method", "with_total",
+                                                                                "without_total"}
+
+
+def test_bad_files(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load_corpus(tmp_path / "missing.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    with pytest.raises(ValueError, match="not JSON"):
+        load_corpus(bad)
+    line = {"format": "sweeplab.position", "version": 1, "rows": ["?1"], "mines": 1}
+    bad.write_text(json.dumps(line) + "\n")
+    with pytest.raises(ValueError, match="lacks the key"):
+        load_corpus(bad)
+    with pytest.raises(ValueError, match="unknown preset"):
+        generate_corpus(seed=1, preset="nope")
+
+
+def test_label_refuses_inconsistent_positions():
+    with pytest.raises(InconsistentPositionError):
+        label(Observation.from_text("?3?\n.2."), id="x", slice="x", source="example")
+
+
+def test_midgame_positions_reveal_the_requested_share():
+    obs = midgame_positions(shape=(40, 40), density=0.15, n=2, reveal=0.5, seed=3)
+    assert len(obs) == 2 and obs[0] != obs[1]
+    for o in obs:
+        revealed = np.count_nonzero(o.grid >= 0)
+        assert 0.5 * (1600 - o.mines) <= revealed < 0.75 * (1600 - o.mines)
+        forced(o, use_total=False)  # consistent
+
+
+def test_committed_corpus():
+    assert COMMITTED.exists() and COMMITTED.stat().st_size < 5e6
+    corpus = load_corpus(COMMITTED)
+    slices = {p.slice for p in corpus}
+    assert {"beginner", "intermediate", "expert", "dense30", "large100", "examples"} <= slices
+    assert len({p.source for p in corpus if p.slice == "expert"}) >= 3
+    small = [p for p in corpus if p.obs.grid.size <= 480]
+    rng = np.random.default_rng(0)
+    for i in rng.choice(len(small), size=8, replace=False):
+        p: CorpusPosition = small[int(i)]
+        assert p.truth(use_total=True) == tuple(map(frozenset, forced(p.obs, use_total=True))), p.id
+
+
+def test_cli_corpus(tmp_path, capsys):
+    out = tmp_path / "c.jsonl"
+    assert main(["corpus", "--seed", "3", "--out", str(out), "--preset", "tiny", "--slices", "beginner",
+                 "--no-examples", "--no-progress"]) == 0
+    corpus = load_corpus(out)
+    assert corpus and {p.slice for p in corpus} == {"beginner"}
+    assert "positions ->" in capsys.readouterr().out
+    assert main(["corpus", "--seed", "3", "--out", str(out), "--preset", "tiny", "--slices", "nope"]) == 2
