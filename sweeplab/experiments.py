@@ -1,0 +1,501 @@
+"""The experiments behind every figure of the notebooks and of ``sweeplab report``.
+
+Each experiment is a keyword-only function returning a tidy
+:class:`pandas.DataFrame`, registered in :data:`EXPERIMENTS` with three
+parameter presets:
+
+``smoke``
+    seconds; what the test suite runs (``SWEEPLAB_PRESET=smoke``);
+``quick``
+    the default of ``sweeplab report`` and of the notebooks, about ten minutes
+    for everything on two cores;
+``full``
+    publication sizes (``sweeplab report --full``).
+
+Where a seed report states a number, the experiment's table carries it beside
+ours in a ``report`` column, so a reader (and ``reports/index.md``) sees both.
+
+Examples
+--------
+>>> sorted(EXPERIMENTS)[:2]
+['000-convergence', '000-first-cell']
+>>> wilson_interval(58, 100)
+(0.4821..., 0.6712...)
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .game import LEVELS
+
+__all__ = [
+    "PRESETS",
+    "Experiment",
+    "EXPERIMENTS",
+    "preset_from_env",
+    "run",
+    "wilson_interval",
+    "PUBLISHED_000",
+    "PUBLISHED_BEST",
+]
+
+PRESETS = ("smoke", "quick", "full")
+
+#: Report 000's win rates on Intermediate (§2.1.3: 0 wins in 3,000 games; §2.2.3; §2.5.3; §3.1.3).
+PUBLISHED_000 = MappingProxyType({"random": 0.0, "trivial": 0.5825, "csp": 0.712, "lstsq": 0.68})
+#: Published best win rates (issue 4): first click safe in a corner, and first click always a zero.
+PUBLISHED_BEST = MappingProxyType({
+    ("beginner", "safe"): 0.917, ("intermediate", "safe"): 0.782, ("expert", "safe"): 0.411,
+    ("beginner", "zero"): 0.972, ("intermediate", "zero"): 0.891, ("expert", "zero"): 0.543,
+})
+
+
+def preset_from_env(default: str = "quick") -> str:
+    """The preset named by the ``SWEEPLAB_PRESET`` environment variable, else ``default``.
+
+    Examples
+    --------
+    >>> preset_from_env("smoke") in PRESETS
+    True
+    """
+    preset = os.environ.get("SWEEPLAB_PRESET", default).strip().lower() or default
+    if preset not in PRESETS:
+        raise ValueError(f"SWEEPLAB_PRESET must be one of {PRESETS}, got {preset!r}")
+    return preset
+
+
+def wilson_interval(successes: int, trials: int, *, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95 % by default).
+
+    Examples
+    --------
+    >>> wilson_interval(0, 3000)[1] < 0.0013
+    True
+    """
+    if trials <= 0:
+        return (math.nan, math.nan)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# --------------------------------------------------------------------------- play
+def _agent(name: str, options: Mapping[str, Any] | None = None):
+    from .agents import make_agent
+
+    return make_agent(name, **dict(options or {}))
+
+
+def _play(agent: str, options: Mapping[str, Any] | None = None, **kwargs) -> pd.DataFrame:
+    """One batch of games through :func:`sweeplab.simulate.play`, one row per game."""
+    from .simulate import play
+
+    return play(agent, **kwargs, **dict(options or {}))
+
+
+def _rate_row(df: pd.DataFrame, column: str = "won") -> dict[str, float]:
+    wins = int(df[column].sum())
+    n = len(df)
+    lo, hi = wilson_interval(wins, n)
+    return {"games": n, "wins": wins, "win_rate": wins / n if n else math.nan, "ci_low": lo, "ci_high": hi}
+
+
+def _mean_row(df: pd.DataFrame, column: str) -> dict[str, float]:
+    values = df[column].to_numpy(dtype=float)
+    n = values.size
+    sem = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return {"games": n, f"mean_{column}": float(values.mean()), f"sem_{column}": sem}
+
+
+def _progress(iterable, *, total: int, desc: str, progress: bool):
+    if not progress:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, leave=False)
+
+
+# ---------------------------------------------------------------- experiments
+def win_rates(
+    *,
+    agents: tuple[str, ...],
+    level: str = "intermediate",
+    games: int,
+    first_click: str = "safe",
+    first_move: str = "random",
+    seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Win rate of each agent on a level, with Wilson 95 % intervals (report 000 §2–3).
+
+    Returns one row per agent: ``agent, level, first_click, games, wins,
+    win_rate, ci_low, ci_high, report`` (report 000's number, where it has one).
+    """
+    rows = []
+    for k, name in enumerate(_progress(agents, total=len(agents), desc="win rates", progress=progress)):
+        df = _play(name, {"first_move": first_move}, level=level, games=games, seed=seed + 1000 * k,
+                   first_click=first_click)
+        rows.append({"agent": name, "level": level, "first_click": first_click, **_rate_row(df),
+                     "report": PUBLISHED_000.get(name, math.nan)})
+    return pd.DataFrame(rows)
+
+
+def first_cell_map(
+    *,
+    agent: str = "trivial",
+    level: str = "intermediate",
+    games_per_cell: int,
+    stride: int = 1,
+    first_click: str = "none",
+    seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Win rate by fixed first cell (report 000 §2.3's 16x16 heatmap).
+
+    Every ``stride``-th row and column is tried; the same seeds are used for
+    every cell, so cells are compared on the same boards.  Returns one row per
+    cell: ``row, col, games, wins, win_rate, ci_low, ci_high``.
+    """
+    h, w = LEVELS[level].shape
+    cells = [(r, c) for r in range(0, h, stride) for c in range(0, w, stride)]
+    rows = []
+    for r, c in _progress(cells, total=len(cells), desc="first cell", progress=progress):
+        df = _play(agent, {"first_move": (r, c)}, level=level, games=games_per_cell, seed=seed,
+                   first_click=first_click)
+        rows.append({"row": r, "col": c, **_rate_row(df)})
+    return pd.DataFrame(rows)
+
+
+def convergence(
+    *,
+    agent: str = "trivial",
+    level: str = "intermediate",
+    games: int,
+    first_click: str = "safe",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Running win rate against the number of games (report 000 §5.1's convergence graph).
+
+    Returns one row per game: ``game`` (1-based), ``won``, ``win_rate`` (so far),
+    ``ci_low``, ``ci_high``.
+    """
+    df = _play(agent, {"first_move": "random"}, level=level, games=games, seed=seed, first_click=first_click)
+    won = df["won"].to_numpy(dtype=int)
+    n = np.arange(1, won.size + 1)
+    wins = np.cumsum(won)
+    bounds = np.array([wilson_interval(int(k), int(m)) for k, m in zip(wins, n, strict=True)])
+    return pd.DataFrame({"game": n, "won": won.astype(bool), "win_rate": wins / n,
+                         "ci_low": bounds[:, 0], "ci_high": bounds[:, 1], "agent": agent})
+
+
+def density_scores(
+    *,
+    agents: Mapping[str, tuple[str, Mapping[str, Any]]],
+    shape: tuple[int, int] = (10, 10),
+    densities: tuple[float, ...],
+    games: int,
+    noise: Mapping[str, tuple[str, float] | None] | None = None,
+    first_click: str = "none",
+    seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Average final score in score mode against mine density (reports 001 and 004).
+
+    Parameters
+    ----------
+    agents : mapping
+        Label -> ``(agent name, agent options)``.
+    noise : mapping, optional
+        Label -> clue noise ``(kind, p)``; every agent plays every noise model
+        (``{"exact": None}`` when omitted).
+
+    Returns one row per (agent, noise, density): ``agent, noise, density,
+    games, mean_score, sem_score``.
+    """
+    noise = dict(noise or {"exact": None})
+    grid = [(a, nz, d) for a in agents for nz in noise for d in densities]
+    rows = []
+    for i, (label, nz, d) in enumerate(_progress(grid, total=len(grid), desc="density", progress=progress)):
+        name, options = agents[label]
+        df = _play(name, options, shape=shape, density=d, games=games, seed=seed + i,
+                   first_click=first_click, mode="score", noise=noise[nz])
+        rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score")})
+    return pd.DataFrame(rows)
+
+
+def game_steps(
+    *,
+    agent: str = "reductio",
+    options: Mapping[str, Any] | None = None,
+    shape: tuple[int, int] = (5, 5),
+    density: float = 0.3,
+    seed: int = 0,
+    max_steps: int = 40,
+) -> pd.DataFrame:
+    """Every move of one score-mode game, with the position after it (report 001, "Performance 1").
+
+    Returns one row per move: ``step, kind, row, col, source`` (why the agent
+    played it: ``first``, ``guess`` or the method that proved it) and
+    ``position`` (text form after the move).
+    """
+    from . import new_game
+
+    game = new_game(shape=shape, density=density, first_click="none", mode="score", seed=seed)
+    player = _agent(agent, options)
+    rng = np.random.default_rng(seed)
+    rows = [{"step": 0, "kind": "start", "row": -1, "col": -1, "source": "",
+             "position": game.observation.to_text()}]
+    while game.status == "playing" and len(rows) <= max_steps:
+        moves = player.next_moves(game.observation, rng)
+        if not moves:
+            break
+        for move in moves:
+            if game.status != "playing" or game.observation.grid[move.row, move.col] != -1:
+                continue
+            (game.reveal if move.kind == "reveal" else game.flag)(move.row, move.col)
+            rows.append({"step": len(rows), "kind": move.kind, "row": move.row, "col": move.col,
+                         "source": move.source, "position": game.observation.to_text()})
+    out = pd.DataFrame(rows)
+    out.attrs["layout"] = game.layout.astype(int).tolist()
+    out.attrs["score"] = game.score
+    return out
+
+
+def scaling(
+    *,
+    agents: Mapping[str, str],
+    areas: tuple[int, ...] = (),
+    densities: tuple[float, ...] = (),
+    density: float = 0.15,
+    area: int = 300,
+    games: int,
+    seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Runtime and fraction revealed against grid area and density (report 003, Figs 1-4).
+
+    Square-ish boards of the given ``areas`` at ``density``, then boards of
+    ``area`` cells at each of ``densities``.  Returns one row per game
+    aggregate: ``agent, sweep ("area" | "density"), area, density, games,
+    mean_seconds, mean_revealed, sem_revealed``.
+    """
+    points = [("area", a, density) for a in areas] + [("density", area, d) for d in densities]
+    grid = [(label, p) for label in agents for p in points]
+    rows = []
+    for i, (label, (sweep, a, d)) in enumerate(_progress(grid, total=len(grid), desc="scaling",
+                                                          progress=progress)):
+        h = max(2, int(round(math.sqrt(a))))
+        shape = (h, max(2, int(round(a / h))))
+        start = time.perf_counter()
+        df = _play(agents[label], {"first_move": "random"}, shape=shape, density=d, games=games,
+                   seed=seed + i, first_click="safe")
+        seconds = (time.perf_counter() - start) / max(len(df), 1)
+        rows.append({"agent": label, "sweep": sweep, "area": shape[0] * shape[1], "density": d,
+                     "games": len(df), "mean_seconds": seconds,
+                     "mean_revealed": float(df["revealed"].mean()),
+                     "sem_revealed": float(df["revealed"].std(ddof=1) / math.sqrt(len(df))) if len(df) > 1
+                     else math.nan})
+    return pd.DataFrame(rows)
+
+
+def best_vs_published(
+    *,
+    agent: str = "best",
+    levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    games: int,
+    seed: int = 0,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """The best agent's win rates under both first-click rules against the published ones.
+
+    ``safe`` starts in the corner (the published rule: first click safe, in a
+    corner); ``zero`` starts in the centre on a guaranteed opening.  Returns
+    one row per (level, first_click) with Wilson 95 % intervals and ``report``.
+    """
+    grid = [(lv, fc) for fc in ("safe", "zero") for lv in levels]
+    rows = []
+    for i, (lv, fc) in enumerate(_progress(grid, total=len(grid), desc="best", progress=progress)):
+        move = "corner" if fc == "safe" else "centre"
+        df = _play(agent, {"first_move": move}, level=lv, games=games, seed=seed + i, first_click=fc)
+        rows.append({"agent": agent, "level": lv, "first_click": fc, "first_move": move, **_rate_row(df),
+                     "report": PUBLISHED_BEST[(lv, fc)]})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ registry
+@dataclass(frozen=True)
+class Experiment:
+    """A registered experiment: what it reproduces and its parameter presets.
+
+    Attributes
+    ----------
+    name : str
+        Registry key, ``"<report>-<what>"``.
+    report : str
+        Seed report number (``"000"``..``"004"``), or ``"new"``.
+    reference : str
+        The report's figure or section this reproduces.
+    title : str
+    function : callable
+        The experiment; keyword-only, returns a tidy DataFrame.
+    presets : mapping
+        ``smoke``, ``quick`` and ``full`` keyword arguments for ``function``.
+    """
+
+    name: str
+    report: str
+    reference: str
+    title: str
+    function: Callable[..., pd.DataFrame]
+    presets: Mapping[str, Mapping[str, Any]] = field(repr=False)
+
+    def parameters(self, preset: str) -> dict[str, Any]:
+        """The keyword arguments of a preset."""
+        if preset not in PRESETS:
+            raise ValueError(f"preset must be one of {PRESETS}, got {preset!r}")
+        return dict(self.presets[preset])
+
+
+_AGENTS_001 = {
+    "basic": ("trivial", {}),
+    "advanced": ("reductio", {"use_total": False, "better_decisions": False}),
+    "advanced + global information": ("reductio", {"use_total": True, "better_decisions": False}),
+    "advanced + better decisions": ("reductio", {"use_total": False, "better_decisions": True}),
+}
+_AGENTS_004 = {
+    "basic": ("trivial", {}),
+    "improved": ("probability", {"use_total": False}),
+    "improved + total mines": ("probability", {"use_total": True}),
+}
+_NOISE_004 = {"exact": None, "lost 0.5": ("lost", 0.5), "under 0.5": ("under", 0.5),
+              "over 0.5": ("over", 0.5)}
+_ALGORITHMS_003 = {"Algorithm A (trivial)": "trivial", "Algorithm B (rref)": "rref"}
+
+
+def _densities(step: float, stop: float, start: float = 0.05) -> tuple[float, ...]:
+    return tuple(round(float(d), 3) for d in np.arange(start, stop + 1e-9, step))
+
+
+_REGISTRY = [
+    Experiment(
+        "000-win-rates", "000", "§2.1.3, §2.2.3, §2.5.3, §3.1.3 (win rates on Intermediate)",
+        "Win rates of random, simple logic, logic + CSP and least squares on Intermediate",
+        win_rates,
+        {
+            "smoke": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 8},
+            "quick": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 400},
+            "full": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 3000},
+        },
+    ),
+    Experiment(
+        "000-first-cell", "000", "§2.3.2 heatmap (win rate by fixed first cell, 16x16)",
+        "Simple-logic win rate by fixed first cell on Intermediate",
+        first_cell_map,
+        {
+            "smoke": {"games_per_cell": 2, "stride": 8},
+            "quick": {"games_per_cell": 40, "stride": 1},
+            "full": {"games_per_cell": 1000, "stride": 1},
+        },
+    ),
+    Experiment(
+        "000-convergence", "000", "§5.1 graph (win rate against number of trials)",
+        "Running win rate of simple logic against the number of games",
+        convergence,
+        {"smoke": {"games": 20}, "quick": {"games": 3000}, "full": {"games": 20000}},
+    ),
+    Experiment(
+        "001-density-score", "001", "Figures 1-3 (mine density against average final score)",
+        "Score mode: basic and advanced agents, global information, better decisions",
+        density_scores,
+        {
+            "smoke": {"agents": _AGENTS_001, "densities": (0.1, 0.5, 1.0), "games": 2},
+            "quick": {"agents": _AGENTS_001, "densities": _densities(0.1, 1.0), "games": 30},
+            "full": {"agents": _AGENTS_001, "densities": _densities(0.05, 1.0), "games": 300},
+        },
+    ),
+    Experiment(
+        "001-game-steps", "001", "Performance 1 (step-by-step pictures of one 5x5 game, density 0.3)",
+        "One game of the advanced agent, move by move",
+        game_steps,
+        {p: {"options": {"use_total": False, "better_decisions": False}, "seed": 3} for p in PRESETS},
+    ),
+    Experiment(
+        "003-scaling", "003", "Algorithm A Figures 1-4 and Algorithm B plots (runtime, fraction revealed)",
+        "Runtime and fraction revealed against grid area and density, Algorithms A and B",
+        scaling,
+        {
+            "smoke": {"agents": _ALGORITHMS_003, "areas": (36, 100), "densities": (0.1, 0.3),
+                      "area": 100, "games": 2},
+            "quick": {"agents": _ALGORITHMS_003, "areas": (36, 100, 196, 300, 484, 1024),
+                      "densities": (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4), "area": 300, "games": 15},
+            "full": {"agents": _ALGORITHMS_003, "areas": (36, 100, 196, 300, 484, 1024, 2500, 4900, 10000),
+                     "densities": _densities(0.05, 0.5), "area": 300, "games": 100},
+        },
+    ),
+    Experiment(
+        "004-density-score", "004", "§2.1, §5 plots; §4 lost/under/over clue plots (density against score)",
+        "Score mode: basic and improved agents, total mines, noisy clues",
+        density_scores,
+        {
+            "smoke": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": (0.1, 0.4), "games": 2},
+            "quick": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.15, 0.8),
+                      "games": 20},
+            "full": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.05, 0.9),
+                     "games": 200},
+        },
+    ),
+    Experiment(
+        "011-best", "new", "published best win rates (91.7/78.2/41.1 safe corner; 97.2/89.1/54.3 zero)",
+        "Best agent against the published win rates, both first-click rules",
+        best_vs_published,
+        {"smoke": {"games": 3}, "quick": {"games": 300}, "full": {"games": 10000}},
+    ),
+]
+
+#: Read-only registry of every experiment, by name.
+EXPERIMENTS: MappingProxyType[str, Experiment] = MappingProxyType({e.name: e for e in _REGISTRY})
+
+
+def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides: Any) -> pd.DataFrame:
+    """Run a registered experiment with a preset's parameters (and any overrides).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`EXPERIMENTS`.
+    preset : {"smoke", "quick", "full"}
+    progress : bool
+        Show a progress bar where the experiment loops.
+    **overrides
+        Parameters replacing the preset's.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The experiment's tidy table; ``attrs`` hold the experiment name, the
+        preset and the parameters.
+    """
+    try:
+        exp = EXPERIMENTS[name]
+    except KeyError:
+        raise KeyError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
+    params = {**exp.parameters(preset), **overrides}
+    if progress and "progress" in inspect.signature(exp.function).parameters:
+        params["progress"] = True
+    df = exp.function(**params)
+    df.attrs.update({"experiment": name, "preset": preset,
+                     "parameters": {k: v for k, v in params.items() if k != "progress"}})
+    return df

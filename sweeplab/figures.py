@@ -1,0 +1,226 @@
+"""Figures for the experiments of :mod:`sweeplab.experiments` (seaborn and matplotlib).
+
+:data:`FIGURES` maps each experiment name to a function that takes its tidy
+table and returns a :class:`matplotlib.figure.Figure`; where a seed report
+gives numbers, they are drawn beside ours (black diamonds).
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> import pandas as pd
+>>> df = pd.DataFrame({"agent": ["trivial"], "win_rate": [0.6], "ci_low": [0.5], "ci_high": [0.7],
+...                    "report": [0.5825]})
+>>> fig = win_rates_figure(df)
+>>> len(fig.axes)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "FIGURES",
+    "win_rates_figure",
+    "first_cell_figure",
+    "convergence_figure",
+    "density_score_figure",
+    "game_steps_figure",
+    "scaling_figure",
+    "best_figure",
+    "save_figure",
+]
+
+
+def _plt():
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    sns.set_theme(style="whitegrid", context="notebook", font_scale=0.9)
+    return plt, sns
+
+
+def _report_markers(ax, xs, values, label: str = "report") -> None:
+    values = np.asarray(values, dtype=float)
+    keep = np.isfinite(values)
+    if keep.any():
+        ax.scatter(np.asarray(xs)[keep], values[keep], marker="D", s=50, color="black", zorder=5, label=label)
+
+
+def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (report 000)"):
+    """Bars of our win rates with Wilson 95 % intervals; the report's rates as diamonds."""
+    plt, sns = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    x = np.arange(len(df))
+    ax.bar(x, df["win_rate"], color=sns.color_palette("deep", len(df)), label="sweeplab")
+    ax.errorbar(x, df["win_rate"], yerr=[df["win_rate"] - df["ci_low"], df["ci_high"] - df["win_rate"]],
+                fmt="none", color="#333", capsize=4)
+    _report_markers(ax, x, df.get("report", pd.Series(np.nan, index=df.index)))
+    for xi, row in zip(x, df.itertuples(), strict=True):
+        ax.text(xi, row.ci_high + 0.02, f"{100 * row.win_rate:.1f}%", ha="center", fontsize=8)
+    ax.set_xticks(x, df["agent"])
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("win rate")
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def first_cell_figure(df: pd.DataFrame):
+    """Heatmap of the win rate by fixed first cell (report 000 §2.3.2)."""
+    plt, sns = _plt()
+    table = df.pivot(index="row", columns="col", values="win_rate")
+    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    sns.heatmap(table, ax=ax, cmap="viridis", annot=len(table) * len(table.columns) <= 64, fmt=".2f",
+                cbar_kws={"label": "win rate"}, square=True)
+    ax.set_title(f"Win rate by first cell ({int(df['games'].iloc[0])} games per cell)")
+    fig.tight_layout()
+    return fig
+
+
+def convergence_figure(df: pd.DataFrame):
+    """Running win rate with its 95 % band against the number of games (report 000 §5.1)."""
+    plt, _ = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(df["game"], df["win_rate"], label="running win rate")
+    ax.fill_between(df["game"], df["ci_low"], df["ci_high"], alpha=0.25, label="Wilson 95% interval")
+    final = float(df["win_rate"].iloc[-1])
+    ax.axhspan(final - 0.01, final + 0.01, color="grey", alpha=0.2,
+               label="final ± 1 point (report 000's claim)")
+    ax.set_xscale("log")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Convergence of the win rate ({df['agent'].iloc[0]} agent)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def density_score_figure(df: pd.DataFrame):
+    """Average final score against mine density, one line per agent (reports 001, 004).
+
+    With several noise models (report 004 §4) there is one panel per model.
+    """
+    plt, sns = _plt()
+    noises = list(dict.fromkeys(df["noise"]))
+    fig, axes = plt.subplots(1, len(noises), figsize=(4.2 * len(noises), 3.6), sharey=True, squeeze=False)
+    for ax, noise in zip(axes[0], noises, strict=True):
+        part = df[df["noise"] == noise]
+        for label, g in part.groupby("agent", sort=False):
+            ax.errorbar(g["density"], g["mean_score"], yerr=1.96 * g["sem_score"].fillna(0), marker="o",
+                        ms=3, capsize=2, label=label)
+        ax.set_xlabel("mine density")
+        ax.set_title(f"clues: {noise}")
+        ax.set_ylim(0, 1.02)
+    axes[0][0].set_ylabel("average final score")
+    axes[0][-1].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def game_steps_figure(df: pd.DataFrame, *, columns: int = 6):
+    """A strip of board pictures, one per move (report 001 "Performance 1")."""
+    from .plotting import plot_position
+    from .positions import Observation
+
+    plt, _ = _plt()
+    n = len(df)
+    rows = -(-n // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(1.7 * columns, 1.9 * rows), squeeze=False)
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    for ax, row in zip(axes.ravel(), df.itertuples(), strict=False):
+        obs = Observation.from_text(row.position)
+        proved = row.kind == "reveal" and row.source not in ("guess", "first")
+        marks = {"safe": [(row.row, row.col)]} if proved else {}
+        plot_position(obs, ax=ax, **marks)
+        what = "start" if row.kind == "start" else f"{row.kind} ({row.row},{row.col})\n{row.source}"
+        ax.set_title(f"{row.step}: {what}", fontsize=7)
+    score = df.attrs.get("score")
+    fig.suptitle("One game, move by move" + (f" (final score {score:.2f})" if score is not None else ""))
+    fig.tight_layout()
+    return fig
+
+
+def scaling_figure(df: pd.DataFrame):
+    """Report 003: runtime and fraction revealed against area, and fraction revealed against density."""
+    plt, _ = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    area = df[df["sweep"] == "area"]
+    dens = df[df["sweep"] == "density"]
+    for label, g in area.groupby("agent", sort=False):
+        axes[0].plot(g["area"], 1000 * g["mean_seconds"], marker="o", label=label)
+        axes[1].errorbar(g["area"], g["mean_revealed"], yerr=1.96 * g["sem_revealed"].fillna(0), marker="o",
+                         capsize=2, label=label)
+    for label, g in dens.groupby("agent", sort=False):
+        axes[2].errorbar(g["density"], g["mean_revealed"], yerr=1.96 * g["sem_revealed"].fillna(0),
+                         marker="o", capsize=2, label=label)
+    axes[0].set(xscale="log", yscale="log", xlabel="grid area (cells)", ylabel="ms per game",
+                title="runtime against grid area")
+    axes[0].axvline(300, color="grey", ls=":", label="report 003: B impractical above 300")
+    axes[1].set(xscale="log", xlabel="grid area (cells)", ylabel="fraction of safe cells revealed",
+                title="fraction revealed against area", ylim=(0, 1.02))
+    area_d = int(dens["area"].iloc[0]) if len(dens) else 0
+    axes[2].set(xlabel="mine density", ylabel="fraction of safe cells revealed",
+                title=f"fraction revealed against density ({area_d} cells)", ylim=(0, 1.02))
+    for ax in axes:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def best_figure(df: pd.DataFrame):
+    """The best agent's win rates per level and first-click rule, published rates as diamonds."""
+    plt, sns = _plt()
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    rules = list(dict.fromkeys(df["first_click"]))
+    levels = list(dict.fromkeys(df["level"]))
+    width = 0.8 / len(rules)
+    colours = sns.color_palette("deep", len(rules))
+    for k, rule in enumerate(rules):
+        part = df[df["first_click"] == rule].set_index("level").loc[levels]
+        x = np.arange(len(levels)) + (k - (len(rules) - 1) / 2) * width
+        rate = part["win_rate"]
+        ax.bar(x, rate, width=width * 0.95, color=colours[k], label=f"sweeplab, first click {rule}")
+        ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
+                    capsize=3)
+        _report_markers(ax, x, part["report"], label="published" if k == 0 else None)
+    ax.set_xticks(np.arange(len(levels)), levels)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("win rate")
+    ax.set_title(f"Best agent against the published win rates ({int(df['games'].iloc[0])} games each)")
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+#: Experiment name -> figure function.
+FIGURES: dict[str, Callable[[pd.DataFrame], object]] = {
+    "000-win-rates": win_rates_figure,
+    "000-first-cell": first_cell_figure,
+    "000-convergence": convergence_figure,
+    "001-density-score": density_score_figure,
+    "001-game-steps": game_steps_figure,
+    "003-scaling": scaling_figure,
+    "004-density-score": density_score_figure,
+    "011-best": best_figure,
+}
+
+
+def save_figure(fig, path_stem) -> list[str]:
+    """Write ``<stem>.png`` and ``<stem>.svg``; returns the paths written."""
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for ext in ("png", "svg"):
+        path = f"{path_stem}.{ext}"
+        fig.savefig(path, dpi=130, bbox_inches="tight")
+        paths.append(path)
+    plt.close(fig)
+    return paths
