@@ -32,7 +32,8 @@ class ClueSystem:
         (covered, touching a clue) come first in row-major order; with the
         total row, the interior cells follow, also in row-major order.
     A_sparse : scipy.sparse.csr_array
-        ``(equations, variables)`` 0/1 coefficient matrix.
+        ``(equations, variables)`` 0/1 coefficient matrix (``int64``, so
+        products such as ``A.T @ A`` cannot overflow).
     b : numpy.ndarray
         Integer right-hand side.
     clues : tuple of (int, int) or None
@@ -55,7 +56,7 @@ class ClueSystem:
     @cached_property
     def A(self) -> np.ndarray:
         """Dense ``int64`` coefficient matrix."""
-        return self.A_sparse.toarray().astype(np.int64)
+        return self.A_sparse.toarray()
 
     @property
     def n_variables(self) -> int:
@@ -72,7 +73,10 @@ class ClueSystem:
 
     def variable(self, row: int, col: int) -> int:
         """Index of the variable at ``(row, col)``; ``KeyError`` if the cell is none."""
-        j = int(self._var_index[row * self.shape[1] + col])
+        h, w = self.shape
+        if not (0 <= row < h and 0 <= col < w):
+            raise KeyError(f"cell ({row}, {col}) is outside the {h}x{w} board")
+        j = int(self._var_index[row * w + col])
         if j < 0:
             raise KeyError(f"cell ({row}, {col}) is not a variable of this system")
         return j
@@ -196,7 +200,7 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
 
     n_eq = len(clue_list)
     A = sp.csr_array(
-        (np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(n_eq, variables.size)
+        (np.ones(rows.size, dtype=np.int64), (rows, cols)), shape=(n_eq, variables.size)
     )
     A.sort_indices()
     var_index.setflags(write=False)

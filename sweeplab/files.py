@@ -32,13 +32,24 @@ def position_to_dict(obs: Observation, **extra: Any) -> dict[str, Any]:
 
 
 def position_from_dict(data: dict[str, Any]) -> Observation:
-    """Inverse of :func:`position_to_dict`; validates the format tag."""
+    """Inverse of :func:`position_to_dict`; validates the format tag.
+
+    Examples
+    --------
+    >>> obs = Observation.from_text("??\\n12", mines=2)
+    >>> position_from_dict(position_to_dict(obs, source="doctest")) == obs
+    True
+    """
     _check_format(data, POSITION_FORMAT)
-    return Observation.from_text("\n".join(data["rows"]), mines=data.get("mines"), noise=data.get("noise"))
+    rows = _rows(data, "rows")
+    return Observation.from_text("\n".join(rows), mines=data.get("mines"), noise=data.get("noise"))
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
-    """Layout, shown numbers, rules and moves: enough to replay the game exactly."""
+    """Layout, shown numbers, rules and moves: enough to replay the game exactly.
+
+    ``status`` and ``mines_hit`` are recorded too; loading with replay checks them.
+    """
     if game.layout is None:
         raise ValueError("the game has no layout yet (its mines are placed at the first reveal)")
     return {
@@ -50,35 +61,68 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "noise": None if game.noise is None else {"kind": game.noise[0], "p": game.noise[1]},
         "shown": None if game.noise is None else np.asarray(game.shown).tolist(),
         "moves": [list(m) for m in game.moves],
+        "status": game.status,
+        "mines_hit": game.mines_hit,
     }
 
 
 def game_from_dict(data: dict[str, Any], *, replay: bool = True) -> Game:
-    """Rebuild a game; with ``replay`` its moves are played again."""
+    """Rebuild a game; with ``replay`` its moves are played again.
+
+    Examples
+    --------
+    >>> from sweeplab import new_game
+    >>> g = new_game("beginner", seed=3)
+    >>> _ = g.reveal(4, 4)
+    >>> game_from_dict(game_to_dict(g)).observation == g.observation
+    True
+    """
     _check_format(data, GAME_FORMAT)
-    rows = data["layout"]
+    rows = _rows(data, "layout")
     bad = {ch for row in rows for ch in row} - {"*", "."}
     if bad:
         raise ValueError(f"layout rows may hold only '*' and '.', found {sorted(bad)}")
-    if len({len(r) for r in rows}) != 1:
-        raise ValueError("layout rows are ragged")
     layout = np.array([[ch == "*" for ch in row] for row in rows], dtype=bool)
     noise = data.get("noise")
-    noise_t = None if noise is None else (noise["kind"], float(noise["p"]))
+    try:
+        noise_t = None if noise is None else (noise["kind"], float(noise["p"]))
+    except (TypeError, KeyError, ValueError):
+        raise ValueError(f"noise must be null or {{\"kind\": ..., \"p\": ...}}, got {noise!r}") from None
     shown = data.get("shown")
+    if noise_t is not None and shown is None:
+        raise ValueError("a game with noise needs its 'shown' numbers")
+    if shown is not None:
+        try:
+            shown = np.array(shown, dtype=np.int8)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("'shown' must be a grid of integers the size of the layout") from None
     game = Game(layout.shape, int(layout.sum()), first_click=data.get("first_click", "none"),
-                mode=data.get("mode", "classic"), noise=noise_t, _layout=layout,
-                _shown=None if shown is None else np.array(shown, dtype=np.int8))
+                mode=data.get("mode", "classic"), noise=noise_t, _layout=layout, _shown=shown)
     if replay:
         game.play(data.get("moves", []))
+        for key, value in (("status", game.status), ("mines_hit", game.mines_hit)):
+            if key in data and data[key] != value:
+                raise ValueError(f"replaying the moves gives {key}={value!r}, the file says {data[key]!r}")
     return game
+
+
+def _rows(data: dict[str, Any], key: str) -> list[str]:
+    rows = data.get(key)
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise ValueError(f"{key!r} must be a non-empty list of strings, one per board row")
+    if len({len(r) for r in rows}) != 1 and key == "layout":
+        raise ValueError(f"{key!r} rows are ragged: lengths {sorted({len(r) for r in rows})}")
+    return rows
 
 
 def _check_format(data: dict[str, Any], expected: str) -> None:
     if not isinstance(data, dict) or data.get("format") != expected:
-        raise ValueError(f"not a {expected} document (format tag {data.get('format') if isinstance(data, dict) else None!r})")
+        tag = data.get("format") if isinstance(data, dict) else None
+        raise ValueError(f"not a {expected} document (format tag {tag!r})")
     if data.get("version") != SCHEMA_VERSION:
-        raise ValueError(f"unsupported {expected} version {data.get('version')!r}; this sweeplab reads {SCHEMA_VERSION}")
+        raise ValueError(
+            f"unsupported {expected} version {data.get('version')!r}; this sweeplab reads {SCHEMA_VERSION}"
+        )
 
 
 def save_position(obs: Observation, path: str | Path, **extra: Any) -> None:

@@ -7,21 +7,37 @@ click is thereby "moved" to the next cell of the permutation, and every rule
 gives the uniform distribution over the layouts it allows.  The same seed gives
 the same game on any machine (NumPy's PCG64).
 
-Clue noise (seed report 004 §4) is drawn once per cell when the layout is
-fixed, so what a cell shows never depends on the order of the moves.  Opening
-around a zero follows the *true* count: the game knows its layout, so it never
-opens a mine for the player, whatever number it displays.
+Clue noise (seed report 004 §4) is drawn once per cell, so what a cell shows
+never depends on the order of the moves.  Opening around a zero follows the
+*true* count: the game knows its layout, so it never opens a mine for the
+player, whatever number it displays.
+
+Every random number is drawn at creation (the permutation, then the noise), so
+``first_click="none"`` and ``"safe"`` give the same layout for the same seed
+unless the first click hits a mine.  Zero opening uses a per-game table of the
+zero regions (8-connected zeros plus their border), built at the first zero
+revealed, so a reveal costs only the cells it opens.
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 from scipy import ndimage
 
-from .positions import COVERED, FLAG, MINE, NOCLUE, NOISE_KINDS, Observation, neighbour_counts, neighbour_table
+from .positions import (
+    COVERED,
+    FLAG,
+    MINE,
+    NOCLUE,
+    NOISE_KINDS,
+    Observation,
+    neighbour_counts,
+    neighbour_table,
+)
 
 __all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator"]
 
@@ -157,13 +173,14 @@ class Game:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         self._noise = _check_noise(noise)
+        if _layout is None:
+            shape, mines = resolve_board(shape=shape, mines=mines)
         h, w = shape
         self._shape = (h, w)
         self._n_mines = mines
         self._first_click = first_click
         self._mode = mode
         rng = as_generator(seed)
-        self._placement_rng, self._noise_rng = rng.spawn(2)
         if _layout is None:
             if first_click == "safe" and mines > h * w - 1:
                 raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
@@ -172,9 +189,13 @@ class Game:
                     f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
                     f"whose neighbourhood is mine-free"
                 )
-            self._order = self._placement_rng.permutation(h * w)
+            self._order = rng.permutation(h * w)
+        # Every random draw happens here, placement first, so a game never depends
+        # on what else uses a shared Generator between its moves.
+        self._noise_draws = None if self._noise is None or _shown is not None else rng.random((2, h, w))
         self._grid = np.full(shape, COVERED, dtype=np.int8)
         self._flat = self._grid.reshape(-1)
+        self._obs: Observation | None = None
         self._layout: np.ndarray | None = None
         self._mines_hit = 0
         self._revealed_safe = 0
@@ -202,10 +223,12 @@ class Game:
         arr = np.asarray(layout)
         if arr.ndim != 2 or 0 in arr.shape:
             raise ValueError(f"layout must be a non-empty 2-D array, got shape {arr.shape}")
-        if not np.isin(arr, (0, 1)).all():
+        if not (arr.dtype == bool or np.issubdtype(arr.dtype, np.number)) or not np.isin(arr, (0, 1)).all():
             raise ValueError("layout must hold booleans (or 0/1)")
         arr = arr.astype(bool)
-        return cls(arr.shape, int(arr.sum()), first_click="none", mode=mode, noise=noise, seed=seed, _layout=arr)
+        return cls(
+            arr.shape, int(arr.sum()), first_click="none", mode=mode, noise=noise, seed=seed, _layout=arr
+        )
 
     def _layout_excluding(self, excluded: np.ndarray) -> np.ndarray:
         h, w = self._shape
@@ -214,40 +237,74 @@ class Game:
         order = self._order[allowed[self._order]]
         if order.size < self._n_mines:
             raise ValueError(
-                f"{self._n_mines} mines do not fit on {h}x{w} outside the {excluded.size} cells "
-                f"the first-click rule keeps free"
+                f"a {self._first_click} first click cannot fit here: {self._n_mines} mines do not fit on "
+                f"{h}x{w} outside the {excluded.size} cells the rule keeps free (try a corner or fewer mines)"
             )
         layout = np.zeros(h * w, dtype=bool)
         layout[order[: self._n_mines]] = True
         return layout.reshape(h, w)
 
     def _place(self, layout: np.ndarray, shown: np.ndarray | None = None) -> None:
+        layout = layout.copy() if layout.flags.writeable else layout
+        layout.setflags(write=False)
         self._layout = layout
-        self._layout.setflags(write=False)
+        self._layout_flat = layout.reshape(-1)
         self._n_mines = int(layout.sum())
         self._counts = neighbour_counts(layout)
         self._safe_total = layout.size - self._n_mines
-        self._shown = self._draw_shown() if shown is None else np.asarray(shown, dtype=np.int8)
-        self._zero_labels: np.ndarray | None = None
+        if shown is None:
+            shown = self._draw_shown()
+        else:
+            shown = np.array(shown, dtype=np.int8)
+            if shown.shape != layout.shape:
+                raise ValueError(f"shown numbers have shape {shown.shape}, the layout {layout.shape}")
+        shown.setflags(write=False)
+        self._shown = shown
+        self._shown_flat = shown.reshape(-1)
+        self._zero_start = (self._counts.reshape(-1) == 0) & ~self._layout_flat
+        self._region_of: np.ndarray | None = None
         if self._safe_total == 0:
             self.status = "won"
 
     def _draw_shown(self) -> np.ndarray:
+        # Clue noise, report 004 §4: each cell is affected with probability p.
         truth = self._counts
         if self._noise is None:
-            return truth
+            return truth.copy()
         kind, p = self._noise
-        rng = self._noise_rng
-        hit = rng.random(truth.shape) < p
-        u = rng.random(truth.shape)
+        draws, self._noise_draws = self._noise_draws, None
+        hit = draws[0] < p
+        u = draws[1]
         if kind == "lost":
             shown = np.where(hit, NOCLUE, truth)
-        elif kind == "under":
+        elif kind == "under":  # uniform on 0..truth
             shown = np.where(hit, np.floor(u * (truth + 1)), truth)
-        else:
+        else:  # "over": uniform on truth..(number of neighbours)
             n_nb = neighbour_counts(np.ones(truth.shape, dtype=bool))
             shown = np.where(hit, truth + np.floor(u * (n_nb - truth + 1)), truth)
         return shown.astype(np.int8)
+
+    def _zero_regions(self) -> None:
+        """Cells each zero region opens (the region and its border), as a CSR table.
+
+        Built once per game, at the first zero revealed: ``_region_cells[_region_ptr[k]:
+        _region_ptr[k + 1]]`` are the cells region ``k`` opens (8-connected zeros plus
+        their neighbours), so a reveal costs only the cells it opens.
+        """
+        h, w = self._shape
+        labels, n = ndimage.label(self._zero_start.reshape(h, w), structure=_EIGHT)
+        flat = labels.reshape(-1)
+        cells = np.flatnonzero(flat)
+        owner = flat[cells].astype(np.int64)
+        nb = neighbour_table(self._shape)[cells]
+        ok = nb >= 0
+        members = np.concatenate([cells, nb[ok]])
+        owners = np.concatenate([owner, np.repeat(owner, ok.sum(axis=1))])
+        key = np.unique(owners * (h * w) + members)
+        owners, members = np.divmod(key, h * w)
+        self._region_of = flat
+        self._region_cells = members
+        self._region_ptr = np.searchsorted(owners, np.arange(n + 2))
 
     # properties -----------------------------------------------------------
     @property
@@ -282,10 +339,18 @@ class Game:
 
     @property
     def observation(self) -> Observation:
-        """What the player sees now; ``mines`` is the board's total."""
-        grid = self._grid.copy()
-        grid.setflags(write=False)
-        return Observation._trusted(grid, self._n_mines, None if self._noise is None else self._noise[0])
+        """What the player sees now; ``mines`` is the board's total.
+
+        The snapshot is cached until the next move changes the board, so reading
+        it several times per move costs one copy of the grid.
+        """
+        obs = self._obs
+        if obs is None:
+            grid = self._grid.copy()
+            grid.setflags(write=False)
+            kind = None if self._noise is None else self._noise[0]
+            obs = self._obs = Observation._trusted(grid, self._n_mines, kind)
+        return obs
 
     @property
     def mines_hit(self) -> int:
@@ -305,15 +370,15 @@ class Game:
     # moves ------------------------------------------------------------------
     def _index(self, row: int, col: int) -> int:
         h, w = self._shape
-        if not (isinstance(row, (int, np.integer)) and isinstance(col, (int, np.integer))):
-            raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})")
-        if not (0 <= row < h and 0 <= col < w):
+        try:
+            r, c = operator.index(row), operator.index(col)
+        except TypeError:
+            raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})") from None
+        if not (0 <= r < h and 0 <= c < w):
             raise ValueError(f"cell ({row}, {col}) is outside the {h}x{w} board")
-        return int(row) * w + int(col)
-
-    def _check_playing(self) -> None:
         if self.status != "playing":
             raise ValueError(f"the game is over ({self.status}); no more moves")
+        return r * w + c
 
     def reveal(self, row: int, col: int) -> int:
         """Reveal a cell; opening a zero opens its neighbours recursively.
@@ -322,24 +387,31 @@ class Game:
         Raises ``ValueError`` on a flagged cell, a cell off the board, or a finished game.
         """
         i = self._index(row, col)
-        self._check_playing()
-        if self._flat[i] == FLAG:
-            raise ValueError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
-        if self._flat[i] != COVERED:
+        flat = self._flat
+        if flat[i] != COVERED:
+            if flat[i] == FLAG:
+                raise ValueError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
             return 0
         if self._layout is None:
             self._place(self._layout_excluding(self._first_click_exclusion(i)))
         self.moves.append(("reveal", int(row), int(col)))
-        if self._layout.flat[i]:
-            self._flat[i] = MINE
+        self._obs = None
+        if self._layout_flat[i]:
+            flat[i] = MINE
             self._mines_hit += 1
             if self._mode == "classic":
                 self.status = "lost"
             return 1
-        if self._counts.flat[i] == 0:
-            opened = self._open_zero_region(i)
+        if self._zero_start[i]:
+            if self._region_of is None:
+                self._zero_regions()
+            k = self._region_of[i]
+            cells = self._region_cells[self._region_ptr[k] : self._region_ptr[k + 1]]
+            cells = cells[flat[cells] == COVERED]
+            flat[cells] = self._shown_flat[cells]
+            opened = int(cells.size)
         else:
-            self._flat[i] = self._shown.flat[i]
+            flat[i] = self._shown_flat[i]
             opened = 1
         self._revealed_safe += opened
         if self._revealed_safe == self._safe_total:
@@ -354,48 +426,37 @@ class Game:
             return np.concatenate([[i], nb[nb >= 0]])
         return np.zeros(0, dtype=np.int64)
 
-    def _open_zero_region(self, i: int) -> int:
-        if self._zero_labels is None:
-            self._zero_labels, _ = ndimage.label(self._counts == 0, structure=_EIGHT)
-            self._zero_boxes = ndimage.find_objects(self._zero_labels)
-        h, w = self._shape
-        label = self._zero_labels.flat[i]
-        box = self._zero_boxes[label - 1]
-        r0, r1 = max(box[0].start - 1, 0), min(box[0].stop + 1, h)
-        c0, c1 = max(box[1].start - 1, 0), min(box[1].stop + 1, w)
-        region = ndimage.binary_dilation(self._zero_labels[r0:r1, c0:c1] == label, structure=_EIGHT)
-        view = self._grid[r0:r1, c0:c1]
-        newly = region & (view == COVERED)
-        view[newly] = self._shown[r0:r1, c0:c1][newly]
-        return int(newly.sum())
-
     def flag(self, row: int, col: int) -> None:
         """Flag a covered cell as a mine (no effect on an already flagged cell)."""
         i = self._index(row, col)
-        self._check_playing()
         if self._flat[i] == FLAG:
             return
         if self._flat[i] != COVERED:
             raise ValueError(f"cell ({row}, {col}) is revealed; only covered cells can be flagged")
         self._flat[i] = FLAG
+        self._obs = None
         self.moves.append(("flag", int(row), int(col)))
 
     def unflag(self, row: int, col: int) -> None:
         """Remove a flag."""
         i = self._index(row, col)
-        self._check_playing()
         if self._flat[i] != FLAG:
             raise ValueError(f"cell ({row}, {col}) is not flagged")
         self._flat[i] = COVERED
+        self._obs = None
         self.moves.append(("unflag", int(row), int(col)))
 
     def play(self, moves) -> None:
         """Replay a sequence of ``(kind, row, col)`` moves."""
         actions = {"reveal": self.reveal, "flag": self.flag, "unflag": self.unflag}
-        for kind, row, col in moves:
+        for move in moves:
+            try:
+                kind, row, col = move
+            except (TypeError, ValueError):
+                raise ValueError(f"a move is (kind, row, col), got {move!r}") from None
             if kind not in actions:
                 raise ValueError(f"unknown move kind {kind!r}; expected one of {sorted(actions)}")
-            actions[kind](int(row), int(col))
+            actions[kind](row, col)
 
     def __repr__(self) -> str:
         h, w = self._shape

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -73,24 +74,32 @@ def plot_position(
         artists["probabilities"] = ax.imshow(shown, cmap="RdYlGn_r", vmin=0, vmax=1, alpha=0.75,
                                              interpolation="nearest")
         if annotate if annotate is not None else (h <= 20 and w <= 30):
-            for r, c in zip(*np.nonzero(np.isfinite(shown))):
+            for r, c in zip(*np.nonzero(np.isfinite(shown)), strict=True):
                 ax.text(c, r, f"{shown[r, c]:.2f}".lstrip("0") if shown[r, c] < 1 else "1",
                         ha="center", va="center", fontsize=6)
     small = h * w <= 4000
     texts = []
     if small:
-        for r, c in zip(*np.nonzero(grid > 0)):
+        for r, c in zip(*np.nonzero(grid > 0), strict=True):
             v = int(grid[r, c])
             texts.append(ax.text(c, r, str(v), ha="center", va="center", fontsize=9,
                                  fontweight="bold", color=_NUMBER_COLOURS[v]))
-        for r, c in zip(*np.nonzero(grid == FLAG)):
+        for r, c in zip(*np.nonzero(grid == FLAG), strict=True):
             texts.append(ax.text(c, r, "F", ha="center", va="center", fontsize=9, color="#c81e1e"))
+        for r, c in zip(*np.nonzero(grid == MINE), strict=True):
+            texts.append(ax.text(c, r, "*", ha="center", va="center", fontsize=11, color="#000000"))
     artists["numbers"] = texts
+    safe = [] if safe is None else [(int(r), int(c)) for r, c in safe]
+    mines = [] if mines is None else [(int(r), int(c)) for r, c in mines]
+    for name, cells in (("safe", safe), ("mines", mines)):
+        off = [(r, c) for r, c in cells if not (0 <= r < h and 0 <= c < w)]
+        if off:
+            raise ValueError(f"{name} cells {off[:3]} are outside the {h}x{w} board")
     if safe:
-        rs, cs = zip(*safe)
+        rs, cs = zip(*safe, strict=True)
         artists["safe"] = ax.scatter(cs, rs, s=60, facecolors="none", edgecolors="#1b9e3a", linewidths=2)
     if mines:
-        rs, cs = zip(*mines)
+        rs, cs = zip(*mines, strict=True)
         artists["mines"] = ax.scatter(cs, rs, s=60, marker="x", color="#d62020", linewidths=2)
     ax.set_xticks(np.arange(-0.5, w, 1), minor=True)
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)

@@ -14,8 +14,8 @@ without a number, ``0``-``8`` a clue and ``.`` a revealed zero.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 
@@ -27,6 +27,8 @@ __all__ = [
     "NOISE_KINDS",
     "InconsistentPositionError",
     "Observation",
+    "as_observation",
+    "neighbour_counts",
     "neighbour_table",
 ]
 
@@ -47,8 +49,8 @@ _CHAR_TO_CODE = {
     ".": 0,
     **{str(k): k for k in range(9)},
 }
-_CODE_TO_CHAR = {COVERED: "?", FLAG: "F", MINE: "*", NOCLUE: "-", 0: "."}
-_CODE_TO_CHAR.update({k: str(k) for k in range(1, 9)})
+#: Text character of each code, indexed by ``code - NOCLUE``.
+_CODE_CHARS = np.frombuffer(b"-*F?.12345678", dtype="S1")
 
 
 class InconsistentPositionError(ValueError):
@@ -99,16 +101,14 @@ def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     >>> neighbour_counts(np.array([[1, 0], [0, 0]], dtype=bool)).tolist()
     [[0, 1], [1, 1]]
     """
-    m = np.asarray(mask, dtype=np.int16)
-    p = np.pad(m, 1)
+    m = np.asarray(mask, dtype=bool)
     h, w = m.shape
-    out = np.zeros((h, w), dtype=np.int16)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr == 1 and dc == 1:
-                continue
-            out += p[dr : dr + h, dc : dc + w]
-    return out.astype(np.int8)
+    p = np.zeros((h + 2, w + 2), dtype=np.int8)
+    p[1:-1, 1:-1] = m
+    out = p[:-2, :-2] + p[:-2, 1:-1]  # at most 8: int8 cannot overflow
+    for dr, dc in ((0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)):
+        out += p[dr : dr + h, dc : dc + w]
+    return out
 
 
 class Observation:
@@ -178,12 +178,18 @@ class Observation:
             if noise is not None and noise not in NOISE_KINDS:
                 raise ValueError(f"noise must be None or one of {NOISE_KINDS}, got {noise!r}")
             if mines is not None:
-                if isinstance(mines, bool) or int(mines) != mines:
+                try:
+                    integral = not isinstance(mines, bool) and int(mines) == mines
+                except (TypeError, ValueError, OverflowError):
+                    integral = False
+                if not integral:
                     raise ValueError(f"mines must be an integer or None, got {mines!r}")
                 mines = int(mines)
                 known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
                 if mines < known:
-                    raise ValueError(f"mines={mines} is below the {known} known mines (flags and revealed mines)")
+                    raise ValueError(
+                        f"mines={mines} is below the {known} known mines (flags and revealed mines)"
+                    )
                 if mines > grid.size:
                     raise ValueError(f"mines={mines} exceeds the {grid.size} cells of the board")
         self._grid = grid
@@ -194,7 +200,7 @@ class Observation:
     def _trusted(cls, grid: np.ndarray, mines: int | None, noise: str | None = None) -> Observation:
         """Wrap an ``int8`` read-only grid without validation (game engine hot path)."""
         obs = cls.__new__(cls)
-        obs._set(grid, mines, noise, validate=False)
+        obs._grid, obs._mines, obs._noise = grid, mines, noise
         return obs
 
     @classmethod
@@ -232,7 +238,8 @@ class Observation:
 
     def to_text(self) -> str:
         """The text form, one row per line; ``from_text(obs.to_text())`` gives back the grid."""
-        return "\n".join("".join(_CODE_TO_CHAR[int(v)] for v in row) for row in self._grid)
+        chars = _CODE_CHARS[self._grid.astype(np.intp) - NOCLUE]
+        return "\n".join(row.tobytes().decode("ascii") for row in chars)
 
     @property
     def grid(self) -> np.ndarray:
@@ -276,6 +283,10 @@ class Observation:
             and np.array_equal(self._grid, other._grid)
         )
 
+    def __reduce__(self):
+        # Pickles (process pools) keep the grid read-only and skip re-validation.
+        return (_restore, (self._grid.tobytes(), self.shape, self._mines, self._noise))
+
     def __hash__(self) -> int:
         return hash((self._grid.tobytes(), self._grid.shape, self._mines, self._noise))
 
@@ -285,33 +296,60 @@ class Observation:
         return f"Observation.from_text('''\n{body}\n''', mines={self._mines!r}{extra})"
 
     def _repr_html_(self) -> str:
-        """Draw the grid as an HTML table (JupyterLab)."""
-        colours = {1: "#1f4fd1", 2: "#1b7f2a", 3: "#c81e1e", 4: "#1a1a7a", 5: "#7a1a1a",
-                   6: "#137a7a", 7: "#000", 8: "#555"}
-        cell = "width:1.4em;height:1.4em;text-align:center;font:bold 0.9em monospace;border:1px solid #999;padding:0"
-        rows = []
-        for row in self._grid:
-            tds = []
-            for v in (int(x) for x in row):
-                if v == COVERED:
-                    style, text = "background:#b9bec7", ""
-                elif v == FLAG:
-                    style, text = "background:#b9bec7;color:#c81e1e", "&#9873;"
-                elif v == MINE:
-                    style, text = "background:#f4a3a3", "&#9679;"
-                elif v == NOCLUE:
-                    style, text = "background:#eee;color:#999", "-"
-                else:
-                    style, text = f"background:#eee;color:{colours.get(v, '#000')}", (str(v) if v else "")
-                tds.append(f'<td style="{cell};{style}">{text}</td>')
-            rows.append("<tr>" + "".join(tds) + "</tr>")
-        caption = f"{self.shape[0]}×{self.shape[1]}, mines={self._mines}"
+        """Draw the grid as an HTML table in a notebook.
+
+        Boards above 4,000 cells show as monospace text, above 40,000 as a summary.
+
+        Examples
+        --------
+        >>> html_text = Observation.from_text("?1", mines=1)._repr_html_()
+        >>> html_text.startswith("<table"), html_text.count("<td")
+        (True, 2)
+        """
+        h, w = self.shape
+        g = self._grid
+        caption = (
+            f"{h}×{w}, mines={self._mines}, covered {int(np.count_nonzero(g == COVERED))}, "
+            f"flags {int(np.count_nonzero(g == FLAG))}"
+        )
         if self._noise:
             caption += f", noise={html.escape(self._noise)}"
+        if g.size > 40_000:
+            return f"<p><code>Observation</code>: {caption}</p>"
+        if g.size > 4_000:
+            return f'<pre style="line-height:1">{html.escape(self.to_text())}</pre><p>{caption}</p>'
+        td = _HTML_CELLS
+        rows = "".join("<tr>" + "".join(td[v - NOCLUE] for v in row) + "</tr>" for row in g.tolist())
         return (
-            f'<table style="border-collapse:collapse"><caption style="caption-side:bottom">'
-            f"{caption}</caption>{''.join(rows)}</table>"
+            '<table style="border-collapse:collapse"><caption style="caption-side:bottom">'
+            f"{caption}</caption>{rows}</table>"
         )
+
+
+def _html_cells() -> tuple[str, ...]:
+    """One ``<td>`` per code, indexed by ``code - NOCLUE``."""
+    colours = ["#eee", "#1f4fd1", "#1b7f2a", "#c81e1e", "#1a1a7a", "#7a1a1a", "#137a7a", "#000", "#555"]
+    cell = "width:1.4em;height:1.4em;text-align:center;font:bold 0.9em monospace;border:1px solid #999;"
+    special = {
+        NOCLUE: ("background:#eee;color:#999", "-"),
+        MINE: ("background:#f4a3a3", "&#9679;"),
+        FLAG: ("background:#b9bec7;color:#c81e1e", "&#9873;"),
+        COVERED: ("background:#b9bec7", ""),
+    }
+    out = []
+    for code in range(NOCLUE, 9):
+        style, text = special.get(code, (f"background:#eee;color:{colours[max(code, 0)]}", str(code)))
+        out.append(f'<td style="{cell}padding:0;{style}">{"" if code == 0 else text}</td>')
+    return tuple(out)
+
+
+_HTML_CELLS = _html_cells()
+
+
+def _restore(data: bytes, shape: tuple[int, int], mines: int | None, noise: str | None) -> Observation:
+    grid = np.frombuffer(data, dtype=np.int8).reshape(shape).copy()
+    grid.setflags(write=False)
+    return Observation._trusted(grid, mines, noise)
 
 
 def _is_integral_float(arr: np.ndarray) -> bool:
