@@ -19,7 +19,7 @@ Examples
 --------
 >>> sorted(EXPERIMENTS)[:2]
 ['000-convergence', '000-first-cell']
->>> wilson_interval(58, 100)
+>>> [round(x, 3) for x in wilson_interval(58, 100)]
 (0.4821..., 0.6712...)
 """
 
