@@ -20,7 +20,7 @@ Examples
 >>> sorted(EXPERIMENTS)[:2]
 ['000-convergence', '000-first-cell']
 >>> [round(x, 3) for x in wilson_interval(58, 100)]
-(0.4821..., 0.6712...)
+[0.482, 0.672]
 """
 
 from __future__ import annotations
