@@ -1,0 +1,212 @@
+"""The agent interface: observations in, moves out (SPEC §5).
+
+An agent never sees a :class:`~sweeplab.game.Game`: the simulator hands it an
+:class:`~sweeplab.positions.Observation` (the grid of codes, the total and the
+noise kind, nothing else) and a random generator, and plays the moves it
+returns.  Agents keep no state between calls, so the same observation and
+generator state always give the same moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+
+from ..methods import METHODS
+from ..positions import COVERED, InconsistentPositionError, Observation
+
+__all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
+
+Cell = tuple[int, int]
+FirstMove = str | tuple[int, int]
+FIRST_MOVES = ("corner", "centre", "center", "random")
+#: Clue-noise kinds whose numbers are bounds, not equalities (report 004 §4).
+INEQUALITY_NOISE = ("under", "over")
+#: Methods that read noisy numbers as the bounds they are.
+BOUND_AWARE = ("trivial", "enumerate", "brute", "milp", "lp")
+
+
+class Move(NamedTuple):
+    """One move: ``kind`` is ``"reveal"`` or ``"flag"``; ``source`` says why.
+
+    ``source`` is ``"first"`` (the opening move), ``"guess"`` (not proved), or
+    the name of the method that proved the cell (``"trivial"``, ``"enumerate"``...).
+    """
+
+    kind: str
+    row: int
+    col: int
+    source: str
+
+
+def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Generator) -> Cell:
+    """The opening cell for a first-move option.
+
+    ``"corner"`` is (0, 0), ``"centre"`` the middle cell, ``"random"`` a uniform
+    cell, and a ``(row, col)`` pair that cell (report 000 §2.3).
+
+    Examples
+    --------
+    >>> first_cell("centre", (16, 30), np.random.default_rng(0))
+    (8, 15)
+    >>> first_cell((2, 3), (9, 9), np.random.default_rng(0))
+    (2, 3)
+    """
+    h, w = shape
+    if isinstance(first_move, str):
+        if first_move == "corner":
+            return (0, 0)
+        if first_move in ("centre", "center"):
+            return (h // 2, w // 2)
+        if first_move == "random":
+            i = int(rng.integers(h * w))
+            return (i // w, i % w)
+        raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}")
+    r, c = (int(v) for v in first_move)
+    if not (0 <= r < h and 0 <= c < w):
+        raise ValueError(f"first_move {first_move!r} is outside the {h}x{w} board")
+    return (r, c)
+
+
+def check_first_move(first_move: FirstMove) -> FirstMove:
+    """Validate a first-move option (the board size is checked when the game starts)."""
+    if isinstance(first_move, str):
+        if first_move not in FIRST_MOVES:
+            raise ValueError(
+                f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}"
+            )
+        return first_move
+    try:
+        r, c = first_move
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}"
+        ) from None
+    if int(r) != r or int(c) != c or r < 0 or c < 0:
+        raise ValueError(f"first_move cell must be two non-negative integers, got {first_move!r}")
+    return (int(r), int(c))
+
+
+def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:
+    """A uniformly random covered, unflagged cell (within ``mask`` if given), or ``None``."""
+    cand = grid == COVERED
+    if mask is not None:
+        cand &= mask
+    idx = np.flatnonzero(cand)
+    if idx.size == 0:
+        return None
+    i = int(idx[rng.integers(idx.size)])
+    return divmod(i, grid.shape[1])  # type: ignore[return-value]
+
+
+def frontier_mask(grid: np.ndarray) -> np.ndarray:
+    """Covered cells touching at least one revealed clue (a number, not NOCLUE or a mine)."""
+    clue = np.pad(grid >= 0, 1)
+    h, w = grid.shape
+    touch = np.zeros((h, w), dtype=bool)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                touch |= clue[dr : dr + h, dc : dc + w]
+    return touch & (grid == COVERED)
+
+
+def moves_from(safe, mines, source: str) -> list[Move]:
+    """Reveal every safe cell, flag every mine, sorted so the order never depends on set order."""
+    out = [Move("reveal", int(r), int(c), source) for r, c in sorted(safe)]
+    out += [Move("flag", int(r), int(c), source) for r, c in sorted(mines)]
+    return out
+
+
+@dataclass(frozen=True)
+class Agent:
+    """Base class: a first move, a chain of deduction methods, and a guess.
+
+    Subclasses set ``methods`` (tried in order until one proves a cell) and
+    override :meth:`guess`.  ``next_moves`` is the whole interface the
+    simulator uses.
+
+    Parameters
+    ----------
+    first_move : "corner", "centre", "random" or (row, col)
+        The opening move on an untouched board.
+    use_total : bool
+        Let the methods use the board's total number of mines.
+    noise_aware : bool
+        When clues are bounds (noise ``"under"``/``"over"``), replace the
+        method chain by exact enumeration over the inequalities (report 004 §4).
+    methods : tuple of str
+        Deduction methods (keys of :data:`sweeplab.METHODS`), tried in order
+        until one proves a cell.
+    """
+
+    first_move: FirstMove = "random"
+    use_total: bool = False
+    noise_aware: bool = True
+    methods: tuple[str, ...] = ()
+
+    name: ClassVar[str] = "agent"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "first_move", check_first_move(self.first_move))
+        methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
+        unknown = [m for m in methods if m not in METHODS]
+        if unknown:
+            raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS)}")
+        object.__setattr__(self, "methods", methods)
+
+    # the interface -------------------------------------------------------
+    def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
+        """The moves to play now, given only what the player sees.
+
+        Returns at least one move while a covered, unflagged cell remains.
+        """
+        grid = obs.grid
+        if not (grid != COVERED).any():
+            r, c = first_cell(self.first_move, obs.shape, rng)
+            return [Move("reveal", r, c, "first")]
+        moves = self.certain_moves(obs)
+        if moves:
+            return moves
+        cell = self.guess(obs, rng)
+        return [] if cell is None else [Move("reveal", cell[0], cell[1], "guess")]
+
+    # building blocks ---------------------------------------------------------
+    def chain(self, obs: Observation) -> tuple[str, ...]:
+        """The deduction methods to run on this observation.
+
+        Under "under"/"over" noise a noise-aware agent keeps the methods that
+        read numbers as bounds and puts exact enumeration (inequalities, report
+        004 §4) in place of the others.
+        """
+        if self.noise_aware and obs.noise in INEQUALITY_NOISE:
+            out: list[str] = []
+            for m in self.methods:
+                m = m if m in BOUND_AWARE else "enumerate"
+                if m not in out:
+                    out.append(m)
+            return tuple(out)
+        return self.methods
+
+    def certain_moves(self, obs: Observation) -> list[Move]:
+        """Moves proved (or claimed) by the first method of the chain that finds any.
+
+        An agent that is not noise-aware reads noisy numbers as exact.
+        """
+        if not self.noise_aware and obs.noise is not None:
+            obs = Observation(obs.grid, mines=obs.mines)
+        for name in self.chain(obs):
+            try:
+                safe, mines = METHODS[name].function(obs, use_total=self.use_total)
+            except InconsistentPositionError:
+                # Only after wrong claims or misread noise: fall back to a guess.
+                return []
+            if safe or mines:
+                return moves_from(safe, mines, name)
+        return []
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> Cell | None:
+        """A uniformly random covered cell (report 000 §2.1-2.2)."""
+        return random_covered(obs.grid, rng)

@@ -1,0 +1,220 @@
+"""The strongest agent here: exact probabilities, progress-aware guesses, endgame search.
+
+- Forced cells: the single-clue rules, then exact enumeration with the total
+  (complete: a cell is opened or flagged exactly when every layout agrees).
+- Guess: among the covered cells whose exact mine probability (every layout
+  consistent with the clues and the total equally likely) is within
+  ``tolerance`` of the lowest, prefer a "dead" cell (no covered neighbour: no
+  later move can inform it, so an unavoidable guess is taken early), else the
+  cell maximising ``P(safe) * (1 + progress_weight * P(progress))``, where
+  ``P(progress)`` is the chance that its number settles all its covered
+  neighbours (all safe or all mines; neighbours taken as independent).
+- Endgame: when few layouts remain (at most ``endgame_layouts`` over at most
+  ``endgame_cells`` covered cells), search every sequence of reveals over the
+  layouts themselves and open the cell with the highest win probability.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from ..clue_system import clue_system
+from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
+from .base import FirstMove, random_covered
+from .probability import ProbabilityAgent, mine_probabilities
+
+__all__ = ["BestAgent", "endgame_layouts", "endgame_choice"]
+
+Cell = tuple[int, int]
+
+
+def _neighbour_sum(mask: np.ndarray) -> np.ndarray:
+    h, w = mask.shape
+    p = np.pad(mask.astype(np.float64), 1)
+    out = np.zeros((h, w))
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                out += p[dr : dr + h, dc : dc + w]
+    return out
+
+
+def endgame_layouts(obs: Observation, *, max_cells: int = 20, max_combinations: int = 20_000):
+    """Every mine layout of the covered cells consistent with the clues and total.
+
+    Returns ``(cells, layouts)``: the covered cells (row-major) and a boolean
+    array with one row per consistent layout; ``None`` when the position is too
+    big for listing (more than ``max_cells`` covered cells or more than
+    ``max_combinations`` placements to check), the total is unknown, or clues
+    are bounds.
+
+    Examples
+    --------
+    >>> cells, layouts = endgame_layouts(Observation.from_text("1?\\n??", mines=1))
+    >>> cells, layouts.astype(int).tolist()
+    ([(0, 1), (1, 0), (1, 1)], [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    """
+    if obs.mines is None or obs.noise in ("under", "over"):
+        return None
+    grid = obs.grid
+    cov = np.flatnonzero(grid.ravel() == COVERED)
+    n = cov.size
+    k = obs.mines - int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+    if n == 0 or n > max_cells or not 0 <= k <= n or comb(n, k) > max_combinations:
+        return None
+    combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
+    layouts = np.zeros((combos.shape[0], n), dtype=bool)
+    np.put_along_axis(layouts, combos, True, axis=1)
+    system = clue_system(obs, use_total=False)
+    if system.n_equations:
+        w = grid.shape[1]
+        col = {int(i): j for j, i in enumerate(cov)}
+        A = np.zeros((system.n_equations, n), dtype=np.int64)
+        dense = system.A
+        for j, (r, c) in enumerate(system.cells):
+            A[:, col[r * w + c]] = dense[:, j]
+        ok = (layouts.astype(np.int64) @ A.T == system.b).all(axis=1)
+        layouts = layouts[ok]
+    cells = [divmod(int(i), grid.shape[1]) for i in cov]
+    return [(int(r), int(c)) for r, c in cells], layouts
+
+
+def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, budget: int = 20_000):
+    """The covered cell whose reveal maximises the win probability, by exhaustive search.
+
+    Revealing a cell shows its number, which splits the layouts; cells safe in
+    every remaining layout are opened for free (their numbers split further).
+    Openings of zeros are not simulated (the search then slightly undervalues
+    them).  Returns ``(cell, win_probability)`` or ``None`` when the search
+    exceeds ``budget`` nodes.
+    """
+    if layouts.shape[0] == 0:
+        return None
+    shape = obs.shape
+    table = neighbour_table(shape)
+    grid = obs.grid.ravel()
+    known = ((grid == FLAG) | (grid == MINE)).astype(np.int64)
+    pos = {r * shape[1] + c: j for j, (r, c) in enumerate(cells)}
+    n = len(cells)
+    # values[l, j]: the number cell j shows in layout l (if safe).
+    nb_cols = np.zeros((n, n), dtype=np.int64)
+    base = np.zeros(n, dtype=np.int64)
+    for j, (r, c) in enumerate(cells):
+        for i in table[r * shape[1] + c]:
+            if i < 0:
+                continue
+            if int(i) in pos:
+                nb_cols[j, pos[int(i)]] = 1
+            base[j] += known[i]
+    values = layouts.astype(np.int64) @ nb_cols.T + base
+    memo: dict = {}
+    nodes = [0]
+
+    def split(S: np.ndarray, j: int):
+        vals = values[S, j]
+        return [S[vals == v] for v in np.unique(vals)]
+
+    def win(S: np.ndarray, revealed: frozenset) -> float:
+        key = (S.tobytes(), revealed)
+        if key in memo:
+            return memo[key]
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise _Budget
+        L = layouts[S]
+        mined = L.any(axis=0)
+        always = L.all(axis=0)
+        undetermined = mined & ~always
+        if not undetermined.any():
+            memo[key] = 1.0
+            return 1.0
+        # free information: a safe, unrevealed cell whose number differs across layouts
+        for j in np.flatnonzero(~mined):
+            if j not in revealed:
+                parts = split(S, j)
+                rev = revealed | {int(j)}
+                value = sum(len(P) * win(P, rev) for P in parts) / len(S)
+                memo[key] = value
+                return value
+        best = 0.0
+        for j in np.flatnonzero(undetermined):
+            safe_S = S[~L[:, j]]
+            rev = revealed | {int(j)}
+            value = sum(len(P) * win(P, rev) for P in split(safe_S, j)) / len(S)
+            best = max(best, value)
+        memo[key] = best
+        return best
+
+    S0 = np.arange(layouts.shape[0])
+    L0 = layouts
+    undetermined = L0.any(axis=0) & ~L0.all(axis=0)
+    try:
+        scored = []
+        for j in np.flatnonzero(undetermined):
+            safe_S = S0[~L0[:, j]]
+            value = sum(len(P) * win(P, frozenset({int(j)})) for P in split(safe_S, j)) / len(S0)
+            scored.append((value, -int(j)))
+    except _Budget:
+        return None
+    if not scored:
+        return None
+    value, j = max(scored)
+    return cells[-j], value
+
+
+class _Budget(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class BestAgent(ProbabilityAgent):
+    """Exact probabilities, progress-aware guessing and an exhaustive endgame.
+
+    Parameters
+    ----------
+    tolerance : float, default 0.03
+        Cells whose mine probability is within this of the lowest compete on progress.
+    progress_weight : float, default 0.5
+        Weight of the chance that a guess settles its neighbours.
+    endgame_cells, endgame_layouts : int
+        Size limits under which the endgame is searched exhaustively.
+    """
+
+    first_move: FirstMove = "corner"
+    tolerance: float = 0.03
+    progress_weight: float = 0.5
+    endgame_cells: int = 20
+    endgame_layouts: int = 400
+    name = "best"
+
+    def guess(self, obs: Observation, rng: np.random.Generator):
+        grid = obs.grid
+        covered = grid == COVERED
+        if self.endgame_layouts > 0 and self.use_total:
+            listed = endgame_layouts(obs, max_cells=self.endgame_cells)
+            if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
+                choice = endgame_choice(obs, listed[1], listed[0])
+                if choice is not None:
+                    return choice[0]
+        p = mine_probabilities(obs, use_total=self.use_total)
+        if not np.isfinite(p[covered]).all():
+            return random_covered(grid, rng)
+        low = p[covered].min()
+        cand = covered & (p <= low + self.tolerance)
+        n_cov = _neighbour_sum(covered)
+        dead = cand & (n_cov == 0) & (p == low)
+        if dead.any():
+            return random_covered(grid, rng, mask=dead)
+        q = np.where(covered, p, 0.0)
+        logsafe = np.log(np.clip(1.0 - q, 1e-300, 1.0))
+        logmine = np.where(covered, np.log(np.clip(q, 1e-300, 1.0)), 0.0)
+        all_safe = np.exp(_neighbour_sum(logsafe))
+        all_mine = np.where(n_cov > 0, np.exp(_neighbour_sum(logmine)), 0.0)
+        progress = np.clip(all_safe + all_mine, 0.0, 1.0)
+        score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
+        top = score.max()
+        return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
