@@ -1,24 +1,197 @@
-"""``sweeplab report``: rebuild every figure and table behind the notebooks."""
+"""``sweeplab report``: run every experiment behind the figures and write ``reports/``.
+
+For each experiment of :data:`sweeplab.experiments.EXPERIMENTS` it writes
+``tables/<name>.csv``, ``figures/<name>.png`` and ``.svg``, and a manifest
+(``manifest.json``: preset, parameters, seconds, package version, git commit);
+``index.md`` maps each seed report's figure to ours, with the report's number
+beside ours where the report states one.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import subprocess
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["register", "run", "build_report", "index_lines"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="rebuild the figures and tables into reports/",
-                       description="Run the experiments behind every figure and write reports/.")
-    p.add_argument("--full", action="store_true", help="publication sizes instead of the quick preset")
+    p = sub.add_parser(
+        "report", help="rebuild the figures and tables into reports/",
+        description="Run the experiments behind every figure (quick preset by default, about ten minutes "
+                    "on two cores) and write figures (PNG, SVG), tables and reports/index.md.")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--full", action="store_true", help="publication sizes instead of the quick preset")
+    size.add_argument("--preset", choices=("smoke", "quick", "full"), default=None,
+                      help="parameter preset (smoke: seconds, for tests)")
     p.add_argument("--out", default="reports", help="output folder (default: reports)")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="run only these experiments")
+    p.add_argument("--seed", type=int, default=0, help="root seed added to every experiment's seeds")
+    p.add_argument("--list", action="store_true", help="list the experiments and exit")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..methods import METHODS
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
 
-    print("Installed deduction methods:")
-    for info in METHODS.values():
-        flags = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
-        print(f"  {info.name:16s} {flags:18s} {info.summary}")
-    print("\nno experiments yet: the figure and table rebuild arrives with the sweeps and notebooks.")
-    return 0
+
+def _pct(x: float) -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _comparison(name: str, df: pd.DataFrame) -> list[str]:
+    """Markdown bullet lines: the report's number beside ours, or our headline numbers."""
+    if "report" in df.columns and "win_rate" in df.columns:
+        keys = [c for c in ("agent", "level", "first_click") if c in df.columns and df[c].nunique() > 1]
+        keys = keys or ["agent"]
+        return [
+            f"- {' / '.join(str(getattr(r, k)) for k in keys)}: report **{_pct(r.report)}**, "
+            f"ours **{_pct(r.win_rate)}** (95% CI {_pct(r.ci_low)}–{_pct(r.ci_high)}, {r.games} games)"
+            for r in df.itertuples()
+        ]
+    if "mean_score" in df.columns:
+        lines = []
+        for (agent, noise), g in df.groupby(["agent", "noise"], sort=False):
+            lo, hi = g.iloc[0], g.iloc[-1]
+            games = int(g["games"].iloc[0])
+            lines.append(f"- {agent}, clues {noise}: ours {lo.mean_score:.2f} at density {lo.density:g} "
+                         f"→ {hi.mean_score:.2f} at {hi.density:g} ({games} games per point); "
+                         "the report gives curves only")
+        return lines
+    if name == "000-first-cell":
+        best = df.loc[df["win_rate"].idxmax()]
+        games, mean = int(df["games"].iloc[0]), _pct(df["win_rate"].mean())
+        return [f"- cells {len(df)}, {games} games each; mean {mean}, best ({int(best.row)},{int(best.col)}) "
+                f"{_pct(best.win_rate)}; the report's heatmap has no numbers in its text "
+                "(\"border cells seem a bit better, the difference is minor\")"]
+    if name == "000-convergence":
+        last = df.iloc[-1]
+        return [f"- after {int(last.game)} games: {_pct(last.win_rate)} (95% CI {_pct(last.ci_low)}–"
+                f"{_pct(last.ci_high)}); report 000 §5.1 claims ±1 point after 1,000 games"]
+    if name == "003-scaling":
+        lines = []
+        for agent, g in df[df["sweep"] == "area"].groupby("agent", sort=False):
+            first, last = g.iloc[0], g.iloc[-1]
+            lines.append(f"- {agent}: {1000 * first.mean_seconds:.1f} ms per game at {int(first.area)} cells "
+                         f"→ {1000 * last.mean_seconds:.1f} ms at {int(last.area)} cells")
+        return lines
+    if name == "001-game-steps":
+        return [f"- {len(df) - 1} moves, final score {df.attrs.get('score', float('nan')):.2f} "
+                "(report 001's own game: final score 0.75)"]
+    return []
+
+
+def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
+    """The lines of ``index.md``: one section per experiment, report number beside ours."""
+    from ..experiments import EXPERIMENTS
+
+    lines = [
+        "# sweeplab report",
+        "",
+        f"Preset **{preset}**, generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. "
+        "Each section maps a seed report's figure to ours (figures/ as PNG and SVG, tables/ as CSV); "
+        "where the report states a number it stands beside ours. Notebooks 07–11 discuss every difference.",
+        "",
+        "| report | report's figure | our figure | table | seconds |",
+        "|---|---|---|---|---|",
+    ]
+    for res in results:
+        exp = EXPERIMENTS[res["name"]]
+        fig = f"[{res['name']}](figures/{res['name']}.png)" if res.get("figures") else "—"
+        lines.append(f"| {exp.report} | {exp.reference} | {fig} | [csv](tables/{res['name']}.csv) | "
+                     f"{res['seconds']:.1f} |")
+    for res in results:
+        exp = EXPERIMENTS[res["name"]]
+        lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: "
+                  f"`figures/{res['name']}.png`.", ""]
+        if res.get("error"):
+            lines.append(f"- **failed**: {res['error']}")
+        lines += res.get("comparison", [])
+    return lines
+
+
+def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | None = None, seed: int = 0,
+                 progress: bool = True) -> list[dict[str, Any]]:
+    """Run the experiments and write tables, figures, ``manifest.json`` and ``index.md`` under ``out``.
+
+    Returns one record per experiment (name, seconds, paths, comparison lines).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .. import __version__
+    from ..experiments import EXPERIMENTS
+    from ..experiments import run as run_experiment
+    from ..figures import FIGURES, save_figure
+
+    names = list(only) if only else list(EXPERIMENTS)
+    unknown = [n for n in names if n not in EXPERIMENTS]
+    if unknown:
+        raise ValueError(f"unknown experiment(s) {unknown}; choose from {sorted(EXPERIMENTS)}")
+    out = Path(out)
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(names, desc=f"report ({preset})", unit="experiment")
+    else:
+        iterator = names
+    results = []
+    for name in iterator:
+        if progress:
+            iterator.set_postfix_str(name)
+        start = time.perf_counter()
+        record: dict[str, Any] = {"name": name, "figures": [], "comparison": []}
+        try:
+            df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}))
+            table = out / "tables" / f"{name}.csv"
+            df.to_csv(table, index=False)
+            record["table"] = str(table)
+            record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
+            record["comparison"] = _comparison(name, df)
+            record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
+        except Exception as exc:  # one failed experiment must not lose the others' results
+            record["error"] = f"{type(exc).__name__}: {exc}"
+        record["seconds"] = time.perf_counter() - start
+        results.append(record)
+    manifest = {
+        "preset": preset, "seed": seed, "version": __version__, "git_commit": _git_commit(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "experiments": [{k: v for k, v in r.items() if k != "comparison"} for r in results],
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    (out / "index.md").write_text("\n".join(index_lines(results, preset=preset)) + "\n")
+    return results
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..experiments import EXPERIMENTS
+
+    if args.list:
+        for exp in EXPERIMENTS.values():
+            print(f"{exp.name:20s} report {exp.report:4s} {exp.title}")
+        return 0
+    preset = args.preset or ("full" if args.full else "quick")
+    start = time.perf_counter()
+    results = build_report(args.out, preset=preset, only=args.only, seed=args.seed)
+    print(f"wrote {len(results)} experiments to {args.out}/ in {time.perf_counter() - start:.0f} s "
+          f"(preset {preset}); see {args.out}/index.md")
+    for res in results:
+        print(f"\n{res['name']}:")
+        for line in res["comparison"] or [f"FAILED: {res['error']}"]:
+            print(" ", line)
+    return 1 if any("error" in r for r in results) else 0
