@@ -8,12 +8,14 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .agents import AGENTS
 from .clue_system import ClueSystem, clue_system
 from .files import load_game, load_position, save_game, save_position
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, MethodInfo, deduce
 from .plotting import plot_position
 from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
+from .simulate import play
 
 try:
     __version__ = version("sweeplab")
@@ -25,6 +27,7 @@ __all__ = [
     "FLAG",
     "MINE",
     "NOCLUE",
+    "AGENTS",
     "LEVELS",
     "METHODS",
     "ClueSystem",
@@ -38,6 +41,7 @@ __all__ = [
     "load_game",
     "load_position",
     "new_game",
+    "play",
     "plot_position",
     "save_game",
     "save_position",

@@ -67,7 +67,7 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     [{'games': 4, 'wins': 3, 'win_rate': 0.75}]
     """
     if by is None:
-        by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level") or
+        by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level", "first_click") or
                                                             results[c].nunique(dropna=False) > 1)]
     by = list(by)
     grouped = results.groupby(by, dropna=False, sort=True) if by else [((), results)]

@@ -1,0 +1,35 @@
+"""``sweeplab play``: play one agent on one kind of board and print its win rate.
+
+Example: ``sweeplab play --agent best --level expert --games 1000 --first-click safe``.
+Uses every core (``--workers``), or a Dask cluster (``--scheduler``); with
+``--out`` the games are kept as a resumable sweep directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .sweep import add_board_arguments, add_run_arguments, grid_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play an agent and print its win rate with a Wilson 95%% interval",
+                       description=__doc__)
+    add_board_arguments(p, lists=False)
+    add_run_arguments(p, games=1000)
+    p.add_argument("--out", help="also keep the games in this directory (resumable)")
+    p.set_defaults(func=run, agent="best")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..stats import format_summary, summarize
+    from ..sweeps import run_sweep
+
+    point = grid_from_args(args, lists=False)
+    if "level" not in point and "shape" not in point:
+        raise ValueError("give --level or --shape")
+    results = run_sweep([point], games=args.games, seed=args.seed or 0, out=args.out,
+                        chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
+                        progress=args.progress)
+    print(format_summary(summarize(results)))
+    return 0
