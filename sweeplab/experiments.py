@@ -19,8 +19,8 @@ Examples
 --------
 >>> sorted(EXPERIMENTS)[:2]
 ['000-convergence', '000-first-cell']
->>> [round(x, 3) for x in wilson_interval(58, 100)]
-[0.482, 0.672]
+>>> EXPERIMENTS["000-win-rates"].report
+'000'
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .game import LEVELS
+from .stats import wilson_interval
 
 __all__ = [
     "PRESETS",
@@ -45,7 +46,6 @@ __all__ = [
     "EXPERIMENTS",
     "preset_from_env",
     "run",
-    "wilson_interval",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
 ]
@@ -75,23 +75,6 @@ def preset_from_env(default: str = "quick") -> str:
     return preset
 
 
-def wilson_interval(successes: int, trials: int, *, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95 % by default).
-
-    Examples
-    --------
-    >>> wilson_interval(0, 3000)[1] < 0.0013
-    True
-    """
-    if trials <= 0:
-        return (math.nan, math.nan)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 # --------------------------------------------------------------------------- play
 def _agent(name: str, options: Mapping[str, Any] | None = None):
     from .agents import make_agent
@@ -110,7 +93,8 @@ def _rate_row(df: pd.DataFrame, column: str = "won") -> dict[str, float]:
     wins = int(df[column].sum())
     n = len(df)
     lo, hi = wilson_interval(wins, n)
-    return {"games": n, "wins": wins, "win_rate": wins / n if n else math.nan, "ci_low": lo, "ci_high": hi}
+    return {"games": n, "wins": wins, "win_rate": wins / n if n else math.nan, "ci_low": float(lo),
+            "ci_high": float(hi)}
 
 
 def _mean_row(df: pd.DataFrame, column: str) -> dict[str, float]:
@@ -196,9 +180,9 @@ def convergence(
     won = df["won"].to_numpy(dtype=int)
     n = np.arange(1, won.size + 1)
     wins = np.cumsum(won)
-    bounds = np.array([wilson_interval(int(k), int(m)) for k, m in zip(wins, n, strict=True)])
+    lo, hi = wilson_interval(wins, n)
     return pd.DataFrame({"game": n, "won": won.astype(bool), "win_rate": wins / n,
-                         "ci_low": bounds[:, 0], "ci_high": bounds[:, 1], "agent": agent})
+                         "ci_low": lo, "ci_high": hi, "agent": agent})
 
 
 def density_scores(
