@@ -403,11 +403,7 @@ class Game:
                 self.status = "lost"
             return 1
         if self._zero_start[i]:
-            if self._region_of is None:
-                self._zero_regions()
-            k = self._region_of[i]
-            cells = self._region_cells[self._region_ptr[k] : self._region_ptr[k + 1]]
-            cells = cells[flat[cells] == COVERED]
+            cells = self._flood(i)
             flat[cells] = self._shown_flat[cells]
             opened = int(cells.size)
         else:
@@ -417,6 +413,31 @@ class Game:
         if self._revealed_safe == self._safe_total:
             self.status = "won"
         return opened
+
+    def _flood(self, i: int) -> np.ndarray:
+        """Cells a reveal of the covered zero ``i`` opens: the classic recursive flood.
+
+        The flood crosses covered, unflagged zeros and opens their covered,
+        unflagged neighbours.  Without flags in the region (the usual case) that
+        is the whole precomputed region; otherwise a breadth-first search inside it.
+        """
+        if self._region_of is None:
+            self._zero_regions()
+        flat = self._flat
+        k = self._region_of[i]
+        cells = self._region_cells[self._region_ptr[k] : self._region_ptr[k + 1]]
+        state = flat[cells]
+        if not ((state == FLAG).any() or ((state != COVERED) & self._zero_start[cells]).any()):
+            return cells[state == COVERED]
+        table, zero = neighbour_table(self._shape), self._zero_start
+        opened, queue = {i}, [i]
+        while queue:
+            for j in table[queue.pop()].tolist():
+                if j >= 0 and j not in opened and flat[j] == COVERED:
+                    opened.add(j)
+                    if zero[j]:
+                        queue.append(j)
+        return np.fromiter(opened, dtype=np.int64, count=len(opened))
 
     def _first_click_exclusion(self, i: int) -> np.ndarray:
         if self._first_click == "safe":
