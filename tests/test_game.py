@@ -275,7 +275,7 @@ def test_pinned_layouts():
     assert sorted(cells_of(g.layout)) == PINNED_BEGINNER_2024
     g = new_game("intermediate", first_click="zero", seed=2024)
     g.reveal(8, 8)
-    text = "\n".join("".join(".*"[m] for m in row) for row in g.layout)
+    text = "\n".join("".join(".*"[int(m)] for m in row) for row in g.layout)
     assert text == PINNED_INTERMEDIATE_ZERO_2024.strip()
     g = new_game(shape=(5, 7), density=0.2, noise=("under", 0.5), first_click="none", seed=7)
     assert g.layout.astype(int).tolist() == PINNED_UNDER_7[0]
