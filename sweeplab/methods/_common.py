@@ -106,6 +106,9 @@ class Board:
         The 8 neighbour offsets in the padded flat array.
     remaining : int or None
         Mines still to place among the unknown cells (``None`` without the total).
+    watch : numpy.ndarray
+        Clues that had an undecided neighbour when last checked (the rules
+        keep it up to date; the others can no longer change).
     """
 
     def __init__(self, obs: Observation, *, use_total: bool) -> None:
@@ -121,6 +124,7 @@ class Board:
         self.clue = np.where(flat >= 0, flat, -1)
         self.offsets = np.array([dr * wp + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
         self.remaining = obs.mines - obs.known_mines if use_total and obs.mines is not None else None
+        self.watch = self.active_clues()
         self.found_safe: list[int] = []
         self.found_mines: list[int] = []
 

@@ -96,7 +96,7 @@ def _tables(width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 def _pair_pass(board: Board, tables) -> bool:
     """One pass of the difference rule over every ordered pair of nearby active clues."""
     offsets, shared, only_q, only_p = tables
-    clues = board.active_clues()
+    clues = board.watch
     if clues.size < 2:
         return False
     nb = board.neighbours(clues)
@@ -133,7 +133,7 @@ def _total_pass(board: Board) -> bool:
     """The total row minus one clue: the covered cells away from that clue."""
     if board.remaining is None:
         return False
-    clues = board.active_clues()
+    clues = board.watch
     if clues.size == 0:
         return False
     nb = board.neighbours(clues)

@@ -64,14 +64,12 @@ def propagate(board: Board, *, noise: str | None = None) -> bool:
     Returns whether anything was found.
     """
     found = False
-    clues = board.active_clues()
     while True:
+        clues = board.watch
         nb = board.neighbours(clues)
         unknown = board.unknown[nb]
         unk = unknown.sum(axis=1)
         need = board.clue[clues] - board.mine[nb].sum(axis=1)
-        live = unk > 0
-        clues, nb, unknown, unk, need = clues[live], nb[live], unknown[live], unk[live], need[live]
         if noise == "over":  # shown >= truth: the covered neighbours hold at most `need`
             if np.any(need < 0):
                 raise InconsistentPositionError("a clue (an upper bound) is below its known mines")
@@ -90,6 +88,10 @@ def propagate(board: Board, *, noise: str | None = None) -> bool:
                 f"clue at {board.cell(int(clues[k]))} needs {int(need[k])} more mines "
                 f"among {int(unk[k])} covered cells"
             )
+        live = unk > 0  # a clue with no undecided neighbour left never changes again
+        board.watch = clues[live]
+        nb, unknown = nb[live], unknown[live]
+        to_safe, to_mine = to_safe[live], to_mine[live]
         changed = board.apply(nb[to_safe][unknown[to_safe]], nb[to_mine][unknown[to_mine]])
         changed = board.total_rule() or changed
         if not changed:

@@ -1,0 +1,78 @@
+"""Bounded integer deduction: bounds propagation over the original and the RREF rows.
+
+Report 002 Algorithm 1 and report 003 Algorithm B read each reduced row once
+with the bound rule.  This method goes as far as that idea goes while staying
+with rows of ``[A | b]``: every cell is 0 or 1, so for each row and each of its
+cells, the rest of the row has a known range, and a cell whose value 1 (or 0)
+would push the rest out of range is fixed (bounds propagation; it contains
+the row bound rule, and on the original 0/1 rows it is report 000 §2.2's
+single-clue rule).  The rule runs first on the original rows (with the
+total-mines row), then on the exact RREF rows (python-flint, as in
+:mod:`~sweeplab.methods.rref`); every cell found is substituted and the whole
+repeated until nothing changes.
+
+Sound, not complete: it never combines more than one row at a time beyond
+what the RREF exposes (an LP or an integer program can go further).  Needs
+exact clues.
+"""
+
+from __future__ import annotations
+
+from ..positions import Observation
+from ._common import (
+    CellSets,
+    bound_propagation,
+    linear_system,
+    merge_claims,
+    reject_bound_noise,
+    rref_rows,
+)
+
+__all__ = ["forced_cells"]
+
+
+def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
+    """Cells fixed by bounds propagation on original and RREF rows, to a fixpoint.
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+        Add the total-mines row when the total is known.
+
+    Returns
+    -------
+    (set, set)
+        Safe cells and mines.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When a row cannot be met by 0/1 cells or a cell is forced both ways.
+    ValueError
+        Under ``"under"``/``"over"`` clue noise.
+
+    Examples
+    --------
+    ``x0 + x1 + x2 = 0, x1 + x2 + x3 + x4 = 1``: one RREF pass sees nothing,
+    the original first row fixes three safe cells.
+
+    >>> from sweeplab import Observation
+    >>> safe, mines = forced_cells(Observation.from_text("????\\nF11?"))
+    >>> sorted(safe), sorted(mines)
+    ([(0, 0), (0, 1), (0, 2)], [])
+    """
+    reject_bound_noise(obs, "bounded")
+    system = linear_system(obs, use_total=use_total)
+    safe: set = set()
+    mines: set = set()
+    while system.n_columns:
+        ones, zeros = bound_propagation(system.A, system.b, system.weights)
+        if not (ones or zeros):
+            ones, zeros = bound_propagation(*rref_rows(system), system.weights)
+            if not (ones or zeros):
+                break
+        mines |= system.cells(ones)
+        safe |= system.cells(zeros)
+        system = system.substitute(ones, zeros)
+    return merge_claims(safe, mines)

@@ -1,0 +1,40 @@
+"""Row reduction over GF(2) (report 002: "we can look at fields, like F_2").
+
+The special case ``p = 2`` of :mod:`~sweeplab.methods.gfp`: the clue system is
+reduced modulo 2, so it only sees parities.  A reduced row with one cell fixes
+it (``x = r``).  Every coefficient is 1 modulo 2, so the mod-p bound rule adds
+nothing here: a longer row such as ``x + y = 1 (mod 2)`` has a unique total,
+1, but it is not an end of the range ``[0, 2]``.  Sound, not complete.  Needs exact clues.
+"""
+
+from __future__ import annotations
+
+from ..positions import Observation
+from . import gfp
+from ._common import CellSets
+
+__all__ = ["forced_cells"]
+
+
+def forced_cells(obs: Observation, *, use_total: bool = True, engine: str = "flint") -> CellSets:
+    """Cells fixed by the RREF of the clue system over GF(2).
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+    engine : {"flint", "galois"}, default "flint"
+
+    Returns
+    -------
+    (set, set)
+        Safe cells and mines.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> safe, mines = forced_cells(Observation.from_text("?1\\n11"))
+    >>> sorted(safe), sorted(mines)
+    ([], [(0, 0)])
+    """
+    return gfp.forced_cells(obs, use_total=use_total, p=2, engine=engine)

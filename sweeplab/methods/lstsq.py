@@ -1,0 +1,98 @@
+"""Minimum-norm least squares, exactly as report 000 §3.1 proposes.  NOT sound.
+
+Report 000 §3.1 relaxes the cells to real numbers and takes the solution of
+``A x = b`` of smallest L2 norm (``numpy.linalg.lstsq``); "the idea is that in
+order to get the constant part of solutions, which we also know will be either
+0 or 1, we get the least square solution, take the parts that are 0 or 1 from
+it and consider them constants".  Cells within ``tol`` of 0 are claimed safe,
+within ``tol`` of 1 mines.
+
+Why it is unsound (the report itself has "no solid proof"): an entry of the
+minimum-norm solution can be exactly 0 or 1 without the cell being fixed;
+it is only the component of the solution orthogonal to the null space, so a
+free cell lands on 0 or 1 whenever the geometry of ``A`` happens to put it
+there (``sweeplab.examples`` keeps such a position, where ``lstsq`` claims a
+wrong cell).  It is kept so, on purpose, and its wrong claims are measured;
+:mod:`~sweeplab.methods.lstsq_certified` is the sound version.
+
+A residual ``A x - b`` that is not 0 means the clues have no real solution,
+hence no mine layout: :class:`~sweeplab.InconsistentPositionError`.  Needs exact
+clues.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..clue_system import clue_system
+from ..positions import InconsistentPositionError, Observation
+from ._common import CellSets, check_counts, reject_bound_noise
+
+__all__ = ["forced_cells", "min_norm_solution"]
+
+#: Default tolerance around 0 and 1, and the relative residual above which the
+#: system is declared to have no real solution.
+TOL = 1e-6
+
+
+def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.ndarray, tuple]:
+    """The minimum-norm least-squares solution of the clue system and its cells.
+
+    Raises :class:`~sweeplab.InconsistentPositionError` when the system has no
+    exact real solution (relative residual above ``TOL``).
+    """
+    check_counts(obs, use_total=use_total)
+    system = clue_system(obs, use_total=use_total)
+    if system.n_variables == 0:
+        return np.zeros(0), ()
+    A = system.A.astype(float)
+    b = system.b.astype(float)
+    x = np.linalg.lstsq(A, b, rcond=None)[0]
+    residual = np.linalg.norm(A @ x - b)
+    if residual > TOL * max(1.0, float(np.linalg.norm(b))):
+        raise InconsistentPositionError(f"the clue system has no real solution (residual {residual:.3g})")
+    return x, system.cells
+
+
+def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) -> CellSets:
+    """Cells whose minimum-norm least-squares value is within ``tol`` of 0 or 1 (unsound).
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+        Add the total-mines row (report 000 §3.1 leaves it out: ``use_total=False``
+        reproduces the report).
+    tol : float, default 1e-6
+        Distance to 0 or 1 within which a value is taken as that constant.
+
+    Returns
+    -------
+    (set, set)
+        Cells claimed safe and claimed mines (claims, not proofs).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When the least-squares residual is not 0, or a clue cannot be met.
+    ValueError
+        Under ``"under"``/``"over"`` clue noise, or for ``tol`` outside [0, 0.5).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    Report 002's second board: the minimum-norm solution puts no cell at 0 or
+    1 (``rref`` proves two of them):
+
+    >>> forced_cells(Observation.from_text("??????\\n?1122?"))
+    (set(), set())
+    >>> forced_cells(Observation.from_text("?1\\n11"))
+    (set(), {(0, 0)})
+    """
+    reject_bound_noise(obs, "lstsq")
+    if not 0 <= tol < 0.5:
+        raise ValueError(f"tol must be in [0, 0.5), got {tol!r}")
+    x, cells = min_norm_solution(obs, use_total=use_total)
+    safe = {cells[j] for j in np.flatnonzero(np.abs(x) <= tol)}
+    mines = {cells[j] for j in np.flatnonzero(np.abs(x - 1) <= tol)}
+    return safe, mines

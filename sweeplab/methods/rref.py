@@ -1,0 +1,82 @@
+"""Exact rational RREF and the row bound rule (report 002 Algorithm 1; report 003 Algorithm B).
+
+The clue system ``[A | b]`` (SPEC §2) is brought to reduced row echelon form
+exactly, with python-flint's fraction-free integer RREF (``fmpz_mat.rref``:
+``R / den`` is the rational RREF; sympy's ``Matrix.rref`` is the readable
+reference in the tests).  Independent blocks are reduced separately, which
+gives the same RREF; with the total row every cell is linked, so the system
+is reduced whole, with the interior cells merged into one weighted column.
+
+Each reduced row is then read with the row bound rule, as report 002 reads
+``v3 + v7 + v8 + v10 = 0`` and ``v2 - v5 = -1``: a row whose right side equals
+the sum of its positive coefficients fixes those cells to 1 and the negative
+ones to 0; equal to the sum of its negative coefficients, the other way round.
+Report 003's Algorithm B is the special case of 0/1 rows.  The columns are in
+the clue system's order (frontier row-major, then the interior); another
+order gives another RREF, and report 002 notes that this changes what one
+pass finds.
+
+One pass, as the reports describe, by default; ``iterate=True`` substitutes the
+cells found and reduces again until nothing changes.  Sound, not complete:
+``x0 + x1 + x2 = 0, x1 + x2 + x3 + x4 = 1`` reduces to rows where no bound is
+reached, although the first equation alone shows three safe cells (see
+``sweeplab.examples``).  Needs exact clues.
+"""
+
+from __future__ import annotations
+
+from ..positions import Observation
+from ._common import CellSets, linear_system, merge_claims, reject_bound_noise, row_bound_rule, rref_rows
+
+__all__ = ["forced_cells"]
+
+
+def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = False) -> CellSets:
+    """Cells that the row bound rule fixes in the exact RREF of the clue system.
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+        Add the total-mines row when the total is known.
+    iterate : bool, default False
+        Substitute the cells found and reduce again, to a fixpoint.
+
+    Returns
+    -------
+    (set, set)
+        Safe cells and mines.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When a reduced row cannot be met (``0 = 1``, or a right side outside the
+        row's range).
+    ValueError
+        Under ``"under"``/``"over"`` clue noise.
+
+    Examples
+    --------
+    Report 002's second board: row 2 of the RREF, ``v2 - v5 = -1``, gives
+    ``v2 = 0`` and ``v5 = 1``, "and this is basically all we know":
+
+    >>> from sweeplab import Observation
+    >>> safe, mines = forced_cells(Observation.from_text("??????\\n?1122?"))
+    >>> sorted(safe), sorted(mines)
+    ([(0, 1)], [(0, 4)])
+    """
+    reject_bound_noise(obs, "rref")
+    system = linear_system(obs, use_total=use_total)
+    safe: set = set()
+    mines: set = set()
+    while system.n_columns:
+        R, rhs = rref_rows(system)
+        ones, zeros = row_bound_rule(R, rhs, system.weights)
+        if not (ones or zeros):
+            break
+        mines |= system.cells(ones)
+        safe |= system.cells(zeros)
+        if not iterate:
+            break
+        system = system.substitute(ones, zeros)
+    return merge_claims(safe, mines)
