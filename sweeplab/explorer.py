@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,7 @@ from .methods import METHODS, deduce
 from .plotting import plot_position
 from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation, as_observation
 
-__all__ = ["clue_table", "rref_table", "Explorer"]
+__all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "Explorer"]
 
 
 def _labels(system: ClueSystem) -> tuple[list[str], list[str]]:
@@ -95,6 +96,81 @@ def rref_table(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
     values = [[Fraction(int(v.p), int(v.q)) for v in reduced.row(i)] for i in range(len(pivots))]
     index = [f"pivot {cols[p].split()[0]}" if p < system.n_variables else "inconsistent" for p in pivots]
     return pd.DataFrame(values, columns=[*cols, "b"], index=index).rename_axis(f"rank {rank}")
+
+
+def rref_steps(obs: Observation | str | ClueSystem, *, use_total: bool = True) -> list[tuple[str, Any]]:
+    """Gauss-Jordan elimination of ``[A | b]``, one pivot at a time, for display (sympy).
+
+    Returns ``(description, matrix)`` pairs: the starting matrix, then the
+    matrix after each pivot column is cleared (row swap, scaling and
+    elimination of that column together).  The last matrix is the RREF of
+    :func:`rref_table`.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> steps = rref_steps(Observation.from_text("????\\n-12-"), use_total=False)
+    >>> [d for d, _ in steps]
+    ['start: [A | b]', 'pivot x0 (row 1)', 'pivot x1 (row 2)']
+    >>> steps[-1][1].tolist()
+    [[1, 0, 0, -1, -1], [0, 1, 1, 1, 2]]
+    """
+    import sympy
+
+    system = obs if isinstance(obs, ClueSystem) else clue_system(as_observation(obs), use_total=use_total)
+    rows = np.column_stack([system.A, system.b]).tolist() if system.n_equations else []
+    m = sympy.Matrix(rows) if rows else sympy.zeros(0, system.n_variables + 1)
+    steps: list[tuple[str, Any]] = [("start: [A | b]", m.copy())]
+    row = 0
+    for col in range(system.n_variables):
+        pivot = next((i for i in range(row, m.rows) if m[i, col] != 0), None)
+        if pivot is None:
+            continue
+        if pivot != row:
+            m.row_swap(pivot, row)
+        m[row, :] = m[row, :] / m[row, col]
+        for i in range(m.rows):
+            if i != row and m[i, col] != 0:
+                m[i, :] = m[i, :] - m[i, col] * m[row, :]
+        steps.append((f"pivot x{col} (row {row + 1})", m.copy()))
+        row += 1
+        if row == m.rows:
+            break
+    return steps
+
+
+def bound_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The row bound rule (report 002 Algorithm 1, report 003 Algorithm B) read off each row, for display.
+
+    For each row of an ``[A | b]`` table (:func:`clue_table` or
+    :func:`rref_table`), with 0/1 variables the left side lies between the sum
+    of its negative coefficients and the sum of its positive ones; when ``b``
+    equals one of those ends, every variable of the row is fixed.  The
+    library's ``rref`` method applies the same rule; this table explains it.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> t = bound_table(rref_table(Observation.from_text("????\\n-12-"), use_total=False))
+    >>> t[["low", "high", "b", "fixes"]].astype(str).values.tolist()
+    [['-1', '1', '-1', 'x0=0, x3=1'], ['0', '3', '2', '']]
+    """
+    coeffs = table.drop(columns="b")
+    names = [c.split()[0] for c in coeffs.columns]
+    rows = []
+    for label, values in coeffs.iterrows():
+        vals = list(values)
+        low = sum(v for v in vals if v < 0)
+        high = sum(v for v in vals if v > 0)
+        b = table.at[label, "b"]
+        fixed = []
+        if b in (low, high) and low != high:
+            at_low = b == low
+            for name, v in zip(names, vals, strict=True):
+                if v != 0:
+                    fixed.append(f"{name}={int((v < 0) == at_low)}")
+        rows.append({"row": label, "low": low, "high": high, "b": b, "fixes": ", ".join(fixed)})
+    return pd.DataFrame(rows).set_index("row")
 
 
 class Explorer:
