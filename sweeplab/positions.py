@@ -166,7 +166,7 @@ class Observation:
         if bad.any():
             r, c = (int(i) for i in np.argwhere(bad)[0])
             raise ValueError(
-                f"cell code {arr[r, c]!r} at row {r}, column {c} is out of range "
+                f"cell code {arr[r, c].item()!r} at row {r}, column {c} is out of range "
                 f"(clues are 0..8, special codes -1..-4)"
             )
         grid8 = arr.astype(np.int8)
@@ -185,6 +185,8 @@ class Observation:
                 if not integral:
                     raise ValueError(f"mines must be an integer or None, got {mines!r}")
                 mines = int(mines)
+                if mines < 0:
+                    raise ValueError(f"mines must be non-negative, got {mines}")
                 known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
                 if mines < known:
                     raise ValueError(

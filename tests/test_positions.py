@@ -1,0 +1,165 @@
+"""Positions (SPEC §1): codes, text form, validation, round trips."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import sweeplab
+from sweeplab import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
+from sweeplab.positions import as_observation, neighbour_counts, neighbour_table
+
+
+def test_codes_are_the_spec_ones():
+    assert (COVERED, FLAG, MINE, NOCLUE) == (-1, -2, -3, -4)
+    assert issubclass(InconsistentPositionError, ValueError)
+    for name in ("COVERED", "FLAG", "MINE", "NOCLUE", "Observation", "InconsistentPositionError"):
+        assert name in sweeplab.__all__
+
+
+def test_text_form_characters():
+    obs = Observation.from_text(
+        """
+        ? # F *
+        - . 0 1
+
+        2 3 4 5
+        6 7 8 ?
+        """,
+        mines=7,
+    )
+    assert obs.grid.tolist() == [[-1, -1, -2, -3], [-4, 0, 0, 1], [2, 3, 4, 5], [6, 7, 8, -1]]
+    assert obs.shape == (4, 4) and obs.mines == 7 and obs.noise is None
+    assert obs.to_text() == "??F*\n-..1\n2345\n678?"
+    assert obs.grid.dtype == np.int8
+    assert obs.known_mines == 2
+    assert obs.covered.sum() == 3
+
+
+def test_grid_is_read_only_and_copied():
+    source = np.array([[COVERED, 1], [1, 1]])
+    obs = Observation(source, mines=1)
+    source[0, 0] = 0
+    assert obs.grid[0, 0] == COVERED
+    with pytest.raises(ValueError):
+        obs.grid[0, 0] = 0
+
+
+codes = st.integers(NOCLUE, 8)
+grids = hnp.arrays(np.int8, st.tuples(st.integers(1, 8), st.integers(1, 8)), elements=codes)
+
+
+@given(grids, st.booleans(), st.sampled_from([None, "lost", "under", "over"]))
+def test_text_round_trip_is_exact(grid, with_total, noise):
+    known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+    mines = known + int(np.count_nonzero(grid == COVERED)) // 2 if with_total else None
+    obs = Observation(grid, mines=mines, noise=noise)
+    back = Observation.from_text(obs.to_text(), mines=mines, noise=noise)
+    assert back == obs and hash(back) == hash(obs)
+    assert np.array_equal(back.grid, grid)
+    assert pickle.loads(pickle.dumps(obs)) == obs
+    assert not pickle.loads(pickle.dumps(obs)).grid.flags.writeable
+    assert eval(repr(obs), {"Observation": Observation}) == obs  # noqa: S307 - repr is code
+
+
+def test_hash_copes_with_covered_hash_sign():
+    """``#`` and ``?`` both mean covered; the text form writes ``?``."""
+    assert Observation.from_text("#1\n11").to_text() == "?1\n11"
+
+
+def test_equality_looks_at_total_and_noise():
+    a = Observation.from_text("?1", mines=1)
+    assert a != Observation.from_text("?1", mines=None)
+    assert a != Observation.from_text("?1", mines=1, noise="under")
+    assert a == a.with_mines(1) and a.with_mines(None).mines is None
+    assert a != "?1"
+
+
+def test_array_input_kinds():
+    assert Observation([[-1, 2], [1, 1]]).grid.tolist() == [[-1, 2], [1, 1]]
+    assert Observation(np.array([[-1.0, 2.0]])).grid.tolist() == [[-1, 2]]
+    assert Observation(np.array([[1, 2]], dtype=np.uint8)).grid.tolist() == [[1, 2]]
+    assert as_observation("?1\n11", mines=1) == Observation.from_text("?1\n11", mines=1)
+    obs = Observation.from_text("?1")
+    assert as_observation(obs) is obs and as_observation(obs, mines=1).mines == 1
+    assert as_observation(np.array([[-1, 1]])) == obs
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("??\n?x", r"unknown character 'x' at row 1, column 1"),
+        ("9?", r"unknown character '9' at row 0, column 0.*clues are 0\.\.8"),
+        ("???\n??", r"ragged rows: row 1 has 2 cells, row 0 has 3"),
+        ("", "empty position"),
+        ("\n  \n", "empty position"),
+    ],
+)
+def test_bad_text(text, match):
+    with pytest.raises(ValueError, match=match):
+        Observation.from_text(text)
+
+
+@pytest.mark.parametrize(
+    ("grid", "kwargs", "match"),
+    [
+        ([[0, 9]], {}, r"cell code 9 at row 0, column 1 is out of range"),
+        ([[0, 1], [-5, 1]], {}, r"cell code -5 at row 1, column 0 is out of range"),
+        ([1, 2, 3], {}, "non-empty 2-D"),
+        (np.zeros((0, 3), dtype=int), {}, "non-empty 2-D"),
+        ([[0.5, 1]], {}, "integer cell codes"),
+        ([[True, False]], {}, "integer cell codes"),
+        ([["?", "1"]], {}, "integer cell codes"),
+        ([[np.nan, 1]], {}, "integer cell codes"),
+        ([[FLAG, MINE], [1, 2]], {"mines": 1}, r"mines=1 is below the 2 known mines"),
+        ([[COVERED, 1]], {"mines": 3}, r"mines=3 exceeds the 2 cells"),
+        ([[COVERED, 1]], {"mines": -1}, "mines must be non-negative"),
+        ([[COVERED, 1]], {"mines": 1.5}, "mines must be an integer or None"),
+        ([[COVERED, 1]], {"mines": "1"}, "mines must be an integer or None"),
+        ([[COVERED, 1]], {"mines": [1]}, "mines must be an integer or None"),
+        ([[COVERED, 1]], {"mines": True}, "mines must be an integer or None"),
+        ([[COVERED, 1]], {"noise": "fuzzy"}, "noise must be None or one of"),
+    ],
+)
+def test_bad_arrays(grid, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Observation(grid, **kwargs)
+
+
+def test_numpy_integer_total_is_accepted():
+    assert Observation.from_text("??", mines=np.int64(1)).mines == 1
+    assert isinstance(Observation.from_text("??", mines=np.int64(1)).mines, int)
+
+
+def test_neighbour_table():
+    t = neighbour_table((3, 4))
+    assert t.shape == (12, 8) and not t.flags.writeable
+    assert sorted(int(i) for i in t[5] if i >= 0) == [0, 1, 2, 4, 6, 8, 9, 10]
+    assert sorted(int(i) for i in t[0] if i >= 0) == [1, 4, 5]
+    assert sorted(int(i) for i in t[11] if i >= 0) == [6, 7, 10]
+    assert neighbour_table((1, 1)).tolist() == [[-1] * 8]
+
+
+@given(hnp.arrays(bool, st.tuples(st.integers(1, 9), st.integers(1, 9))))
+def test_neighbour_counts_match_the_table(mask):
+    flat = mask.ravel()
+    t = neighbour_table(mask.shape)
+    expected = np.where(t >= 0, flat[np.where(t >= 0, t, 0)], False).sum(axis=1)
+    assert np.array_equal(neighbour_counts(mask).ravel(), expected)
+
+
+def test_html_repr():
+    obs = Observation.from_text("?F*\n-.8", mines=3, noise="under")
+    text = obs._repr_html_()
+    assert text.startswith("<table") and text.count("<tr>") == 2 and text.count("<td") == 6
+    assert "&#9873;" in text and "&#9679;" in text and ">8</td>" in text
+    assert "2×3, mines=3" in text and "noise=under" in text
+    big = Observation(np.full((100, 100), COVERED), mines=10)._repr_html_()
+    assert big.startswith("<pre") and "100×100" in big
+    huge = Observation(np.full((300, 300), COVERED))._repr_html_()
+    assert len(huge) < 300 and "300×300" in huge
