@@ -1,0 +1,81 @@
+"""The simulator: tidy rows, determinism, outcomes that mean what they say."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sweeplab
+from sweeplab.agents import make_agent
+from sweeplab.simulate import RESULT_COLUMNS, play_game
+
+OUTCOME = [c for c in RESULT_COLUMNS if c != "seconds"]
+
+
+def test_rows_columns_and_parameters():
+    df = sweeplab.play("trivial", level="beginner", games=5, seed=3, first_click="zero")
+    assert list(df.columns) == list(RESULT_COLUMNS)
+    assert df["game"].tolist() == [0, 1, 2, 3, 4]
+    assert (df[["agent", "level", "height", "width", "mines", "first_click"]].iloc[0].tolist()
+            == ["trivial", "beginner", 9, 9, 10, "zero"])
+
+
+def test_same_seed_same_games_and_chunking_does_not_matter():
+    a = sweeplab.play("trivial", level="intermediate", games=12, seed=7)
+    b = pd.concat([sweeplab.play("trivial", level="intermediate", games=5, seed=7),
+                   sweeplab.play("trivial", level="intermediate", games=7, seed=7, start=5)],
+                  ignore_index=True)
+    pd.testing.assert_frame_equal(a[OUTCOME], b[OUTCOME])
+    c = sweeplab.play("trivial", level="intermediate", games=12, seed=8)
+    assert not a[OUTCOME].equals(c[OUTCOME])
+
+
+def test_won_means_every_safe_cell_and_no_mine():
+    df = sweeplab.play("trivial", level="beginner", games=40, seed=1)
+    assert df["won"].any() and not df["won"].all()
+    won = df[df["won"]]
+    assert (won["revealed"] == 1).all() and (won["mines_hit"] == 0).all() and (won["score"] == 1).all()
+    lost = df[~df["won"]]
+    assert (lost["status"] == "lost").all() and (lost["mines_hit"] == 1).all()
+    assert (df["wrong_claims"] == 0).all()  # the single-clue rule is sound
+    assert (df["certain"] == df["certain_trivial"]).all()
+
+
+def test_random_agent_never_wins_intermediate():
+    # report 000 §2.1: "After trying 3000 times, we could not win the game even once"
+    df = sweeplab.play("random", level="intermediate", games=300, seed=0, first_click="none")
+    assert df["won"].sum() == 0
+    assert (df["certain"] == 0).all()
+
+
+def test_score_mode_plays_on_after_a_mine():
+    df = sweeplab.play("trivial", level="beginner", games=30, seed=2, mode="score")
+    assert (df["status"] == "won").all()  # every safe cell gets opened in the end
+    assert (df["revealed"] == 1).all()
+    hit = df["mines_hit"] > 0
+    assert hit.any()
+    assert np.allclose(df["score"], 1 - df["mines_hit"] / df["mines"])
+    assert (df.loc[hit, "won"] == False).all()  # noqa: E712
+
+
+def test_agent_gets_only_observations():
+    seen = []
+
+    class Spy(type(make_agent("trivial"))):
+        def next_moves(self, obs, rng):
+            seen.append((type(obs), type(rng)))
+            return super().next_moves(obs, rng)
+
+    game = sweeplab.new_game("beginner", seed=5)
+    play_game(Spy(), game, np.random.default_rng(0))
+    assert seen and set(seen) == {(sweeplab.Observation, np.random.Generator)}
+    # an Observation holds the grid, the total and the noise kind: nothing reaches the layout
+    assert sweeplab.Observation.__slots__ == ("_grid", "_mines", "_noise")
+
+
+def test_bad_parameters_raise():
+    with pytest.raises(ValueError, match="unknown agent"):
+        sweeplab.play("nope", level="beginner", games=1)
+    with pytest.raises(ValueError):
+        sweeplab.play("trivial", level="beginner", games=-1)
+    with pytest.raises(ValueError, match="first_move"):
+        sweeplab.play("trivial", level="beginner", games=1, first_move="middle")

@@ -1,0 +1,95 @@
+"""Sweeps: same results on every executor, resumable after SIGKILL, CLI."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from sweeplab.cli import main
+from sweeplab.sweeps import expand_grid, load_results, plan_chunks, run_sweep
+
+POINTS = expand_grid({"agent": ["trivial", "random"], "level": "beginner", "first_click": ["safe", "zero"]})
+
+
+def outcome(df):
+    return df.drop(columns=["seconds"]).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return run_sweep(POINTS, games=24, seed=11, workers=1, progress=False)
+
+
+def test_grid_and_chunks():
+    assert len(POINTS) == 4
+    chunks = plan_chunks(2, 10, 4)
+    assert [(c.point, c.start, c.games) for c in chunks] == [
+        (0, 0, 4), (0, 4, 4), (0, 8, 2), (1, 0, 4), (1, 4, 4), (1, 8, 2)]
+
+
+def test_process_pool_matches_serial(serial, tmp_path):
+    pooled = run_sweep(POINTS, games=24, seed=11, workers=2, chunk_size=5, out=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(outcome(serial), outcome(pooled))
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["seed"] == 11 and manifest["games"] == 24 and manifest["chunk_size"] == 5
+    assert {"version", "git_commit", "points"} <= set(manifest)
+
+
+def test_dask_cluster_matches_serial(serial):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        dask = run_sweep(POINTS, games=24, seed=11, scheduler=cluster.scheduler_address, chunk_size=7,
+                         progress=False)
+    pd.testing.assert_frame_equal(outcome(serial), outcome(dask))
+
+
+def test_other_sweep_in_same_directory_is_refused(tmp_path):
+    run_sweep(POINTS[:1], games=2, seed=1, out=tmp_path, workers=1, progress=False)
+    with pytest.raises(ValueError, match="another sweep"):
+        run_sweep(POINTS[:1], games=3, seed=1, out=tmp_path, workers=1, progress=False)
+
+
+def test_resume_after_sigkill(tmp_path):
+    out = tmp_path / "sweep"
+    args = [sys.executable, "-m", "sweeplab.cli", "sweep", "--agent", "trivial", "--level", "intermediate",
+            "--games", "160", "--seed", "5", "--chunk-size", "4", "--workers", "2", "--out", str(out),
+            "--no-progress"]
+    proc = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    chunks = out / "chunks"
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(chunks.glob("*.parquet"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = len(list(chunks.glob("*.parquet")))
+    assert 3 <= before < 40, "the sweep should have been stopped half-way"
+    assert main(args[3:]) == 0  # the same command resumes
+    resumed = load_results(out)
+    assert len(resumed) == 160 and resumed["game"].is_unique
+    fresh = run_sweep([{"agent": "trivial", "level": "intermediate"}], games=160, seed=5, workers=1,
+                      progress=False)
+    pd.testing.assert_frame_equal(outcome(resumed), outcome(fresh))
+
+
+def test_cli_play_prints_win_rate_table(capsys):
+    assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", "20", "--workers", "1",
+                 "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "95% CI" in text and "trivial" in text and "beginner" in text
+
+
+def test_cli_sweep_config_file(tmp_path, capsys):
+    config = tmp_path / "grid.toml"
+    config.write_text('games = 6\nseed = 2\n[grid]\nagent = "random"\nlevel = "beginner"\n'
+                      'noise = [false, ["lost", 0.5]]\n')
+    out = tmp_path / "out"
+    assert main(["sweep", "--config", str(config), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    df = load_results(out)
+    assert len(df) == 12 and set(df["noise"].dropna()) == {"lost"}
+    assert "lost" in capsys.readouterr().out
