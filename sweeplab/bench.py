@@ -357,6 +357,8 @@ def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bo
     info = METHODS.get(name)
     if info is not None:
         _warm_up([info])
+    else:
+        _rref_variant(name, Observation.from_text("?1.\n11."))
     for obs in positions:
         start = time.perf_counter()
         try:
@@ -388,6 +390,8 @@ def _position_stats(obs: Observation) -> dict[str, Any]:
         "dense_bytes": int(system.n_equations) * (system.n_frontier + 1) * 8,
         "sparse_bytes": int(system.A_sparse.data.nbytes + system.A_sparse.indices.nbytes
                             + system.A_sparse.indptr.nbytes + system.b.nbytes),
+        # report 003 Algorithm B's constraint array: grid area squared
+        "area_squared_bytes": obs.grid.size ** 2 * 8,
     }
 
 
@@ -401,7 +405,7 @@ def scaling_study(
     reveal: float = 0.5,
     seed: int = 0,
     cap_seconds: float = 20.0,
-    use_total: bool = True,
+    without_total: Sequence[str] = ("rref",),
     progress: bool = False,
 ) -> pd.DataFrame:
     """Time per position against board area and density (issue 5, report 003's RREF claim).
@@ -410,7 +414,10 @@ def scaling_study(
     player's mid-game, ``reveal`` of the safe cells open).  Each method (and
     each of :data:`RREF_VARIANTS`) runs in a child process per board size and
     density, killed after ``cap_seconds``; a method that timed out is not run
-    on larger boards at that density.
+    on larger boards at that density.  Methods run with the total; those in
+    ``without_total`` run once more without it (for ``rref`` this is the
+    difference between reducing the whole system, which the total row links,
+    and reducing each component).
 
     Returns
     -------
@@ -423,6 +430,8 @@ def scaling_study(
     unknown = [n for n in names if n not in METHODS and n not in RREF_VARIANTS]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS) + list(RREF_VARIANTS)}")
+    jobs = [(n, n in METHODS and METHODS[n].uses_total) for n in names]
+    jobs += [(n, False) for n in names if n in without_total and METHODS[n].uses_total]
     shapes = sorted((tuple(int(v) for v in s) for s in shapes), key=lambda s: s[0] * s[1])
     ctx = multiprocessing.get_context("fork")
     timed_out: set[tuple[str, float]] = set()
@@ -437,16 +446,16 @@ def scaling_study(
         obs_list = midgame_positions(shape=shape, density=density, n=positions, reveal=reveal,
                                      seed=[seed, k])
         stats = [_position_stats(o) for o in obs_list]
-        for name in names:
+        for name, use_total in jobs:
             base = {"method": name, "height": shape[0], "width": shape[1], "area": shape[0] * shape[1],
                     "density": density, "use_total": use_total}
-            if (name, density) in timed_out:
+            if (name, use_total, density) in timed_out:
                 why = f"timed out on a smaller board (cap {cap_seconds} s)"
                 results = [("skipped", float("nan"), -1, why)] * len(obs_list)
             else:
                 results = _run_capped(ctx, name, obs_list, use_total, cap_seconds)
                 if any(r[0] == "timeout" for r in results):
-                    timed_out.add((name, density))
+                    timed_out.add((name, use_total, density))
             for i, (status, ms, found, error) in enumerate(results):
                 rows.append({**base, "position": i, "status": status,
                              "ms": ms if status == "ok" else float("nan"),
@@ -468,6 +477,8 @@ def format_scaling(table: pd.DataFrame) -> str:
                 return f"{ok.ms.median():.3g}"
             return str(s.status.mode().iat[0])
 
+        plain = g.use_total | ~g.method.map(lambda m: m in METHODS and METHODS[m].uses_total)
+        g = g.assign(method=np.where(plain, g.method, g.method + " (no total)"))
         view = g.groupby(["method", "area"], sort=False).apply(cell, include_groups=False).unstack("area")
         sizes = g.groupby("area").agg(frontier=("n_frontier", "median"), largest=("largest_component", "max"))
         head = "  ".join(f"{a}: frontier {int(r.frontier)}, largest component {int(r.largest)}"

@@ -222,8 +222,9 @@ class Slice:
     per_game : int
         Positions kept per game (drawn uniformly among the agent's steps).
     player : {"agents", "safe-clicks"}
-        ``"safe-clicks"`` makes positions by revealing random safe cells
-        (no agent): the only affordable way to reach mid-game on huge boards.
+        ``"safe-clicks"`` makes positions without an agent: the single-clue
+        rules plus correct guesses at the edge of the revealed area, the only
+        affordable way to reach mid-game on huge boards.
     reveal : tuple of float
         For ``"safe-clicks"``: fractions of the safe cells revealed.
     """
@@ -307,30 +308,46 @@ def _agent_snapshots(
 def _safe_click_snapshots(
     game: Game, rng: np.random.Generator, fractions: Sequence[float],
 ) -> list[tuple[int, Observation]]:
-    """A perfect player's positions: open random safe cells at the edge of the revealed area.
+    """A lucky player's positions: the single-clue rules, and a correct guess when they stall.
 
-    Each round reveals a random tenth of the covered safe cells that touch a
-    revealed cell, until each fraction of the safe cells is open; the revealed
-    area grows from the first click as in real play, without running an agent.
+    Each round opens a random quarter of the covered safe cells that touch the
+    revealed area (the guesses of a player who always guesses right); below
+    the target share of revealed safe cells, the single-clue rules (``trivial``,
+    report 000 §2.2) are then played to their fixpoint, revealing and flagging
+    as a player would.  The snapshot is taken right after the guesses, so the
+    position still holds work for every method.  This reaches mid-game on
+    boards far too large for the agents.
     """
+    from .methods import deduce
+
     h, w = game.shape
     game.reveal(h // 2, w // 2)
     mines = game.layout
     out: list[tuple[int, Observation]] = []
     rounds = 0
-    for frac in sorted(fractions):
-        while game.status == "playing" and game.revealed_fraction < frac:
-            grid = game.observation.grid
-            edge = (grid == COVERED) & ~mines & (neighbour_counts(grid >= 0) > 0)
-            candidates = np.flatnonzero(edge)
-            if candidates.size == 0:
-                break
-            pick = rng.choice(candidates, size=max(1, candidates.size // 10), replace=False)
-            for i in pick:
-                game.reveal(int(i) // w, int(i) % w)
-            rounds += 1
-        if game.status == "playing":
+    targets = sorted(fractions)
+    while targets and game.status == "playing":
+        grid = game.observation.grid
+        edge = (grid == COVERED) & ~mines & (neighbour_counts(grid >= 0) > 0)
+        candidates = np.flatnonzero(edge)
+        if candidates.size == 0:
+            break
+        for i in rng.choice(candidates, size=max(1, candidates.size // 4), replace=False):
+            game.reveal(int(i) // w, int(i) % w)
+        rounds += 1
+        if game.status != "playing":
+            break
+        if game.revealed_fraction >= targets[0]:
             out.append((rounds, game.observation))
+            while targets and game.revealed_fraction >= targets[0]:
+                targets.pop(0)
+            continue
+        d = deduce(game.observation, method="trivial", use_total=False)
+        for r, c in sorted(d.mines):
+            game.flag(r, c)
+        for r, c in sorted(d.safe):
+            if game.status == "playing":
+                game.reveal(r, c)
     return out
 
 
@@ -341,8 +358,8 @@ def midgame_positions(
     """``n`` mid-game positions of a perfect player (no agent, no labels), for timing studies.
 
     Each comes from its own game (zero first click in the centre) with
-    ``reveal`` of the safe cells open, the revealed area grown from the first
-    click (see ``Slice.player == "safe-clicks"``).
+    at least ``reveal`` of the safe cells open, grown from the first click by
+    the single-clue rules and correct guesses (see ``Slice.player``).
 
     Examples
     --------
