@@ -60,7 +60,8 @@ def test_resume_after_sigkill(tmp_path):
     args = [sys.executable, "-m", "sweeplab.cli", "sweep", "--agent", "trivial", "--level", "intermediate",
             "--games", "160", "--seed", "5", "--chunk-size", "4", "--workers", "2", "--out", str(out),
             "--no-progress"]
-    proc = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     chunks = out / "chunks"
     deadline = time.time() + 60
     while time.time() < deadline and len(list(chunks.glob("*.parquet"))) < 3:
