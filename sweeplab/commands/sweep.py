@@ -45,12 +45,21 @@ def parse_shape(text: str) -> list[int]:
         raise ValueError(f"shape must look like 16x30, got {text!r}") from None
 
 
-def parse_first_move(text: str):
-    """``corner``/``centre``/``random`` or ``row,col``."""
-    if "," in text:
-        r, c = text.split(",")
-        return [int(r), int(c)]
-    return text
+def parse_first_moves(text: str) -> list:
+    """``corner,centre`` -> ``["corner", "centre"]``; ``3,4`` -> ``[[3, 4]]``; ``corner,3,4`` both."""
+    tokens = [t.strip() for t in text.split(",")]
+    out: list = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i].isdigit():
+            if i + 1 >= len(tokens) or not tokens[i + 1].isdigit():
+                raise ValueError(f"a first-move cell is ROW,COL, got {text!r}")
+            out.append([int(tokens[i]), int(tokens[i + 1])])
+            i += 2
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -64,8 +73,7 @@ def parse_option(text: str) -> tuple[str, Any]:
         return key.strip(), value
 
 
-_PARSERS = {"shape": parse_shape, "mines": int, "density": float, "noise": parse_noise,
-            "first_move": parse_first_move}
+_PARSERS = {"shape": parse_shape, "mines": int, "density": float, "noise": parse_noise}
 
 
 def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
@@ -103,12 +111,11 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         text = getattr(args, key, None)
         if text is None:
             continue
-        parse = _PARSERS.get(key, str)
-        if key == "first_move" and not lists:
-            values = [parse(text)]
+        if key == "first_move":
+            values = parse_first_moves(text)
         else:
-            parts = text.split(";") if key == "first_move" else text.split(",")
-            values = [parse(v.strip()) for v in parts]
+            parse = _PARSERS.get(key, str)
+            values = [parse(v.strip()) for v in text.split(",")]
         grid[key] = values if lists else values[0]
     for text in args.option:
         key, value = parse_option(text)

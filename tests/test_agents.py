@@ -1,0 +1,162 @@
+"""Agents: the registry, first moves, each agent on fixed positions as its report says."""
+
+import numpy as np
+import pytest
+
+import sweeplab
+from sweeplab import AGENTS, Observation
+from sweeplab.agents import Move, make_agent
+from sweeplab.agents.base import Agent
+from sweeplab.agents.best import endgame_choice, endgame_layouts
+from sweeplab.agents.reductio import local_estimates
+from sweeplab.simulate import play_game
+
+
+def needs(module):
+    return pytest.importorskip(f"sweeplab.{module}")
+
+
+# The 1-2-1 pattern: no single clue decides, the three together do (report 001's A+B+C=1, A+C+D=2 idea).
+ONE_TWO_ONE = Observation.from_text("???\n121\n...", mines=2)
+# Report 000 §2.2.4's point: two layouts fit and no clue tells them apart (a 50/50).
+TWO_WAYS = Observation.from_text("??\n11\n..", mines=1)
+
+
+def rng():
+    return np.random.default_rng(0)
+
+
+def test_registry_names_references_and_options():
+    for name, info in AGENTS.items():
+        agent = make_agent(name)
+        assert agent.name == name and info.reference
+    assert not AGENTS["lstsq"].sound and AGENTS["csp"].sound
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("genius")
+    with pytest.raises(ValueError, match="bad option"):
+        make_agent("trivial", colour="red")
+    with pytest.raises(ValueError, match="unknown method"):
+        make_agent("chain", methods=("magic",))
+
+
+@pytest.mark.parametrize("first_move, cell", [("corner", (0, 0)), ("centre", (8, 15)), ((3, 4), (3, 4))])
+def test_first_moves(first_move, cell):
+    obs = Observation(np.full((16, 30), -1), mines=99)
+    for name in AGENTS:
+        if name == "random":
+            continue
+        moves = make_agent(name, first_move=first_move).next_moves(obs, rng())
+        assert moves == [Move("reveal", *cell, "first")]
+
+
+def test_random_and_bad_first_moves():
+    obs = Observation(np.full((9, 9), -1), mines=10)
+    cells = {make_agent("trivial", first_move="random").next_moves(obs, np.random.default_rng(s))[0][1:3]
+             for s in range(20)}
+    assert len(cells) > 5 and all(0 <= r < 9 and 0 <= c < 9 for r, c in cells)
+    with pytest.raises(ValueError, match="outside"):
+        make_agent("trivial", first_move=(9, 0)).next_moves(obs, rng())
+    with pytest.raises(ValueError, match="first_move"):
+        make_agent("trivial", first_move="middle")
+
+
+def test_agents_need_nothing_but_an_observation():
+    # A bare Observation (no game behind it) is all an agent gets; the same one gives the same moves.
+    for name in ("random", "trivial", "rref", "lstsq"):
+        agent = make_agent(name)
+        assert agent.next_moves(ONE_TWO_ONE, rng()) == agent.next_moves(ONE_TWO_ONE, rng())
+
+
+def test_trivial_single_clue_rules_then_random_guess():
+    agent = make_agent("trivial")
+    assert agent.next_moves(Observation.from_text("?1\n11"), rng()) == [Move("flag", 0, 0, "trivial")]
+    assert [m.source for m in agent.next_moves(ONE_TWO_ONE, rng())] == ["guess"]
+    assert [m.source for m in agent.next_moves(TWO_WAYS, rng())] == ["guess"]
+
+
+def test_rref_solves_one_two_one():
+    moves = make_agent("rref").next_moves(ONE_TWO_ONE, rng())
+    assert sorted(moves) == [Move("flag", 0, 0, "rref"), Move("flag", 0, 2, "rref"), Move("reveal", 0, 1, "rref")]
+
+
+def test_lstsq_claims_after_trivial():
+    moves = make_agent("lstsq").next_moves(ONE_TWO_ONE, rng())
+    assert {m.source for m in moves} == {"lstsq"} and (0, 1) in {(m.row, m.col) for m in moves if m.kind == "reveal"}
+
+
+def test_wrong_claims_are_counted():
+    class Reckless(Agent):
+        """Claims every covered cell safe: unsound on purpose."""
+
+        name = "reckless"
+
+        def certain_moves(self, obs):
+            return [Move("reveal", int(r), int(c), "lstsq") for r, c in np.argwhere(obs.grid == -1)]
+
+    game = sweeplab.Game.from_layout([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
+    out = play_game(Reckless(first_move="centre"), game, rng())
+    assert out["wrong_claims"] == 1 and out["status"] == "lost"
+
+
+def test_reductio_local_estimate_and_better_decision():
+    # report 001 "Better Decisions": (clue - identified mines) / unidentified cells, maximum over neighbours
+    est = local_estimates(Observation.from_text("2??\n1??\n???").grid)
+    assert est[0, 1] == 1.0 and est[2, 0] == 0.25 and np.isnan(est[2, 2])
+    agent = make_agent("reductio", methods=("trivial",))
+    cells = {agent.guess(Observation.from_text("2??\n1??\n???", mines=3), np.random.default_rng(s))
+             for s in range(10)}
+    assert cells == {(2, 0), (2, 1)}
+    plain = make_agent("reductio", methods=("trivial",), better_decisions=False)
+    cells = {plain.guess(Observation.from_text("2??\n1??\n???", mines=3), np.random.default_rng(s))
+             for s in range(30)}
+    assert len(cells) > 2
+
+
+def test_endgame_listing_and_search():
+    cells, layouts = endgame_layouts(Observation.from_text("1?\n??", mines=1))
+    assert layouts.shape == (3, 3)
+    cell, win = endgame_choice(Observation.from_text("1?\n??", mines=1), layouts, cells)
+    assert cell in cells and win == pytest.approx(1 / 3)
+    cells, layouts = endgame_layouts(TWO_WAYS)
+    assert layouts.shape[0] == 2
+    cell, win = endgame_choice(TWO_WAYS, layouts, cells)
+    assert win == pytest.approx(0.5)
+
+
+def test_csp_and_reductio_solve_what_trivial_cannot():
+    needs("methods.enumerate")
+    for name in ("csp", "reductio", "probability", "best"):
+        moves = make_agent(name).next_moves(ONE_TWO_ONE, rng())
+        assert {(m.kind, m.row, m.col) for m in moves} == {("flag", 0, 0), ("flag", 0, 2), ("reveal", 0, 1)}
+        assert [m.source for m in make_agent(name).next_moves(TWO_WAYS, rng())] == ["guess"]
+
+
+def test_probability_agent_border_versus_interior():
+    needs("methods.enumerate")
+    agent = make_agent("probability")
+    # one clue in a corner: border cells 1/3; the interior is safer with few mines, riskier with many
+    text = "1????\n?????\n?????\n?????\n?????"
+    border = {(0, 1), (1, 0), (1, 1)}
+    few = {agent.guess(Observation.from_text(text, mines=2), np.random.default_rng(s)) for s in range(5)}
+    many = {agent.guess(Observation.from_text(text, mines=15), np.random.default_rng(s)) for s in range(5)}
+    assert not few & border and many <= border
+
+
+@pytest.mark.parametrize("name", ["csp", "reductio", "probability", "best", "rref", "trivial"])
+def test_sound_agents_make_no_wrong_claims(name):
+    if name != "rref" and name != "trivial":
+        needs("methods.enumerate")
+    df = sweeplab.play(name, level="beginner", games=6, seed=4)
+    assert (df["wrong_claims"] == 0).all()
+
+
+@pytest.mark.parametrize("noise", [("under", 0.3), ("over", 0.3), ("lost", 0.3)])
+def test_noise_aware_agents_stay_sound(noise):
+    needs("methods.enumerate")
+    df = sweeplab.play("csp", shape=(8, 8), mines=8, games=6, seed=1, noise=noise, mode="score")
+    assert (df["wrong_claims"] == 0).all() and (df["status"] == "won").all()
+
+
+def test_score_mode_flags_deduced_mines():
+    df = sweeplab.play("trivial", level="beginner", games=10, seed=6, mode="score")
+    assert df["flags"].sum() > 0 and (df["wrong_claims"] == 0).all()
