@@ -1,0 +1,65 @@
+"""Agent speed: games per second on one core (a benchmark, not a test).
+
+Targets from the agents issue: ``trivial`` >= 1,000 intermediate games/s per
+core, ``best`` >= 50 expert games/s per core.  Run::
+
+    .venv/bin/python benchmarks/agent_speed.py            # quick
+    .venv/bin/python benchmarks/agent_speed.py --games 500 --profile best
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+import sweeplab
+
+CASES = [
+    ("random", "intermediate", 2000),
+    ("trivial", "intermediate", 1000),
+    ("rref", "intermediate", 100),
+    ("lstsq", "intermediate", 200),
+    ("csp", "intermediate", 100),
+    ("reductio", "intermediate", 100),
+    ("probability", "intermediate", 100),
+    ("best", "intermediate", 100),
+    ("best", "expert", 50),
+]
+
+
+def measure(agent: str, level: str, games: int) -> tuple[float, float]:
+    """Games per second (one process) and win rate."""
+    start = time.perf_counter()
+    df = sweeplab.play(agent, level=level, games=games, seed=0, first_click="safe")
+    return games / (time.perf_counter() - start), float(df["won"].mean())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=None, help="games per case (default: per-case preset)")
+    parser.add_argument("--agents", default=None, help="comma-separated agents to measure (default: all)")
+    parser.add_argument("--profile", metavar="AGENT", help="profile one agent on expert instead")
+    args = parser.parse_args()
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(sweeplab.play, args.profile, level="expert", games=args.games or 20, seed=0)
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+        return
+    wanted = None if args.agents is None else set(args.agents.split(","))
+    print(f"{'agent':12s} {'level':13s} {'games':>6s} {'games/s':>9s} {'win %':>7s}")
+    for agent, level, games in CASES:
+        if wanted is not None and agent not in wanted:
+            continue
+        n = args.games or games
+        try:
+            rate, won = measure(agent, level, n)
+        except ImportError as exc:  # a method module not installed yet
+            print(f"{agent:12s} {level:13s} {'-':>6s} skipped: {exc}")
+            continue
+        print(f"{agent:12s} {level:13s} {n:6d} {rate:9.1f} {100 * won:7.1f}")
+
+
+if __name__ == "__main__":
+    main()
