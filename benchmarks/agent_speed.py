@@ -37,7 +37,8 @@ def measure(agent: str, level: str, games: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=None, help="games per case (default: per-case preset)")
     parser.add_argument("--agents", default=None, help="comma-separated agents to measure (default: all)")
     parser.add_argument("--profile", metavar="AGENT", help="profile one agent on expert instead")
