@@ -1,0 +1,54 @@
+"""plot_position: artists returned, overlays, bad input."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from sweeplab import Observation, plot_position  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_plain_position():
+    obs = Observation.from_text("?F*\n-.8\n12?", mines=4)
+    art = plot_position(obs)
+    assert sorted(art) == ["image", "numbers"]
+    texts = sorted(t.get_text() for t in art["numbers"])
+    assert texts == ["*", "1", "2", "8", "F"]
+    assert art["image"].get_array().shape == (3, 3)
+
+
+def test_overlays_on_a_given_axes():
+    obs = Observation.from_text("???\n121", mines=2)
+    _, ax = plt.subplots()
+    p = np.full((2, 3), np.nan)
+    p[0] = [1.0, 0.0, 1.0]
+    art = plot_position(obs, ax=ax, safe={(0, 1)}, mines=np.array([[0, 0], [0, 2]]), probabilities=p)
+    assert {"safe", "mines", "probabilities"} <= set(art)
+    assert art["safe"].get_offsets().tolist() == [[1, 0]]
+    assert sorted(art["mines"].get_offsets().tolist()) == [[0, 0], [2, 0]]
+    assert art["image"].axes is ax
+    assert {t.get_text() for t in ax.texts} >= {"1", "2", ".00"}
+
+
+def test_big_board_skips_numbers():
+    obs = Observation(np.zeros((80, 80), dtype=int))
+    assert plot_position(obs)["numbers"] == []
+
+
+def test_bad_overlays():
+    obs = Observation.from_text("??\n11")
+    with pytest.raises(ValueError, match="probabilities have shape"):
+        plot_position(obs, probabilities=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="outside the 2x2 board"):
+        plot_position(obs, safe=[(2, 0)])
