@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 from ..positions import Observation, as_observation
 
@@ -74,11 +75,11 @@ class MethodInfo:
 
 
 _INFOS = [
-    MethodInfo("trivial", True, False, False,
-               "one clue at a time: clue == covered neighbours -> mines; clue == known mines -> safe; repeated to a fixpoint",
-               "000 §2.2; 003 Algorithm A", "trivial"),
-    MethodInfo("subset", True, False, False,
-               "pairs of equations whose variables nest: the difference rule, repeated to a fixpoint",
+    MethodInfo("trivial", True, False, True,
+               "one clue at a time (the total as one more clue): all mines or all safe; to a fixpoint",
+               "000 §2.2; 003 Algorithm A; 001 Global Information", "trivial"),
+    MethodInfo("subset", True, False, True,
+               "pairs of clues (and the total): the difference rule, nested or overlapping; to a fixpoint",
                "001 Inference (A+B+C=1, A+C+D=2)", "subset"),
     MethodInfo("rref", True, False, True,
                "exact rational RREF of [A|b], then the row bound rule on each row",
@@ -87,16 +88,16 @@ _INFOS = [
                "minimum-norm least squares; values within tolerance of 0 or 1 are claimed (unsound)",
                "000 §3.1", "lstsq"),
     MethodInfo("lstsq-certified", True, False, True,
-               "least squares, claiming only variables determined by the system (null-space test)",
+               "claims only cells determined by the system (exact row-space test), valued 0 or 1",
                "000 §3.1, with a proof", "lstsq_certified"),
     MethodInfo("gf2", True, False, True,
-               "row reduction over GF(2) (galois): a variable fixed mod 2 is fixed",
+               "row reduction over GF(2) (flint; galois as engine option): a cell fixed mod 2 is fixed",
                "002 (finite fields)", "gf2"),
     MethodInfo("gfp", True, False, True,
                "row reduction over GF(p), option p (default 7), with the mod-p bound rule",
                "002 (GF(p))", "gfp"),
     MethodInfo("bounded", True, False, True,
-               "bounded integer deduction: row bound rule on RREF and original rows with substitution, to a fixpoint",
+               "bounds propagation of 0/1 cells on original and RREF rows, with substitution, to a fixpoint",
                "002 Algorithm 1; 003 Algorithm B, iterated", "bounded"),
     MethodInfo("lp", True, False, True,
                "LP relaxation (HiGHS): max 0 -> safe, min 1 -> mine",

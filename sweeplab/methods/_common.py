@@ -244,12 +244,9 @@ def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
     Examples
     --------
     >>> from sweeplab import Observation
-    >>> s = linear_system(Observation.from_text("???\\n1??\\n???"), use_total=True)
-    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist()
-    ([[1, 1, 1], [1, 1, 1]], [1, 1], [1, 1, 1])
-    >>> s = linear_system(Observation.from_text("?1..\\n11..\\n...?\\n...?", mines=2), use_total=True)
-    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist()
-    ([[1, 0], [1, 0], [1, 0], [1, 2]], [1, 1, 1, 2], [1, 2])
+    >>> s = linear_system(Observation.from_text("?1--\\n11--\\n---?\\n---?", mines=2), use_total=True)
+    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist(), s.columns
+    ([[1, 0], [1, 0], [1, 0], [1, 1]], [1, 1, 1, 2], [1, 2], (((0, 0),), ((2, 3), (3, 3))))
     """
     check_counts(obs, use_total=use_total)
     system = clue_system(obs, use_total=use_total)

@@ -80,9 +80,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) 
 
     Examples
     --------
-    >>> from sweeplab import Observation
     Report 002's second board: the minimum-norm solution puts no cell at 0 or
     1 (``rref`` proves two of them):
+
+    >>> from sweeplab import Observation
 
     >>> forced_cells(Observation.from_text("??????\\n?1122?"))
     (set(), set())

@@ -70,18 +70,15 @@ def propagate(board: Board, *, noise: str | None = None) -> bool:
         unknown = board.unknown[nb]
         unk = unknown.sum(axis=1)
         need = board.clue[clues] - board.mine[nb].sum(axis=1)
-        if noise == "over":  # shown >= truth: the covered neighbours hold at most `need`
-            if np.any(need < 0):
-                raise InconsistentPositionError("a clue (an upper bound) is below its known mines")
-            to_mine = np.zeros(unk.shape, dtype=bool)
-        else:
-            to_mine = need >= unk
         if noise == "under":  # shown <= truth: the covered neighbours hold at least `need`
             bad = need > unk
-            to_safe = np.zeros(unk.shape, dtype=bool)
+            to_safe, to_mine = np.zeros(unk.shape, dtype=bool), need == unk
+        elif noise == "over":  # shown >= truth: the covered neighbours hold at most `need`
+            bad = need < 0
+            to_safe, to_mine = need == 0, np.zeros(unk.shape, dtype=bool)
         else:
             bad = (need < 0) | (need > unk)
-            to_safe = need == 0
+            to_safe, to_mine = need == 0, need == unk
         if bad.any():
             k = int(np.flatnonzero(bad)[0])
             raise InconsistentPositionError(

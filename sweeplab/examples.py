@@ -1,0 +1,164 @@
+"""A catalogue of hand-made positions: the seed reports' boards, classic patterns, counterexamples.
+
+Each :class:`Example` carries its position, the report (or pattern) it comes
+from, and its complete answer: every cell forced safe or forced a mine (with
+the total when the position knows it), as an exact solver finds it.  Tests
+check every method against these answers; notebooks draw them.
+
+Examples
+--------
+>>> from sweeplab.examples import EXAMPLES
+>>> ex = EXAMPLES["001-abc"]
+>>> print(ex.observation.to_text())
+????
+-12-
+>>> sorted(ex.safe), sorted(ex.mines)
+([(0, 0)], [(0, 3)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .positions import Observation
+
+__all__ = ["EXAMPLES", "Example"]
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A named position with its source and its complete answer.
+
+    Attributes
+    ----------
+    name : str
+    observation : Observation
+    source : str
+        The seed report section (or the pattern) it reproduces.
+    description : str
+        What it shows.
+    safe, mines : frozenset of (int, int)
+        Every cell the position forces safe, and every cell it forces to be a mine.
+    """
+
+    name: str
+    observation: Observation
+    source: str
+    description: str
+    safe: frozenset[Cell]
+    mines: frozenset[Cell]
+
+
+def _board(size: tuple[int, int], cells: dict[Cell, str]) -> str:
+    """Text of a board, covered everywhere except ``cells`` (``(row, col) -> character``)."""
+    h, w = size
+    return "\n".join("".join(cells.get((r, c), "?") for c in range(w)) for r in range(h))
+
+
+def _example(name, text, source, description, safe=(), mines=(), *, total=None, noise=None) -> Example:
+    obs = Observation.from_text(text, mines=total, noise=noise)
+    return Example(name, obs, source, description, frozenset(safe), frozenset(mines))
+
+
+_CATALOGUE = [
+    _example(
+        "002-one-two",
+        "????????\n?211221?",
+        "report 002, Algorithm 1, first board",
+        "the classic 1-2 combination; one RREF pass with the row bound rule finds v2, v5 (mines) and "
+        "v3, v7, v8, v10 (safe), and substituting gives the rest, as the report works it out",
+        safe=[(0, 2), (0, 3), (0, 6), (0, 7), (1, 7)],
+        mines=[(0, 1), (0, 4), (0, 5)],
+    ),
+    _example(
+        "002-one-one-two-two",
+        "??????\n?1122?",
+        "report 002, Algorithm 1, second board",
+        "RREF row v2 - v5 = -1 gives v2 = 0 and v5 = 1, 'and this is basically all we know'",
+        safe=[(0, 1)],
+        mines=[(0, 4)],
+    ),
+    _example(
+        "000-a-g",
+        _board((16, 16), {(0, 0): ".", (0, 1): ".", (0, 2): ".", (0, 3): "1",
+                          (1, 0): "1", (1, 1): "1", (1, 2): "1", (1, 3): "1"}),
+        "report 000, §2.4.1 (the a-g CSP example, 16x16 with 40 mines)",
+        "constraints C1-C5 give g = 0, f = 1, e = d = c = 0 and leave a + b = 1",
+        safe=[(2, 0), (2, 2), (2, 3), (2, 4)],
+        mines=[(2, 1)],
+        total=40,
+    ),
+    _example(
+        "000-many-solutions",
+        _board((16, 16), {(1, 1): "3", (4, 6): "2", (7, 2): "1"}),
+        "report 000, §4.4.1 (a board with more than 10,000 solutions)",
+        "three isolated clues 3, 2 and 1 with eight covered neighbours each: "
+        "C(8,3) C(8,2) C(8,1) = 12,544 frontier solutions and no forced cell",
+        total=40,
+    ),
+    _example(
+        "001-abc",
+        "????\n-12-",
+        "report 001, Inference (A+B+C = 1, A+C+D = 2)",
+        "top row B A C D; the knowledge base of report 001 'cannot deduce that D - B = 1 and therefore "
+        "D = 1 and B = 0'; the pair rule can (revealed cells without a number keep the equations exact)",
+        safe=[(0, 0)],
+        mines=[(0, 3)],
+        noise="lost",
+    ),
+    _example(
+        "001-abc-mine",
+        "?F?\n-1-",
+        "report 001, Inference (A+B+C = 1 with A a mine)",
+        "adding 'A = 1' to A+B+C = 1 shows B and C safe",
+        safe=[(0, 0), (0, 2)],
+        noise="lost",
+    ),
+    _example(
+        "one-two-one",
+        "???\n121",
+        "classic pattern 1-2-1 along a wall",
+        "mines under both 1s, the cell under the 2 safe",
+        safe=[(0, 1)],
+        mines=[(0, 0), (0, 2)],
+    ),
+    _example(
+        "one-two-two-one",
+        "????\n1221",
+        "classic pattern 1-2-2-1 along a wall",
+        "mines under both 2s, the cells under the 1s safe",
+        safe=[(0, 0), (0, 3)],
+        mines=[(0, 1), (0, 2)],
+    ),
+    _example(
+        "fifty-fifty",
+        "??\n11\n..",
+        "classic 50/50 (report 000 §2.2.4: 'more than one possible permutation')",
+        "two cells, one mine, nothing to tell them apart: no forced cell, a guess is needed",
+        total=1,
+    ),
+    _example(
+        "rref-one-pass-misses",
+        "????\nF11?",
+        "counterexample to one RREF pass (report 002 Algorithm 1, report 003 Algorithm B)",
+        "the clues read x0 + x1 + x2 = 0 and x1 + x2 + x3 + x4 = 1 (x4 is the covered cell at the "
+        "right end of the clue row); the RREF rows x0 - x3 - x4 = -1 and x1 + x2 + x3 + x4 = 1 reach "
+        "no bound, so one pass of rref finds nothing, while the single-clue rule sees three safe cells",
+        safe=[(0, 0), (0, 1), (0, 2)],
+    ),
+    _example(
+        "lstsq-wrong-claim",
+        "?1?\n??2\n???",
+        "report 000 §3.1 (least squares), a position where it is wrong",
+        "the minimum-norm solution is exactly 0 on (0, 0) and (1, 0), which lstsq claims safe, "
+        "yet either can hold the 1's mine; no cell is forced",
+    ),
+    # A position where the LP relaxation misses a deduction that needs integrality goes here
+    # (helper H3, with the `lp` method).
+]
+
+#: Read-only mapping from name to :class:`Example`.
+EXAMPLES: MappingProxyType[str, Example] = MappingProxyType({ex.name: ex for ex in _CATALOGUE})

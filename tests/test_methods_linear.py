@@ -1,0 +1,378 @@
+"""The grid-rule and linear-algebra methods: trivial, subset, rref, bounded, lstsq,
+lstsq-certified, gf2, gfp.
+
+Known answers on the hand-made positions of :mod:`sweeplab.examples`, the
+counterexamples, soundness against the independent oracle (``tests/oracle.py``)
+on random small positions, the readable references (sympy for the exact RREF,
+galois for GF(p), scipy's null space for the determined cells), noise and
+inconsistent boards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg
+import sympy
+from oracle import forced
+
+import sweeplab
+from sweeplab import Game, InconsistentPositionError, Observation, deduce
+from sweeplab.examples import EXAMPLES
+from sweeplab.methods import METHODS, gfp, lstsq
+from sweeplab.methods._common import exact_rref, linear_system, rref_rows
+
+SOUND = ["trivial", "subset", "rref", "bounded", "lstsq-certified", "gf2", "gfp"]
+MINE = ["trivial", "subset", "rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp"]
+
+
+def claims(obs, method, **options):
+    d = deduce(obs, method, **options)
+    return set(d.safe), set(d.mines)
+
+
+def cells(*rc):
+    return set(rc)
+
+
+# --- the catalogue -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_answers_are_the_oracles(name):
+    ex = EXAMPLES[name]
+    assert forced(ex.observation) == (set(ex.safe), set(ex.mines))
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("method", SOUND)
+def test_sound_methods_stay_inside_the_example_answers(name, method):
+    ex = EXAMPLES[name]
+    safe, mines = claims(ex.observation, method)
+    assert safe <= ex.safe and mines <= ex.mines
+
+
+EXPECTED = {
+    # (example, method, options): (safe, mines)
+    ("002-one-two", "rref", ()): (cells((0, 2), (0, 6), (0, 7), (1, 7)), cells((0, 1), (0, 4))),
+    ("002-one-two", "rref", (("iterate", True),)): "all",
+    ("002-one-two", "bounded", ()): "all",
+    ("002-one-two", "subset", ()): "all",
+    ("002-one-one-two-two", "rref", ()): "all",
+    ("002-one-one-two-two", "gfp", ()): "all",
+    ("002-one-one-two-two", "trivial", ()): "none",
+    ("000-a-g", "trivial", ()): "none",
+    ("000-a-g", "subset", ()): "all",
+    ("000-a-g", "rref", ()): "all",
+    ("000-a-g", "bounded", ()): "all",
+    ("000-a-g", "lstsq-certified", ()): (cells((2, 2)), set()),
+    ("001-abc", "trivial", ()): "none",
+    ("001-abc", "subset", ()): "all",
+    ("001-abc", "rref", ()): "all",
+    ("001-abc", "lstsq-certified", ()): "none",
+    ("001-abc", "gf2", ()): "none",
+    ("001-abc-mine", "trivial", ()): "all",
+    ("one-two-one", "trivial", ()): "none",
+    ("one-two-one", "subset", ()): "all",
+    ("one-two-one", "rref", ()): "all",
+    ("one-two-two-one", "subset", ()): "all",
+    ("one-two-two-one", "bounded", ()): "all",
+    ("rref-one-pass-misses", "rref", ()): "none",
+    ("rref-one-pass-misses", "rref", (("iterate", True),)): "none",
+    ("rref-one-pass-misses", "trivial", ()): "all",
+    ("rref-one-pass-misses", "bounded", ()): "all",
+}
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED, key=str))
+def test_known_answers(key):
+    name, method, options = key
+    ex = EXAMPLES[name]
+    want = EXPECTED[key]
+    if want == "all":
+        want = (set(ex.safe), set(ex.mines))
+    elif want == "none":
+        want = (set(), set())
+    assert claims(ex.observation, method, **dict(options)) == want
+
+
+def test_rref_counterexample_with_the_total_is_found():
+    # x0+x1+x2 = 0, x1+x2+x3+x4 = 1 and the total x0+..+x4 = 1: total - second row gives x0 = 0
+    obs = EXAMPLES["rref-one-pass-misses"].observation.with_mines(2)
+    assert claims(obs, "rref") == ({(0, 0), (0, 1), (0, 2)}, set())
+    assert claims(obs, "rref", use_total=False) == (set(), set())
+
+
+def test_rref_counterexample_reduced_rows():
+    system = linear_system(EXAMPLES["rref-one-pass-misses"].observation, use_total=True)
+    R, rhs = rref_rows(system)
+    assert (np.column_stack([R, rhs])).tolist() == [[1, 0, 0, -1, -1, -1], [0, 1, 1, 1, 1, 1]]
+
+
+def test_lstsq_makes_a_wrong_claim_and_certified_does_not():
+    ex = EXAMPLES["lstsq-wrong-claim"]
+    safe, mines = claims(ex.observation, "lstsq")
+    assert safe == {(0, 0), (1, 0)} and not safe <= ex.safe
+    assert claims(ex.observation, "lstsq-certified") == (set(), set())
+    x, cells_ = lstsq.min_norm_solution(ex.observation)
+    value = dict(zip(cells_, x, strict=True))
+    assert abs(value[(0, 0)]) < 1e-12 and abs(value[(0, 2)] - 0.5) < 1e-12
+
+
+def test_many_solutions_board_forces_nothing():
+    obs = EXAMPLES["000-many-solutions"].observation
+    for method in MINE:
+        assert claims(obs, method) == (set(), set())
+
+
+# --- totals, trivial boards, inconsistency, noise -----------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["trivial", "subset", "rref", "bounded", "gfp"])
+def test_total_alone_decides_a_board_without_clues(method):
+    full = Observation.from_text("???\n???", mines=6)
+    empty = Observation.from_text("???\n???", mines=0)
+    every = {(r, c) for r in range(2) for c in range(3)}
+    assert claims(full, method) == (set(), every)
+    assert claims(empty, method) == (every, set())
+    assert claims(full, method, use_total=False) == (set(), set())
+
+
+@pytest.mark.parametrize("method", MINE)
+def test_nothing_covered_and_no_clues(method):
+    assert claims(Observation.from_text("111\n1F1\n111", mines=1), method) == (set(), set())
+    assert claims(Observation.from_text("??\n??", mines=2), method) == (set(), set())
+    assert claims(Observation.from_text("??\n??"), method) == (set(), set())
+
+
+@pytest.mark.parametrize("method", MINE)
+@pytest.mark.parametrize(
+    "text, mines",
+    [
+        ("?4\n??", None),  # more mines than covered neighbours
+        ("121\n1F1\n111", None),  # a clue with no covered neighbour and the wrong count
+        ("??\n11\n..", 3),  # the total exceeds the covered cells
+    ],
+)
+def test_grid_level_contradictions_raise(method, text, mines):
+    with pytest.raises(InconsistentPositionError):
+        deduce(Observation.from_text(text, mines=mines), method)
+
+
+@pytest.mark.parametrize("method", ["trivial", "subset", "rref", "bounded", "lstsq-certified", "gfp"])
+def test_contradicting_clues_raise(method):
+    # x0 + x1 = 1 and x0 + x1 + x2 = 3
+    with pytest.raises(InconsistentPositionError):
+        deduce(Observation.from_text("???\n131"), method)
+
+
+def test_lstsq_raises_when_no_real_solution():
+    # x0 + x1 = 1 twice from two clues, then x0 + x1 = 2: no real solution
+    with pytest.raises(InconsistentPositionError):
+        deduce(Observation.from_text("??\n12\n.."), "lstsq")
+
+
+@pytest.mark.parametrize("method", ["subset", "rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp"])
+@pytest.mark.parametrize("noise", ["under", "over"])
+def test_equality_methods_refuse_bound_noise(method, noise):
+    obs = Observation.from_text("?1\n11", noise=noise)
+    with pytest.raises(ValueError, match=noise):
+        deduce(obs, method)
+
+
+@pytest.mark.parametrize("method", MINE)
+def test_lost_noise_is_read_as_missing_equations(method):
+    obs = Observation.from_text("?1\n-1", noise="lost")
+    assert claims(obs, method) == (set(), {(0, 0)})
+
+
+def test_trivial_reads_noisy_clues_as_bounds():
+    # under: shown <= truth, so a 1 with one covered neighbour is still a mine, and a 0 says nothing
+    assert claims(Observation.from_text("?1\n11", noise="under"), "trivial") == (set(), {(0, 0)})
+    assert claims(Observation.from_text("??\n0?", noise="under"), "trivial") == (set(), set())
+    # over: shown >= truth, so a 0 (after known mines) proves safety and a full count proves nothing
+    every = {(0, 0), (0, 1), (1, 1)}
+    assert claims(Observation.from_text("??\n0?", noise="over"), "trivial") == (every, set())
+    assert claims(Observation.from_text("?1\n11", noise="over"), "trivial") == (set(), set())
+    with pytest.raises(InconsistentPositionError):
+        deduce(Observation.from_text("F1F\n???", noise="over"), "trivial")
+
+
+def test_registry_says_which_methods_use_the_total():
+    assert all(METHODS[name].uses_total for name in MINE)
+    obs = Observation.from_text("??\n??", mines=4)
+    for name in ("trivial", "subset", "rref", "bounded", "gfp"):
+        assert claims(obs, name) == (set(), {(0, 0), (0, 1), (1, 0), (1, 1)}), name
+        assert claims(obs, name, use_total=False) == (set(), set()), name
+    # the total minus the second clue row determines x0 = 0 (over Q and over GF(2))
+    obs = EXAMPLES["rref-one-pass-misses"].observation.with_mines(2)
+    for name in ("lstsq-certified", "gf2"):
+        assert claims(obs, name) == ({(0, 0)}, set()), name
+        assert claims(obs, name, use_total=False) == (set(), set()), name
+
+
+def test_options_are_checked():
+    obs = Observation.from_text("?1\n11")
+    with pytest.raises(ValueError, match="prime"):
+        deduce(obs, "gfp", p=8)
+    with pytest.raises(ValueError, match="engine"):
+        deduce(obs, "gfp", engine="numpy")
+    with pytest.raises(ValueError, match="tol"):
+        deduce(obs, "lstsq", tol=0.7)
+    with pytest.raises(TypeError):
+        deduce(obs, "trivial", iterate=True)
+
+
+# --- soundness against the oracle on random small positions -------------------------------------
+
+
+def random_positions(seed: int, count: int):
+    """Positions from real play on small boards (random safe reveals and flags), some
+    with a corrupted clue (often inconsistent) and some noisy."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        h, w = int(rng.integers(2, 6)), int(rng.integers(2, 7))
+        layout = rng.random((h, w)) < rng.uniform(0.1, 0.45)
+        noise = [None, None, None, ("lost", 0.3), ("under", 0.3), ("over", 0.3)][int(rng.integers(6))]
+        game = Game.from_layout(layout, noise=noise, seed=int(rng.integers(2**31)))
+        for _ in range(int(rng.integers(1, h * w + 1))):
+            r, c = int(rng.integers(h)), int(rng.integers(w))
+            if game.status != "playing":
+                break
+            if not layout[r, c]:
+                game.reveal(r, c)
+            elif rng.random() < 0.5:
+                game.flag(r, c)
+        obs = game.observation
+        grid = obs.grid.copy()
+        if rng.random() < 0.15:
+            clue = np.argwhere(grid >= 0)
+            if len(clue):
+                r, c = clue[rng.integers(len(clue))]
+                grid[r, c] = rng.integers(0, 9)
+        mines = obs.mines if rng.random() < 0.7 else None
+        out.append(Observation(grid, mines=mines, noise=obs.noise))
+    return out
+
+
+POSITIONS = random_positions(2026, 500)
+
+
+@pytest.mark.parametrize("chunk", range(5))
+def test_sound_methods_never_claim_a_wrong_cell(chunk):
+    checked = 0
+    for obs in POSITIONS[chunk::5]:
+        for use_total in (True, False):
+            try:
+                truth = forced(obs, use_total=use_total)
+            except InconsistentPositionError:
+                truth = None
+            for method in SOUND:
+                if obs.noise in ("under", "over") and method != "trivial":
+                    continue
+                try:
+                    safe, mines = claims(obs, method, use_total=use_total)
+                except InconsistentPositionError:
+                    assert truth is None, (method, use_total, obs)
+                    continue
+                if truth is not None:
+                    assert safe <= truth[0] and mines <= truth[1], (method, use_total, obs)
+                    checked += 1
+    assert checked > 300
+
+
+def test_method_strength_orders_on_random_positions():
+    for obs in POSITIONS[:200]:
+        if obs.noise in ("under", "over"):
+            continue
+        try:
+            truth = forced(obs)
+        except InconsistentPositionError:
+            continue
+        got = {m: claims(obs, m) for m in ("trivial", "subset", "bounded", "rref", "lstsq-certified")}
+        got["rref-iterate"] = claims(obs, "rref", iterate=True)
+        for weak, strong in [("trivial", "subset"), ("trivial", "bounded"), ("lstsq-certified", "rref"),
+                             ("rref", "rref-iterate")]:
+            assert got[weak][0] <= got[strong][0] and got[weak][1] <= got[strong][1], (weak, strong, obs)
+        assert got["bounded"][0] <= truth[0]
+
+
+# --- references: sympy for the exact RREF, galois for GF(p), scipy for determined cells -----------
+
+
+def test_flint_rref_equals_sympy_on_random_systems():
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        m, n = int(rng.integers(1, 8)), int(rng.integers(1, 10))
+        M = (rng.random((m, n)) < 0.4).astype(np.int64)
+        M[:, -1] = rng.integers(0, 4, m)
+        R, den = exact_rref(M)
+        ref, _ = sympy.Matrix(M.tolist()).rref()
+        ref_rows = [list(ref.row(i)) for i in range(ref.rows) if any(ref.row(i))]
+        ours = [[sympy.Rational(int(v), den) for v in row] for row in R.tolist()]
+        assert ours == ref_rows
+
+
+def test_block_rref_equals_whole_rref():
+    # rref_rows reduces independent blocks separately: the rows must be those of the whole RREF
+    for obs in POSITIONS[:80]:
+        if obs.noise in ("under", "over"):
+            continue
+        try:
+            system = linear_system(obs, use_total=False)
+        except InconsistentPositionError:
+            continue
+        if system.A.shape[0] == 0:
+            continue
+        R, rhs = rref_rows(system)
+        whole, den = exact_rref(np.column_stack([system.A, system.b]))
+        ours = sorted(tuple(sympy.Rational(int(v), int(r[np.flatnonzero(r)[0]])) for v in r)
+                      for r in np.column_stack([R, rhs]).astype(object))
+        ref = sorted(tuple(sympy.Rational(int(v), den) for v in r) for r in whole)
+        assert ours == ref
+
+
+@pytest.mark.parametrize("p", [2, 3, 7])
+def test_flint_mod_p_rref_equals_galois(p):
+    rng = np.random.default_rng(p)
+    for _ in range(25):
+        m, n = int(rng.integers(1, 8)), int(rng.integers(2, 10))
+        M = rng.integers(0, p, (m, n))
+        assert np.array_equal(gfp.rref_mod_p(M, p, engine="flint"), gfp.rref_mod_p(M, p, engine="galois"))
+
+
+@pytest.mark.parametrize("method, options", [("gf2", {}), ("gfp", {"p": 7}), ("gfp", {"p": 3})])
+def test_gf_engines_agree_on_positions(method, options):
+    for obs in POSITIONS[:60]:
+        if obs.noise in ("under", "over"):
+            continue
+        results = []
+        for engine in ("flint", "galois"):
+            try:
+                results.append(claims(obs, method, engine=engine, **options))
+            except InconsistentPositionError:
+                results.append("inconsistent")
+        assert results[0] == results[1], obs
+
+
+def test_certified_cells_are_those_scipy_finds_determined():
+    for obs in POSITIONS[:150]:
+        if obs.noise in ("under", "over"):
+            continue
+        try:
+            safe, mines = claims(obs, "lstsq-certified")
+            x, cell_list = lstsq.min_norm_solution(obs)
+        except InconsistentPositionError:
+            continue
+        if not cell_list:
+            continue
+        system = sweeplab.clue_system(obs)
+        null = scipy.linalg.null_space(system.A.astype(float))
+        determined = np.all(np.abs(null) < 1e-9, axis=1) if null.size else np.ones(len(cell_list), bool)
+        float_claims = {cell_list[j] for j in np.flatnonzero(determined) if abs(x[j] - round(x[j])) < 1e-6}
+        assert safe | mines == float_claims, obs
+        for cell in safe:
+            assert abs(x[cell_list.index(cell)]) < 1e-6
+        for cell in mines:
+            assert abs(x[cell_list.index(cell)] - 1) < 1e-6
