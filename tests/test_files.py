@@ -136,3 +136,18 @@ def test_bad_game_documents(change, match):
 def test_bad_position_documents(data, match):
     with pytest.raises(ValueError, match=match):
         position_from_dict(data)
+
+
+def test_readme_examples_load():
+    """The JSON examples in data/README.md are valid documents."""
+    text = (EXAMPLES.parent / "README.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    kinds = set()
+    for block in blocks:
+        data = json.loads(block)
+        kinds.add(data["format"])
+        if data["format"] == "sweeplab.position":
+            assert position_from_dict(data).shape == (2, 6)
+        else:
+            assert game_from_dict(data).status == data["status"]
+    assert kinds == {"sweeplab.position", "sweeplab.game"}
