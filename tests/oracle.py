@@ -139,7 +139,8 @@ def _solver(p: Problem, variables: list[int]) -> tuple[Solver, IDPool]:
         elif p.total == len(lits):
             s.append_formula([[lit] for lit in lits])
         else:
-            s.append_formula(CardEnc.equals(lits, bound=p.total, vpool=pool, encoding=EncType.kmtotalizer).clauses)
+            enc = CardEnc.equals(lits, bound=p.total, vpool=pool, encoding=EncType.kmtotalizer)
+            s.append_formula(enc.clauses)
     return s, pool
 
 
@@ -216,7 +217,7 @@ def count_frontier_models(obs, *, use_total: bool = True, limit: int = 20_000):
             for i, b in enumerate(bits):
                 if b:
                     cell_counts[i][k] += 1
-            s.add_clause([-(v + 1) if b else (v + 1) for v, b in zip(p.frontier, bits)])
+            s.add_clause([-(v + 1) if b else (v + 1) for v, b in zip(p.frontier, bits, strict=True)])
             n += 1
             if n > limit:
                 return None
@@ -253,13 +254,13 @@ def probabilities(obs, *, use_total: bool = True, limit: int = 20_000):
     else:
         weight = [2**interior] * len(counts)
         interior_num = None
-    Z = sum(c * w for c, w in zip(counts, weight))
+    Z = sum(c * w for c, w in zip(counts, weight, strict=True))
     if Z == 0:
         raise InconsistentPositionError("oracle: no layout fits the clues and the total")
     out = np.full(grid.shape, np.nan)
     out[(grid == FLAG) | (grid == MINE)] = 1.0
     for i, v in enumerate(p.frontier):
-        num = sum(cc * w for cc, w in zip(cell_counts[i], weight))
+        num = sum(cc * w for cc, w in zip(cell_counts[i], weight, strict=True))
         out[p.cells[v]] = float(Fraction(num, Z))
     for v in p.interior:
         out[p.cells[v]] = 0.5 if interior_num is None else float(interior_num / Z)
