@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .agents import AGENTS
 from .clue_system import ClueSystem, clue_system
 from .game import Game, new_game
 from .methods import METHODS, deduce
@@ -195,8 +196,13 @@ class Explorer:
     Examples
     --------
     >>> ex = Explorer(level="beginner", seed=1)
-    >>> ex.game.status, len(ex.buttons), len(ex.buttons[0])
-    ('playing', 9, 9)
+    >>> ex.click(4, 4) > 0
+    True
+    >>> ex.set_method("trivial").deduction.method
+    'trivial'
+    >>> ex.agent_box.value = "trivial"
+    >>> len(ex.agent_step()) >= 1
+    True
     """
 
     def __init__(
@@ -215,6 +221,7 @@ class Explorer:
         self._level, self._seed, self._first_click = level, seed, first_click
         self.game = game if game is not None else new_game(level, first_click=first_click, seed=seed)
         self.method = method
+        self._rng = np.random.default_rng(seed)
         self.deduction = None
         self.probabilities: np.ndarray | None = None
         self.message = ""
@@ -226,7 +233,7 @@ class Explorer:
                 self.buttons[r][c].on_click(lambda _b, r=r, c=c: self._on_cell(r, c))
         self.method_box = w.Dropdown(options=list(METHODS), value=method, description="method")
         self.method_box.observe(lambda ch: self.set_method(ch["new"]), names="value")
-        self.agent_box = w.Dropdown(options=_agent_names(), description="agent")
+        self.agent_box = w.Dropdown(options=list(AGENTS), value="best", description="agent")
         self.flag_mode = w.ToggleButton(description="flag", tooltip="clicks flag instead of reveal")
         self.show_probabilities = w.Checkbox(description="probabilities", value=False)
         self.show_probabilities.observe(lambda _ch: self.refresh(), names="value")
@@ -295,21 +302,32 @@ class Explorer:
         self.refresh()
         return moves
 
-    def agent_step(self) -> tuple[str, int, int] | None:
-        """Let the chosen agent make one move; returns it (``None`` when the game is over)."""
-        if self.game.status != "playing":
-            return None
-        from . import agents
+    def agent_step(self) -> list[tuple[str, int, int, str]]:
+        """Let the chosen agent play one turn (its next moves); returns the moves played.
 
-        before = len(self.game.moves)
-        agents.step(self.agent_box.value, self.game)
-        self.refresh()
-        return self.game.moves[-1] if len(self.game.moves) > before else None
+        The agent sees only the observation (SPEC §5); its random choices come
+        from the explorer's own generator, seeded with the game's seed.
+        """
+        from .agents import make_agent
+
+        played: list[tuple[str, int, int, str]] = []
+        if self.game.status != "playing":
+            return played
+        agent = make_agent(self.agent_box.value)
+        for kind, r, c, source in agent.next_moves(self.game.observation, self._rng):
+            if self.game.status != "playing" or self.game.observation.grid[r, c] != COVERED:
+                continue
+            (self.game.reveal if kind == "reveal" else self.game.flag)(r, c)
+            played.append((kind, r, c, source))
+        self.message = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
+        self.refresh(keep_message=True)
+        return played
 
     def new(self, *, seed: int) -> Explorer:
         """Start a new game on the same level."""
         self._seed = seed
         self.game = new_game(self._level, first_click=self._first_click, seed=seed)
+        self._rng = np.random.default_rng(seed)
         self.refresh()
         return self
 
@@ -320,10 +338,12 @@ class Explorer:
         elif self.game.observation.grid[row, col] == COVERED:
             self.click(row, col)
 
-    def refresh(self) -> None:
+    def refresh(self, *, keep_message: bool = False) -> None:
         """Recompute the deductions and probabilities and redraw everything."""
         obs = self.game.observation
-        self.deduction, self.probabilities, self.message = None, None, ""
+        self.deduction, self.probabilities = None, None
+        if not keep_message:
+            self.message = ""
         if self.game.status == "playing" and (obs.grid >= 0).any():
             try:
                 self.deduction = deduce(obs, method=self.method)
@@ -391,11 +411,3 @@ class Explorer:
         from IPython.display import display
 
         display(self.widget)
-
-
-def _agent_names() -> list[str]:
-    try:
-        from . import AGENTS  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    return list(AGENTS)
