@@ -319,6 +319,38 @@ def best_vs_published(
     return pd.DataFrame(rows)
 
 
+def method_power(
+    *,
+    corpus: str = "tiny",
+    seed: int = 0,
+    methods: tuple[str, ...] | None = None,
+    budget_seconds: float | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Deductive power and speed of every method against enumeration (issue 5, :mod:`sweeplab.bench`).
+
+    ``corpus`` is a path to a corpus file (:func:`sweeplab.corpus.load_corpus`)
+    or a preset of :func:`sweeplab.corpus.generate_corpus` generated from
+    ``seed``.  Returns :func:`sweeplab.bench.run_bench`'s tidy rows (one per
+    position, method and use of the total) with ``area`` and ``density``
+    columns added.
+    """
+    from pathlib import Path
+
+    from .bench import run_bench
+    from .corpus import generate_corpus, load_corpus
+
+    if Path(corpus).suffix in (".jsonl", ".gz"):
+        positions = load_corpus(corpus)
+    else:
+        positions = generate_corpus(seed=seed, preset=corpus, progress=progress)
+    rows = run_bench(positions, methods=methods, budget_seconds=budget_seconds, progress=progress)
+    density = {p.id: (p.obs.mines or 0) / (p.obs.shape[0] * p.obs.shape[1]) for p in positions}
+    rows["area"] = rows["height"] * rows["width"]
+    rows["density"] = rows["id"].map(density).round(3)
+    return rows
+
+
 # ------------------------------------------------------------------ registry
 @dataclass(frozen=True)
 class Experiment:
@@ -440,6 +472,14 @@ _REGISTRY = [
             "full": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.05, 0.9),
                      "games": 200},
         },
+    ),
+    Experiment(
+        "006-methods", "new", "issue 5 (deductive power and speed of every method against enumeration)",
+        "Recall, wrong claims and time per position of every method, by board family",
+        method_power,
+        {"smoke": {"corpus": "tiny", "budget_seconds": 5.0},
+         "quick": {"corpus": "small", "budget_seconds": 20.0},
+         "full": {"corpus": "full", "budget_seconds": 600.0}},
     ),
     Experiment(
         "011-best", "new", "published best win rates (91.7/78.2/41.1 safe corner; 97.2/89.1/54.3 zero)",

@@ -32,6 +32,7 @@ __all__ = [
     "game_steps_figure",
     "scaling_figure",
     "best_figure",
+    "methods_figure",
     "save_figure",
 ]
 
@@ -200,6 +201,28 @@ def best_figure(df: pd.DataFrame):
     return fig
 
 
+def methods_figure(rows: pd.DataFrame):
+    """Deductive power (recall of the forced cells) and median time per position, by method and slice."""
+    from .bench import summarize
+
+    plt, sns = _plt()
+    table = summarize(rows)
+    table = table[table["use_total"] & (table["slice"] != "all")]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4))
+    sns.barplot(table, x="method", y="recall", hue="slice", ax=axes[0])
+    axes[0].set(ylim=(0, 1.05), ylabel="share of forced cells found",
+                title="deductive power (with the total)")
+    sns.barplot(table, x="method", y="median_ms", hue="slice", ax=axes[1], legend=False)
+    axes[1].set(yscale="log", ylabel="median ms per position", title="time per position")
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=45)
+    wrong = table.groupby("method")["wrong"].sum()
+    bad = ", ".join(f"{m}: {int(n)}" for m, n in wrong.items() if n) or "none"
+    fig.suptitle(f"every method against enumeration; wrong claims: {bad}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 #: Experiment name -> figure function.
 FIGURES: dict[str, Callable[[pd.DataFrame], object]] = {
     "000-win-rates": win_rates_figure,
@@ -209,6 +232,7 @@ FIGURES: dict[str, Callable[[pd.DataFrame], object]] = {
     "001-game-steps": game_steps_figure,
     "003-scaling": scaling_figure,
     "004-density-score": density_score_figure,
+    "006-methods": methods_figure,
     "011-best": best_figure,
 }
 

@@ -88,6 +88,14 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
             lines.append(f"- {agent}: {1000 * first.mean_seconds:.1f} ms per game at {int(first.area)} cells "
                          f"→ {1000 * last.mean_seconds:.1f} ms at {int(last.area)} cells")
         return lines
+    if name == "006-methods":
+        from ..bench import summarize
+
+        table = summarize(df)
+        table = table[table["use_total"] & (table["slice"] == "all")]
+        return [f"- {r.method}: recall {_pct(r.recall)}, wrong claims {int(r.wrong)}, "
+                f"median {r.median_ms:.2f} ms per position ({int(r.answered)} positions)"
+                for r in table.itertuples()]
     if name == "001-game-steps":
         return [f"- {len(df) - 1} moves, final score {df.attrs.get('score', float('nan')):.2f} "
                 "(report 001's own game: final score 0.75)"]
@@ -111,8 +119,8 @@ def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         fig = f"[{res['name']}](figures/{res['name']}.png)" if res.get("figures") else "—"
-        lines.append(f"| {exp.report} | {exp.reference} | {fig} | [csv](tables/{res['name']}.csv) | "
-                     f"{res['seconds']:.1f} |")
+        table = f"[csv](tables/{res['name']}.csv)" if res.get("table") else "—"
+        lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {res['seconds']:.1f} |")
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: "
