@@ -139,11 +139,16 @@ class Board:
 
     def apply(self, safe: np.ndarray, mines: np.ndarray) -> bool:
         """Record newly found cells; return whether anything new was found."""
-        safe = np.unique(safe[self.unknown[safe]])
-        mines = np.unique(mines[self.unknown[mines]])
-        if np.intersect1d(safe, mines).size:
-            cell = self.cell(int(np.intersect1d(safe, mines)[0]))
+        new_safe = np.zeros(self.unknown.size, dtype=bool)
+        new_mine = np.zeros(self.unknown.size, dtype=bool)
+        new_safe[safe] = True
+        new_mine[mines] = True
+        new_safe &= self.unknown
+        new_mine &= self.unknown
+        if np.any(new_safe & new_mine):
+            cell = self.cell(int(np.flatnonzero(new_safe & new_mine)[0]))
             raise InconsistentPositionError(f"cell {cell} is forced both safe and a mine")
+        safe, mines = np.flatnonzero(new_safe), np.flatnonzero(new_mine)
         if not (safe.size or mines.size):
             return False
         self.unknown[safe] = False
@@ -272,6 +277,15 @@ def blocks(A: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+def _flint_matrix(M: np.ndarray, make):
+    """A python-flint matrix with the entries of ``M``, set one nonzero at a time (fast on sparse ``M``)."""
+    Z = make(*M.shape)
+    rows, cols = np.nonzero(M)
+    for i, j, v in zip(rows.tolist(), cols.tolist(), M[rows, cols].tolist(), strict=True):
+        Z[i, j] = v
+    return Z
+
+
 def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
     """Exact RREF of an integer matrix with python-flint (fraction-free).
 
@@ -287,32 +301,44 @@ def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
     """
     import flint
 
-    m, n = M.shape
-    Z = flint.fmpz_mat(m, n)
-    rows, cols = np.nonzero(M)
-    for i, j, v in zip(rows.tolist(), cols.tolist(), M[rows, cols].tolist(), strict=True):
-        Z[i, j] = v
-    R, den, rank = Z.rref()
-    values = [int(x) for x in R.entries()[: rank * n]]
+    R, den, rank = _flint_matrix(M, flint.fmpz_mat).rref()
+    values = [int(x) for x in R.entries()[: rank * M.shape[1]]]
     try:
         out = np.array(values, dtype=np.int64)
     except OverflowError:
         out = np.array(values, dtype=object)
-    return out.reshape(rank, n), int(den)
+    return out.reshape(rank, M.shape[1]), int(den)
 
 
-def rref_rows(system: LinearSystem) -> tuple[np.ndarray, np.ndarray]:
-    """Integer multiples of the RREF rows of ``[A | b]``, block by block.
+def rref_mod_p(M: np.ndarray, p: int) -> np.ndarray:
+    """Nonzero rows of the RREF of ``M`` over GF(p) with python-flint's ``nmod_mat``.
+
+    Examples
+    --------
+    >>> rref_mod_p(np.array([[1, 1, 0], [0, 1, 1]]), 2).tolist()
+    [[1, 0, 1], [0, 1, 1]]
+    """
+    import flint
+
+    R, rank = _flint_matrix(np.asarray(M, dtype=np.int64) % p, lambda m, n: flint.nmod_mat(m, n, p)).rref()
+    return np.array([int(x) for x in R.entries()[: rank * M.shape[1]]], dtype=np.int64).reshape(rank, -1)
+
+
+def rref_rows(system: LinearSystem, reduce=None) -> tuple[np.ndarray, np.ndarray]:
+    """The reduced rows of ``[A | b]``, block by block.
 
     RREF of a block-diagonal matrix is the union of the blocks' RREFs, so each
     independent block (with the total row, everything is one block) is reduced
-    on its own.  Returns ``(R, rhs)`` with ``R`` over all columns.
+    on its own.  ``reduce`` maps an integer matrix to the nonzero rows of its
+    RREF (scaled by any nonzero factor); by default the exact rational RREF
+    (:func:`exact_rref`), scaled to integers.  Returns ``(R, rhs)`` with ``R``
+    over all columns.
     """
+    reduce = reduce or (lambda M: exact_rref(M)[0])
     n = system.n_columns
     parts, rhs = [], []
     for rows, cols in blocks(system.A):
-        M = np.hstack([system.A[np.ix_(rows, cols)], system.b[rows, None]])
-        R, _ = exact_rref(M)
+        R = reduce(np.hstack([system.A[np.ix_(rows, cols)], system.b[rows, None]]))
         full = np.zeros((R.shape[0], n), dtype=R.dtype)
         full[:, cols] = R[:, :-1]
         parts.append(full)

@@ -24,7 +24,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, LinearSystem, check_columns, linear_system, merge_claims, reject_bound_noise
+from ._common import (
+    CellSets,
+    LinearSystem,
+    check_columns,
+    linear_system,
+    merge_claims,
+    reject_bound_noise,
+    rref_rows,
+)
+from ._common import rref_mod_p as flint_rref_mod_p
 
 __all__ = ["ENGINES", "forced_cells", "rref_mod_p"]
 
@@ -77,9 +86,8 @@ def forced_cells(
     system = linear_system(obs, use_total=use_total)
     if system.A.shape[0] == 0:
         return set(), set()
-    M = np.hstack([system.A, system.b[:, None]]) % p
-    R = rref_mod_p(M, int(p), engine=engine)
-    ones, zeros = _read_rows(R, int(p), system)
+    R, rhs = rref_rows(system, lambda M: rref_mod_p(M, int(p), engine=engine))
+    ones, zeros = _read_rows(np.column_stack([R, rhs]), int(p), system)
     return merge_claims(system.cells(zeros), system.cells(ones))
 
 
@@ -88,20 +96,14 @@ def rref_mod_p(M: np.ndarray, p: int, *, engine: str = "flint") -> np.ndarray:
 
     Examples
     --------
-    >>> rref_mod_p(np.array([[1, 1, 0], [0, 1, 1]]), 2).tolist()
+    >>> rref_mod_p(np.array([[1, 1, 0], [0, 1, 1]]), 2, engine="galois").tolist()
     [[1, 0, 1], [0, 1, 1]]
     """
-    m, n = M.shape
-    if engine == "galois":
-        import galois
+    if engine == "flint":
+        return flint_rref_mod_p(M, p)
+    import galois
 
-        R = np.asarray(galois.GF(p)(np.asarray(M, dtype=np.int64) % p).row_reduce(), dtype=np.int64)
-    else:
-        import flint
-
-        Z = flint.nmod_mat(m, n, (np.asarray(M, dtype=np.int64) % p).ravel().tolist(), p)
-        R, _ = Z.rref()
-        R = np.array([int(v) for v in R.entries()], dtype=np.int64).reshape(m, n)
+    R = np.asarray(galois.GF(p)(np.asarray(M, dtype=np.int64) % p).row_reduce(), dtype=np.int64)
     return R[R.any(axis=1)]
 
 

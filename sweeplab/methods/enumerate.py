@@ -1,0 +1,550 @@
+"""Exact deduction and mine probabilities by enumeration (report 004 §3, "split borders").
+
+Report 004 enumerates every assignment of each *border* (a connected block of
+frontier cells) by backtracking, and notes that blocks do not influence each
+other, so ``2^3 + 2^5`` beats ``2^8``.  This module follows it, with three
+standard refinements:
+
+1. **Cell groups.**  Frontier cells that touch exactly the same clues are
+   exchangeable; a group of ``g`` cells is one variable ``m`` in ``0..g`` worth
+   ``C(g, m)`` layouts (groups have at most 8 cells).
+2. **Counting by number of mines.**  Each block's solutions are counted per
+   number of mines ``k``, so blocks combine with each other and with the
+   interior cells (covered cells next to no clue) through the total: a frontier
+   layout with ``S`` mines leaves ``C(I, R - S)`` interior layouts (``I``
+   interior cells, ``R`` unknown mines).  Weights are kept in log space relative
+   to their largest term, so a million-cell board does not overflow, while
+   *which* cells are forced is decided on exact Boolean feasibility sets, never
+   on rounded weights.
+3. **Propagation.**  Groups are visited in breadth-first order along the clue
+   graph, and each group's value range is cut by every clue it belongs to
+   (``lo <= sum <= hi``) given what is assigned and what capacity remains, so
+   dead branches are cut one level early.  The search is compiled with numba.
+
+Probability conventions
+-----------------------
+With the total, every layout of the covered cells that fits the clues and the
+total is equally likely (SPEC §4).  Without it (``use_total=False`` or an
+unknown total) every layout of the covered cells that fits the clues is
+equally likely, with no constraint on their number: frontier layouts are
+weighted equally and interior cells have probability exactly 1/2.
+
+Clue noise (report 004 §4): with ``obs.noise == "under"`` a number is a lower
+bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
+(``sum <= b``); layouts meeting these inequalities are equally likely.
+``"lost"`` clues are ``NOCLUE`` cells, which simply give no constraint.
+
+Very large blocks: the search stops with a :class:`ComponentTooLargeError`
+(a ``ValueError``) after ``max_nodes`` search nodes (default 20 million,
+about a second), rather than hanging.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
+
+__all__ = ["ComponentTooLargeError", "Enumeration", "analyse", "forced_cells", "probabilities"]
+
+Cell = tuple[int, int]
+
+#: Default cap on backtracking nodes per call.
+MAX_NODES = 20_000_000
+
+
+class ComponentTooLargeError(ValueError):
+    """A block of frontier cells needs more than ``max_nodes`` backtracking nodes."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The constraints of a position over groups of exchangeable frontier cells.
+
+    Attributes
+    ----------
+    shape : tuple of int
+    group_cells : list of numpy.ndarray
+        Flat indices of the cells of each group.
+    row_ptr, row_groups : numpy.ndarray
+        CSR lists of the groups in each informative clue.
+    lo, hi : numpy.ndarray
+        ``lo[r] <= sum of the mines of clue r's groups <= hi[r]``.
+    interior : numpy.ndarray
+        Flat indices of covered cells in no informative clue.
+    remaining : int or None
+        Mines among the covered cells (the total minus known mines) when used.
+    """
+
+    shape: tuple[int, int]
+    group_cells: list[np.ndarray]
+    group_size: np.ndarray
+    row_ptr: np.ndarray
+    row_groups: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    interior: np.ndarray
+    remaining: int | None
+
+
+def build(obs: Observation, *, use_total: bool = True) -> Problem:
+    """Read the constraints of a position (clues as bounds under noise), grouped.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When a clue or the total is out of reach whatever the layout.
+
+    Examples
+    --------
+    >>> p = build(Observation.from_text("???\\n121", mines=2))
+    >>> p.group_size.tolist(), p.lo.tolist(), p.remaining
+    ([1, 1, 1], [1, 2, 1], 2)
+    """
+    grid = obs.grid
+    h, w = grid.shape
+    flat = grid.ravel()
+    covered = flat == COVERED
+    known = (flat == FLAG) | (flat == MINE)
+    clue_cells = np.flatnonzero(flat >= 0)
+    table = neighbour_table((h, w))
+    nb = table[clue_cells]
+    ok = nb >= 0
+    nb0 = np.where(ok, nb, 0)
+    cov = covered[nb0] & ok
+    n_cov = cov.sum(axis=1)
+    need = flat[clue_cells].astype(np.int64) - (known[nb0] & ok).sum(axis=1)
+    if obs.noise == "under":
+        lo, hi = need, n_cov
+    elif obs.noise == "over":
+        lo, hi = np.zeros_like(need), need
+    else:
+        lo, hi = need, need
+    lo, hi = np.maximum(lo, 0), np.minimum(hi, n_cov)
+    bad = np.flatnonzero(lo > hi)
+    if bad.size:
+        r, c = divmod(int(clue_cells[bad[0]]), w)
+        raise InconsistentPositionError(
+            f"clue {int(flat[clue_cells[bad[0]]])} at ({r}, {c}) cannot be met: "
+            f"{int(need[bad[0]])} more mines among {int(n_cov[bad[0]])} covered neighbours"
+        )
+    informative = (n_cov > 0) & ((lo > 0) | (hi < n_cov))
+    rows = np.flatnonzero(informative)
+    n_rows = rows.size
+    row_of = np.full(h * w + 1, -1, dtype=np.int64)
+    row_of[clue_cells[rows]] = np.arange(n_rows)
+    member = np.zeros(h * w, dtype=bool)
+    member[nb[rows][cov[rows]]] = True
+    frontier = np.flatnonzero(member)
+    remaining = None
+    if use_total and obs.mines is not None:
+        remaining = obs.mines - int(known.sum())
+        if not 0 <= remaining <= int(covered.sum()):
+            raise InconsistentPositionError(
+                f"total of {obs.mines} mines cannot be met with {int(known.sum())} known mines "
+                f"and {int(covered.sum())} covered cells"
+            )
+    interior = np.flatnonzero(covered & ~member)
+    if frontier.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Problem((h, w), [], empty, np.zeros(1, np.int64), empty, empty, empty, interior, remaining)
+    # Signature of a frontier cell: the sorted informative clues around it.
+    sig = row_of[np.where(table[frontier] >= 0, table[frontier], h * w)]
+    sig.sort(axis=1)
+    _, first, inverse = np.unique(sig, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    order = np.argsort(inverse, kind="stable")
+    group_size = np.bincount(inverse).astype(np.int64)
+    bounds = np.concatenate([[0], np.cumsum(group_size)])
+    group_cells = [frontier[order[bounds[g] : bounds[g + 1]]] for g in range(group_size.size)]
+    # Rows -> groups: each group lies wholly inside or outside each row.
+    gsig = sig[first]
+    g_idx, slot = np.nonzero(gsig >= 0)
+    r_idx = gsig[g_idx, slot]
+    by_row = np.lexsort((g_idx, r_idx))
+    row_groups = g_idx[by_row].astype(np.int64)
+    row_ptr = np.concatenate([[0], np.cumsum(np.bincount(r_idx, minlength=n_rows))]).astype(np.int64)
+    return Problem((h, w), group_cells, group_size, row_ptr, row_groups,
+                   lo[rows].astype(np.int64), hi[rows].astype(np.int64), interior, remaining)
+
+
+@numba.njit(cache=True)
+def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover - compiled
+    """Backtrack over the groups of every block; count layouts per number of mines.
+
+    Returns ``(comp, counts, gmines, cansafe, status)``: ``comp[g]`` the block of
+    group ``g``; ``counts[c, k]`` the number of layouts of block ``c`` with ``k``
+    mines; ``gmines[g, k]`` the sum over those layouts of the mines in group
+    ``g``; ``cansafe[g, k]`` whether some such layout leaves a cell of ``g``
+    free; ``status`` 0, or -1 when ``max_nodes`` was reached.
+    """
+    G = gsize.size
+    R = lo.size
+    # group -> rows (CSR)
+    gdeg = np.zeros(G + 1, np.int64)
+    for r in range(R):
+        for t in range(row_ptr[r], row_ptr[r + 1]):
+            gdeg[row_groups[t] + 1] += 1
+    gptr = np.cumsum(gdeg)
+    grows = np.empty(gptr[G], np.int64)
+    fill = gptr[:G].copy()
+    for r in range(R):
+        for t in range(row_ptr[r], row_ptr[r + 1]):
+            g = row_groups[t]
+            grows[fill[g]] = r
+            fill[g] += 1
+    # blocks, in breadth-first order
+    comp = np.full(G, -1, np.int64)
+    order = np.empty(G, np.int64)
+    starts = np.zeros(G + 1, np.int64)
+    n_comp = 0
+    head = 0
+    tail = 0
+    for s in range(G):
+        if comp[s] >= 0:
+            continue
+        starts[n_comp] = tail
+        comp[s] = n_comp
+        order[tail] = s
+        tail += 1
+        while head < tail:
+            g = order[head]
+            head += 1
+            for t in range(gptr[g], gptr[g + 1]):
+                r = grows[t]
+                for u in range(row_ptr[r], row_ptr[r + 1]):
+                    v = row_groups[u]
+                    if comp[v] < 0:
+                        comp[v] = n_comp
+                        order[tail] = v
+                        tail += 1
+        n_comp += 1
+    starts[n_comp] = G
+    max_k = 0
+    for c in range(n_comp):
+        k = 0
+        for i in range(starts[c], starts[c + 1]):
+            k += gsize[order[i]]
+        max_k = max(max_k, k)
+    binom = np.zeros((9, 9))
+    for n in range(9):
+        binom[n, 0] = 1.0
+        for m in range(1, n + 1):
+            binom[n, m] = binom[n - 1, m - 1] + (binom[n - 1, m] if m <= n - 1 else 0.0)
+    counts = np.zeros((n_comp, max_k + 1))
+    gmines = np.zeros((G, max_k + 1))
+    cansafe = np.zeros((G, max_k + 1), np.bool_)
+    cur = np.zeros(R, np.int64)
+    rem = np.zeros(R, np.int64)
+    for r in range(R):
+        for t in range(row_ptr[r], row_ptr[r + 1]):
+            rem[r] += gsize[row_groups[t]]
+    val = np.zeros(G, np.int64)
+    top = np.zeros(G, np.int64)
+    assigned = np.zeros(G, np.bool_)
+    nodes = 0
+    for c in range(n_comp):
+        a = starts[c]
+        n = starts[c + 1] - a
+        mines = 0
+        i = 0
+        # range of level 0
+        g = order[a]
+        low = 0
+        up = gsize[g]
+        for t in range(gptr[g], gptr[g + 1]):
+            r = grows[t]
+            low = max(low, lo[r] - cur[r] - (rem[r] - gsize[g]))
+            up = min(up, hi[r] - cur[r])
+        val[0] = low
+        top[0] = up
+        assigned[0] = False
+        while i >= 0:
+            g = order[a + i]
+            if assigned[i]:
+                for t in range(gptr[g], gptr[g + 1]):
+                    r = grows[t]
+                    cur[r] -= val[i]
+                    rem[r] += gsize[g]
+                mines -= val[i]
+                assigned[i] = False
+                val[i] += 1
+            if val[i] > top[i]:
+                i -= 1
+                continue
+            for t in range(gptr[g], gptr[g + 1]):
+                r = grows[t]
+                cur[r] += val[i]
+                rem[r] -= gsize[g]
+            mines += val[i]
+            assigned[i] = True
+            nodes += 1
+            if nodes > max_nodes:
+                return comp, counts, gmines, cansafe, -1
+            if i == n - 1:
+                wgt = 1.0
+                for j in range(n):
+                    gj = order[a + j]
+                    wgt *= binom[gsize[gj], val[j]]
+                counts[c, mines] += wgt
+                for j in range(n):
+                    gj = order[a + j]
+                    gmines[gj, mines] += wgt * val[j]
+                    if val[j] < gsize[gj]:
+                        cansafe[gj, mines] = True
+            else:
+                i += 1
+                g = order[a + i]
+                low = 0
+                up = gsize[g]
+                for t in range(gptr[g], gptr[g + 1]):
+                    r = grows[t]
+                    low = max(low, lo[r] - cur[r] - (rem[r] - gsize[g]))
+                    up = min(up, hi[r] - cur[r])
+                val[i] = low
+                top[i] = up
+                assigned[i] = False
+    return comp, counts, gmines, cansafe, 0
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """The exact analysis of a position.
+
+    Attributes
+    ----------
+    safe, mines : frozenset of (int, int)
+        Cells that are safe (mined) in every consistent layout.
+    probabilities : numpy.ndarray or None
+        Mine probability of every cell (``nan`` on revealed cells, 1 on known
+        mines), when asked for.
+    """
+
+    safe: frozenset[Cell]
+    mines: frozenset[Cell]
+    probabilities: np.ndarray | None
+
+
+def _bool_conv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.convolve(a.astype(np.int64), b.astype(np.int64)) > 0
+
+
+def _norm_conv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.convolve(a, b)
+    m = out.max()
+    return out / m if m > 0 else out
+
+
+def analyse(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    probabilities: bool = True,
+    max_nodes: int = MAX_NODES,
+) -> Enumeration:
+    """Forced cells and (optionally) exact mine probabilities of a position.
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+        Use the total number of mines when the position knows it.
+    probabilities : bool, default True
+        Also compute the probabilities (a little more work).
+    max_nodes : int
+        Cap on backtracking nodes; beyond it :class:`ComponentTooLargeError`.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits the clues (and the total).
+    ComponentTooLargeError
+        When the search needs more than ``max_nodes`` nodes.
+
+    Examples
+    --------
+    >>> e = analyse(Observation.from_text("???\\n121", mines=2))
+    >>> sorted(e.safe), sorted(e.mines)
+    ([(0, 1)], [(0, 0), (0, 2)])
+    """
+    p = build(obs, use_total=use_total)
+    h, w = p.shape
+    G = p.group_size.size
+    if G:
+        comp, counts, gmines, cansafe, status = _search(
+            p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes))
+        if status < 0:
+            raise ComponentTooLargeError(
+                f"enumeration stopped after max_nodes={max_nodes} backtracking nodes "
+                f"({int(p.group_size.sum())} frontier cells in {G} groups); raise max_nodes"
+            )
+    else:
+        comp = np.zeros(0, np.int64)
+        counts = np.zeros((0, 1))
+        gmines = np.zeros((0, 1))
+        cansafe = np.zeros((0, 1), bool)
+    n_comp = counts.shape[0]
+    feasible = counts > 0  # exact: sums of products of binomials >= 1
+    if n_comp and not feasible.any(axis=1).all():
+        raise InconsistentPositionError("no layout of the frontier fits the clues")
+    canmine = gmines > 0
+    I = int(p.interior.size)
+    R = p.remaining
+    safe_g = np.zeros(G, bool)
+    mine_g = np.zeros(G, bool)
+    interior_safe = interior_mine = False
+    if R is None:
+        safe_g = ~canmine.any(axis=1)
+        mine_g = ~cansafe.any(axis=1)
+    else:
+        # Which frontier totals S the other blocks allow (exact Boolean convolutions).
+        one = np.ones(1, bool)
+        prefix = [one]
+        for c in range(n_comp):
+            prefix.append(_bool_conv(prefix[-1], feasible[c]))
+        suffix = [one]
+        for c in range(n_comp - 1, -1, -1):
+            suffix.append(_bool_conv(suffix[-1], feasible[c]))
+        suffix.reverse()
+        allsum = prefix[-1]
+        S = np.arange(allsum.size)
+        ok_total = (S >= R - I) & (S <= R)
+        if not (allsum & ok_total).any():
+            raise InconsistentPositionError(
+                f"no layout fits the clues with {R} mines left among {I} interior and "
+                f"{int(p.group_size.sum())} frontier cells")
+        interior_safe = I > 0 and not (allsum & (S >= R - I) & (S <= R - 1)).any()
+        interior_mine = I > 0 and not (allsum & (S >= R - I + 1) & (S <= R)).any()
+        ok_k = np.zeros(counts.shape, bool)
+        for c in range(n_comp):
+            others = _bool_conv(prefix[c], suffix[c + 1])
+            s = np.flatnonzero(others)
+            k = np.arange(counts.shape[1])
+            tot = k[:, None] + s[None, :]
+            ok_k[c] = ((tot >= R - I) & (tot <= R)).any(axis=1)
+        allowed = ok_k[comp]
+        safe_g = ~(canmine & allowed).any(axis=1)
+        mine_g = ~(cansafe & allowed).any(axis=1)
+    safe_flat = [p.group_cells[g] for g in np.flatnonzero(safe_g)]
+    mine_flat = [p.group_cells[g] for g in np.flatnonzero(mine_g)]
+    if interior_safe:
+        safe_flat.append(p.interior)
+    if interior_mine:
+        mine_flat.append(p.interior)
+    safe = _cells(safe_flat, w)
+    mines = _cells(mine_flat, w)
+    probs = None
+    if probabilities:
+        probs = _probabilities(obs, p, comp, counts, gmines, R, I)
+        for cells, value in ((safe_flat, 0.0), (mine_flat, 1.0)):
+            for arr in cells:
+                probs.flat[arr] = value
+    return Enumeration(safe, mines, probs)
+
+
+def _cells(parts: list[np.ndarray], w: int) -> frozenset[Cell]:
+    if not parts:
+        return frozenset()
+    flat = np.concatenate(parts)
+    return frozenset(zip((flat // w).tolist(), (flat % w).tolist(), strict=True))
+
+
+def _probabilities(obs, p: Problem, comp, counts, gmines, R, I) -> np.ndarray:
+    grid = obs.grid
+    out = np.full(grid.size, np.nan)
+    out[(grid.ravel() == FLAG) | (grid.ravel() == MINE)] = 1.0
+    n_comp = counts.shape[0]
+    G = p.group_size.size
+    scale = counts.max(axis=1) if n_comp else np.ones(0)
+    v = counts / scale[:, None] if n_comp else counts
+    if R is None:
+        # Every layout of the covered cells equally likely: blocks are independent.
+        if G:
+            z = counts.sum(axis=1)
+            per_cell = gmines.sum(axis=1) / z[comp] / p.group_size
+            for g in range(G):
+                out[p.group_cells[g]] = per_cell[g]
+        out[p.interior] = 0.5
+        return out.reshape(grid.shape)
+    # Relative interior weights wt[S] = C(I, R - S) / C(I, R - S*), in log space.
+    prefix = [np.ones(1)]
+    for c in range(n_comp):
+        prefix.append(_norm_conv(prefix[-1], v[c]))
+    suffix = [np.ones(1)]
+    for c in range(n_comp - 1, -1, -1):
+        suffix.append(_norm_conv(suffix[-1], v[c]))
+    suffix.reverse()
+    n_s = prefix[-1].size + counts.shape[1]
+    S = np.arange(n_s)
+    t = R - S  # interior mines
+    valid = (t >= 0) & (t <= I)
+    logw = np.full(n_s, -np.inf)
+    idx = np.flatnonzero(valid)
+    # log C(I, t) - log C(I, t0) by summing log ratios from t0 = t at the first valid S.
+    tv = t[idx]  # decreasing by one along idx
+    steps = np.log(tv[1:] + 1.0) - np.log(I - tv[1:])  # C(I,t)/C(I,t+1) = (t+1)/(I-t)
+    logw[idx] = np.concatenate([[0.0], np.cumsum(steps)])
+    all_mass = np.zeros(n_s)
+    all_mass[: prefix[-1].size] = prefix[-1]
+    lw = np.where(all_mass > 0, logw, -np.inf)
+    wt = np.exp(logw - lw.max())
+    if I:
+        tot = all_mass * wt
+        out[p.interior] = float((tot * np.clip(t, 0, None)).sum() / tot.sum() / I)
+    for c in range(n_comp):
+        others = _norm_conv(prefix[c], suffix[c + 1])
+        K = counts.shape[1]
+        # W[k] = sum_s others[s] * wt[k + s]
+        W = np.array([others @ wt[k : k + others.size] for k in range(K)])
+        gs = np.flatnonzero(comp == c)
+        z = v[c] @ W
+        per_cell = (gmines[gs] / scale[c]) @ W / z / p.group_size[gs]
+        for g, q in zip(gs.tolist(), per_cell.tolist(), strict=True):
+            out[p.group_cells[g]] = q
+    return out.reshape(grid.shape)
+
+
+def forced_cells(
+    obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES
+) -> tuple[set[Cell], set[Cell]]:
+    """Every forced cell, by exact enumeration (sound and complete).
+
+    Examples
+    --------
+    >>> safe, mines = forced_cells(Observation.from_text("???\\n121"))
+    >>> sorted(safe), sorted(mines)
+    ([(0, 1)], [(0, 0), (0, 2)])
+    """
+    e = analyse(obs, use_total=use_total, probabilities=False, max_nodes=max_nodes)
+    return set(e.safe), set(e.mines)
+
+
+def probabilities(
+    obs: Observation | str, *, use_total: bool = True, max_nodes: int = MAX_NODES
+) -> np.ndarray:
+    """Exact mine probability of every covered cell (SPEC §4).
+
+    With the total, every layout of the covered cells that fits the clues and
+    the total is equally likely; without it (``use_total=False`` or unknown
+    total), every layout that fits the clues is, so interior cells get 1/2.
+    ``nan`` on revealed cells, 1 on flags and revealed mines, exactly 0 or 1 on
+    forced cells.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits.
+
+    Examples
+    --------
+    >>> p = probabilities(Observation.from_text("?1\\n??", mines=1))
+    >>> p.round(3).tolist()
+    [[0.333, nan], [0.333, 0.333]]
+    """
+    from ..positions import as_observation
+
+    obs = as_observation(obs)
+    return analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes).probabilities
