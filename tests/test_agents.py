@@ -139,8 +139,13 @@ def test_probability_agent_border_versus_interior():
     # one clue in a corner: border cells 1/3; the interior is safer with few mines, riskier with many
     text = "1????\n?????\n?????\n?????\n?????"
     border = {(0, 1), (1, 0), (1, 1)}
-    few = {agent.guess(Observation.from_text(text, mines=2), np.random.default_rng(s)) for s in range(5)}
-    many = {agent.guess(Observation.from_text(text, mines=15), np.random.default_rng(s)) for s in range(5)}
+    def guesses(mines):
+        moves = [agent.next_moves(Observation.from_text(text, mines=mines), np.random.default_rng(s))
+                 for s in range(5)]
+        assert all(len(m) == 1 and m[0].source == "guess" for m in moves)
+        return {(m[0].row, m[0].col) for m in moves}
+
+    few, many = guesses(2), guesses(15)
     assert not few & border and many <= border
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from ..clue_system import clue_system
 from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
 from .base import FirstMove, random_covered
-from .probability import ProbabilityAgent, mine_probabilities
+from .probability import ProbabilityAgent
 
 __all__ = ["BestAgent", "endgame_layouts", "endgame_choice"]
 
@@ -191,7 +191,7 @@ class BestAgent(ProbabilityAgent):
     endgame_layouts: int = 400
     name = "best"
 
-    def guess(self, obs: Observation, rng: np.random.Generator):
+    def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
         grid = obs.grid
         covered = grid == COVERED
         if self.endgame_layouts > 0 and self.use_total:
@@ -200,8 +200,7 @@ class BestAgent(ProbabilityAgent):
                 choice = endgame_choice(obs, listed[1], listed[0])
                 if choice is not None:
                     return choice[0]
-        p = mine_probabilities(obs, use_total=self.use_total)
-        if not np.isfinite(p[covered]).all():
+        if p is None or not np.isfinite(p[covered]).all():
             return random_covered(grid, rng)
         low = p[covered].min()
         cand = covered & (p <= low + self.tolerance)

@@ -12,23 +12,26 @@ Under "under"/"over" clue noise the clues are inequalities (report 004 §4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..positions import COVERED, Observation
-from .base import Agent, frontier_mask, random_covered
+from ..positions import COVERED, InconsistentPositionError, Observation
+from .base import Agent, Move, frontier_mask, moves_from, random_covered
 
 __all__ = ["ProbabilityAgent", "mine_probabilities"]
 
 
+def exact_analysis(obs: Observation, *, use_total: bool = True):
+    """Forced cells and exact mine probabilities in one enumeration (``methods.enumerate.analyse``)."""
+    from ..methods.enumerate import analyse  # imported lazily: numba is heavy
+
+    return analyse(obs, use_total=use_total, probabilities=True)
+
+
 def mine_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarray:
     """Exact mine probabilities of the covered cells (``nan`` elsewhere)."""
-    from .. import probabilities  # the library's exact method (imported lazily: heavy)
-
-    if not use_total and obs.mines is not None:
-        obs = obs.with_mines(None)
-    p = np.asarray(probabilities(obs), dtype=float).copy()
+    p = np.array(exact_analysis(obs, use_total=use_total).probabilities, dtype=float)
     p[obs.grid != COVERED] = np.nan
     return p
 
@@ -51,9 +54,38 @@ class ProbabilityAgent(Agent):
     use_total: bool = True
     name = "probability"
 
-    def guess(self, obs: Observation, rng: np.random.Generator):
+    def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
+        if not (obs.grid != COVERED).any():
+            return super().next_moves(obs, rng)
+        if not self.noise_aware and obs.noise is not None:
+            obs = Observation(obs.grid, mines=obs.mines)  # reads noisy numbers as exact
+        chain = self.chain(obs)
+        cheap = tuple(m for m in chain if m != "enumerate")
+        moves = self._run(obs, cheap)
+        if moves or "enumerate" not in chain:
+            return moves or self._guess_moves(obs, rng, None)
+        try:
+            e = exact_analysis(obs, use_total=self.use_total)
+        except InconsistentPositionError:
+            return self._guess_moves(obs, rng, None)
+        if e.safe or e.mines:
+            return moves_from(e.safe, e.mines, "enumerate")
+        p = np.array(e.probabilities, dtype=float)
+        p[obs.grid != COVERED] = np.nan
+        return self._guess_moves(obs, rng, p)
+
+    def _run(self, obs: Observation, methods: tuple[str, ...]) -> list[Move]:
+        return Agent.certain_moves(replace(self, methods=methods), obs) if methods else []
+
+    def _guess_moves(self, obs, rng, p) -> list[Move]:
+        cell = self.guess(obs, rng, p)
+        return [] if cell is None else [Move("reveal", cell[0], cell[1], "guess")]
+
+    def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
+        """Report 004: the safest border cell, or a random interior cell when the interior is safer."""
         grid = obs.grid
-        p = mine_probabilities(obs, use_total=self.use_total)
+        if p is None:
+            return random_covered(grid, rng)
         border = frontier_mask(grid)
         interior = (grid == COVERED) & ~border
         if not border.any():
