@@ -121,33 +121,45 @@ def problem(obs, *, use_total: bool = True) -> Problem:
     return Problem(obs, use_total)
 
 
-def _solver(p: Problem, variables: list[int]) -> tuple[Solver, IDPool]:
-    """A SAT solver over ``variables`` (indices into p.cells); literal of cell i is i + 1."""
+def _solver(p: Problem, frontier_range: tuple[int, int] | None = None) -> Solver:
+    """A SAT solver for the clues; literal of cell i is i + 1.
+
+    ``frontier_range = (lo, hi)`` adds ``lo <= mines on the frontier <= hi``:
+    with the total, the interior holds the rest, so the frontier must hold
+    between ``total - interior`` and ``total`` mines.
+    """
     pool = IDPool(start_from=len(p.cells) + 1)
     s = Solver(name="cadical153")
-    # Every cell gets a literal (even if unconstrained) so models cover them all.
-    for vars_, lo, hi in p.constraints:
+    bounds = [(vars_, lo, hi) for vars_, lo, hi in p.constraints]
+    if frontier_range is not None:
+        bounds.append((p.frontier, *frontier_range))
+    for vars_, lo, hi in bounds:
         lits = [v + 1 for v in vars_]
+        if lo > len(lits) or hi < 0 or lo > hi:
+            s.add_clause([1])
+            s.add_clause([-1])  # unsatisfiable
+            continue
         if lo > 0:
             s.append_formula(CardEnc.atleast(lits, bound=lo, vpool=pool, encoding=EncType.seqcounter).clauses)
         if hi < len(lits):
             s.append_formula(CardEnc.atmost(lits, bound=hi, vpool=pool, encoding=EncType.seqcounter).clauses)
-    if p.total is not None:
-        lits = [v + 1 for v in variables]
-        if p.total == 0:
-            s.append_formula([[-lit] for lit in lits])
-        elif p.total == len(lits):
-            s.append_formula([[lit] for lit in lits])
-        else:
-            enc = CardEnc.equals(lits, bound=p.total, vpool=pool, encoding=EncType.kmtotalizer)
-            s.append_formula(enc.clauses)
-    return s, pool
+    return s
+
+
+def _sat(p: Problem, frontier_range: tuple[int, int]) -> bool:
+    s = _solver(p, frontier_range)
+    try:
+        return bool(s.solve())
+    finally:
+        s.delete()
 
 
 def forced(obs, *, use_total: bool = True) -> tuple[set, set]:
     """The cells every consistent layout agrees on: ``(safe, mines)``.
 
-    Without the total, interior cells are never forced (either value fits).
+    Without the total, interior cells (next to no informative clue) are never
+    forced.  With it, they are exchangeable: they are forced safe when no model
+    leaves a mine for them, mined when no model leaves them a free cell.
 
     Raises
     ------
@@ -157,10 +169,11 @@ def forced(obs, *, use_total: bool = True) -> tuple[set, set]:
     p = problem(obs, use_total=use_total)
     if not p.consistent:
         raise InconsistentPositionError("oracle: a clue or the total is out of range")
-    variables = list(range(len(p.cells))) if p.total is not None else p.frontier
-    if not variables:
-        return set(), set()
-    s, _ = _solver(p, list(range(len(p.cells))))
+    variables = p.frontier
+    n_int = len(p.interior)
+    rng = None if p.total is None else (p.total - n_int, p.total)
+    s = _solver(p, rng)
+    out_safe, out_mines = set(), set()
     try:
         if not s.solve():
             raise InconsistentPositionError("oracle: no layout fits the clues")
@@ -168,7 +181,6 @@ def forced(obs, *, use_total: bool = True) -> tuple[set, set]:
         value = {v: int((v + 1) in model) for v in variables}
         undecided = set(variables)
         seen = {v: {value[v]} for v in variables}
-        out_safe, out_mines = set(), set()
         for v in variables:
             if v not in undecided:
                 continue
@@ -183,9 +195,15 @@ def forced(obs, *, use_total: bool = True) -> tuple[set, set]:
             else:
                 undecided.discard(v)
                 (out_mines if value[v] else out_safe).add(p.cells[v])
-        return out_safe, out_mines
     finally:
         s.delete()
+    if p.total is not None and n_int:
+        interior = {p.cells[v] for v in p.interior}
+        if not _sat(p, (p.total - n_int, p.total - 1)):
+            out_safe |= interior
+        if not _sat(p, (p.total - n_int + 1, p.total)):
+            out_mines |= interior
+    return out_safe, out_mines
 
 
 def count_frontier_models(obs, *, use_total: bool = True, limit: int = 20_000):
@@ -205,8 +223,7 @@ def count_frontier_models(obs, *, use_total: bool = True, limit: int = 20_000):
     if nf == 0:
         counts[0] = 1
         return p, counts, cell_counts
-    p.total = None
-    s, _ = _solver(p, p.frontier)
+    s = _solver(p)
     n = 0
     try:
         while s.solve():
@@ -297,3 +314,57 @@ def brute_forced(obs, *, use_total: bool = True, max_cells: int = 18) -> tuple[s
     safe = {c for c in p.cells if prob[c] == 0.0}
     mines = {c for c in p.cells if prob[c] == 1.0}
     return safe, mines
+
+
+def play_positions(level=None, *, shape=None, mines=None, seed=0, n=10, mode="classic", noise=None,
+                   flag_rate=0.3, wander=0.1):
+    """Mid-game positions from seeded play (test scaffolding: it peeks at the layout).
+
+    A game is played by revealing safe cells next to the revealed area (with
+    probability ``wander`` a safe cell anywhere; in score mode sometimes a
+    mine) and flagging some true mines; a snapshot is taken after a random
+    number of moves.  Yields ``n`` observations.
+    """
+    from sweeplab import new_game
+    from sweeplab.game import Game
+    from sweeplab.positions import neighbour_counts
+
+    rng = np.random.default_rng(seed)
+    made = 0
+    while made < n:
+        game_seed = int(rng.integers(2**31))
+        if level is not None:
+            g = new_game(level, seed=game_seed, mode=mode, noise=noise)
+        else:
+            g = Game(shape, mines, mode=mode, noise=noise, seed=game_seed)
+        h, w = g.shape
+        g.reveal(int(rng.integers(h)), int(rng.integers(w)))
+        stop = int(rng.integers(1, 60))
+        for _ in range(stop):
+            if g.status != "playing":
+                break
+            grid = g.observation.grid
+            lay = g.layout
+            covered = grid == COVERED
+            near = neighbour_counts(~covered & (grid != FLAG)) > 0
+            if mode == "score" and rng.random() < 0.05:
+                pool = np.argwhere(covered & lay)
+            elif rng.random() < wander:
+                pool = np.argwhere(covered & ~lay)
+            else:
+                pool = np.argwhere(covered & ~lay & near)
+            if len(pool) == 0:
+                pool = np.argwhere(covered & ~lay)
+            if len(pool) == 0:
+                break
+            r, c = pool[rng.integers(len(pool))]
+            g.reveal(int(r), int(c))
+            if g.status == "playing" and rng.random() < flag_rate:
+                cand = np.argwhere((g.observation.grid == COVERED) & lay & near)
+                if len(cand):
+                    r, c = cand[rng.integers(len(cand))]
+                    g.flag(int(r), int(c))
+        obs = g.observation
+        if (obs.grid == COVERED).any():
+            made += 1
+            yield obs

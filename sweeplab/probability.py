@@ -1,0 +1,60 @@
+"""Exact mine probabilities (SPEC §4), from exhaustive enumeration (report 004 §3).
+
+A thin front to :func:`sweeplab.methods.enumerate.probabilities`, imported on
+first use so that ``import sweeplab`` stays cheap (the enumeration is compiled
+with numba).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .positions import Observation
+
+__all__ = ["probabilities"]
+
+
+def probabilities(
+    obs: Observation | str, *, use_total: bool = True, max_nodes: int | None = None
+) -> np.ndarray:
+    """Exact probability that each covered cell holds a mine.
+
+    Parameters
+    ----------
+    obs : Observation or str
+        The position (or its text form).
+    use_total : bool, default True
+        Use the board's total number of mines when the position knows it.
+    max_nodes : int, optional
+        Cap on backtracking nodes (default
+        :data:`sweeplab.methods.enumerate.MAX_NODES`); beyond it a
+        :class:`~sweeplab.methods.enumerate.ComponentTooLargeError` is raised.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array of ``obs.shape``: with the total, every layout of the
+        covered cells consistent with the clues and the total is equally
+        likely; without it, every layout consistent with the clues is equally
+        likely (so cells next to no clue get exactly 1/2).  ``nan`` on revealed
+        cells, 1 on flags and revealed mines, exactly 0 or 1 on forced cells.
+        Under clue noise ``"under"`` (``"over"``) numbers are lower (upper)
+        bounds, and every layout meeting the bounds is equally likely.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits the clues (and the total).
+
+    Examples
+    --------
+    Report 004's border ``val(0,1) + val(1,1) = 1``, in a 2x2 corner with one mine:
+
+    >>> p = probabilities(Observation.from_text("1?\\n??", mines=1))
+    >>> p.round(4).tolist()
+    [[nan, 0.3333], [0.3333, 0.3333]]
+    """
+    from .methods.enumerate import MAX_NODES
+    from .methods.enumerate import probabilities as _probabilities
+
+    return _probabilities(obs, use_total=use_total, max_nodes=MAX_NODES if max_nodes is None else max_nodes)
