@@ -15,6 +15,7 @@ from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, MethodInfo, deduce
 from .plotting import plot_position
 from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
+from .probability import probabilities
 from .simulate import play
 
 try:
@@ -43,6 +44,7 @@ __all__ = [
     "new_game",
     "play",
     "plot_position",
+    "probabilities",
     "save_game",
     "save_position",
     "__version__",
