@@ -19,8 +19,8 @@ from oracle import forced
 import sweeplab
 from sweeplab import Game, InconsistentPositionError, Observation, deduce
 from sweeplab.examples import EXAMPLES
-from sweeplab.methods import METHODS, gfp, lstsq
-from sweeplab.methods._common import exact_rref, linear_system, rref_rows
+from sweeplab.methods import METHODS, lstsq
+from sweeplab.methods._common import exact_rref, linear_system, rref_mod_p, rref_rows
 
 SOUND = ["trivial", "subset", "rref", "bounded", "lstsq-certified", "gf2", "gfp"]
 MINE = ["trivial", "subset", "rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp"]
@@ -314,23 +314,48 @@ def test_flint_rref_equals_sympy_on_random_systems():
         assert ours == ref_rows
 
 
-def test_block_rref_equals_whole_rref():
-    # rref_rows reduces independent blocks separately: the rows must be those of the whole RREF
-    for obs in POSITIONS[:80]:
+def _row_set(R, rhs, p=None):
+    """Rows normalised to pivot 1 (exact rationals, or residues mod p), as a sorted list."""
+    out = []
+    for row in np.column_stack([R, rhs]).tolist():
+        lead = next(int(v) for v in row if v)
+        if p is None:
+            out.append(tuple(sympy.Rational(int(v), lead) for v in row))
+        else:
+            inv = pow(lead, -1, p)
+            out.append(tuple(int(v) * inv % p for v in row))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("use_total", [False, True])
+@pytest.mark.parametrize("p", [None, 2, 7])
+def test_block_rref_equals_whole_rref(use_total, p):
+    # rref_rows reduces the blocks separately and brings in the total row last:
+    # its rows must be those of the RREF of the whole system (sympy / galois as references)
+    import galois
+
+    seen = 0
+    for obs in POSITIONS[:120]:
         if obs.noise in ("under", "over"):
             continue
         try:
-            system = linear_system(obs, use_total=False)
+            system = linear_system(obs, use_total=use_total)
         except InconsistentPositionError:
             continue
         if system.A.shape[0] == 0:
             continue
-        R, rhs = rref_rows(system)
-        whole, den = exact_rref(np.column_stack([system.A, system.b]))
-        ours = sorted(tuple(sympy.Rational(int(v), int(r[np.flatnonzero(r)[0]])) for v in r)
-                      for r in np.column_stack([R, rhs]).astype(object))
-        ref = sorted(tuple(sympy.Rational(int(v), den) for v in r) for r in whole)
-        assert ours == ref
+        seen += system.has_total
+        R, rhs = rref_rows(system, p=p)
+        M = np.column_stack([system.A, system.b])
+        if p is None:
+            ref = sympy.Matrix(M.tolist()).rref()[0]
+            whole = [[ref[i, j] for j in range(ref.cols)] for i in range(ref.rows) if any(ref.row(i))]
+            assert _row_set(R, rhs) == sorted(tuple(row) for row in whole), obs
+        else:
+            ref = np.asarray(galois.GF(p)(M % p).row_reduce(), dtype=np.int64)
+            ref = ref[ref.any(axis=1)]
+            assert _row_set(R, rhs, p) == _row_set(ref[:, :-1], ref[:, -1], p), obs
+    assert seen > 20 or not use_total
 
 
 @pytest.mark.parametrize("p", [2, 3, 7])
@@ -339,7 +364,7 @@ def test_flint_mod_p_rref_equals_galois(p):
     for _ in range(25):
         m, n = int(rng.integers(1, 8)), int(rng.integers(2, 10))
         M = rng.integers(0, p, (m, n))
-        assert np.array_equal(gfp.rref_mod_p(M, p, engine="flint"), gfp.rref_mod_p(M, p, engine="galois"))
+        assert np.array_equal(rref_mod_p(M, p, engine="flint"), rref_mod_p(M, p, engine="galois"))
 
 
 @pytest.mark.parametrize("method, options", [("gf2", {}), ("gfp", {"p": 7}), ("gfp", {"p": 3})])

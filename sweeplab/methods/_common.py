@@ -14,6 +14,7 @@ Two views of a position live here, each built once per call:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -207,12 +208,15 @@ class LinearSystem:
         Cells behind each column.
     columns : tuple of tuple of (int, int)
         The cells of each column.
+    has_total : bool
+        Whether the last row is the total-mines row (1 on every column).
     """
 
     A: np.ndarray
     b: np.ndarray
     weights: np.ndarray
     columns: tuple[tuple[Cell, ...], ...]
+    has_total: bool = False
 
     @property
     def n_columns(self) -> int:
@@ -238,7 +242,8 @@ class LinearSystem:
         if np.any(b[~live] != 0):
             raise InconsistentPositionError("an equation is left with no cells and a nonzero right side")
         columns = tuple(c for c, k in zip(self.columns, keep, strict=True) if k)
-        return LinearSystem(A[live], b[live], self.weights[keep], columns)
+        has_total = self.has_total and bool(live[-1])
+        return LinearSystem(A[live], b[live], self.weights[keep], columns, has_total)
 
 
 def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
@@ -262,7 +267,8 @@ def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
         A = np.hstack([A[:, :nf], A[:, nf : nf + 1]])
         columns.append(tuple(system.cells[nf:]))
         weights.append(system.n_variables - nf)
-    return LinearSystem(A, system.b.copy(), np.array(weights, dtype=np.int64), tuple(columns))
+    weights = np.array(weights, dtype=np.int64)
+    return LinearSystem(A, system.b.copy(), weights, tuple(columns), system.has_total)
 
 
 def blocks(A: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -310,43 +316,116 @@ def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
     return out.reshape(rank, M.shape[1]), int(den)
 
 
-def rref_mod_p(M: np.ndarray, p: int) -> np.ndarray:
-    """Nonzero rows of the RREF of ``M`` over GF(p) with python-flint's ``nmod_mat``.
+def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
+    """Nonzero rows of the RREF of ``M`` over GF(p): python-flint's ``nmod_mat`` or ``galois``.
 
     Examples
     --------
     >>> rref_mod_p(np.array([[1, 1, 0], [0, 1, 1]]), 2).tolist()
     [[1, 0, 1], [0, 1, 1]]
     """
+    M = np.asarray(M, dtype=np.int64) % p
+    if engine == "galois":
+        import galois
+
+        R = np.asarray(galois.GF(p)(M).row_reduce(), dtype=np.int64)
+        return R[R.any(axis=1)]
     import flint
 
-    R, rank = _flint_matrix(np.asarray(M, dtype=np.int64) % p, lambda m, n: flint.nmod_mat(m, n, p)).rref()
+    R, rank = _flint_matrix(M, lambda m, n: flint.nmod_mat(m, n, p)).rref()
     return np.array([int(x) for x in R.entries()[: rank * M.shape[1]]], dtype=np.int64).reshape(rank, -1)
 
 
-def rref_rows(system: LinearSystem, reduce=None) -> tuple[np.ndarray, np.ndarray]:
-    """The reduced rows of ``[A | b]``, block by block.
+def rref_rows(
+    system: LinearSystem, *, p: int | None = None, engine: str = "flint"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the RREF of ``[A | b]``, exact (``p=None``) or over GF(p).
 
     RREF of a block-diagonal matrix is the union of the blocks' RREFs, so each
-    independent block (with the total row, everything is one block) is reduced
-    on its own.  ``reduce`` maps an integer matrix to the nonzero rows of its
-    RREF (scaled by any nonzero factor); by default the exact rational RREF
-    (:func:`exact_rref`), scaled to integers.  Returns ``(R, rhs)`` with ``R``
-    over all columns.
+    independent block of clue rows is reduced on its own (python-flint, or
+    ``galois`` with ``engine="galois"`` over GF(p)).  The total row links every
+    block; it is brought in afterwards by one more elimination step
+    (:func:`_add_row`), which gives the RREF of the whole system.
+
+    Returns ``(R, rhs)`` over all columns.  Exact rows are integer multiples of
+    the rational RREF rows (``int64``, or ``object`` if they do not fit); rows
+    over GF(p) have entries in ``0..p-1`` and pivots 1.
     """
-    reduce = reduce or (lambda M: exact_rref(M)[0])
     n = system.n_columns
-    parts, rhs = [], []
-    for rows, cols in blocks(system.A):
-        R = reduce(np.hstack([system.A[np.ix_(rows, cols)], system.b[rows, None]]))
-        full = np.zeros((R.shape[0], n), dtype=R.dtype)
+    clue_rows = system.A.shape[0] - int(system.has_total)
+    A, b = system.A[:clue_rows], system.b[:clue_rows]
+    parts: list[np.ndarray] = []
+    for rows, cols in blocks(A):
+        M = np.hstack([A[np.ix_(rows, cols)], b[rows, None]])
+        R = exact_rref(M)[0] if p is None else rref_mod_p(M, p, engine)
+        full = np.zeros((R.shape[0], n + 1), dtype=R.dtype)
         full[:, cols] = R[:, :-1]
+        full[:, n] = R[:, -1]
         parts.append(full)
-        rhs.append(R[:, -1])
-    if not parts:
-        return np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)
-    dtype = object if any(p.dtype == object for p in parts) else np.int64
-    return np.vstack(parts).astype(dtype), np.concatenate(rhs).astype(dtype)
+    dtype = object if any(part.dtype == object for part in parts) else np.int64
+    R = np.vstack(parts).astype(dtype) if parts else np.zeros((0, n + 1), dtype=np.int64)
+    if system.has_total and R[:, :n].any(axis=1).all():  # (a row 0 = c already shows inconsistency)
+        R = _add_row(R, np.append(system.A[-1], system.b[-1]), p)
+    return R[:, :n], R[:, n]
+
+
+def _add_row(R: np.ndarray, t: np.ndarray, p: int | None) -> np.ndarray:
+    """RREF of ``R`` (the rows of an RREF, augmented) with one more row ``t``.
+
+    ``t`` is reduced against every pivot; if anything is left, its first
+    nonzero column becomes a new pivot and is cleared from the other rows.
+    Exact rows stay integers, each row scaled as needed (the bound rules do not
+    depend on a row's scale); Python ints take over when ``int64`` could overflow.
+    """
+    n = R.shape[1] - 1
+    rows = np.arange(R.shape[0])
+    pivots = np.argmax(R[:, :n] != 0, axis=1)
+    if p is not None:
+        t = (t - t[pivots] @ R) % p
+    elif R.shape[0]:
+        d = [int(v) for v in R[rows, pivots]]
+        D = math.lcm(*d)
+        coef = np.array([D // di * int(ti) for di, ti in zip(d, t[pivots], strict=True)], dtype=object)
+        t = _exact(lambda X, c, v: D * v - c @ X, R, coef, t)
+    t = _primitive(t) if p is None else t
+    nonzero = np.flatnonzero(t[:n] != 0)
+    if nonzero.size == 0:
+        return np.vstack([R, t[None, :]]) if t[n] != 0 else R
+    q = int(nonzero[0])
+    hit = np.flatnonzero(R[:, q] != 0)
+    if p is not None:
+        t = t * pow(int(t[q]), -1, p) % p
+        R = R.copy()
+        R[hit] = (R[hit] - R[hit, q : q + 1] * t) % p
+        return np.vstack([R, t[None, :]])
+    new = _exact(lambda X, c, v: X * v[q] - X[:, q : q + 1] * v, R[hit], None, t)
+    R = R.astype(new.dtype)
+    R[hit] = new
+    return np.vstack([R, t[None, :].astype(R.dtype)])
+
+
+def _exact(f, X: np.ndarray, c, v: np.ndarray) -> np.ndarray:
+    """``f(X, c, v)`` on integer arrays, in ``int64`` when no intermediate can reach 2**62, else
+    in Python ints; the result is made primitive row by row and returned as ``int64`` if it fits."""
+    values = [abs(int(x)) for x in np.concatenate([np.ravel(X), np.ravel(v)] + ([] if c is None else [c]))]
+    big = max(values, default=0)
+    if (big * big + 1) * (X.shape[0] + 2) < 2**62:
+        out = f(X.astype(np.int64), None if c is None else c.astype(np.int64), v.astype(np.int64))
+    else:
+        out = f(X.astype(object), c, v.astype(object))
+    if out.ndim == 1:
+        out = _primitive(out.astype(object))
+    else:
+        out = np.array([_primitive(row) for row in out.astype(object)], dtype=object).reshape(out.shape)
+    if out.size and max(abs(int(x)) for x in out.ravel()) >= 2**62:
+        return out
+    return out.astype(np.int64)
+
+
+def _primitive(v: np.ndarray) -> np.ndarray:
+    """An integer vector divided by the gcd of its entries."""
+    g = math.gcd(*(int(x) for x in v))
+    return v // g if g > 1 else v
 
 
 def row_bound_rule(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:

@@ -33,9 +33,8 @@ from ._common import (
     reject_bound_noise,
     rref_rows,
 )
-from ._common import rref_mod_p as flint_rref_mod_p
 
-__all__ = ["ENGINES", "forced_cells", "rref_mod_p"]
+__all__ = ["ENGINES", "forced_cells"]
 
 ENGINES = ("flint", "galois")
 
@@ -86,25 +85,9 @@ def forced_cells(
     system = linear_system(obs, use_total=use_total)
     if system.A.shape[0] == 0:
         return set(), set()
-    R, rhs = rref_rows(system, lambda M: rref_mod_p(M, int(p), engine=engine))
+    R, rhs = rref_rows(system, p=int(p), engine=engine)
     ones, zeros = _read_rows(np.column_stack([R, rhs]), int(p), system)
     return merge_claims(system.cells(zeros), system.cells(ones))
-
-
-def rref_mod_p(M: np.ndarray, p: int, *, engine: str = "flint") -> np.ndarray:
-    """Nonzero rows of the RREF of ``M`` over GF(p), entries in ``0..p-1``.
-
-    Examples
-    --------
-    >>> rref_mod_p(np.array([[1, 1, 0], [0, 1, 1]]), 2, engine="galois").tolist()
-    [[1, 0, 1], [0, 1, 1]]
-    """
-    if engine == "flint":
-        return flint_rref_mod_p(M, p)
-    import galois
-
-    R = np.asarray(galois.GF(p)(np.asarray(M, dtype=np.int64) % p).row_reduce(), dtype=np.int64)
-    return R[R.any(axis=1)]
 
 
 def _read_rows(R: np.ndarray, p: int, system: LinearSystem) -> tuple[set[int], set[int]]:
