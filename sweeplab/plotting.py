@@ -88,6 +88,8 @@ def plot_position(
             texts.append(ax.text(c, r, "F", ha="center", va="center", fontsize=9, color="#c81e1e"))
         for r, c in zip(*np.nonzero(grid == MINE), strict=True):
             texts.append(ax.text(c, r, "*", ha="center", va="center", fontsize=11, color="#000000"))
+        for r, c in zip(*np.nonzero(grid == NOCLUE), strict=True):
+            texts.append(ax.text(c, r, "-", ha="center", va="center", fontsize=9, color="#888888"))
     artists["numbers"] = texts
     safe = [] if safe is None else [(int(r), int(c)) for r, c in safe]
     mines = [] if mines is None else [(int(r), int(c)) for r, c in mines]

@@ -24,7 +24,7 @@ def test_plain_position():
     art = plot_position(obs)
     assert sorted(art) == ["image", "numbers"]
     texts = sorted(t.get_text() for t in art["numbers"])
-    assert texts == ["*", "1", "2", "8", "F"]
+    assert texts == ["*", "-", "1", "2", "8", "F"]
     assert art["image"].get_array().shape == (3, 3)
 
 
