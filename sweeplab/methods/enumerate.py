@@ -48,7 +48,15 @@ import numpy as np
 
 from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
 
-__all__ = ["ComponentTooLargeError", "Enumeration", "analyse", "forced_cells", "probabilities"]
+__all__ = [
+    "CellSystem",
+    "ComponentTooLargeError",
+    "Enumeration",
+    "analyse",
+    "cell_system",
+    "forced_cells",
+    "probabilities",
+]
 
 Cell = tuple[int, int]
 
@@ -169,6 +177,59 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     row_ptr = np.concatenate([[0], np.cumsum(np.bincount(r_idx, minlength=n_rows))]).astype(np.int64)
     return Problem((h, w), group_cells, group_size, row_ptr, row_groups,
                    lo[rows].astype(np.int64), hi[rows].astype(np.int64), interior, remaining)
+
+
+@dataclass(frozen=True)
+class CellSystem:
+    """The bounds ``lo <= A x <= hi`` over single frontier cells (no grouping).
+
+    Attributes
+    ----------
+    cells : numpy.ndarray
+        Flat indices of the frontier cells (the columns of ``A``).
+    A : numpy.ndarray
+        ``(clues, cells)`` 0/1 ``int64`` matrix of the informative clues.
+    lo, hi : numpy.ndarray
+    interior : numpy.ndarray
+        Flat indices of the other covered cells.
+    remaining : int or None
+        Mines among all covered cells, when the total is used.
+    """
+
+    shape: tuple[int, int]
+    cells: np.ndarray
+    A: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    interior: np.ndarray
+    remaining: int | None
+
+    def cell(self, j: int) -> Cell:
+        """``(row, col)`` of column ``j``."""
+        r, c = divmod(int(self.cells[j]), self.shape[1])
+        return (r, c)
+
+
+def cell_system(obs: Observation, *, use_total: bool = True) -> CellSystem:
+    """The constraints of :func:`build` over single cells, for ``brute``, ``lp`` and ``milp``.
+
+    Examples
+    --------
+    >>> s = cell_system(Observation.from_text("???\\n121"))
+    >>> s.A.tolist(), s.lo.tolist(), s.hi.tolist()
+    ([[1, 1, 0], [1, 1, 1], [0, 1, 1]], [1, 2, 1], [1, 2, 1])
+    """
+    p = build(obs, use_total=use_total)
+    if p.group_size.size == 0:
+        cells = np.zeros(0, dtype=np.int64)
+    else:
+        cells = np.sort(np.concatenate(p.group_cells))
+    col = {int(c): j for j, c in enumerate(cells.tolist())}
+    A = np.zeros((p.lo.size, cells.size), dtype=np.int64)
+    for r in range(p.lo.size):
+        for g in p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist():
+            A[r, [col[c] for c in p.group_cells[g].tolist()]] = 1
+    return CellSystem(p.shape, cells, A, p.lo, p.hi, p.interior, p.remaining)
 
 
 @numba.njit(cache=True)
