@@ -386,8 +386,8 @@ def _add_row(R: np.ndarray, t: np.ndarray, p: int | None) -> np.ndarray:
         d = [int(v) for v in R[rows, pivots]]
         D = math.lcm(*d)
         coef = np.array([D // di * int(ti) for di, ti in zip(d, t[pivots], strict=True)], dtype=object)
-        t = _exact(lambda X, c, v: D * v - c @ X, R, coef, t)
-    t = _primitive(t) if p is None else t
+        t = _exact(lambda X, c, v: D * v - c @ X, [R, coef, t], extra=D)
+    t = _primitive(np.asarray(t)) if p is None else t
     nonzero = np.flatnonzero(t[:n] != 0)
     if nonzero.size == 0:
         return np.vstack([R, t[None, :]]) if t[n] != 0 else R
@@ -398,34 +398,41 @@ def _add_row(R: np.ndarray, t: np.ndarray, p: int | None) -> np.ndarray:
         R = R.copy()
         R[hit] = (R[hit] - R[hit, q : q + 1] * t) % p
         return np.vstack([R, t[None, :]])
-    new = _exact(lambda X, c, v: X * v[q] - X[:, q : q + 1] * v, R[hit], None, t)
+    new = _exact(lambda X, v: X * v[q] - X[:, q : q + 1] * v, [R[hit], t])
     R = R.astype(new.dtype)
     R[hit] = new
     return np.vstack([R, t[None, :].astype(R.dtype)])
 
 
-def _exact(f, X: np.ndarray, c, v: np.ndarray) -> np.ndarray:
-    """``f(X, c, v)`` on integer arrays, in ``int64`` when no intermediate can reach 2**62, else
-    in Python ints; the result is made primitive row by row and returned as ``int64`` if it fits."""
-    values = [abs(int(x)) for x in np.concatenate([np.ravel(X), np.ravel(v)] + ([] if c is None else [c]))]
-    big = max(values, default=0)
-    if (big * big + 1) * (X.shape[0] + 2) < 2**62:
-        out = f(X.astype(np.int64), None if c is None else c.astype(np.int64), v.astype(np.int64))
-    else:
-        out = f(X.astype(object), c, v.astype(object))
-    if out.ndim == 1:
-        out = _primitive(out.astype(object))
-    else:
-        out = np.array([_primitive(row) for row in out.astype(object)], dtype=object).reshape(out.shape)
-    if out.size and max(abs(int(x)) for x in out.ravel()) >= 2**62:
-        return out
-    return out.astype(np.int64)
+def _exact(f, arrays: list[np.ndarray], extra: int = 0) -> np.ndarray:
+    """``f(*arrays)`` on integer arrays: in ``int64`` when no intermediate can reach 2**62
+    (a sum of products of entries, or of ``extra``, over at most ``len(arrays[0]) + 2``
+    terms), else in Python ints.  The result is made primitive row by row and returned as
+    ``int64`` if it fits."""
+    big = max([extra] + [_max_abs(a) for a in arrays])
+    if (big * big + 1) * (len(arrays[0]) + 2) < 2**62:
+        return _primitive(f(*(a.astype(np.int64) for a in arrays)))
+    out = _primitive(f(*(a.astype(object) for a in arrays)))
+    return out.astype(np.int64) if _max_abs(out) < 2**62 else out
 
 
-def _primitive(v: np.ndarray) -> np.ndarray:
-    """An integer vector divided by the gcd of its entries."""
-    g = math.gcd(*(int(x) for x in v))
-    return v // g if g > 1 else v
+def _max_abs(a: np.ndarray) -> int:
+    if a.size == 0:
+        return 0
+    if a.dtype == object:
+        return max(abs(int(x)) for x in a.ravel())
+    return int(np.abs(a).max())
+
+
+def _primitive(a: np.ndarray) -> np.ndarray:
+    """Each row (or the vector) of an integer array divided by the gcd of its entries."""
+    if a.dtype == object:
+        rows = a.reshape(-1, a.shape[-1]) if a.size else a.reshape(0, 1)
+        g = np.array([math.gcd(*(int(x) for x in row)) for row in rows], dtype=object)
+        g[g == 0] = 1
+        return (rows // g[:, None]).reshape(a.shape)
+    g = np.gcd.reduce(a, axis=-1, keepdims=True)
+    return a // np.where(g == 0, 1, g)
 
 
 def row_bound_rule(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:
@@ -456,19 +463,12 @@ def row_bound_rule(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple
             f"a reduced equation cannot be met by 0/1 cells (right side {rhs[bad[0]]}, "
             f"range [{neg[bad[0]]}, {pos[bad[0]]}])"
         )
-    ones: set[int] = set()
-    zeros: set[int] = set()
-    nonzero = R != 0
-    for i in np.flatnonzero(nonzero.any(axis=1) & ((rhs == pos) | (rhs == neg))):
-        positive = np.flatnonzero(R[i] > 0).tolist()
-        negative = np.flatnonzero(R[i] < 0).tolist()
-        if rhs[i] == pos[i]:
-            ones.update(positive)
-            zeros.update(negative)
-        if rhs[i] == neg[i]:
-            ones.update(negative)
-            zeros.update(positive)
-    return check_columns(ones, zeros)
+    at_pos = (rhs == pos)[:, None]
+    at_neg = (rhs == neg)[:, None]
+    positive, negative = R > 0, R < 0
+    ones = np.flatnonzero(((positive & at_pos) | (negative & at_neg)).any(axis=0))
+    zeros = np.flatnonzero(((negative & at_pos) | (positive & at_neg)).any(axis=0))
+    return check_columns(set(ones.tolist()), set(zeros.tolist()))
 
 
 def bound_propagation(R: np.ndarray, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:
