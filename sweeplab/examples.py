@@ -156,8 +156,16 @@ _CATALOGUE = [
         "the minimum-norm solution is exactly 0 on (0, 0) and (1, 0), which lstsq claims safe, "
         "yet either can hold the 1's mine; no cell is forced",
     ),
-    # A position where the LP relaxation misses a deduction that needs integrality goes here
-    # (helper H3, with the `lp` method).
+    _example(
+        "lp-needs-integrality",
+        "?1?\n2?1\n???",
+        "report 000 §2.4 (the CSP), relaxed: a deduction the LP relaxation misses",
+        "with a, b = (0, 0), (0, 2), c = (1, 1) and d, e, f the bottom row, the clues read "
+        "a + b + c = 1, a + c + d + e = 2, b + c + e + f = 1; b = 1 would force a = c = e = 0 and "
+        "d = 2, so b is safe, but a = b = e = 1/2, d = 1 fits the relaxation, whose maximum of b is "
+        "1/2: the lp method finds nothing (found with the test oracle)",
+        safe=[(0, 2)],
+    ),
 ]
 
 #: Read-only mapping from name to :class:`Example`.
