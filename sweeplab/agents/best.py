@@ -23,7 +23,7 @@ from math import comb
 import numpy as np
 
 from ..clue_system import clue_system
-from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
+from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
 
@@ -182,6 +182,9 @@ class BestAgent(ProbabilityAgent):
         Weight of the chance that a guess settles its neighbours.
     endgame_cells, endgame_layouts : int
         Size limits under which the endgame is searched exhaustively.
+    lookahead : int, default 5
+        How many of the best-scored candidates get the two-step value
+        (0 or 1: none).
     """
 
     first_move: FirstMove = "corner"
@@ -189,6 +192,7 @@ class BestAgent(ProbabilityAgent):
     progress_weight: float = 0.5
     endgame_cells: int = 20
     endgame_layouts: int = 400
+    lookahead: int = 5
     name = "best"
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
@@ -215,5 +219,54 @@ class BestAgent(ProbabilityAgent):
         all_mine = np.where(n_cov > 0, np.exp(_neighbour_sum(logmine)), 0.0)
         progress = np.clip(all_safe + all_mine, 0.0, 1.0)
         score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
+        if self.lookahead > 1 and obs.noise is None and np.count_nonzero(cand) > 1:
+            score = self._lookahead(obs, p, score)
         top = score.max()
         return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
+
+    def _lookahead(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
+        """Two-step value of the best-scored candidates: P(safe) x E[safety of the next move].
+
+        The number a candidate would show is drawn from its neighbours' mine
+        probabilities (taken as independent); each number is analysed exactly:
+        a next move is certain if a cell becomes safe, else as safe as the
+        safest covered cell.
+        """
+        from ..methods.enumerate import analyse
+
+        grid = obs.grid
+        h, w = grid.shape
+        table = neighbour_table(obs.shape)
+        flat = grid.ravel()
+        known = (flat == FLAG) | (flat == MINE)
+        order = np.argsort(-score.ravel(), kind="stable")[: self.lookahead]
+        out = np.full(score.shape, -np.inf)
+        for i in order:
+            if not np.isfinite(score.flat[i]):
+                break
+            nb = table[i][table[i] >= 0]
+            unknown = nb[flat[nb] == COVERED]
+            pmf = np.ones(1)
+            for q in p.ravel()[unknown]:
+                pmf = np.convolve(pmf, [1.0 - q, q])
+            base = int(known[nb].sum())
+            value = norm = 0.0
+            for k, pk in enumerate(pmf):
+                if pk < 1e-3:
+                    continue
+                g = grid.copy()
+                g.flat[i] = base + k
+                try:
+                    e = analyse(Observation(g, mines=obs.mines), use_total=self.use_total)
+                except (InconsistentPositionError, ValueError):
+                    continue
+                if e.safe:
+                    nxt = 1.0
+                else:
+                    cov = g == COVERED
+                    nxt = 1.0 - float(np.min(e.probabilities[cov])) if cov.any() else 1.0
+                value += pk * nxt
+                norm += pk
+            if norm > 0:
+                out.flat[i] = (1.0 - p.flat[i]) * value / norm
+        return out
