@@ -143,7 +143,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep", help="play agents over a grid of parameters, resumable, locally or on Dask",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", help="TOML or JSON file with games, seed, out and a [grid] table")
+    p.add_argument("config", nargs="?", help="TOML or JSON file with games, seed, out and a [grid] table")
+    p.add_argument("--config", dest="config_flag", metavar="CONFIG", help="the same, as a flag")
     p.add_argument("--out", help="output directory (manifest.json + Parquet chunks); rerun to resume")
     add_board_arguments(p, lists=True)
     add_run_arguments(p, games=None)
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
     from ..stats import format_summary, summarize
     from ..sweeps import expand_grid, run_sweep
 
-    config = load_config(args.config) if args.config else {"grid": {}}
+    path = args.config or args.config_flag
+    config = load_config(path) if path else {"grid": {}}
     grid = {**config["grid"], **grid_from_args(args, lists=True)}
     if "agent" not in grid:
         raise ValueError("give --agent (or an agent in the config's [grid])")
