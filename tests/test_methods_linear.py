@@ -401,3 +401,4 @@ def test_certified_cells_are_those_scipy_finds_determined():
             assert abs(x[cell_list.index(cell)]) < 1e-6
         for cell in mines:
             assert abs(x[cell_list.index(cell)] - 1) < 1e-6
+

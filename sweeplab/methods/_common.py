@@ -181,7 +181,11 @@ class Board:
         return (r - PAD, c - PAD)
 
     def claims(self) -> CellSets:
-        return {self.cell(i) for i in self.found_safe}, {self.cell(i) for i in self.found_mines}
+        return self._cells(self.found_safe), self._cells(self.found_mines)
+
+    def _cells(self, found: list[int]) -> set[Cell]:
+        r, c = np.divmod(np.array(found, dtype=np.int64), self.width)
+        return set(zip((r - PAD).tolist(), (c - PAD).tolist(), strict=True))
 
 
 # ---------------------------------------------------------------------------------------------
