@@ -101,6 +101,8 @@ class Board:
         Padded width (board width + 4).
     unknown, mine : numpy.ndarray of bool
         Covered cells not yet decided; known or deduced mines.
+    n_unknown : int
+        Number of undecided cells.
     clue : numpy.ndarray of int
         Clue value, ``-1`` where there is none.
     offsets : numpy.ndarray
@@ -125,6 +127,7 @@ class Board:
         self.clue = np.where(flat >= 0, flat, -1)
         self.offsets = np.array([dr * wp + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc])
         self.remaining = obs.mines - obs.known_mines if use_total and obs.mines is not None else None
+        self.n_unknown = int(np.count_nonzero(self.unknown))
         self.watch = self.active_clues()
         self.found_safe: list[int] = []
         self.found_mines: list[int] = []
@@ -140,6 +143,8 @@ class Board:
 
     def apply(self, safe: np.ndarray, mines: np.ndarray) -> bool:
         """Record newly found cells; return whether anything new was found."""
+        if not (safe.size or mines.size):
+            return False
         new_safe = np.zeros(self.unknown.size, dtype=bool)
         new_mine = np.zeros(self.unknown.size, dtype=bool)
         new_safe[safe] = True
@@ -157,6 +162,7 @@ class Board:
         self.mine[mines] = True
         self.found_safe.extend(safe.tolist())
         self.found_mines.extend(mines.tolist())
+        self.n_unknown -= safe.size + mines.size
         if self.remaining is not None:
             self.remaining -= mines.size
         return True
@@ -165,16 +171,16 @@ class Board:
         """The total-mines row as one more clue over every unknown cell (report 001, Global Information)."""
         if self.remaining is None:
             return False
-        unknown = np.flatnonzero(self.unknown)
-        if self.remaining < 0 or self.remaining > unknown.size:
+        if self.remaining < 0 or self.remaining > self.n_unknown:
             raise InconsistentPositionError(
-                f"{self.remaining} mines left for {unknown.size} undecided cells"
+                f"{self.remaining} mines left for {self.n_unknown} undecided cells"
             )
-        if unknown.size and self.remaining == 0:
+        if self.n_unknown == 0 or 0 < self.remaining < self.n_unknown:
+            return False
+        unknown = np.flatnonzero(self.unknown)
+        if self.remaining == 0:
             return self.apply(unknown, unknown[:0])
-        if unknown.size and self.remaining == unknown.size:
-            return self.apply(unknown[:0], unknown)
-        return False
+        return self.apply(unknown[:0], unknown)
 
     def cell(self, i: int) -> Cell:
         r, c = divmod(i, self.width)

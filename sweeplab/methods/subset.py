@@ -139,7 +139,7 @@ def _total_pass(board: Board) -> bool:
     nb = board.neighbours(clues)
     unk = board.unknown[nb].sum(axis=1)
     need = board.clue[clues] - board.mine[nb].sum(axis=1)
-    rest = int(board.unknown.sum()) - unk
+    rest = board.n_unknown - unk
     rest_need = board.remaining - need
     if np.any((rest_need < 0) | (rest_need > rest)):
         raise InconsistentPositionError("the total number of mines contradicts a clue")
