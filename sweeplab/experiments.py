@@ -83,10 +83,32 @@ def _agent(name: str, options: Mapping[str, Any] | None = None):
 
 
 def _play(agent: str, options: Mapping[str, Any] | None = None, **kwargs) -> pd.DataFrame:
-    """One batch of games through :func:`sweeplab.simulate.play`, one row per game."""
+    """One batch of games through :func:`sweeplab.simulate.play`, one row per game.
+
+    A game the agent cannot finish (a method refusing a position with
+    ``ValueError``, e.g. a component too large to enumerate under noisy clues)
+    is left out and counted in ``attrs["aborted"]``: the batch is replayed game
+    by game (each game's seed depends only on its index, so the others are
+    unchanged).
+    """
     from .simulate import play
 
-    return play(agent, **kwargs, **dict(options or {}))
+    options = dict(options or {})
+    try:
+        df = play(agent, **kwargs, **options)
+        df.attrs["aborted"] = 0
+        return df
+    except ValueError:
+        games = kwargs.pop("games")
+        parts, aborted = [], 0
+        for i in range(games):
+            try:
+                parts.append(play(agent, **kwargs, **options, games=1, start=i))
+            except ValueError:
+                aborted += 1
+        df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+        df.attrs["aborted"] = aborted
+        return df
 
 
 def _rate_row(df: pd.DataFrame, column: str = "won") -> dict[str, float]:
@@ -98,8 +120,10 @@ def _rate_row(df: pd.DataFrame, column: str = "won") -> dict[str, float]:
 
 
 def _mean_row(df: pd.DataFrame, column: str) -> dict[str, float]:
-    values = df[column].to_numpy(dtype=float)
+    values = df[column].to_numpy(dtype=float) if column in df.columns else np.zeros(0)
     n = values.size
+    if n == 0:
+        return {"games": 0, f"mean_{column}": math.nan, f"sem_{column}": math.nan}
     sem = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return {"games": n, f"mean_{column}": float(values.mean()), f"sem_{column}": sem}
 
@@ -207,7 +231,8 @@ def density_scores(
         (``{"exact": None}`` when omitted).
 
     Returns one row per (agent, noise, density): ``agent, noise, density,
-    games, mean_score, sem_score``.
+    games, mean_score, sem_score, aborted`` (games the agent could not finish,
+    left out of the mean).
     """
     noise = dict(noise or {"exact": None})
     grid = [(a, nz, d) for a in agents for nz in noise for d in densities]
@@ -216,7 +241,8 @@ def density_scores(
         name, options = agents[label]
         df = _play(name, options, shape=shape, density=d, games=games, seed=seed + i,
                    first_click=first_click, mode="score", noise=noise[nz])
-        rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score")})
+        rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score"),
+                     "aborted": df.attrs["aborted"]})
     return pd.DataFrame(rows)
 
 
@@ -466,7 +492,8 @@ _REGISTRY = [
         "Score mode: basic and improved agents, total mines, noisy clues",
         density_scores,
         {
-            "smoke": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": (0.1, 0.4), "games": 2},
+            "smoke": {"agents": _AGENTS_004, "densities": (0.1, 0.4), "games": 2,
+                      "noise": {k: v for k, v in _NOISE_004.items() if "under" not in k}},
             "quick": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.15, 0.8),
                       "games": 20},
             "full": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.05, 0.9),

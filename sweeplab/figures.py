@@ -125,27 +125,32 @@ def density_score_figure(df: pd.DataFrame):
     return fig
 
 
-def game_steps_figure(df: pd.DataFrame, *, columns: int = 6):
-    """A strip of board pictures, one per move (report 001 "Performance 1")."""
+def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 18):
+    """A strip of board pictures, one per move (report 001 "Performance 1").
+
+    Games longer than ``max_panels`` show evenly spaced moves, always the first and the last.
+    """
     from .plotting import plot_position
     from .positions import Observation
 
     plt, _ = _plt()
-    n = len(df)
+    keep = np.unique(np.linspace(0, len(df) - 1, min(len(df), max_panels)).round().astype(int))
+    shown = df.iloc[keep]
+    n = len(shown)
     rows = -(-n // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(1.7 * columns, 1.9 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(1.6 * columns, 1.8 * rows), squeeze=False)
     for ax in axes.ravel()[n:]:
         ax.axis("off")
-    for ax, row in zip(axes.ravel(), df.itertuples(), strict=False):
+    for ax, row in zip(axes.ravel(), shown.itertuples(), strict=False):
         obs = Observation.from_text(row.position)
         proved = row.kind == "reveal" and row.source not in ("guess", "first")
-        marks = {"safe": [(row.row, row.col)]} if proved else {}
-        plot_position(obs, ax=ax, **marks)
+        plot_position(obs, ax=ax, safe=[(row.row, row.col)] if proved else None)
         what = "start" if row.kind == "start" else f"{row.kind} ({row.row},{row.col})\n{row.source}"
         ax.set_title(f"{row.step}: {what}", fontsize=7)
     score = df.attrs.get("score")
-    fig.suptitle("One game, move by move" + (f" (final score {score:.2f})" if score is not None else ""))
-    fig.tight_layout()
+    fig.suptitle("One game, move by move" + (f" (final score {score:.2f})" if score is not None else ""),
+                 fontsize=10)
+    fig.subplots_adjust(left=0.02, right=0.98, bottom=0.02, top=0.88, wspace=0.1, hspace=0.6)
     return fig
 
 
