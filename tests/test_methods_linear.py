@@ -282,6 +282,24 @@ def test_sound_methods_never_claim_a_wrong_cell(chunk):
     assert checked > 300
 
 
+@pytest.mark.parametrize("p", [3, 5, 11])
+def test_gfp_is_sound_for_other_primes(p):
+    for obs in POSITIONS[:150]:
+        if obs.noise in ("under", "over"):
+            continue
+        try:
+            truth = forced(obs)
+        except InconsistentPositionError:
+            truth = None
+        try:
+            safe, mines = claims(obs, "gfp", p=p)
+        except InconsistentPositionError:
+            assert truth is None, obs
+            continue
+        if truth is not None:
+            assert safe <= truth[0] and mines <= truth[1], obs
+
+
 def test_method_strength_orders_on_random_positions():
     for obs in POSITIONS[:200]:
         if obs.noise in ("under", "over"):
@@ -358,7 +376,7 @@ def test_block_rref_equals_whole_rref(use_total, p):
     assert seen > 20 or not use_total
 
 
-@pytest.mark.parametrize("p", [2, 3, 7])
+@pytest.mark.parametrize("p", [2, 7])
 def test_flint_mod_p_rref_equals_galois(p):
     rng = np.random.default_rng(p)
     for _ in range(25):
@@ -367,7 +385,7 @@ def test_flint_mod_p_rref_equals_galois(p):
         assert np.array_equal(rref_mod_p(M, p, engine="flint"), rref_mod_p(M, p, engine="galois"))
 
 
-@pytest.mark.parametrize("method, options", [("gf2", {}), ("gfp", {"p": 7}), ("gfp", {"p": 3})])
+@pytest.mark.parametrize("method, options", [("gf2", {}), ("gfp", {"p": 7})])
 def test_gf_engines_agree_on_positions(method, options):
     for obs in POSITIONS[:60]:
         if obs.noise in ("under", "over"):
