@@ -182,6 +182,7 @@ def play(
         raise ValueError(f"games must be a non-negative integer, got {games!r}")
     if int(seed) != seed or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    player = player.for_rules(first_click=first_click, shape=(h, w))
     if level is None:
         level = next((n for n, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n_mines), None)
     fm = player.first_move

@@ -167,3 +167,11 @@ def test_noise_aware_agents_stay_sound(noise):
 def test_score_mode_flags_deduced_mines():
     df = sweeplab.play("trivial", level="beginner", games=10, seed=6, mode="score")
     assert df["flags"].sum() > 0 and (df["wrong_claims"] == 0).all()
+
+
+def test_auto_first_move_follows_the_first_click_rule():
+    best = make_agent("best")
+    assert best.first_move == "auto"
+    assert best.for_rules(first_click="zero", shape=(16, 30)).first_move == (2, 2)
+    assert best.for_rules(first_click="safe", shape=(16, 30)).first_move == "corner"
+    assert make_agent("trivial").for_rules(first_click="zero", shape=(9, 9)).first_move == "random"

@@ -176,6 +176,9 @@ class BestAgent(ProbabilityAgent):
 
     Parameters
     ----------
+    first_move : default "auto"
+        The corner (where published rates start), or (2, 2) under the "zero"
+        first-click rule (see :meth:`Agent.for_rules`).
     tolerance : float, default 0.03
         Cells whose mine probability is within this of the lowest compete on progress.
     progress_weight : float, default 0.5
@@ -187,7 +190,7 @@ class BestAgent(ProbabilityAgent):
         (0 or 1: none).
     """
 
-    first_move: FirstMove = "corner"
+    first_move: FirstMove = "auto"
     tolerance: float = 0.03
     progress_weight: float = 0.5
     endgame_cells: int = 20
