@@ -9,7 +9,7 @@ sums every covered cell to the mines still unknown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -51,7 +51,6 @@ class ClueSystem:
     clues: tuple[tuple[int, int] | None, ...]
     n_frontier: int
     shape: tuple[int, int]
-    _var_index: np.ndarray = field(repr=False)
 
     @cached_property
     def A(self) -> np.ndarray:
@@ -71,21 +70,27 @@ class ClueSystem:
         """Whether the last row is the total-mines row."""
         return bool(self.clues) and self.clues[-1] is None
 
+    @cached_property
+    def _lookup(self) -> dict[tuple[int, int], int]:
+        return {cell: j for j, cell in enumerate(self.cells)}
+
     def variable(self, row: int, col: int) -> int:
         """Index of the variable at ``(row, col)``; ``KeyError`` if the cell is none."""
         h, w = self.shape
         if not (0 <= row < h and 0 <= col < w):
             raise KeyError(f"cell ({row}, {col}) is outside the {h}x{w} board")
-        j = int(self._var_index[row * w + col])
-        if j < 0:
-            raise KeyError(f"cell ({row}, {col}) is not a variable of this system")
-        return j
+        try:
+            return self._lookup[(row, col)]
+        except KeyError:
+            raise KeyError(f"cell ({row}, {col}) is not a variable of this system") from None
 
     def components(self) -> list[ClueSystem]:
         """Independent blocks: frontier variables linked through shared clue equations.
 
         The total-mines row links everything, so it is left out here: each
         block holds only clue rows, and interior cells belong to no block.
+        Blocks come in the order of their first variable; within a block,
+        variables and equations keep their order in this system.
 
         Examples
         --------
@@ -94,37 +99,43 @@ class ClueSystem:
         >>> [c.cells for c in clue_system(obs).components()]
         [((0, 0),), ((0, 4),)]
         """
-        rows = [i for i, c in enumerate(self.clues) if c is not None]
         nf = self.n_frontier
         if nf == 0:
             return []
-        A = self.A_sparse[rows][:, :nf]
-        adjacency = (A.T @ A).tocsr()
-        n, labels = connected_components(adjacency, directed=False)
-        row_label = labels[A.indices[A.indptr[:-1]]] if len(rows) else np.array([], int)
+        n_rows = self.n_equations - int(self.has_total)  # the total row, if any, is the last
+        # clue rows hold frontier variables only, so their CSR arrays are a prefix of A's
+        indptr = self.A_sparse.indptr[: n_rows + 1]
+        indices = self.A_sparse.indices[: indptr[-1]]
+        A = sp.csr_array((np.ones(indices.size, dtype=np.int64), indices, indptr), shape=(n_rows, nf))
+        n, labels = connected_components((A.T @ A).tocsr(), directed=False)
+        # every clue row touches a variable: label it by its first one
+        row_label = labels[indices[indptr[:-1]]]
+        var_order = np.argsort(labels, kind="stable")
+        row_order = np.argsort(row_label, kind="stable")
+        var_ptr = np.searchsorted(labels[var_order], np.arange(n + 1))
+        row_ptr = np.searchsorted(row_label[row_order], np.arange(n + 1))
+        # permute rows and columns once (block by block, keeping the order inside each
+        # block, so column indices stay sorted), then cut contiguous blocks
+        new_col = np.empty(nf, dtype=indices.dtype)
+        new_col[var_order] = np.arange(nf, dtype=indices.dtype)
+        lengths = np.diff(indptr)[row_order]
+        p_indptr = np.concatenate([[0], np.cumsum(lengths)])
+        source = np.repeat(indptr[:-1][row_order] - p_indptr[:-1], lengths) + np.arange(p_indptr[-1])
+        p_indices = new_col[indices[source]]
+        b = self.b[:n_rows][row_order]
+        cells = [self.cells[j] for j in var_order.tolist()]
+        clues = [self.clues[i] for i in row_order.tolist()]
         out = []
         for k in range(n):
-            var = np.flatnonzero(labels == k)
-            eqs = np.flatnonzero(row_label == k)
-            out.append(self._subsystem([rows[i] for i in eqs], var))
+            r0, r1, c0, c1 = int(row_ptr[k]), int(row_ptr[k + 1]), int(var_ptr[k]), int(var_ptr[k + 1])
+            ip = p_indptr[r0 : r1 + 1]
+            block = sp.csr_array(
+                (np.ones(ip[-1] - ip[0], dtype=np.int64), p_indices[ip[0] : ip[-1]] - c0, ip - ip[0]),
+                shape=(r1 - r0, c1 - c0),
+            )
+            out.append(ClueSystem(cells=tuple(cells[c0:c1]), A_sparse=block, b=b[r0:r1].copy(),
+                                  clues=tuple(clues[r0:r1]), n_frontier=c1 - c0, shape=self.shape))
         return out
-
-    def _subsystem(self, rows: list[int], variables: np.ndarray) -> ClueSystem:
-        A = self.A_sparse[rows][:, variables].tocsr()
-        var_index = np.full(self._var_index.shape, -1, dtype=np.int64)
-        cells = tuple(self.cells[j] for j in variables)
-        w = self.shape[1]
-        for j, (r, c) in enumerate(cells):
-            var_index[r * w + c] = j
-        return ClueSystem(
-            cells=cells,
-            A_sparse=A,
-            b=self.b[rows].copy(),
-            clues=tuple(self.clues[i] for i in rows),
-            n_frontier=len(cells),
-            shape=self.shape,
-            _var_index=var_index,
-        )
 
     def __repr__(self) -> str:
         return (
@@ -187,7 +198,8 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
     rows = np.repeat(np.arange(clue_cells.size), nb_covered.sum(axis=1))
     cols = var_index[nb[nb_covered]]
     b_parts = [b_clues]
-    clue_list: list[tuple[int, int] | None] = [(int(i // w), int(i % w)) for i in clue_cells]
+    cr, cc = np.divmod(clue_cells, w)
+    clue_list: list[tuple[int, int] | None] = list(zip(cr.tolist(), cc.tolist(), strict=True))
 
     if use_total and obs.mines is not None and covered.any():
         interior = np.flatnonzero(covered & ~frontier_mask)
@@ -203,13 +215,12 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
         (np.ones(rows.size, dtype=np.int64), (rows, cols)), shape=(n_eq, variables.size)
     )
     A.sort_indices()
-    var_index.setflags(write=False)
+    rr, cc = np.divmod(variables, w)
     return ClueSystem(
-        cells=tuple((int(i // w), int(i % w)) for i in variables),
+        cells=tuple(zip(rr.tolist(), cc.tolist(), strict=True)),
         A_sparse=A,
         b=np.concatenate(b_parts).astype(np.int64),
         clues=tuple(clue_list),
         n_frontier=int(frontier.size),
         shape=(h, w),
-        _var_index=var_index,
     )

@@ -282,6 +282,7 @@ def test_components_partition_the_frontier(seed):
     owner = {cell: k for k, comp in enumerate(comps) for cell in comp.cells}
     for comp in comps:
         assert not comp.has_total and comp.n_frontier == comp.n_variables
+        assert comp.A_sparse.has_canonical_format and comp.A_sparse.dtype == np.int64
         assert list(comp.cells) == sorted(comp.cells)
         for i, cl in enumerate(comp.clues):
             k = s.clues.index(cl)
