@@ -15,6 +15,7 @@
 import matplotlib.pyplot as plt
 
 import sweeplab
+from sweeplab.examples import EXAMPLES
 from sweeplab.explorer import clue_table
 
 # %% [markdown]
@@ -24,10 +25,8 @@ from sweeplab.explorer import clue_table
 # writes one row per revealed number. `clue_system` numbers its variables the same way (row-major), from 0.
 
 # %%
-board = sweeplab.Observation.from_text("""
-????????
-?211221?
-""")
+board = EXAMPLES["002-one-two"].observation
+print(board.to_text())
 system = sweeplab.clue_system(board, use_total=False)
 system
 
@@ -54,8 +53,8 @@ plt.show()
 # The report writes five constraints C1–C5 over the seven fringe cells a…g.
 
 # %%
-rows = ["...1?" + "?" * 11, "1111?" + "?" * 11] + ["?" * 16] * 14
-corner = sweeplab.Observation.from_text("\n".join(rows), mines=40)
+corner = EXAMPLES["000-a-g"].observation
+print(corner.to_text().splitlines()[:4], "... 16x16, mines =", corner.mines)
 clue_table(corner, use_total=False)
 
 # %% [markdown]
@@ -86,10 +85,7 @@ print("last row is the total:", full.has_total, " right side:", full.b[-1])
 # tiny independent components.
 
 # %%
-rows = ["?" * 16 for _ in range(16)]
-for r, c, v in [(1, 1, "3"), (4, 6, "2"), (7, 2, "1")]:
-    rows[r] = rows[r][:c] + v + rows[r][c + 1:]
-many = sweeplab.Observation.from_text("\n".join(rows), mines=40)
+many = EXAMPLES["000-many-solutions"].observation
 parts = sweeplab.clue_system(many, use_total=False).components()
 [(p.n_equations, p.n_variables, p.b.tolist()) for p in parts]
 
@@ -108,12 +104,11 @@ plt.show()
 # ## Report 001's knowledge base is the same system
 #
 # Report 001 stores rules `(list of hidden cells, number)`: `A+B+C = 1` and `A+C+D = 2`. That is a
-# two-row matrix; the report notes the rule `D - B = 1` it cannot derive one rule at a time. The next
-# notebook shows row reduction finding it.
+# two-row matrix; the report notes the rule `D - B = 1` it cannot derive one rule at a time. The
+# catalogue's board puts B, A, C, D in the top row (revealed cells without a number, `-`, keep the
+# equations exactly these two). The next notebook shows row reduction finding `D - B = 1`.
 
 # %%
-kb = sweeplab.Observation.from_text("""
-????
--12-
-""")
-clue_table(kb, use_total=False)
+kb = EXAMPLES["001-abc"]
+print(kb.description)
+clue_table(kb.observation, use_total=False)

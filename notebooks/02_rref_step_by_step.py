@@ -1,0 +1,116 @@
+# %% [markdown]
+# # 2. Row reduction step by step, and the row bound rule
+#
+# Report 002 (Algorithm 1) and report 003 (Algorithm B) row-reduce the augmented clue matrix
+# `[A | b]` and read deductions off the reduced rows. This notebook does the elimination one pivot at a
+# time with exact fractions (sympy, for display), applies the **row bound rule**, and checks the result
+# against the library's `rref` method. Then it shows why a single pass misses cells and how iterating
+# (the `bounded` method) recovers them.
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+import sympy
+from IPython.display import Math, display
+
+import sweeplab
+from sweeplab.examples import EXAMPLES
+from sweeplab.explorer import bound_table, clue_table, rref_steps, rref_table
+
+# %% [markdown]
+# ## Report 002's first board: the "classic 1-2 combination"
+
+# %%
+board = EXAMPLES["002-one-two"].observation
+clue_table(board, use_total=False)
+
+# %% [markdown]
+# Gauss–Jordan elimination, one pivot column at a time (each step swaps a row in if needed, scales the
+# pivot to 1 and clears the column above and below):
+
+# %%
+for description, matrix in rref_steps(board, use_total=False):
+    display(Math(rf"\text{{{description}}}:\quad " + sympy.latex(matrix)))
+
+# %% [markdown]
+# The final matrix is the report's right-hand matrix (its "What a mess!"). Reading it needs one more
+# fact the linear system forgets: every variable is 0 or 1.
+#
+# **Row bound rule.** A row $\sum_j a_j x_j = b$ with $x_j \in \{0,1\}$ has its left side between
+# $L = \sum_{a_j<0} a_j$ and $U = \sum_{a_j>0} a_j$. If $b = U$, every variable with a positive
+# coefficient is 1 and every one with a negative coefficient is 0; if $b = L$, the reverse.
+
+# %%
+reduced = rref_table(board, use_total=False)
+bound_table(reduced)
+
+# %% [markdown]
+# Row 3 ($v_3+v_7+v_8+v_{10} = 0$ in the report's 1-based names, our `x2 + x6 + x7 + x9 = 0`) is at its
+# lower bound: all four cells are safe — the row the report reads. But the table shows two more rows at
+# a bound that the report does not use: row 2, $v_2 - v_8 - v_{10} = 1$, and row 5,
+# $v_5 - v_8 - v_{10} = 1$, are at their upper bound, so $v_2 = v_5 = 1$ directly. What one pass cannot
+# get is $v_6 = 1$ and $v_4 = 0$: the report finds them by *removing* the solved columns by hand and
+# re-reading the matrix. That second step is iteration: substitute what is found and reduce again
+# (`rref` with `iterate=True`, or the `bounded` method, which also reads the original rows).
+#
+# %%
+for method, options in [("rref", {}), ("rref", {"iterate": True}), ("bounded", {}), ("enumerate", {})]:
+    d = sweeplab.deduce(board, method=method, use_total=False, **options)
+    print(f"{method:10s} {str(options):18s} safe {sorted(d.safe)}  mines {sorted(d.mines)}")
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(9, 1.8))
+for ax, method in zip(axes, ("rref", "bounded"), strict=True):
+    d = sweeplab.deduce(board, method=method, use_total=False)
+    sweeplab.plot_position(board, ax=ax, safe=d.safe, mines=d.mines)
+    ax.set_title(f"{method}: {len(d.safe)} safe, {len(d.mines)} mines")
+plt.show()
+
+# %% [markdown]
+# The report expects `□ X O O X X O O / □ 2 1 1 2 2 1 O` (0-based: mines at top columns 1, 4, 5; safe
+# cells at top columns 2, 3, 6, 7 and the bottom right). One pass finds all but column 3 (safe) and
+# column 5 (mine); iteration finds them all, and `enumerate` (complete) agrees that nothing more is
+# forced: the top-left cell and the cell below it stay open, because $v_1 + v_9 = 1$ has two solutions
+# (the report's $t \in \{0, 1\}$).
+#
+# ## Report 002's second board: a deduction hidden by the column order
+
+# %%
+board2 = EXAMPLES["002-one-one-two-two"].observation
+bound_table(rref_table(board2, use_total=False))
+
+# %% [markdown]
+# Only the second reduced row, $v_2 - v_5 = -1$, is at a bound ($L = -1$): $v_2 = 0$, $v_5 = 1$ — the
+# report's "O" and "X". The report notes that another column order would give another RREF with other
+# readable rows; this is why one RREF pass is not complete.
+
+# %%
+d = sweeplab.deduce(board2, method="rref", use_total=False)
+fig, ax = plt.subplots(figsize=(4, 1.6))
+sweeplab.plot_position(board2, ax=ax, safe=d.safe, mines=d.mines)
+ax.set_title("report 002, second board: rref")
+plt.show()
+
+# %% [markdown]
+# ## Why one pass misses cells: `x0+x1+x2 = 0`, `x1+x2+x3+x4 = 1`
+#
+# The catalogue's position: the flag takes the 1 at `(1,1)` to 0 left for its three covered
+# neighbours, and the 1 at `(1,2)` sees four covered cells, so the position has exactly the two
+# equations of the counterexample.
+
+# %%
+counter = EXAMPLES["rref-one-pass-misses"].observation
+print(counter.to_text())
+display(clue_table(counter, use_total=False))
+display(bound_table(rref_table(counter, use_total=False)))
+
+# %% [markdown]
+# The RREF replaces the first equation by `x0 - x3 - x4 = -1`, which is at no bound ($L=-2$, $U=1$):
+# one pass finds **nothing**, while the single-clue rule reads `x0+x1+x2 = 0` directly (all three safe).
+# The cure is to apply the bound rule to the original rows too, substitute what is found, and repeat
+# until nothing changes: the `bounded` method.
+
+# %%
+for method in ("trivial", "rref", "bounded", "enumerate"):
+    d = sweeplab.deduce(counter, method=method, use_total=False)
+    print(f"{method:10s} safe {sorted(d.safe)}  mines {sorted(d.mines)}")

@@ -1,0 +1,106 @@
+# %% [markdown]
+# # 3. Least squares (report 000 §3.1): a wrong claim, and the null-space certificate
+#
+# Report 000 §3.1 proposes to drop integrality, solve `A x = b` over the reals with
+# `numpy.linalg.lstsq` (the minimum-norm solution when there are many), and "take the parts that are 0
+# or 1 from it and consider them constants". The report admits it has "no solid proof". There is none:
+# the minimum-norm solution is one point of the solution space, and a coordinate can be 0 or 1 there
+# without being fixed on the whole space.
+
+# %%
+# %matplotlib inline
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import scipy.linalg
+
+import sweeplab
+from sweeplab.examples import EXAMPLES
+from sweeplab.experiments import preset_from_env
+from sweeplab.explorer import clue_table
+
+# %% [markdown]
+# ## A position where least squares claims a wrong cell
+#
+# A 5×5 mid-game position from real play (simple-logic agent), no total used:
+
+# %%
+obs = sweeplab.Observation.from_text("""
+...1?
+.112?
+.1F2?
+.12??
+..1??
+""")
+system = sweeplab.clue_system(obs, use_total=False)
+clue_table(system)
+
+# %%
+x = np.linalg.lstsq(system.A.astype(float), system.b.astype(float), rcond=None)[0]
+pd.DataFrame({"cell": system.cells, "min-norm value": x.round(6)})
+
+# %% [markdown]
+# Cells `(2,4)` and `(3,4)` have minimum-norm value 0, so report 000's rule opens both. Every 0/1
+# solution of the system (64 candidates, printed for display):
+
+# %%
+solutions = [v for v in itertools.product((0, 1), repeat=system.n_variables)
+             if np.array_equal(system.A @ np.array(v), system.b)]
+pd.DataFrame(solutions, columns=[f"{c}" for c in system.cells])
+
+# %% [markdown]
+# `(3,4)` is a mine in one of the layouts: opening it "safely" can lose the game. `(2,4)` is 0 in every
+# layout and is a correct claim.
+#
+# ## The null-space certificate
+#
+# The solutions of `A x = b` are $x_0 + N t$, where the columns of $N$ span the null space of $A$.
+# Variable $j$ is the same in every real solution exactly when row $j$ of $N$ is zero, i.e. when the
+# unit vector $e_j$ lies in the row space of $A$. Then its value is proved (and, being the value of
+# any solution, it is 0 or 1 whenever a layout exists). This is the `lstsq-certified` method.
+
+# %%
+N = scipy.linalg.null_space(system.A.astype(float))
+pd.DataFrame(N.round(3), index=[str(c) for c in system.cells],
+             columns=[f"null vector {k}" for k in range(N.shape[1])]).assign(
+    determined=np.abs(N).max(axis=1) < 1e-9)
+
+# %% [markdown]
+# Row `(3,4)` of the null space is not zero: moving along the null space changes it, so its 0 is an
+# accident of the minimum norm. Row `(2,4)` is zero: that cell is determined.
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(10, 3.4))
+for ax, method in zip(axes, ("lstsq", "lstsq-certified", "enumerate"), strict=True):
+    d = sweeplab.deduce(obs, method=method, use_total=False)
+    sweeplab.plot_position(obs, ax=ax, safe=d.safe, mines=d.mines)
+    sound = "sound" if sweeplab.METHODS[method].sound else "UNSOUND"
+    ax.set_title(f"{method} ({sound})\nsafe {sorted(d.safe)}", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# The catalogue keeps a smaller position of the same kind, where both claims are wrong and nothing is
+# forced:
+
+# %%
+tiny = EXAMPLES["lstsq-wrong-claim"]
+print(tiny.observation.to_text(), "\n", tiny.description)
+for method in ("lstsq", "lstsq-certified", "enumerate"):
+    d = sweeplab.deduce(tiny.observation, method=method, use_total=False)
+    print(f"{method:16s} safe {sorted(d.safe)}  mines {sorted(d.mines)}")
+
+# %% [markdown]
+# ## How often, in real play?
+#
+# The benchmark (notebook 6) counts wrong claims of every method on a labelled corpus. Inside a game,
+# the simulator counts the `lstsq` agent's wrong claims (a "certain" reveal that hits a mine):
+
+# %%
+PRESET = preset_from_env()
+games = {"smoke": 20, "quick": 300, "full": 3000}[PRESET]
+df = sweeplab.play("lstsq", level="intermediate", games=games, seed=0)
+lost_to_claims = int(((df["wrong_claims"] > 0) & ~df["won"]).sum())
+print(f"{games} intermediate games: {int(df['wrong_claims'].sum())} wrong claims in "
+      f"{int((df['wrong_claims'] > 0).sum())} games; {lost_to_claims} games lost on a wrong claim")

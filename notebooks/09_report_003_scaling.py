@@ -1,0 +1,45 @@
+# %% [markdown]
+# # 9. Reproducing report 003: Algorithms A and B against grid area and density
+#
+# Report 003 has two agents: **Algorithm A** applies the single-clue rules (our `trivial` agent) and
+# **Algorithm B** row-reduces the augmented clue matrix and reads the rows (our `rref` agent; report 003
+# Algorithm B = report 002 Algorithm 1). Both guess uniformly at random when stuck. The report plots
+#
+# * runtime against grid area (A up to area ~1000; B "far too inefficient on grid areas greater than
+#   300", where it stops row-reducing);
+# * "performance" (fraction of squares revealed) against grid area and against density (area 1000 for
+#   A, 300 for B).
+#
+# It states no numbers, only trends: runtime grows with area ($O(n^2)$ for A; $O(n^4)$ for B);
+# performance falls with density.
+
+# %%
+# %matplotlib inline
+from sweeplab import experiments, figures
+
+PRESET = experiments.preset_from_env()
+scaling = experiments.run("003-scaling", preset=PRESET)
+scaling.round(4)
+
+# %%
+fig = figures.scaling_figure(scaling)
+
+# %%
+area = scaling[scaling["sweep"] == "area"].pivot(index="area", columns="agent", values="mean_seconds")
+(1000 * area).round(1).rename(columns=lambda c: f"{c} ms/game")
+
+# %% [markdown]
+# **Where we disagree, and why.**
+#
+# * *"RREF is impractical above 300 cells."* Report 003 row-reduces one dense matrix with a row per
+#   revealed cell and a column per cell of the board (its "2d array of size grid area squared"), so a
+#   step costs $O(n^3)$ in the area $n$. Our `rref` method builds only the frontier's equations,
+#   splits them into independent components and reduces each exactly; the cost follows the size of the
+#   components, not the board. Our runtime per game stays within a small factor of Algorithm A across
+#   the whole range, so the 300-cell wall is an artefact of the implementation, not of linear algebra.
+# * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
+#   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
+#   "performance" axis is not defined precisely; the trend — worse with density, and B better than A
+#   because row reduction proves cells single clues cannot — is what can be compared, and it agrees.
+# * Report 003 averages "at least 5 trials" per point; at 5 games the standard error of a fraction
+#   revealed is easily 10 points, so its "loose correlations" are within noise.
