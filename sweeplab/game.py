@@ -75,10 +75,25 @@ LEVELS = {
 
 
 def as_generator(seed: int | np.random.Generator | np.random.SeedSequence | None) -> np.random.Generator:
-    """A NumPy ``Generator`` from a seed, a ``SeedSequence`` or a ``Generator``."""
+    """A NumPy ``Generator`` from a seed, a ``SeedSequence`` or a ``Generator``.
+
+    A ``Generator`` is returned as it is (and advanced by its user); ``None``
+    draws fresh entropy from the operating system.
+
+    Examples
+    --------
+    >>> int(as_generator(3).integers(100)) == int(as_generator(np.random.SeedSequence(3)).integers(100))
+    True
+    """
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"seed must be a non-negative integer (or a sequence of them), a SeedSequence, "
+            f"a Generator or None, got {seed!r}"
+        ) from None
 
 
 def resolve_board(

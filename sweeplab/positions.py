@@ -361,7 +361,13 @@ def _is_integral_float(arr: np.ndarray) -> bool:
 
 
 def as_observation(position: Observation | str | np.ndarray, *, mines: int | None = None) -> Observation:
-    """Accept an :class:`Observation`, its text form or a code array."""
+    """Accept an :class:`Observation`, its text form or a code array.
+
+    Examples
+    --------
+    >>> as_observation("?1\\n11", mines=1).mines
+    1
+    """
     if isinstance(position, Observation):
         return position if mines is None else position.with_mines(mines)
     if isinstance(position, str):

@@ -456,6 +456,12 @@ def test_bad_game_arguments(kwargs, match):
         new_game(**kwargs)
 
 
+@pytest.mark.parametrize("seed", [1.5, -3, "seven", [1, -1]])
+def test_bad_seeds(seed):
+    with pytest.raises(ValueError, match="seed must be"):
+        new_game("beginner", seed=seed)
+
+
 def test_bad_moves():
     game = new_game("beginner", seed=0)
     for r, c in [(-1, 0), (0, 9), (9, 0)]:
