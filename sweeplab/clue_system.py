@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from .positions import COVERED, FLAG, MINE, Observation, neighbour_table
+from .positions import COVERED, FLAG, MINE, Observation, as_observation, neighbour_table
 
 __all__ = ["ClueSystem", "clue_system"]
 
@@ -150,7 +150,7 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
     Parameters
     ----------
     obs : Observation
-        The position.
+        The position (its text form or a code array are accepted too).
     use_total : bool, default True
         Add the total-mines row (over every covered cell) when ``obs.mines``
         is known.
@@ -161,7 +161,7 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
 
     Examples
     --------
-    Report 001's example ``A+B+C = 1``, ``A+C+D = 2`` shape, in miniature:
+    Three clues under three covered cells (one equation per clue, one variable per cell):
 
     >>> from sweeplab import Observation
     >>> s = clue_system(Observation.from_text("???\\n121"), use_total=False)
@@ -170,6 +170,7 @@ def clue_system(obs: Observation, *, use_total: bool = True) -> ClueSystem:
     >>> s.A.tolist(), s.b.tolist()
     ([[1, 1, 0], [1, 1, 1], [0, 1, 1]], [1, 2, 1])
     """
+    obs = as_observation(obs)
     grid = obs.grid
     h, w = grid.shape
     flat = grid.ravel()
