@@ -3,18 +3,22 @@
 The clue system ``[A | b]`` (SPEC §2) is brought to reduced row echelon form
 exactly, with python-flint's fraction-free integer RREF (``fmpz_mat.rref``:
 ``R / den`` is the rational RREF; sympy's ``Matrix.rref`` is the readable
-reference in the tests).  Independent blocks are reduced separately, which
-gives the same RREF; with the total row every cell is linked, so the system
-is reduced whole, with the interior cells merged into one weighted column.
+reference in the tests).  Independent blocks of clue rows are reduced
+separately, which gives the same RREF; the total row, which links every
+block, joins afterwards through one more elimination step, and the interior
+cells (which only the total row touches) share one weighted column.
 
 Each reduced row is then read with the row bound rule, as report 002 reads
 ``v3 + v7 + v8 + v10 = 0`` and ``v2 - v5 = -1``: a row whose right side equals
 the sum of its positive coefficients fixes those cells to 1 and the negative
 ones to 0; equal to the sum of its negative coefficients, the other way round.
-Report 003's Algorithm B is the special case of 0/1 rows.  The columns are in
-the clue system's order (frontier row-major, then the interior); another
-order gives another RREF, and report 002 notes that this changes what one
-pass finds.
+Report 003's Algorithm B reads a row with right side 0 as "every variable in
+it is 0", which is only true when no coefficient is negative (``x0 - x3 = 0``
+allows ``x0 = x3 = 1``); the signed rule here is the sound form of it.
+
+The columns are in the clue system's order (frontier row-major, then the
+interior); another order gives another RREF, and report 002 notes that this
+changes what one pass finds.
 
 One pass, as the reports describe, by default; ``iterate=True`` substitutes the
 cells found and reduces again until nothing changes.  Sound, not complete:
