@@ -77,7 +77,9 @@ _CATALOGUE = [
         "002-one-one-two-two",
         "??????\n?1122?",
         "report 002, Algorithm 1, second board",
-        "RREF row v2 - v5 = -1 gives v2 = 0 and v5 = 1, 'and this is basically all we know'",
+        "RREF row v2 - v5 = -1 gives v2 = 0 and v5 = 1, 'and this is basically all we know'; "
+        "its row v3 - v6 - v8 = 0 shows that report 003's Algorithm B, read literally (right side 0: "
+        "every variable 0), would wrongly call three cells safe",
         safe=[(0, 1)],
         mines=[(0, 4)],
     ),

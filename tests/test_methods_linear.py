@@ -120,6 +120,22 @@ def test_rref_counterexample_reduced_rows():
     assert (np.column_stack([R, rhs])).tolist() == [[1, 0, 0, -1, -1, -1], [0, 1, 1, 1, 1, 1]]
 
 
+def test_report_003_zero_rule_read_literally_is_wrong_on_report_002s_board():
+    # Algorithm B: "if the last entry is zero, every variable that doesn't have a zero in the
+    # row must be zero".  Report 002's row v3 - v6 - v8 = 0 would then make three cells safe
+    # that are not forced; the signed row bound rule (rref) does not claim them.
+    ex = EXAMPLES["002-one-one-two-two"]
+    system = linear_system(ex.observation, use_total=True)
+    R, rhs = rref_rows(system)
+    literal = set()
+    for row, r in zip(R, rhs, strict=True):
+        if r == 0:
+            literal |= system.cells(np.flatnonzero(row))
+    assert literal == {(0, 2), (0, 5), (1, 5)}
+    assert not literal <= ex.safe
+    assert claims(ex.observation, "rref")[0] <= ex.safe
+
+
 def test_lstsq_makes_a_wrong_claim_and_certified_does_not():
     ex = EXAMPLES["lstsq-wrong-claim"]
     safe, mines = claims(ex.observation, "lstsq")
