@@ -115,6 +115,20 @@ def frontier_mask(grid: np.ndarray) -> np.ndarray:
     return touch & (grid == COVERED)
 
 
+def too_large(exc: Exception) -> bool:
+    """Whether ``exc`` is enumeration's ``ComponentTooLargeError`` (not imported here: numba is heavy)."""
+    return type(exc).__name__ == "ComponentTooLargeError"
+
+
+def read_as_exact(obs: Observation) -> Observation:
+    """The position with its noise kind dropped: numbers read as exact (a noise-unaware player).
+
+    The total is dropped too when misread clues led to more flags than mines.
+    """
+    mines = obs.mines if obs.mines is None or obs.known_mines <= obs.mines else None
+    return Observation(obs.grid, mines=mines)
+
+
 def moves_from(safe, mines, source: str) -> list[Move]:
     """Reveal every safe cell, flag every mine, sorted so the order never depends on set order."""
     out = [Move("reveal", int(r), int(c), source) for r, c in sorted(safe)]
@@ -210,13 +224,17 @@ class Agent:
         An agent that is not noise-aware reads noisy numbers as exact.
         """
         if not self.noise_aware and obs.noise is not None:
-            obs = Observation(obs.grid, mines=obs.mines)
+            obs = read_as_exact(obs)
         for name in self.chain(obs):
             try:
                 safe, mines = METHODS[name].function(obs, use_total=self.use_total)
             except InconsistentPositionError:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []
+            except ValueError as exc:
+                if not too_large(exc):
+                    raise
+                continue  # enumeration over a huge block (noisy bounds): the next method, or a guess
             if safe or mines:
                 return moves_from(safe, mines, name)
         return []

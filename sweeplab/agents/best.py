@@ -66,7 +66,7 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 20, max_combinations: 
     k = obs.mines - int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
     if n == 0 or n > max_cells or not 0 <= k <= n or comb(n, k) > max_combinations:
         return None
-    combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
+    combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64).reshape(comb(n, k), k)
     layouts = np.zeros((combos.shape[0], n), dtype=bool)
     np.put_along_axis(layouts, combos, True, axis=1)
     system = clue_system(obs, use_total=False)
@@ -207,8 +207,8 @@ class BestAgent(ProbabilityAgent):
                 choice = endgame_choice(obs, listed[1], listed[0])
                 if choice is not None:
                     return choice[0]
-        if p is None or not np.isfinite(p[covered]).all():
-            return random_covered(grid, rng)
+        if p is None or not np.isfinite(p[covered]).all():  # no exact probabilities: report 004's rule
+            return super().guess(obs, rng, p)
         low = p[covered].min()
         cand = covered & (p <= low + self.tolerance)
         n_cov = _neighbour_sum(covered)

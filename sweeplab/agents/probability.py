@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..positions import COVERED, InconsistentPositionError, Observation
-from .base import Agent, Move, frontier_mask, moves_from, random_covered
+from .base import Agent, Move, frontier_mask, moves_from, random_covered, read_as_exact, too_large
+from .reductio import local_estimates
 
 __all__ = ["ProbabilityAgent", "mine_probabilities"]
 
@@ -58,7 +59,7 @@ class ProbabilityAgent(Agent):
         if not (obs.grid != COVERED).any():
             return super().next_moves(obs, rng)
         if not self.noise_aware and obs.noise is not None:
-            obs = Observation(obs.grid, mines=obs.mines)  # reads noisy numbers as exact
+            obs = read_as_exact(obs)
         chain = self.chain(obs)
         cheap = tuple(m for m in chain if m != "enumerate")
         moves = self._run(obs, cheap)
@@ -68,6 +69,10 @@ class ProbabilityAgent(Agent):
             e = exact_analysis(obs, use_total=self.use_total)
         except InconsistentPositionError:
             return self._guess_moves(obs, rng, None)
+        except ValueError as exc:  # a block too large to enumerate (noisy bounds): local estimates
+            if not too_large(exc):
+                raise
+            return self._guess_moves(obs, rng, local_estimates(obs.grid))
         if e.safe or e.mines:
             return moves_from(e.safe, e.mines, "enumerate")
         p = np.array(e.probabilities, dtype=float)
@@ -91,8 +96,8 @@ class ProbabilityAgent(Agent):
         if not border.any():
             return random_covered(grid, rng)
         low = np.nanmin(np.where(border, p, np.nan))
-        if interior.any() and self.use_total and obs.mines is not None:
-            p_int = np.nanmin(np.where(interior, p, np.nan))
-            if p_int < low:
+        p_int = np.where(interior, p, np.nan)
+        if self.use_total and obs.mines is not None and np.isfinite(p_int).any():
+            if np.nanmin(p_int) < low:
                 return random_covered(grid, rng, mask=interior)
         return random_covered(grid, rng, mask=border & (p == low))
