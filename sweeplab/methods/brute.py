@@ -10,8 +10,8 @@ when the ``I`` interior cells can hold the rest (``0 <= R - S <= I``); interior
 cells are forced when every kept assignment leaves them no mine, or all mines.
 
 It costs ``2^n`` for ``n`` frontier cells, so it refuses (``ValueError``) above
-``max_variables`` (default :data:`MAX_VARIABLES` = 24, about 17 million
-assignments and a few seconds).  Clue noise: numbers are bounds as in
+``max_variables`` (default :data:`MAX_VARIABLES` = 20, about a million
+assignments and half a second).  Clue noise: numbers are bounds as in
 :mod:`sweeplab.methods.enumerate`.
 """
 
@@ -27,7 +27,7 @@ __all__ = ["MAX_VARIABLES", "forced_cells"]
 Cell = tuple[int, int]
 
 #: Largest frontier brute force accepts by default.
-MAX_VARIABLES = 24
+MAX_VARIABLES = 20
 
 _CHUNK_BITS = 16
 
