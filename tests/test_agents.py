@@ -175,3 +175,15 @@ def test_auto_first_move_follows_the_first_click_rule():
     assert best.for_rules(first_click="zero", shape=(16, 30)).first_move == (2, 2)
     assert best.for_rules(first_click="safe", shape=(16, 30)).first_move == "corner"
     assert make_agent("trivial").for_rules(first_click="zero", shape=(9, 9)).first_move == "random"
+
+
+@pytest.mark.parametrize("mode", ["classic", "score"])
+def test_every_agent_plays_every_mode_and_noise(mode):
+    needs("methods.enumerate")
+    for name, info in AGENTS.items():
+        for noise in (None, ("lost", 0.3), ("under", 0.3), ("over", 0.3)):
+            df = sweeplab.play(name, shape=(6, 6), mines=6, games=1, seed=3, mode=mode, noise=noise)
+            if info.sound:
+                assert (df["wrong_claims"] == 0).all(), (name, noise)
+            if mode == "score":
+                assert (df["status"] == "won").all(), (name, noise)
