@@ -247,9 +247,11 @@ class Explorer:
         self.figure = w.HTML()
         self.matrix = w.HTML()
         self.rref = w.HTML()
-        tabs = w.Tab(children=[self.figure, self.matrix, self.rref])
+        self.tabs = tabs = w.Tab(children=[self.figure, self.matrix, self.rref])
         for i, title in enumerate(["overlay", "[A | b]", "RREF"]):
             tabs.set_title(i, title)
+        # the exact RREF costs more than a move: computed only while its tab is open
+        tabs.observe(lambda _ch: self._draw_tables(self.game.observation), names="selected_index")
         board = w.GridBox([b for row in self.buttons for b in row],
                           layout=w.Layout(grid_template_columns=f"repeat({wd}, 28px)", grid_gap="1px"))
         controls = w.HBox([self.method_box, self.show_probabilities, apply_button])
@@ -394,6 +396,8 @@ class Explorer:
         self.figure.value = buf.getvalue()
 
     def _draw_tables(self, obs: Observation) -> None:
+        if self.tabs.selected_index not in (1, 2):
+            return
         system = clue_system(obs)
         if system.n_variables > 60:
             note = f"<i>{system!r}: too large to print; showing the first component.</i>"
