@@ -36,7 +36,7 @@ bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
 
 Very large blocks: the search stops with a :class:`ComponentTooLargeError`
 (a ``ValueError``) after ``max_nodes`` search nodes (default 20 million,
-about a second), rather than hanging.
+a few seconds), rather than hanging.
 """
 
 from __future__ import annotations

@@ -1,0 +1,179 @@
+"""Exact methods (enumerate, brute, milp), the LP relaxation and the probabilities on hand-made positions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import oracle
+import pytest
+
+import sweeplab
+from sweeplab import METHODS, InconsistentPositionError, Observation
+from sweeplab.examples import EXAMPLES
+from sweeplab.methods import brute, lp, milp
+from sweeplab.methods import enumerate as en
+
+EXACT = ("enumerate", "brute", "milp")
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples_exact_methods_and_oracle(name):
+    ex = EXAMPLES[name]
+    want = (set(ex.safe), set(ex.mines))
+    assert oracle.forced(ex.observation) == want
+    for method in EXACT:
+        if method == "brute" and en.cell_system(ex.observation).cells.size > brute.MAX_VARIABLES:
+            with pytest.raises(ValueError, match="max_variables"):
+                brute.forced_cells(ex.observation)
+            continue
+        assert METHODS[method].function(ex.observation) == want, method
+    safe, mines = lp.forced_cells(ex.observation)
+    assert safe <= want[0] and mines <= want[1]
+
+
+def test_lp_misses_a_deduction_that_needs_integrality():
+    obs = EXAMPLES["lp-needs-integrality"].observation
+    assert lp.forced_cells(obs) == (set(), set())
+    assert en.forced_cells(obs) == ({(0, 2)}, set())
+    assert milp.forced_cells(obs) == ({(0, 2)}, set())
+    # The relaxation's optimum of b is 1/2 (a = b = e = 1/2, d = 1): HiGHS confirms it.
+    from scipy.optimize import linprog
+
+    s = en.cell_system(obs)
+    j = int(np.flatnonzero(s.cells == 2)[0])
+    c = np.zeros(s.cells.size)
+    c[j] = -1
+    res = linprog(c, A_eq=s.A, b_eq=s.lo, bounds=[(0, 1)] * s.cells.size, method="highs")
+    assert res.status == 0 and -res.fun == pytest.approx(0.5)
+
+
+def test_interior_forced_by_the_total():
+    obs = Observation.from_text("1??\n???", mines=1)
+    for name in EXACT + ("lp",):
+        safe, mines = METHODS[name].function(obs)
+        assert {(0, 2), (1, 2)} <= safe, name
+    assert en.forced_cells(obs, use_total=False) == (set(), set())
+    full = Observation.from_text("1??\n???", mines=5)  # four of the five around... impossible
+    with pytest.raises(InconsistentPositionError):
+        en.forced_cells(full)
+    all_mines = Observation.from_text("1??\n???", mines=3)  # frontier 1 + both interior cells
+    for name in EXACT:
+        assert METHODS[name].function(all_mines)[1] == {(0, 2), (1, 2)}, name
+
+
+def test_probabilities_fifty_fifty_and_report_004_border():
+    p = sweeplab.probabilities(EXAMPLES["fifty-fifty"].observation)
+    assert p[0, 0] == p[0, 1] == 0.5
+    # Report 004's first border: a 1 in a corner, three covered neighbours, one mine among them.
+    p = sweeplab.probabilities(Observation.from_text("1?\n??"), use_total=False)
+    np.testing.assert_allclose(p[[0, 1, 1], [1, 0, 1]], 1 / 3, rtol=0, atol=1e-15)
+
+
+def test_probabilities_many_solutions_board_against_closed_form():
+    """Report 000's >10,000-solution board: three isolated clues, 40 mines on 16x16."""
+    obs = EXAMPLES["000-many-solutions"].observation
+    p = sweeplab.probabilities(obs)
+    interior = 256 - 3 - 24
+    weights = {}
+    for k in range(0, 25):
+        # frontier layouts with k mines: C(8,3) C(8,2) C(8,1) exactly (the clues fix each block's count)
+        weights[k] = comb(8, 3) * comb(8, 2) * comb(8, 1) if k == 6 else 0
+    Z = sum(w * comb(interior, 40 - k) for k, w in weights.items())
+    # a neighbour of the 3 is a mine in 3/8 of its block's layouts; interior share (40 - 6) / interior
+    assert p[0, 0] == pytest.approx(3 / 8, abs=1e-12)
+    assert p[3, 5] == pytest.approx(2 / 8, abs=1e-12)
+    assert p[6, 1] == pytest.approx(1 / 8, abs=1e-12)
+    assert p[15, 15] == pytest.approx(float(Fraction(34, interior)), abs=1e-12)
+    assert Z > 0
+
+
+def test_probabilities_sum_to_the_remaining_mines():
+    """The expected number of mines is the total: a check that needs no oracle, on expert positions."""
+    for obs in oracle.play_positions("expert", seed=3, n=20):
+        p = sweeplab.probabilities(obs)
+        covered = obs.grid == sweeplab.COVERED
+        assert np.nansum(p[covered]) == pytest.approx(obs.mines - obs.known_mines, rel=1e-9)
+        assert np.isnan(p[obs.grid >= 0]).all()
+        assert (p[(obs.grid == sweeplab.FLAG) | (obs.grid == sweeplab.MINE)] == 1).all()
+
+
+def test_million_cell_board_does_not_overflow():
+    h = w = 1000
+    grid = np.full((h, w), sweeplab.COVERED, dtype=np.int8)
+    grid[500:503, 500:503] = [[1, 1, 1], [1, 0, 1], [1, 1, 1]]  # a small opening
+    obs = Observation(grid, mines=150_000)
+    p = sweeplab.probabilities(obs)
+    covered = grid == sweeplab.COVERED
+    assert np.isfinite(p[covered]).all()
+    assert p[covered].sum() == pytest.approx(150_000, rel=1e-9)
+    # Huge binomials, exact answers: 4 mines is the fewest the eight 1s allow, so with a total
+    # of 4 every mine is next to the opening and the rest of the million cells are safe.
+    ring = Observation(grid, mines=4)
+    assert sweeplab.probabilities(ring)[0, 0] == 0.0
+    assert (0, 0) in en.forced_cells(ring)[0]
+    with pytest.raises(InconsistentPositionError):
+        en.forced_cells(Observation(grid, mines=3))
+
+
+def test_noise_bounds_report_004():
+    """Report 004 §4: an underestimated 1 with three covered neighbours allows 7 layouts."""
+    obs = Observation.from_text("1?\n??", noise="under")
+    p = sweeplab.probabilities(obs, use_total=False)
+    assert p[0, 1] == pytest.approx(4 / 7)
+    over = Observation.from_text("1?\n??", noise="over")
+    p = sweeplab.probabilities(over, use_total=False)
+    assert p[0, 1] == pytest.approx(1 / 4)  # 0 or 1 mine: 4 layouts, one mine on each cell once
+    zero = Observation.from_text("0?\n??", noise="over")
+    for name in EXACT + ("lp",):
+        assert METHODS[name].function(zero, use_total=False) == ({(0, 1), (1, 0), (1, 1)}, set()), name
+    assert en.forced_cells(Observation.from_text("0?\n??", noise="under"), use_total=False) == (set(), set())
+
+
+def test_no_total_convention_interior_is_one_half():
+    obs = Observation.from_text("1??\n???", mines=None)
+    p = sweeplab.probabilities(obs)
+    assert p[0, 2] == p[1, 2] == 0.5
+    assert p[0, 1] == pytest.approx(1 / 3)
+    q = sweeplab.probabilities(obs.with_mines(2), use_total=False)
+    np.testing.assert_array_equal(p, q)
+
+
+def test_component_too_large_is_a_clear_error():
+    # A lattice of 1s over 120 covered cells: one block with very many layouts.
+    obs = Observation.from_text("\n".join(("?1" * 15) if r % 2 == 0 else "?" * 30 for r in range(4)))
+    with pytest.raises(en.ComponentTooLargeError, match="max_nodes"):
+        en.forced_cells(obs, max_nodes=1000)
+    with pytest.raises(ValueError, match="max_nodes"):
+        sweeplab.probabilities(obs, max_nodes=1000)
+    assert en.forced_cells(obs) == (set(), set())  # the default cap is ample here
+
+
+def test_brute_refuses_large_frontiers():
+    obs = Observation.from_text("?" * 12 + "\n" + "1" * 12 + "\n" + "?" * 12)
+    with pytest.raises(ValueError, match="max_variables"):
+        brute.forced_cells(obs, max_variables=20)
+    small = Observation.from_text("????\n1221")
+    assert brute.forced_cells(small, max_variables=4) == en.forced_cells(small)
+
+
+def test_groups_and_components():
+    # Two blocks, one with a group of two exchangeable cells.
+    # Two blocks of three exchangeable cells each: two groups.
+    obs = Observation.from_text("??-??\n?1-2?\n-----")
+    p = en.build(obs)
+    assert sorted(p.group_size.tolist()) == [3, 3]
+    assert en.analyse(obs).safe == frozenset()
+    q = sweeplab.probabilities(obs, use_total=False)
+    np.testing.assert_allclose(q[[0, 0, 1], [0, 1, 0]], 1 / 3, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(q[[0, 0, 1], [3, 4, 4]], 2 / 3, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", EXACT + ("lp",))
+def test_deduce_registry_entries(name):
+    info = METHODS[name]
+    assert info.sound and info.uses_total
+    assert info.complete == (name != "lp")
+    d = sweeplab.deduce("???\n121", method=name)
+    assert d.safe == {(0, 1)} and d.mines == {(0, 0), (0, 2)}
