@@ -1,0 +1,94 @@
+"""``sweeplab solve``: deductions per method, counts, timings and probabilities."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import sweeplab
+from sweeplab import Observation, save_position
+from sweeplab.cli import main
+from sweeplab.commands.solve import overlay, probability_grid, read_position
+
+
+def solve(argv, capsys, monkeypatch, stdin=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(["solve", *argv])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_default_method_from_stdin(capsys, monkeypatch):
+    code, out, _ = solve(["-"], capsys, monkeypatch, stdin="???\n121\n")
+    assert code == 0
+    assert "== enumerate (sound, complete): 1 safe, 2 mines" in out
+    assert "MSM\n121" in out
+    assert "total unknown" in out
+
+
+def test_all_methods_with_total_and_probabilities(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "p.txt"
+    path.write_text("?1?\n2?1\n???\n")
+    code, out, _ = solve([str(path), "--all", "--mines", "3", "--probabilities"], capsys, monkeypatch)
+    assert code == 0
+    for name in sweeplab.METHODS:
+        assert f"== {name} (" in out
+    assert "method            safe  mines         ms" in out
+    assert "exact mine probabilities" in out
+    probs = sweeplab.probabilities(Observation.from_text("?1?\n2?1\n???", mines=3))
+    assert f"{probs[0, 0]:.3f}" in out or "S" in out.splitlines()[-3]
+
+
+def test_lp_gap_is_visible(capsys, monkeypatch):
+    code, out, _ = solve(["-", "-m", "lp", "-p"], capsys, monkeypatch, stdin="?1?\n2?1\n???\n")
+    assert code == 0
+    assert "== lp (sound): 0 safe, 0 mines" in out
+    # the probabilities show the cell lp misses as forced safe
+    assert out.splitlines()[-3].split()[2] == "S"
+
+
+def test_json_position_and_no_total(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "p.json"
+    save_position(Observation.from_text("1??\n???", mines=1), path)
+    code, out, _ = solve([str(path), "-m", "milp"], capsys, monkeypatch)
+    assert code == 0 and "3 safe" not in out and "2 safe, 0 mines" in out
+    code, out, _ = solve([str(path), "-m", "milp", "--no-total"], capsys, monkeypatch)
+    assert code == 0 and "total 1 (ignored)" in out and "0 safe, 0 mines" in out
+
+
+def test_noise_option(capsys, monkeypatch):
+    code, out, _ = solve(["-", "--noise", "over", "-m", "enumerate"], capsys, monkeypatch, stdin="0?\n??\n")
+    assert code == 0 and "noise over" in out and "3 safe" in out
+    code, out, _ = solve(["-", "--noise", "under", "--all"], capsys, monkeypatch, stdin="1?\n??\n")
+    assert code == 0 and "refused" in out  # equality-based methods refuse bound noise
+
+
+def test_inconsistent_and_bad_input(capsys, monkeypatch):
+    code, out, _ = solve(["-"], capsys, monkeypatch, stdin="1F\nF?\n")
+    assert code == 1 and "inconsistent position" in out
+    code, _, err = solve(["-", "-m", "nope"], capsys, monkeypatch, stdin="??\n")
+    assert code == 2 and "unknown method" in err
+    code, _, err = solve(["-"], capsys, monkeypatch, stdin="?x\n")
+    assert code == 2 and "unknown character" in err
+    code, _, err = solve(["/nonexistent/position.txt"], capsys, monkeypatch)
+    assert code == 2
+
+
+def test_helpers(tmp_path):
+    obs = Observation.from_text("??\n11\n..", mines=1)
+    assert overlay(obs, {(0, 0)}, {(0, 1)}).splitlines()[0] == "SM"
+    grid = probability_grid(obs, sweeplab.probabilities(obs))
+    assert grid.splitlines()[0].split() == ["0.500", "0.500"]
+    path = tmp_path / "t.txt"
+    path.write_text("??\n11\n..\n")
+    assert read_position(str(path), mines=1) == obs
+
+
+@pytest.mark.parametrize("flag", ["--all", "--method=enumerate"])
+def test_help_mentions_options(flag, capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    out = capsys.readouterr().out
+    assert "--probabilities" in out and "--mines" in out and flag.split("=")[0] in out
