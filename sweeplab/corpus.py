@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ import numpy as np
 from .clue_system import clue_system
 from .files import position_from_dict, position_to_dict
 from .game import Game, as_generator, new_game, resolve_board
-from .positions import COVERED, InconsistentPositionError, Observation, neighbour_counts
+from .positions import COVERED, Observation, neighbour_counts
 
 __all__ = [
     "CorpusPosition",
@@ -168,7 +168,7 @@ def label(
     --------
     >>> p = label(Observation.from_text("???\\n121", mines=2), id="x-0", slice="x", source="example")
     >>> sorted(p.truth_mines), sorted(p.truth_safe)
-    [[(0, 0), (0, 2)], [(0, 1)]]
+    ([(0, 0), (0, 2)], [(0, 1)])
     """
     from .methods import deduce
 
@@ -227,6 +227,10 @@ class Slice:
         affordable way to reach mid-game on huge boards.
     reveal : tuple of float
         For ``"safe-clicks"``: fractions of the safe cells revealed.
+    noise : (kind, p), optional
+        Clue noise of report 004 §4 (SPEC §3); the truth then follows the
+        noise model (a hidden clue gives no equation, ``"under"``/``"over"``
+        clues are bounds).
     """
 
     name: str
@@ -237,6 +241,7 @@ class Slice:
     per_game: int = 3
     player: str = "agents"
     reveal: tuple[float, ...] = (0.3, 0.6)
+    noise: tuple[str, float] | None = None
 
     def board(self, game: int) -> tuple[tuple[int, int], int, float]:
         """``(shape, mines, density)`` of the ``game``-th game."""
@@ -248,7 +253,8 @@ class Slice:
         return shape, mines, mines / (shape[0] * shape[1])
 
 
-#: Corpus presets: ``small`` is the committed corpus, ``full`` adds more games and the huge boards.
+#: Corpus presets: ``small`` and ``huge`` are committed (``data/corpus/``); ``full`` has more games
+#: and huge boards; ``tiny`` is for tests.
 PRESETS: dict[str, tuple[Slice, ...]] = {
     "tiny": (
         Slice("beginner", level="beginner", games=1, per_game=3),
@@ -260,8 +266,12 @@ PRESETS: dict[str, tuple[Slice, ...]] = {
         Slice("expert", level="expert", games=5, per_game=4),
         Slice("dense30", shape=(30, 30), densities=(0.15, 0.20, 0.25), games=6, per_game=3),
         Slice("large100", shape=(100, 100), densities=(0.15, 0.20), games=1, per_game=2),
-        Slice("huge1000", shape=(1000, 1000), densities=(0.15,), games=1, per_game=1,
-              player="safe-clicks", reveal=(0.5,)),
+        Slice("noisy-lost", level="expert", games=1, per_game=3, noise=("lost", 0.1)),
+        Slice("noisy-under", level="intermediate", games=1, per_game=3, noise=("under", 0.1)),
+    ),
+    "huge": (
+        Slice("huge300", shape=(300, 300), densities=(0.15, 0.20), games=2, per_game=1, player="safe-clicks",
+              reveal=(0.5,)),
     ),
     "full": (
         Slice("beginner", level="beginner", games=40, per_game=5),
@@ -269,6 +279,8 @@ PRESETS: dict[str, tuple[Slice, ...]] = {
         Slice("expert", level="expert", games=30, per_game=5),
         Slice("dense30", shape=(30, 30), densities=(0.15, 0.20, 0.25), games=30, per_game=4),
         Slice("large100", shape=(100, 100), densities=(0.15, 0.20), games=4, per_game=3),
+        Slice("noisy-lost", level="expert", games=5, per_game=4, noise=("lost", 0.1)),
+        Slice("noisy-under", level="intermediate", games=5, per_game=4, noise=("under", 0.1)),
         Slice("huge300", shape=(300, 300), densities=(0.15, 0.20), games=2, per_game=2,
               player="safe-clicks"),
         Slice("huge1000", shape=(1000, 1000), densities=(0.15, 0.20), games=2, per_game=1,
@@ -283,7 +295,11 @@ PRESETS: dict[str, tuple[Slice, ...]] = {
 def _agent_snapshots(
     policy: Policy, game: Game, rng: np.random.Generator, *, max_steps: int,
 ) -> list[tuple[int, Observation]]:
-    """Play ``game`` with ``policy`` from a central first click; every position the agent faced."""
+    """Play ``game`` with ``policy`` from a central first click; every position the agent faced.
+
+    The game stops early when the agent raises ``ValueError`` (one of its
+    methods refused the position).
+    """
     h, w = game.shape
     game.reveal(h // 2, w // 2)
     seen: list[tuple[int, Observation]] = []
@@ -292,7 +308,11 @@ def _agent_snapshots(
             break
         obs = game.observation
         seen.append((step, obs))
-        moves = policy(obs, rng)
+        try:
+            moves = policy(obs, rng)
+        except ValueError:
+            # the agent's method refused the position (e.g. a component too large to enumerate)
+            break
         if not moves:
             raise ValueError("an agent returned no move on a position with covered cells")
         for kind, r, c in moves:
@@ -332,7 +352,7 @@ def _safe_click_snapshots(
         candidates = np.flatnonzero(edge)
         if candidates.size == 0:
             break
-        for i in rng.choice(candidates, size=max(1, candidates.size // 4), replace=False):
+        for i in rng.choice(candidates, size=max(1, candidates.size // 50), replace=False):
             game.reveal(int(i) // w, int(i) % w)
         rounds += 1
         if game.status != "playing":
@@ -396,7 +416,9 @@ def generate_corpus(
     Parameters
     ----------
     seed : int
-        Corpus seed: every game seed derives from it (NumPy ``SeedSequence``).
+        Corpus seed: each game seed derives from it, the slice name, the agent
+        name and the game number (NumPy ``SeedSequence``), so a subset of the
+        slices gives the same positions.
     preset : {"tiny", "small", "full"}, default "small"
         Slices from :data:`PRESETS`, unless ``slices`` is given.
     slices : sequence of Slice, optional
@@ -413,7 +435,8 @@ def generate_corpus(
     -------
     list of CorpusPosition
         Positions the agents faced with at least one clue touching a covered
-        cell.  Positions an agent made inconsistent (a wrong flag) are dropped.
+        cell.  Positions an agent made inconsistent (a wrong flag) and those
+        ``enumerate`` refuses (a component too large) are dropped.
 
     Examples
     --------
@@ -431,11 +454,12 @@ def generate_corpus(
     if not agents:
         raise ValueError("no agents to play the corpus games")
     jobs = []
-    for k, sl in enumerate(slices):
+    for sl in slices:
         players = agents if sl.player == "agents" else [("safe-clicks", None)]
-        for a, (agent_name, policy) in enumerate(players):
+        for agent_name, policy in players:
             for g in range(sl.games):
-                game_seed = int(np.random.SeedSequence([seed, k, a, g]).generate_state(1, np.uint64)[0] >> 1)
+                key = [seed, zlib.crc32(sl.name.encode()), zlib.crc32(agent_name.encode()), g]
+                game_seed = int(np.random.SeedSequence(key).generate_state(1, np.uint64)[0] >> 1)
                 jobs.append((sl, g, agent_name, policy, game_seed))
     bar = _progress(jobs, progress, "corpus games")
     out: list[CorpusPosition] = []
@@ -444,7 +468,7 @@ def generate_corpus(
         shape, mines, _ = sl.board(g)
         rng = as_generator(game_seed)
         game_rng, agent_rng, pick_rng = rng.spawn(3)
-        game = new_game(shape=shape, mines=mines, first_click="zero", seed=game_rng)
+        game = new_game(shape=shape, mines=mines, first_click="zero", noise=sl.noise, seed=game_rng)
         if policy is None:
             seen = _safe_click_snapshots(game, agent_rng, sl.reveal)
         else:
@@ -459,7 +483,8 @@ def generate_corpus(
             try:
                 pos = label(obs, id=f"{sl.name}-{n:04d}", slice=sl.name, source=agent_name, seed=seed,
                             game_seed=game_seed, move=step)
-            except InconsistentPositionError:
+            except ValueError:
+                # InconsistentPositionError (a wrong flag), or a component too large to enumerate
                 continue
             counters[sl.name] = n + 1
             out.append(pos)
@@ -469,35 +494,18 @@ def generate_corpus(
 
 
 def example_positions() -> list[CorpusPosition]:
-    """The reports' examples and the methods' counterexamples (:mod:`sweeplab.examples`), labelled."""
-    try:
-        module = importlib.import_module("sweeplab.examples")
-    except ModuleNotFoundError:
-        return []
-    out = []
-    for n, (name, obs, note) in enumerate(_example_items(module)):
-        out.append(label(obs, id=f"examples-{n:04d}", slice="examples", source="example", note=name
-                         + (f": {note}" if note else "")))
-    return out
+    """The reports' examples and the methods' counterexamples (:data:`sweeplab.examples.EXAMPLES`), labelled.
 
+    The labels come from ``enumerate`` like every other position (the
+    catalogue's own answers are checked against them in the tests).
+    """
+    from .examples import EXAMPLES
 
-def _example_items(module: Any) -> Iterator[tuple[str, Observation, str]]:
-    """``(name, position, note)`` for every example the module exposes."""
-    registry = getattr(module, "EXAMPLES", None)
-    if registry is None:
-        return
-    for name, item in dict(registry).items():
-        if isinstance(item, Observation):
-            yield str(name), item, ""
-        elif isinstance(item, str):
-            yield str(name), Observation.from_text(item), ""
-        else:
-            obs = next((getattr(item, k) for k in ("obs", "position", "observation")
-                        if hasattr(item, k)), None)
-            if isinstance(obs, Observation):
-                note = next((getattr(item, k) for k in ("note", "source", "summary")
-                             if getattr(item, k, "")), "")
-                yield str(name), obs, str(note)
+    return [
+        label(ex.observation, id=f"examples-{n:04d}", slice="examples", source="example",
+              note=f"{ex.name} ({ex.source}): {ex.description}")
+        for n, ex in enumerate(EXAMPLES.values())
+    ]
 
 
 def _progress(items: list, enabled: bool, desc: str):
@@ -515,10 +523,14 @@ def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
     """Write a corpus as JSON Lines (gzip-compressed when ``path`` ends in ``.gz``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "wt", encoding="utf-8") as fh:
-        for p in positions:
-            fh.write(json.dumps(p.to_dict(), separators=(",", ":")) + "\n")
+    text = "".join(json.dumps(p.to_dict(), separators=(",", ":")) + "\n" for p in positions).encode()
+    with open(path, "wb") as fh:
+        if path.suffix == ".gz":
+            # no file name or time stamp in the header: the same corpus gives the same bytes
+            with gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0) as gz:
+                gz.write(text)
+        else:
+            fh.write(text)
     return path
 
 
