@@ -142,21 +142,24 @@ def win_rates(
     agents: tuple[str, ...],
     level: str = "intermediate",
     games: int,
-    first_click: str = "safe",
+    first_clicks: tuple[str, ...] = ("safe",),
     first_move: str = "random",
     seed: int = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Win rate of each agent on a level, with Wilson 95 % intervals (report 000 §2–3).
 
-    Returns one row per agent: ``agent, level, first_click, games, wins,
-    win_rate, ci_low, ci_high, report`` (report 000's number, where it has one).
+    Every agent plays the same boards (the same seeds) under each first-click
+    rule of ``first_clicks``.  Returns one row per (first_click, agent):
+    ``agent, level, first_click, games, wins, win_rate, ci_low, ci_high,
+    wrong_claims, report`` (report 000's number, where it has one).
     """
+    grid = [(fc, name) for fc in first_clicks for name in agents]
     rows = []
-    for k, name in enumerate(_progress(agents, total=len(agents), desc="win rates", progress=progress)):
-        df = _play(name, {"first_move": first_move}, level=level, games=games, seed=seed + 1000 * k,
-                   first_click=first_click)
-        rows.append({"agent": name, "level": level, "first_click": first_click, **_rate_row(df),
+    for fc, name in _progress(grid, total=len(grid), desc="win rates", progress=progress):
+        df = _play(name, {"first_move": first_move}, level=level, games=games, seed=seed, first_click=fc)
+        rows.append({"agent": name, "level": level, "first_click": fc, **_rate_row(df),
+                     "wrong_claims": int(df["wrong_claims"].sum()),
                      "report": PUBLISHED_000.get(name, math.nan)})
     return pd.DataFrame(rows)
 
@@ -411,6 +414,7 @@ class Experiment:
         return dict(self.presets[preset])
 
 
+_AGENTS_000 = ("random", "trivial", "csp", "lstsq")
 _AGENTS_001 = {
     "basic": ("trivial", {}),
     "advanced": ("reductio", {"use_total": False, "better_decisions": False}),
@@ -437,9 +441,9 @@ _REGISTRY = [
         "Win rates of random, simple logic, logic + CSP and least squares on Intermediate",
         win_rates,
         {
-            "smoke": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 8},
-            "quick": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 400},
-            "full": {"agents": ("random", "trivial", "csp", "lstsq"), "games": 3000},
+            "smoke": {"agents": _AGENTS_000, "games": 8},
+            "quick": {"agents": _AGENTS_000, "games": 400, "first_clicks": ("safe", "zero")},
+            "full": {"agents": _AGENTS_000, "games": 3000, "first_clicks": ("none", "safe", "zero")},
         },
     ),
     Experiment(
@@ -464,7 +468,7 @@ _REGISTRY = [
         density_scores,
         {
             "smoke": {"agents": _AGENTS_001, "densities": (0.1, 0.5, 1.0), "games": 2},
-            "quick": {"agents": _AGENTS_001, "densities": _densities(0.1, 1.0), "games": 30},
+            "quick": {"agents": _AGENTS_001, "densities": _densities(0.1, 1.0, start=0.1), "games": 30},
             "full": {"agents": _AGENTS_001, "densities": _densities(0.05, 1.0), "games": 300},
         },
     ),

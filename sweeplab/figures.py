@@ -9,8 +9,8 @@ Examples
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> import pandas as pd
->>> df = pd.DataFrame({"agent": ["trivial"], "win_rate": [0.6], "ci_low": [0.5], "ci_high": [0.7],
-...                    "report": [0.5825]})
+>>> df = pd.DataFrame({"agent": ["trivial"], "games": [100], "win_rate": [0.6], "ci_low": [0.5],
+...                    "ci_high": [0.7], "report": [0.5825]})
 >>> fig = win_rates_figure(df)
 >>> len(fig.axes)
 1
@@ -52,22 +52,36 @@ def _report_markers(ax, xs, values, label: str = "report") -> None:
         ax.scatter(np.asarray(xs)[keep], values[keep], marker="D", s=50, color="black", zorder=5, label=label)
 
 
-def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (report 000)"):
-    """Bars of our win rates with Wilson 95 % intervals; the report's rates as diamonds."""
-    plt, sns = _plt()
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    x = np.arange(len(df))
-    ax.bar(x, df["win_rate"], color=sns.color_palette("deep", len(df)), label="sweeplab")
-    ax.errorbar(x, df["win_rate"], yerr=[df["win_rate"] - df["ci_low"], df["ci_high"] - df["win_rate"]],
-                fmt="none", color="#333", capsize=4)
-    _report_markers(ax, x, df.get("report", pd.Series(np.nan, index=df.index)))
-    for xi, row in zip(x, df.itertuples(), strict=True):
-        ax.text(xi, row.ci_high + 0.02, f"{100 * row.win_rate:.1f}%", ha="center", fontsize=8)
-    ax.set_xticks(x, df["agent"])
-    ax.set_ylim(0, 1.05)
+def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
+    """Bars of win rates grouped by ``group`` and coloured by ``hue``, with intervals and report diamonds."""
+    groups = list(dict.fromkeys(df[group]))
+    hues = list(dict.fromkeys(df[hue]))
+    width = 0.8 / len(hues)
+    colours = sns.color_palette("deep", len(hues))
+    for k, h in enumerate(hues):
+        part = df[df[hue] == h].set_index(group).reindex(groups)
+        x = np.arange(len(groups)) + (k - (len(hues) - 1) / 2) * width
+        rate = part["win_rate"]
+        ax.bar(x, rate, width=width * 0.95, color=colours[k], label=f"sweeplab, {hue.replace('_', ' ')} {h}")
+        ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
+                    capsize=3)
+        for xi, r in zip(x, rate, strict=True):
+            if np.isfinite(r):
+                ax.text(xi, r + 0.045, f"{100 * r:.0f}", ha="center", fontsize=7)
+        _report_markers(ax, x, part["report"], label="report" if k == 0 else None)
+    ax.set_xticks(np.arange(len(groups)), groups)
+    ax.set_ylim(0, 1.08)
     ax.set_ylabel("win rate")
-    ax.set_title(title)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(fontsize=7, loc="upper left")
+
+
+def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (report 000)"):
+    """Our win rates (Wilson 95 % intervals) per agent and first-click rule; the report's as diamonds."""
+    plt, sns = _plt()
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    frame = df if "first_click" in df.columns else df.assign(first_click="safe")
+    _grouped_rates(ax, frame, group="agent", hue="first_click", sns=sns)
+    ax.set_title(f"{title}, {int(df['games'].iloc[0])} games each")
     fig.tight_layout()
     return fig
 
@@ -185,23 +199,8 @@ def best_figure(df: pd.DataFrame):
     """The best agent's win rates per level and first-click rule, published rates as diamonds."""
     plt, sns = _plt()
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    rules = list(dict.fromkeys(df["first_click"]))
-    levels = list(dict.fromkeys(df["level"]))
-    width = 0.8 / len(rules)
-    colours = sns.color_palette("deep", len(rules))
-    for k, rule in enumerate(rules):
-        part = df[df["first_click"] == rule].set_index("level").loc[levels]
-        x = np.arange(len(levels)) + (k - (len(rules) - 1) / 2) * width
-        rate = part["win_rate"]
-        ax.bar(x, rate, width=width * 0.95, color=colours[k], label=f"sweeplab, first click {rule}")
-        ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
-                    capsize=3)
-        _report_markers(ax, x, part["report"], label="published" if k == 0 else None)
-    ax.set_xticks(np.arange(len(levels)), levels)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("win rate")
+    _grouped_rates(ax, df, group="level", hue="first_click", sns=sns)
     ax.set_title(f"Best agent against the published win rates ({int(df['games'].iloc[0])} games each)")
-    ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return fig
 
