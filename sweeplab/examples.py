@@ -159,6 +159,52 @@ _CATALOGUE = [
         "yet either can hold the 1's mine; no cell is forced",
     ),
     _example(
+        "subset-beats-rref",
+        "13?\n???\n?3?",
+        "method separator (found on random small boards): pair rule vs one RREF",
+        "the 1 and the top 3 read x10 + x11 = 1 and x02 + x10 + x11 + x12 = 3; their difference "
+        "x02 + x12 = 2 makes two mines, but it is not a row of the RREF (the column order pivots on "
+        "x02 and mixes in the bottom 3), so rref, rref with iterate and bounded all miss it",
+        mines=[(0, 2), (1, 2)],
+    ),
+    _example(
+        "rref-beats-subset",
+        "?1.\n?21\n???",
+        "method separator (found on random small boards): three rows at once",
+        "x00 + x10 = 1, x00 + x10 + x20 + x21 + x22 = 2 and x21 + x22 = 1: only all three together "
+        "give x20 = 0, which the RREF shows as a row and no pair of clues does",
+        safe=[(2, 0)],
+    ),
+    _example(
+        "gfp-beats-rref",
+        "?1?\n1?1\n??2\n1??",
+        "method separator (found on random small boards): GF(7) vs the rationals",
+        "no rational RREF row reaches a bound, but the GF(7) rows, read with residues nearest 0, "
+        "do for five cells; bounds propagation over the RREF and original rows (bounded) solves "
+        "the whole position",
+        safe=[(0, 0), (0, 2), (2, 0), (2, 1), (3, 2)],
+        mines=[(1, 1), (3, 1)],
+    ),
+    _example(
+        "rref-beats-gfp",
+        "2???\n??1?\n????",
+        "method separator (found on random small boards): the rationals vs GF(7)",
+        "the RREF row x02 + x03 - x10 + x13 + x21 + x22 + x23 = -1 sits at its lower bound and "
+        "decides seven cells; modulo 7 the totals -1 and 6 both fit, so gfp and gf2 see nothing",
+        safe=[(0, 2), (0, 3), (1, 3), (2, 1), (2, 2), (2, 3)],
+        mines=[(1, 0)],
+    ),
+    _example(
+        "gf2-beats-certified",
+        "?3?\n??1\n3?1\n?1?",
+        "method separator (found on random small boards): parity vs determined cells",
+        "no cell is determined over the rationals, and the RREF row x00 + 2 x32 = 1 reaches no "
+        "bound (its range is 0..3), but modulo 2 it reads x00 = 1: gf2 proves a mine that "
+        "lstsq-certified and one rref pass cannot (bounds propagation, in bounded, sees it too)",
+        safe=[(0, 2), (2, 1), (3, 2)],
+        mines=[(0, 0), (1, 0), (1, 1), (3, 0)],
+    ),
+    _example(
         "lp-needs-integrality",
         "?1?\n2?1\n???",
         "report 000 §2.4 (the CSP), relaxed: a deduction the LP relaxation misses",
