@@ -359,8 +359,9 @@ def method_power(
     """Deductive power and speed of every method against enumeration (issue 5, :mod:`sweeplab.bench`).
 
     ``corpus`` is a path to a corpus file (:func:`sweeplab.corpus.load_corpus`)
-    or a preset of :func:`sweeplab.corpus.generate_corpus` generated from
-    ``seed``.  Returns :func:`sweeplab.bench.run_bench`'s tidy rows (one per
+    or a preset of :func:`sweeplab.corpus.generate_corpus`: the committed
+    ``data/corpus/corpus-<preset>.jsonl.gz`` when the source tree has it,
+    else generated from ``seed``.  Returns :func:`sweeplab.bench.run_bench`'s tidy rows (one per
     position, method and use of the total) with ``area`` and ``density``
     columns added.
     """
@@ -369,8 +370,11 @@ def method_power(
     from .bench import run_bench
     from .corpus import generate_corpus, load_corpus
 
+    committed = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
     if Path(corpus).suffix in (".jsonl", ".gz"):
         positions = load_corpus(corpus)
+    elif committed.exists():
+        positions = load_corpus(committed)
     else:
         positions = generate_corpus(seed=seed, preset=corpus, progress=progress)
     rows = run_bench(positions, methods=methods, budget_seconds=budget_seconds, progress=progress)

@@ -1,0 +1,145 @@
+# %% [markdown]
+# # 5. Bounds, LP and integers: from relaxations to exact answers
+#
+# Linear algebra forgets that every cell is 0 or 1. This notebook adds that knowledge back in
+# increasing strength:
+#
+# 1. **bounded deduction** — the row bound rule on RREF rows *and* the original rows, with substitution
+#    and the total-mines row, to a fixpoint (`bounded`);
+# 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
+#    safe, whose minimum is 1 is a mine (`lp`, HiGHS through scipy);
+# 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
+#    OR-tools CSP, report 001's reductio agent), and exact enumeration of every layout (`enumerate`,
+#    report 004's backtracking over split borders), which also gives exact probabilities.
+
+# %%
+# %matplotlib inline
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from scipy.optimize import linprog
+
+import sweeplab
+from sweeplab.corpus import midgame_positions
+from sweeplab.examples import EXAMPLES
+from sweeplab.experiments import preset_from_env
+from sweeplab.explorer import clue_table
+
+PRESET = preset_from_env()
+METHODS = ("trivial", "rref", "bounded", "lp", "milp", "enumerate")
+
+# %% [markdown]
+# ## Every method on the catalogue of example positions
+#
+# `sweeplab.examples` keeps the reports' boards, classic patterns and counterexamples with their
+# complete answers. Cells proved by each method (`=` means it found the complete answer):
+
+# %%
+rows = []
+for name, ex in EXAMPLES.items():
+    row = {"example": name, "forced": len(ex.safe) + len(ex.mines)}
+    for method in METHODS:
+        d = sweeplab.deduce(ex.observation, method=method)
+        complete = d.safe == ex.safe and d.mines == ex.mines
+        row[method] = f"{len(d)}{'=' if complete else ''}"
+    rows.append(row)
+pd.DataFrame(rows).set_index("example")
+
+# %% [markdown]
+# Read across a row: only the complete methods solve every example. `bounded` and `lp` are
+# *incomparable*: on `subset-beats-rref` the LP finds what bounded propagation misses (a consequence of
+# several rows at once), while on `gfp-beats-rref` bounded propagation solves everything and the LP
+# finds nothing — propagation rounds each bound to an integer (a sum at most 3/2 of 0/1 cells is at
+# most 1), an integer argument no relaxation can make.
+#
+# ## The LP relaxation, and where it misses an integer deduction
+#
+# The LP keeps every linear consequence of the clues and of $0 \le x \le 1$, so it subsumes the row
+# bound rule on any row. What it cannot see is integrality: a fractional point can satisfy every
+# equation where no 0/1 layout does. The example below is such a position.
+
+# %%
+lp_name = next(name for name in EXAMPLES if "lp" in name.split("-"))
+ex = EXAMPLES[lp_name]
+print(ex.source, "—", ex.description)
+obs = ex.observation
+system = sweeplab.clue_system(obs)
+clue_table(system)
+
+# %% [markdown]
+# For display, the range of each cell over the LP polytope (two small linear programs per cell), beside
+# the range over the integer layouts (listed exhaustively: the position is tiny):
+
+# %%
+A = system.A.astype(float)
+n = system.n_variables
+bounds = [(0, 1)] * n
+layouts = np.array([v for v in itertools.product((0, 1), repeat=n)
+                    if np.array_equal(system.A @ np.array(v), system.b)])
+ranges = []
+for j, cell in enumerate(system.cells):
+    c = np.zeros(n)
+    c[j] = 1
+    lo = linprog(c, A_eq=A, b_eq=system.b, bounds=bounds).fun
+    hi = -linprog(-c, A_eq=A, b_eq=system.b, bounds=bounds).fun
+    ranges.append({"cell": cell, "LP min": round(lo, 3), "LP max": round(hi, 3),
+                   "integer min": layouts[:, j].min(), "integer max": layouts[:, j].max()})
+pd.DataFrame(ranges)
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(10, 3))
+for ax, method in zip(axes, ("lp", "milp", "enumerate"), strict=True):
+    d = sweeplab.deduce(obs, method=method)
+    sweeplab.plot_position(obs, ax=ax, safe=d.safe, mines=d.mines)
+    ax.set_title(f"{method}: {len(d.safe)} safe, {len(d.mines)} mines", fontsize=9)
+plt.show()
+
+# %% [markdown]
+# ## Exact probabilities
+#
+# `enumerate` counts the layouts of each component by number of mines and combines them with the
+# unconstrained interior through binomial weights, so every layout consistent with the clues and the
+# total is equally likely. Probability 0 and 1 are the forced cells; the rest is what a guess should
+# minimise (report 004's improved agent, report 000 §3.1.5 "uncertain reasoning").
+
+# %%
+corner = EXAMPLES["000-a-g"].observation
+p = sweeplab.probabilities(corner)
+fig, ax = plt.subplots(figsize=(5, 5))
+sweeplab.plot_position(corner, ax=ax, probabilities=p)
+ax.set_title("report 000's a–g corner: exact mine probabilities")
+plt.show()
+print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[3:, 3:]).round(4))
+
+# %% [markdown]
+# ## Power and cost on real positions
+#
+# Mid-game intermediate positions, with the total. The complete methods (`milp`, `enumerate`) agree
+# cell for cell; the others find a share of the forced cells at a fraction of the cost. Notebook 6 has
+# the full benchmark.
+
+# %%
+n_positions = {"smoke": 4, "quick": 40, "full": 300}[PRESET]
+positions = midgame_positions(shape=(16, 16), density=40 / 256, n=n_positions, seed=1, reveal=0.4)
+records = []
+for k, position in enumerate(positions):
+    for method in METHODS:
+        d = sweeplab.deduce(position, method=method)
+        records.append({"position": k, "method": method, "cells": len(d), "ms": 1000 * d.seconds})
+power = pd.DataFrame(records)
+summary = power.groupby("method", sort=False).agg(cells=("cells", "sum"), median_ms=("ms", "median"))
+summary["share of enumerate"] = (summary["cells"] / summary.loc["enumerate", "cells"]).round(3)
+summary
+
+# %%
+fig, ax = plt.subplots(figsize=(6, 3.4))
+ax.scatter(summary["median_ms"], summary["share of enumerate"])
+for method, r in summary.iterrows():
+    ax.annotate(method, (r["median_ms"], r["share of enumerate"]), textcoords="offset points", xytext=(4, 4))
+ax.set_xscale("log")
+ax.set_xlabel("median ms per position")
+ax.set_ylabel("share of forced cells found")
+ax.set_title("deductive power against cost")
+plt.show()
