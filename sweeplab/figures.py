@@ -65,14 +65,14 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
         ax.bar(x, rate, width=width * 0.95, color=colours[k], label=f"sweeplab, {hue.replace('_', ' ')} {h}")
         ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
                     capsize=3)
-        for xi, r in zip(x, rate, strict=True):
+        for xi, r, top in zip(x, rate, part["ci_high"], strict=True):
             if np.isfinite(r):
-                ax.text(xi, r + 0.045, f"{100 * r:.0f}", ha="center", fontsize=7)
+                ax.text(xi, top + 0.02, f"{100 * r:.1f}", ha="center", fontsize=7)
         _report_markers(ax, x, part["report"], label="report" if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.1)
     ax.set_ylabel("win rate")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(hues) + 1, frameon=False)
 
 
 def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (report 000)"):
@@ -220,10 +220,13 @@ def methods_figure(rows: pd.DataFrame):
     axes[1].set(yscale="log", ylabel="median ms per position", title="time per position")
     for ax in axes:
         ax.tick_params(axis="x", rotation=45)
+    handles, labels = axes[0].get_legend_handles_labels()
+    axes[0].get_legend().remove()
+    fig.legend(handles, labels, title="slice", loc="center right", fontsize=8)
     wrong = table.groupby("method")["wrong"].sum()
     bad = ", ".join(f"{m}: {int(n)}" for m, n in wrong.items() if n) or "none"
     fig.suptitle(f"every method against enumeration; wrong claims: {bad}", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 0.89, 1))
     return fig
 
 
