@@ -454,3 +454,24 @@ def test_certified_cells_are_those_scipy_finds_determined():
         for cell in mines:
             assert abs(x[cell_list.index(cell)] - 1) < 1e-6
 
+
+
+def test_lstsq_on_the_merged_system_equals_the_plain_minimum_norm_solution():
+    # the interior's identical columns are merged (scaled by sqrt(weight)); the solution must be
+    # numpy.linalg.lstsq's on the plain clue system, cell by cell
+    compared = 0
+    for obs in POSITIONS[:200]:
+        if obs.noise in ("under", "over"):
+            continue
+        try:
+            x, cell_list = lstsq.min_norm_solution(obs)
+        except InconsistentPositionError:
+            continue
+        system = sweeplab.clue_system(obs)
+        if system.n_variables == 0:
+            continue
+        plain = np.linalg.lstsq(system.A.astype(float), system.b.astype(float), rcond=None)[0]
+        assert cell_list == system.cells
+        assert np.allclose(x, plain, atol=1e-9), obs
+        compared += system.n_variables > system.n_frontier
+    assert compared > 20

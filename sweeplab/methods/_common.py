@@ -211,7 +211,7 @@ class LinearSystem:
     Attributes
     ----------
     A : numpy.ndarray
-        ``int64`` coefficients, one row per clue (plus the total row).
+        0/1 coefficients (``int8``), one row per clue (plus the total row).
     b : numpy.ndarray
         ``int64`` right-hand side.
     weights : numpy.ndarray
@@ -270,13 +270,16 @@ def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
     """
     check_counts(obs, use_total=use_total)
     system = clue_system(obs, use_total=use_total)
-    A, nf = system.A, system.n_frontier
+    nf = system.n_frontier
     columns = [(cell,) for cell in system.cells[:nf]]
     weights = [1] * nf
+    kept = nf
     if system.n_variables > nf:
-        A = np.hstack([A[:, :nf], A[:, nf : nf + 1]])
+        kept += 1
         columns.append(tuple(system.cells[nf:]))
         weights.append(system.n_variables - nf)
+    # 0/1 entries: int8 keeps the dense matrix small on big boards (never densify the interior)
+    A = system.A_sparse[:, :kept].toarray().astype(np.int8)
     weights = np.array(weights, dtype=np.int64)
     return LinearSystem(A, system.b.copy(), weights, tuple(columns), system.has_total)
 

@@ -75,8 +75,12 @@ class Problem:
     Attributes
     ----------
     shape : tuple of int
-    group_cells : list of numpy.ndarray
-        Flat indices of the cells of each group.
+    cells : numpy.ndarray
+        Flat indices of the frontier cells, group by group.
+    cell_group : numpy.ndarray
+        Group of each of ``cells``.
+    group_size : numpy.ndarray
+        Cells per group.
     row_ptr, row_groups : numpy.ndarray
         CSR lists of the groups in each informative clue.
     lo, hi : numpy.ndarray
@@ -88,7 +92,8 @@ class Problem:
     """
 
     shape: tuple[int, int]
-    group_cells: list[np.ndarray]
+    cells: np.ndarray
+    cell_group: np.ndarray
     group_size: np.ndarray
     row_ptr: np.ndarray
     row_groups: np.ndarray
@@ -96,6 +101,11 @@ class Problem:
     hi: np.ndarray
     interior: np.ndarray
     remaining: int | None
+
+    @property
+    def group_cells(self) -> list[np.ndarray]:
+        """Flat indices of the cells of each group."""
+        return np.split(self.cells, np.cumsum(self.group_size)[:-1]) if self.group_size.size else []
 
 
 def build(obs: Observation, *, use_total: bool = True) -> Problem:
@@ -158,7 +168,8 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     interior = np.flatnonzero(covered & ~member)
     if frontier.size == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return Problem((h, w), [], empty, np.zeros(1, np.int64), empty, empty, empty, interior, remaining)
+        return Problem((h, w), empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, interior,
+                       remaining)
     # Signature of a frontier cell: the sorted informative clues around it.
     sig = row_of[np.where(table[frontier] >= 0, table[frontier], h * w)]
     sig.sort(axis=1)
@@ -166,8 +177,6 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     inverse = inverse.ravel()
     order = np.argsort(inverse, kind="stable")
     group_size = np.bincount(inverse).astype(np.int64)
-    bounds = np.concatenate([[0], np.cumsum(group_size)])
-    group_cells = [frontier[order[bounds[g] : bounds[g + 1]]] for g in range(group_size.size)]
     # Rows -> groups: each group lies wholly inside or outside each row.
     gsig = sig[first]
     g_idx, slot = np.nonzero(gsig >= 0)
@@ -175,7 +184,7 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     by_row = np.lexsort((g_idx, r_idx))
     row_groups = g_idx[by_row].astype(np.int64)
     row_ptr = np.concatenate([[0], np.cumsum(np.bincount(r_idx, minlength=n_rows))]).astype(np.int64)
-    return Problem((h, w), group_cells, group_size, row_ptr, row_groups,
+    return Problem((h, w), frontier[order], inverse[order].astype(np.int64), group_size, row_ptr, row_groups,
                    lo[rows].astype(np.int64), hi[rows].astype(np.int64), interior, remaining)
 
 
@@ -371,6 +380,170 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
     return comp, counts, gmines, cansafe, 0
 
 
+@numba.njit(cache=True)
+def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):  # pragma: no cover
+    """Combine the blocks (and the interior, through the total) into forced cells and probabilities.
+
+    Feasibility (which cells are forced) uses exact Boolean convolutions of the
+    mine counts each block allows; probabilities use float convolutions
+    normalised at each step and interior weights ``C(I, R - S)`` in log space
+    relative to their largest term.  Returns ``(status, safe_g, mine_g,
+    prob_g, interior_safe, interior_mine, interior_prob)``; status 1: a block
+    has no layout; 2: no frontier total fits the total.
+    """
+    n_comp, K1 = counts.shape
+    G = gsize.size
+    safe_g = np.zeros(G, np.bool_)
+    mine_g = np.zeros(G, np.bool_)
+    prob_g = np.zeros(G)
+    klen = np.ones(n_comp, np.int64)
+    for c in range(n_comp):
+        last = -1
+        for k in range(K1):
+            if counts[c, k] > 0:
+                last = k
+        if last < 0:
+            return 1, safe_g, mine_g, prob_g, False, False, 0.5
+        klen[c] = last + 1
+    if not use_total:
+        z = np.zeros(n_comp)
+        for c in range(n_comp):
+            z[c] = counts[c].sum()
+        for g in range(G):
+            m = 0.0
+            anymine = False
+            anysafe = False
+            for k in range(K1):
+                m += gmines[g, k]
+                anymine |= gmines[g, k] > 0
+                anysafe |= cansafe[g, k]
+            safe_g[g] = not anymine
+            mine_g[g] = not anysafe
+            prob_g[g] = m / z[comp[g]] / gsize[g]
+        return 0, safe_g, mine_g, prob_g, False, False, 0.5
+    L = 1
+    for c in range(n_comp):
+        L += klen[c] - 1
+    pre_b = np.zeros((n_comp + 1, L), np.bool_)
+    suf_b = np.zeros((n_comp + 1, L), np.bool_)
+    pre_f = np.zeros((n_comp + 1, L))
+    suf_f = np.zeros((n_comp + 1, L))
+    pre_b[0, 0] = True
+    pre_f[0, 0] = 1.0
+    suf_b[n_comp, 0] = True
+    suf_f[n_comp, 0] = 1.0
+    scale = np.ones(n_comp)
+    for c in range(n_comp):
+        mx = 0.0
+        for k in range(klen[c]):
+            mx = max(mx, counts[c, k])
+        scale[c] = mx
+    span = 1
+    for c in range(n_comp):
+        for i in range(span):
+            if pre_b[c, i]:
+                for k in range(klen[c]):
+                    if counts[c, k] > 0:
+                        pre_b[c + 1, i + k] = True
+                        pre_f[c + 1, i + k] += pre_f[c, i] * counts[c, k] / scale[c]
+        span += klen[c] - 1
+        mx = pre_f[c + 1, :span].max()
+        pre_f[c + 1, :span] /= mx
+    span = 1
+    for c in range(n_comp - 1, -1, -1):
+        for i in range(span):
+            if suf_b[c + 1, i]:
+                for k in range(klen[c]):
+                    if counts[c, k] > 0:
+                        suf_b[c, i + k] = True
+                        suf_f[c, i + k] += suf_f[c + 1, i] * counts[c, k] / scale[c]
+        span += klen[c] - 1
+        mx = suf_f[c, :span].max()
+        suf_f[c, :span] /= mx
+    lo_s = R - I
+    hi_s = R
+    ok = False
+    interior_mine_possible = False
+    interior_safe_possible = False
+    for S in range(L):
+        if pre_b[n_comp, S] and lo_s <= S <= hi_s:
+            ok = True
+            if S <= R - 1:
+                interior_mine_possible = True
+            if S >= R - I + 1:
+                interior_safe_possible = True
+    if not ok:
+        return 2, safe_g, mine_g, prob_g, False, False, 0.0
+    interior_safe = I > 0 and not interior_mine_possible
+    interior_mine = I > 0 and not interior_safe_possible
+    # interior weights wt[S] = C(I, R - S) / max, from ratios C(I,t)/C(I,t+1) = (t+1)/(I-t)
+    logw = np.full(L + K1, -np.inf)
+    first = max(0, lo_s)
+    if first < L + K1 and first <= hi_s:
+        logw[first] = 0.0
+        for S in range(first + 1, min(hi_s, L + K1 - 1) + 1):
+            t = R - S
+            logw[S] = logw[S - 1] + np.log((t + 1.0) / (I - t))
+    best = -np.inf
+    for S in range(L):
+        if pre_f[n_comp, S] > 0 and logw[S] > best:
+            best = logw[S]
+    wt = np.zeros(L + K1)
+    for S in range(L + K1):
+        if logw[S] > -np.inf:
+            wt[S] = np.exp(logw[S] - best)
+    interior_prob = 0.0
+    if I > 0:
+        num = 0.0
+        den = 0.0
+        for S in range(L):
+            m = pre_f[n_comp, S] * wt[S]
+            den += m
+            num += m * (R - S)
+        interior_prob = num / den / I
+    others_b = np.zeros(L, np.bool_)
+    others_f = np.zeros(L)
+    okk = np.zeros(K1, np.bool_)
+    W = np.zeros(K1)
+    for c in range(n_comp):
+        others_b[:] = False
+        others_f[:] = 0.0
+        for i in range(L):
+            if pre_b[c, i]:
+                for j in range(L - i):
+                    if suf_b[c + 1, j]:
+                        others_b[i + j] = True
+                        others_f[i + j] += pre_f[c, i] * suf_f[c + 1, j]
+        for k in range(klen[c]):
+            okk[k] = False
+            w = 0.0
+            for s2 in range(L):
+                if others_b[s2]:
+                    if lo_s <= k + s2 <= hi_s:
+                        okk[k] = True
+                    w += others_f[s2] * wt[k + s2]
+            W[k] = w
+        z = 0.0
+        for k in range(klen[c]):
+            z += counts[c, k] / scale[c] * W[k]
+        for g in range(G):
+            if comp[g] != c:
+                continue
+            anymine = False
+            anysafe = False
+            m = 0.0
+            for k in range(klen[c]):
+                if okk[k]:
+                    anymine |= gmines[g, k] > 0
+                    anysafe |= cansafe[g, k]
+                m += gmines[g, k] / scale[c] * W[k]
+            safe_g[g] = not anymine
+            mine_g[g] = not anysafe
+            if want_probs:
+                prob_g[g] = m / z / gsize[g]
+    return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
+
+
 @dataclass(frozen=True)
 class Enumeration:
     """The exact analysis of a position.
@@ -387,16 +560,6 @@ class Enumeration:
     safe: frozenset[Cell]
     mines: frozenset[Cell]
     probabilities: np.ndarray | None
-
-
-def _bool_conv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.convolve(a.astype(np.int64), b.astype(np.int64)) > 0
-
-
-def _norm_conv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.convolve(a, b)
-    m = out.max()
-    return out / m if m > 0 else out
 
 
 def analyse(
@@ -446,126 +609,42 @@ def analyse(
         comp = np.zeros(0, np.int64)
         counts = np.zeros((0, 1))
         gmines = np.zeros((0, 1))
-        cansafe = np.zeros((0, 1), bool)
-    n_comp = counts.shape[0]
-    feasible = counts > 0  # exact: sums of products of binomials >= 1
-    if n_comp and not feasible.any(axis=1).all():
-        raise InconsistentPositionError("no layout of the frontier fits the clues")
-    canmine = gmines > 0
+        cansafe = np.zeros((0, 1), np.bool_)
     I = int(p.interior.size)
     R = p.remaining
-    safe_g = np.zeros(G, bool)
-    mine_g = np.zeros(G, bool)
-    interior_safe = interior_mine = False
-    if R is None:
-        safe_g = ~canmine.any(axis=1)
-        mine_g = ~cansafe.any(axis=1)
-    else:
-        # Which frontier totals S the other blocks allow (exact Boolean convolutions).
-        one = np.ones(1, bool)
-        prefix = [one]
-        for c in range(n_comp):
-            prefix.append(_bool_conv(prefix[-1], feasible[c]))
-        suffix = [one]
-        for c in range(n_comp - 1, -1, -1):
-            suffix.append(_bool_conv(suffix[-1], feasible[c]))
-        suffix.reverse()
-        allsum = prefix[-1]
-        S = np.arange(allsum.size)
-        ok_total = (S >= R - I) & (S <= R)
-        if not (allsum & ok_total).any():
-            raise InconsistentPositionError(
-                f"no layout fits the clues with {R} mines left among {I} interior and "
-                f"{int(p.group_size.sum())} frontier cells")
-        interior_safe = I > 0 and not (allsum & (S >= R - I) & (S <= R - 1)).any()
-        interior_mine = I > 0 and not (allsum & (S >= R - I + 1) & (S <= R)).any()
-        ok_k = np.zeros(counts.shape, bool)
-        for c in range(n_comp):
-            others = _bool_conv(prefix[c], suffix[c + 1])
-            s = np.flatnonzero(others)
-            k = np.arange(counts.shape[1])
-            tot = k[:, None] + s[None, :]
-            ok_k[c] = ((tot >= R - I) & (tot <= R)).any(axis=1)
-        allowed = ok_k[comp]
-        safe_g = ~(canmine & allowed).any(axis=1)
-        mine_g = ~(cansafe & allowed).any(axis=1)
-    safe_flat = [p.group_cells[g] for g in np.flatnonzero(safe_g)]
-    mine_flat = [p.group_cells[g] for g in np.flatnonzero(mine_g)]
-    if interior_safe:
+    status, safe_g, mine_g, prob_g, int_safe, int_mine, int_prob = _combine(
+        comp, counts, gmines, cansafe, p.group_size, -1 if R is None else R, I, R is not None, probabilities)
+    if status == 1:
+        raise InconsistentPositionError("no layout of the frontier fits the clues")
+    if status == 2:
+        raise InconsistentPositionError(
+            f"no layout fits the clues with {R} mines left among {I} interior and "
+            f"{int(p.group_size.sum())} frontier cells")
+    cells = p.cells
+    cell_group = p.cell_group
+    safe_flat = [cells[safe_g[cell_group]]]
+    mine_flat = [cells[mine_g[cell_group]]]
+    if int_safe:
         safe_flat.append(p.interior)
-    if interior_mine:
+    if int_mine:
         mine_flat.append(p.interior)
-    safe = _cells(safe_flat, w)
-    mines = _cells(mine_flat, w)
+    safe_flat = np.concatenate(safe_flat)
+    mine_flat = np.concatenate(mine_flat)
     probs = None
     if probabilities:
-        probs = _probabilities(obs, p, comp, counts, gmines, R, I)
-        for cells, value in ((safe_flat, 0.0), (mine_flat, 1.0)):
-            for arr in cells:
-                probs.flat[arr] = value
-    return Enumeration(safe, mines, probs)
+        flat = obs.grid.ravel()
+        probs = np.full(flat.size, np.nan)
+        probs[(flat == FLAG) | (flat == MINE)] = 1.0
+        probs[cells] = prob_g[cell_group]
+        probs[p.interior] = 0.5 if R is None else int_prob
+        probs[safe_flat] = 0.0
+        probs[mine_flat] = 1.0
+        probs = probs.reshape(obs.shape)
+    return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
 
 
-def _cells(parts: list[np.ndarray], w: int) -> frozenset[Cell]:
-    if not parts:
-        return frozenset()
-    flat = np.concatenate(parts)
+def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
     return frozenset(zip((flat // w).tolist(), (flat % w).tolist(), strict=True))
-
-
-def _probabilities(obs, p: Problem, comp, counts, gmines, R, I) -> np.ndarray:
-    grid = obs.grid
-    out = np.full(grid.size, np.nan)
-    out[(grid.ravel() == FLAG) | (grid.ravel() == MINE)] = 1.0
-    n_comp = counts.shape[0]
-    G = p.group_size.size
-    scale = counts.max(axis=1) if n_comp else np.ones(0)
-    v = counts / scale[:, None] if n_comp else counts
-    if R is None:
-        # Every layout of the covered cells equally likely: blocks are independent.
-        if G:
-            z = counts.sum(axis=1)
-            per_cell = gmines.sum(axis=1) / z[comp] / p.group_size
-            for g in range(G):
-                out[p.group_cells[g]] = per_cell[g]
-        out[p.interior] = 0.5
-        return out.reshape(grid.shape)
-    # Relative interior weights wt[S] = C(I, R - S) / C(I, R - S*), in log space.
-    prefix = [np.ones(1)]
-    for c in range(n_comp):
-        prefix.append(_norm_conv(prefix[-1], v[c]))
-    suffix = [np.ones(1)]
-    for c in range(n_comp - 1, -1, -1):
-        suffix.append(_norm_conv(suffix[-1], v[c]))
-    suffix.reverse()
-    n_s = prefix[-1].size + counts.shape[1]
-    S = np.arange(n_s)
-    t = R - S  # interior mines
-    valid = (t >= 0) & (t <= I)
-    logw = np.full(n_s, -np.inf)
-    idx = np.flatnonzero(valid)
-    # log C(I, t) - log C(I, t0) by summing log ratios from t0 = t at the first valid S.
-    tv = t[idx]  # decreasing by one along idx
-    steps = np.log(tv[1:] + 1.0) - np.log(I - tv[1:])  # C(I,t)/C(I,t+1) = (t+1)/(I-t)
-    logw[idx] = np.concatenate([[0.0], np.cumsum(steps)])
-    all_mass = np.zeros(n_s)
-    all_mass[: prefix[-1].size] = prefix[-1]
-    lw = np.where(all_mass > 0, logw, -np.inf)
-    wt = np.exp(logw - lw.max())
-    if I:
-        tot = all_mass * wt
-        out[p.interior] = float((tot * np.clip(t, 0, None)).sum() / tot.sum() / I)
-    for c in range(n_comp):
-        others = _norm_conv(prefix[c], suffix[c + 1])
-        K = counts.shape[1]
-        # W[k] = sum_s others[s] * wt[k + s]
-        W = np.array([others @ wt[k : k + others.size] for k in range(K)])
-        gs = np.flatnonzero(comp == c)
-        z = v[c] @ W
-        per_cell = (gmines[gs] / scale[c]) @ W / z / p.group_size[gs]
-        for g, q in zip(gs.tolist(), per_cell.tolist(), strict=True):
-            out[p.group_cells[g]] = q
-    return out.reshape(grid.shape)
 
 
 def forced_cells(

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..clue_system import clue_system
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, check_counts, reject_bound_noise
+from ._common import CellSets, linear_system, reject_bound_noise
 
 __all__ = ["forced_cells", "min_norm_solution"]
 
@@ -36,22 +35,37 @@ TOL = 1e-6
 
 
 def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.ndarray, tuple]:
-    """The minimum-norm least-squares solution of the clue system and its cells.
+    """The minimum-norm least-squares solution of the clue system, one value per cell.
 
-    Raises :class:`~sweeplab.InconsistentPositionError` when the system has no
-    exact real solution (relative residual above ``TOL``).
+    The interior cells (covered, touching no clue) only appear in the total
+    row, with identical columns: the minimum-norm solution gives them one
+    common value ``u`` (averaging them keeps ``A x`` and lowers the norm), and
+    minimising ``|x_frontier|^2 + w u^2`` is the plain minimum-norm problem
+    with one merged column scaled by ``sqrt(w)``.  So the solve runs on the
+    merged system, which stays small on big boards.
+
+    Returns ``(x, cells)``.  Raises :class:`~sweeplab.InconsistentPositionError`
+    when the system has no exact real solution (relative residual above ``TOL``).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> x, cells = min_norm_solution(Observation.from_text("??\\n1-"))
+    >>> cells, x.round(6).tolist()
+    (((0, 0), (0, 1)), [0.5, 0.5])
     """
-    check_counts(obs, use_total=use_total)
-    system = clue_system(obs, use_total=use_total)
-    if system.n_variables == 0:
+    system = linear_system(obs, use_total=use_total)
+    if system.n_columns == 0:
         return np.zeros(0), ()
-    A = system.A.astype(float)
+    scale = np.sqrt(system.weights.astype(float))
+    A = system.A.astype(float) * scale
     b = system.b.astype(float)
-    x = np.linalg.lstsq(A, b, rcond=None)[0]
-    residual = np.linalg.norm(A @ x - b)
+    y = np.linalg.lstsq(A, b, rcond=None)[0]
+    residual = np.linalg.norm(A @ y - b)
     if residual > TOL * max(1.0, float(np.linalg.norm(b))):
         raise InconsistentPositionError(f"the clue system has no real solution (residual {residual:.3g})")
-    return x, system.cells
+    x = np.repeat(y / scale, system.weights)
+    return x, tuple(cell for column in system.columns for cell in column)
 
 
 def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) -> CellSets:
