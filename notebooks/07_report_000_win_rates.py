@@ -26,8 +26,10 @@ print("preset:", PRESET)
 # %% [markdown]
 # ## Win rates: the report's number beside ours
 #
-# Our games use the safe-first-click rule (the first click is never a mine, as in every Windows
-# Minesweeper); a win means every safe cell opened without stepping on a mine. Intervals are Wilson 95%.
+# Report 000 does not say how its first click works. We play the same boards (the same seeds) under two
+# rules: `safe` (the first click is never a mine, as in Windows Minesweeper) and `zero` (the first click
+# always opens an area); the `full` preset adds `none`. A win means every safe cell opened without
+# stepping on a mine. Intervals are Wilson 95%.
 
 # %%
 rates = experiments.run("000-win-rates", preset=PRESET)
@@ -40,27 +42,32 @@ fig = figures.win_rates_figure(rates)
 for row in rates.itertuples():
     inside = row.ci_low <= row.report <= row.ci_high
     verdict = "inside our 95% interval" if inside else "OUTSIDE our 95% interval"
-    print(f"{row.agent:8s} report {100 * row.report:5.1f}%  ours {100 * row.win_rate:5.1f}% "
-          f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] over {row.games} games: report {verdict}")
+    print(f"{row.agent:8s} first click {row.first_click:4s}: report {100 * row.report:5.1f}%  "
+          f"ours {100 * row.win_rate:5.1f}% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] "
+          f"over {row.games} games, {row.wrong_claims} wrong claims: report {verdict}")
 
 # %% [markdown]
-# **Where we disagree, and why.**
+# **Where we disagree, and why** (numbers from the `quick` preset, 400 games per agent and rule).
 #
 # * *Random*: we agree (no wins). Winning Intermediate by random clicks needs 216 safe picks in a row;
 #   the chance is far below 1/3,000, so "0 of 3,000" says nothing more than "small".
-# * *Simple logic*: the report's 58.25% is far above what single-clue rules with random guesses win
-#   under a safe first click (our interval above). The report does not say how its first click works
-#   or how guesses are made after the first move; its own §2.2.4 notes the method "has a lot of
-#   randomness". A 58% rate is in the range of agents that also use pairs of clues or exact
-#   enumeration (compare `csp`), so we read the report's simple-logic figure as coming from a
-#   different game or agent than the one described; with ~1,000 games its own sampling error is only
-#   ±3 points, so sample size cannot explain the gap.
-# * *Logic + CSP*: exact enumeration of the frontier with the mine total, then a uniformly random guess.
-#   The report's guess is also random (§2.5.2), so the comparison is like for like.
-# * *Least squares*: report 000 claims cells whose minimum-norm least-squares value is near 0 or 1. That
-#   is **not sound** (notebook 3 shows a concrete wrong claim): every wrong claim of a "safe" cell loses
-#   the game. The report itself says it "hasn't had a solid proof". Our `lstsq` agent keeps the
-#   report's rule and the simulator counts its wrong claims (`wrong_claims` in `sweeplab.play`).
+# * *The first click decides most of the gap.* With a merely safe first click our simple-logic agent
+#   wins about 35%, logic + CSP about 60% and least squares about 53%; with a first click that opens an
+#   area, about 52%, 85% and 77%. The report's 58.25%, 71.2% and 68% lie between the two rules (simple
+#   logic close to the zero rule, the other two in between), and its ordering — simple logic < least
+#   squares < logic + CSP — is ours under both rules. Its game's first-click behaviour (and, for CSP,
+#   "uncover the upper-left square", §2.4.2) is not specified precisely enough to reproduce the numbers
+#   exactly; with ~1,000 games its own sampling error is ±3 points, so sample size alone cannot explain a
+#   difference of 10 points or more.
+# * *Logic + CSP*: exact enumeration of the frontier with the mine total, then a uniformly random guess;
+#   the report's guess is random too (§2.5.2), so the comparison is like for like. Report 000's OR-tools
+#   solver gets the same forced cells (both are complete); only the speed differs.
+# * *Least squares*: report 000's rule claims cells whose minimum-norm least-squares value is near 0
+#   or 1, which is **not sound** (notebook 3 shows a concrete wrong claim; the report itself has "no
+#   solid proof"). Inside this agent the single-clue rules run first and least squares only when they
+#   are stuck, so wrong claims are rare in play (the `wrong_claims` column); the agent loses to CSP
+#   mainly because it proves fewer cells (it finds about half of the forced cells where enumeration
+#   finds all, notebook 6) and ignores the total, as the report notes.
 
 # %% [markdown]
 # ## Fixed first cell (report 000 §2.3)
@@ -84,9 +91,10 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # %% [markdown]
 # With the first click unprotected, every cell has the same 40/256 chance to be a mine, so the
 # difference between cells comes from what the first click opens: a corner has only three
-# neighbours, so it is more often a zero and opens an area. We find corners and edges better, as the
-# report suspected; the size of the effect needs the `full` preset (1,000 games per cell) to be
-# resolved cell by cell, since at 40 games per cell each cell's interval is about ±15 points.
+# neighbours, so it is more often a zero and opens an area. In the `quick` preset corners win about
+# 34%, the border 32% and the interior 27%: the report's suspicion holds, and the effect is larger than
+# "minor" once averaged over many cells. A single cell cannot be ranked at 40 games (its interval is
+# about ±15 points); the `full` preset (1,000 games per cell) resolves the map cell by cell.
 
 # %% [markdown]
 # ## Win rate against the number of games (report 000 §5.1)

@@ -15,7 +15,11 @@
 
 # %%
 # %matplotlib inline
+from IPython.display import display
+
 from sweeplab import experiments, figures
+from sweeplab.examples import EXAMPLES
+from sweeplab.explorer import bound_table, rref_table
 
 PRESET = experiments.preset_from_env()
 scaling = experiments.run("003-scaling", preset=PRESET)
@@ -35,11 +39,30 @@ area = scaling[scaling["sweep"] == "area"].pivot(index="area", columns="agent", 
 #   revealed cell and a column per cell of the board (its "2d array of size grid area squared"), so a
 #   step costs $O(n^3)$ in the area $n$. Our `rref` method builds only the frontier's equations,
 #   splits them into independent components and reduces each exactly; the cost follows the size of the
-#   components, not the board. Our runtime per game stays within a small factor of Algorithm A across
-#   the whole range, so the 300-cell wall is an artefact of the implementation, not of linear algebra.
+#   components, not the board. Our Algorithm B stays within a factor of about five of Algorithm A per
+#   game across the whole range (`quick`: about 50 ms against 10 ms at 36 cells, 200 ms against 50 ms at
+#   1,024 cells), with no wall at 300 cells: the wall is an artefact of the report's implementation, not
+#   of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
 #   "performance" axis is not defined precisely; the trend — worse with density, and B better than A
 #   because row reduction proves cells single clues cannot — is what can be compared, and it agrees.
 # * Report 003 averages "at least 5 trials" per point; at 5 games the standard error of a fraction
 #   revealed is easily 10 points, so its "loose correlations" are within noise.
+
+# %% [markdown]
+# ## A flaw in Algorithm B as written
+#
+# Report 003 reads each reduced row: "If [the last entry] is a zero, we know that every single variable
+# that doesn't have a zero in the row must have a value equal to zero". That holds for rows whose
+# coefficients are all positive, but a reduced row can have negative ones. Report 002's second board
+# reduces to a row $v_3 - v_6 - v_8 = 0$: read literally, three cells are "safe", yet $v_3 = v_6 = 1$ is a
+# solution. Our `rref` method uses the row bound rule, which reads this row as undetermined.
+
+# %%
+board = EXAMPLES["002-one-one-two-two"]
+table = bound_table(rref_table(board.observation, use_total=False))
+display(table)
+zero_rows = [label for label, row in table.iterrows() if row["b"] == 0]
+print("rows with right side 0:", zero_rows)
+print("complete answer:", sorted(board.safe), "safe,", sorted(board.mines), "mines")
