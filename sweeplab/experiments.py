@@ -233,6 +233,8 @@ def density_scores(
         Label -> clue noise ``(kind, p)``; every agent plays every noise model
         (``{"exact": None}`` when omitted).
 
+    Every agent plays the same boards at a given noise model and density.
+
     Returns one row per (agent, noise, density): ``agent, noise, density,
     games, mean_score, sem_score, aborted`` (games the agent could not finish,
     left out of the mean).
@@ -240,9 +242,11 @@ def density_scores(
     noise = dict(noise or {"exact": None})
     grid = [(a, nz, d) for a in agents for nz in noise for d in densities]
     rows = []
-    for i, (label, nz, d) in enumerate(_progress(grid, total=len(grid), desc="density", progress=progress)):
+    for label, nz, d in _progress(grid, total=len(grid), desc="density", progress=progress):
         name, options = agents[label]
-        df = _play(name, options, shape=shape, density=d, games=games, seed=seed + i,
+        # every agent plays the same boards at a given density: paired comparisons
+        board_seed = seed + list(noise).index(nz) * len(densities) + list(densities).index(d)
+        df = _play(name, options, shape=shape, density=d, games=games, seed=board_seed,
                    first_click=first_click, mode="score", noise=noise[nz])
         rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score"),
                      "aborted": df.attrs["aborted"]})
@@ -306,15 +310,15 @@ def scaling(
     mean_seconds, mean_revealed, sem_revealed``.
     """
     points = [("area", a, density) for a in areas] + [("density", area, d) for d in densities]
-    grid = [(label, p) for label in agents for p in points]
+    grid = [(label, k) for label in agents for k in range(len(points))]
     rows = []
-    for i, (label, (sweep, a, d)) in enumerate(_progress(grid, total=len(grid), desc="scaling",
-                                                          progress=progress)):
+    for label, k in _progress(grid, total=len(grid), desc="scaling", progress=progress):
+        sweep, a, d = points[k]
         h = max(2, int(round(math.sqrt(a))))
         shape = (h, max(2, int(round(a / h))))
         start = time.perf_counter()
         df = _play(agents[label], {"first_move": "random"}, shape=shape, density=d, games=games,
-                   seed=seed + i, first_click="safe")
+                   seed=seed + k, first_click="safe")  # both algorithms play the same boards
         seconds = (time.perf_counter() - start) / max(len(df), 1)
         rows.append({"agent": label, "sweep": sweep, "area": shape[0] * shape[1], "density": d,
                      "games": len(df), "mean_seconds": seconds,
