@@ -217,12 +217,13 @@ def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) 
     """The study's table: one row per method, use of the total and slice (plus slice ``"all"``).
 
     ``x_enumerate`` is the method's median ms over the median ms of
-    ``enumerate`` on the same slice and use of the total (NaN when
-    ``enumerate`` was not run).
+    ``enumerate`` on the same positions (those both answered, same use of
+    the total; NaN when ``enumerate`` was not run).
     """
     if rows.empty:
         raise ValueError("no bench rows to summarize")
     info_by_name = {i.name: i for i in (infos or [])} | dict(METHODS)
+    ref = rows[(rows.method == "enumerate") & (rows.status == "ok")].set_index(["id", "use_total"]).ms
     both = pd.concat([rows, rows.assign(slice="all")], ignore_index=True)
     out = []
     for (method, use_total, sl), g in both.groupby(["method", "use_total", "slice"], sort=False):
@@ -246,13 +247,18 @@ def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) 
             "progress_share": float((possible.found > 0).mean()) if len(possible) else float("nan"),
             "median_ms": float(np.median(ms)) if ms.size else float("nan"),
             "p90_ms": float(np.percentile(ms, 90)) if ms.size else float("nan"),
+            "x_enumerate": _paired_ratio(ok, ref),
         })
-    table = pd.DataFrame(out)
-    ref = table[table.method == "enumerate"].set_index(["use_total", "slice"]).median_ms
-    keys = list(zip(table.use_total, table.slice, strict=True))
-    table["x_enumerate"] = [table.median_ms.iat[i] / ref[k] if k in ref.index else float("nan")
-                            for i, k in enumerate(keys)]
-    return table
+    return pd.DataFrame(out)
+
+
+def _paired_ratio(ok: pd.DataFrame, ref: pd.Series) -> float:
+    """Median ms over the median ms of ``enumerate`` on the same answered positions."""
+    keys = [k for k in zip(ok.id, ok.use_total, strict=True) if k in ref.index]
+    if not keys:
+        return float("nan")
+    mine = ok.set_index(["id", "use_total"]).ms.loc[keys]
+    return float(mine.median() / ref.loc[keys].median())
 
 
 def format_table(summary: pd.DataFrame, *, slices: Sequence[str] | None = None) -> str:
