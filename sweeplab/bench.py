@@ -358,8 +358,16 @@ def _rref_variant(name: str, obs: Observation) -> int:
     return rank
 
 
+#: Address-space limit of a scaling child process: a method that would need more fails with
+#: ``MemoryError`` (counted as refused) instead of swapping the machine.
+_CHILD_MEMORY = 6 << 30
+
+
 def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bool) -> None:
     """Child process: time ``name`` on each position, sending one result per position."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (_CHILD_MEMORY, _CHILD_MEMORY))
     info = METHODS.get(name)
     if info is not None:
         _warm_up([info])
@@ -419,9 +427,10 @@ def scaling_study(
     Positions come from :func:`sweeplab.corpus.midgame_positions` (a perfect
     player's mid-game, ``reveal`` of the safe cells open).  Each method (and
     each of :data:`RREF_VARIANTS`) runs in a child process per board size and
-    density, killed after ``cap_seconds``; a method that timed out is not run
-    on larger boards at that density.  Methods run with the total; those in
-    ``without_total`` run once more without it (for ``rref`` this is the
+    density, killed after ``cap_seconds`` and limited to 6 GB of address
+    space; a method that timed out is not run on larger boards at that
+    density.  Methods run with the total; those in ``without_total`` run
+    once more without it (for ``rref`` this is the
     difference between reducing the whole system, which the total row links,
     and reducing each component).
 
@@ -548,8 +557,9 @@ def _best(fn, repeats: int) -> tuple[float, Any]:
 def peer_compare(corpus: Sequence[CorpusPosition], *, repeats: int = 3) -> pd.DataFrame:
     """Time ms-toollib beside sweeplab on the same (consistent) positions.
 
-    Compares ``ms_toollib.solve_enumerate`` (forced cells from the clues)
-    with ``enumerate`` without the total, and
+    Compares ``ms_toollib.get_all_not_and_is_mine_on_board`` (forced cells
+    from the clues; ``solve_enumerate`` alone reports fewer) with
+    ``enumerate`` without the total, and
     ``ms_toollib.cal_probability_onboard`` with :func:`sweeplab.probabilities`.
     Only labelled corpus positions are passed: they are consistent, since
     ms-toollib aborts the interpreter on contradictory boards.  Times are the
@@ -572,8 +582,8 @@ def peer_compare(corpus: Sequence[CorpusPosition], *, repeats: int = 3) -> pd.Da
             continue
 
         obs, mines = pos.obs, float(pos.obs.mines)
-        ms_tl_solve, (tl_safe, tl_mines) = _best(
-            lambda b=board: ms_toollib.solve_enumerate([r[:] for r in b]), repeats)
+        ms_tl_solve, (_, tl_safe, tl_mines) = _best(
+            lambda b=board: ms_toollib.get_all_not_and_is_mine_on_board([r[:] for r in b]), repeats)
         ms_sl_solve, d = _best(lambda o=obs: deduce(o, method="enumerate", use_total=False), repeats)
         ms_tl_prob, (tl_prob, _) = _best(
             lambda b=board, m=mines: ms_toollib.cal_probability_onboard([r[:] for r in b], m), repeats)
