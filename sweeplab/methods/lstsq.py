@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, linear_system, reject_bound_noise
+from ._common import CellSets, blocks, linear_system, reject_bound_noise
 
 __all__ = ["forced_cells", "min_norm_solution"]
 
@@ -60,12 +60,36 @@ def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.n
     scale = np.sqrt(system.weights.astype(float))
     A = system.A.astype(float) * scale
     b = system.b.astype(float)
-    y = np.linalg.lstsq(A, b, rcond=None)[0]
+    y = _min_norm(A, b, system.has_total)
     residual = np.linalg.norm(A @ y - b)
     if residual > TOL * max(1.0, float(np.linalg.norm(b))):
         raise InconsistentPositionError(f"the clue system has no real solution (residual {residual:.3g})")
     x = np.repeat(y / scale, system.weights)
     return x, tuple(cell for column in system.columns for cell in column)
+
+
+def _min_norm(A: np.ndarray, b: np.ndarray, has_total: bool) -> np.ndarray:
+    """``numpy.linalg.lstsq``'s minimum-norm solution, block by block.
+
+    The clue rows split into independent blocks, whose minimum-norm solutions
+    ``x0`` together form that of all clue rows.  The total row ``t . x = T``
+    then moves ``x0`` along the part ``N t`` of ``t`` in the clue rows' null
+    space, by the least that meets it: ``x = x0 + (T - t . x0) / |N t|^2 N t``
+    (the other solutions differ by null-space vectors orthogonal to ``N t``, which
+    only add norm).  When ``N t = 0`` the total row is implied or contradicted,
+    and the caller's residual test tells which.
+    """
+    clue_rows = A.shape[0] - int(has_total)
+    x = np.zeros(A.shape[1])
+    t = A[-1].copy() if has_total else None
+    for rows, cols in blocks(A[:clue_rows]):
+        B = A[np.ix_(rows, cols)]
+        x[cols] = np.linalg.lstsq(B, b[rows], rcond=None)[0]
+        if has_total:
+            t[cols] -= np.linalg.lstsq(B, B @ t[cols], rcond=None)[0]
+    if has_total and t @ t > 1e-12:
+        x += (b[-1] - A[-1] @ x) / (t @ t) * t
+    return x
 
 
 def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) -> CellSets:
