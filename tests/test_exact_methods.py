@@ -170,6 +170,18 @@ def test_groups_and_components():
     np.testing.assert_allclose(q[[0, 0, 1], [3, 4, 4]], 2 / 3, rtol=0, atol=1e-15)
 
 
+def test_lp_never_claims_on_an_inconsistent_position():
+    # a + b = 1, a + c = 1, b + c = 1: x = 1/2 fits the relaxation, no 0/1 layout fits.
+    obs = Observation.from_text("?1?\n1-1\n-?-")
+    s = en.cell_system(obs)
+    assert s.A.shape == (3, 3) and (s.A.sum(axis=1) == 2).all()
+    from scipy.optimize import linprog
+
+    assert linprog(np.zeros(3), A_eq=s.A, b_eq=s.lo, bounds=[(0, 1)] * 3, method="highs").status == 0
+    with pytest.raises(InconsistentPositionError):
+        lp.forced_cells(obs)
+
+
 @pytest.mark.parametrize("name", EXACT + ("lp",))
 def test_deduce_registry_entries(name):
     info = METHODS[name]

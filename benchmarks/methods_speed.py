@@ -1,0 +1,112 @@
+"""Milliseconds per mid-game position for every deduction method, with ms-toollib beside them.
+
+Positions: seeded expert games (16x30, 99 mines) played by revealing safe cells
+next to the opening and flagging some true mines (the layout is peeked at only
+to make positions), snapshot when 20-80 % of the safe cells are open.  Every
+method of ``sweeplab.METHODS`` is warmed up once, then timed on each position
+(with the total); ``sweeplab.probabilities`` too.  When ``ms_toollib`` is
+importable, its ``cal_probability_onboard`` (probabilities with the total) and
+``solve_enumerate`` (forced cells from the clues) run on the same positions
+(they are consistent: ms-toollib aborts the interpreter on contradictory
+boards).  Prints median and 90th percentile milliseconds; no assertions.
+
+    .venv/bin/python benchmarks/methods_speed.py [--positions 100] [--seed 0] [--level expert]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import sweeplab
+from sweeplab import COVERED, FLAG, METHODS, MINE, new_game
+from sweeplab.positions import neighbour_counts
+
+
+def midgame_positions(level: str, n: int, seed: int) -> list[sweeplab.Observation]:
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        g = new_game(level, seed=int(rng.integers(2**31)))
+        h, w = g.shape
+        g.reveal(int(rng.integers(h)), int(rng.integers(w)))
+        target = rng.uniform(0.2, 0.8)
+        while g.status == "playing" and g.revealed_fraction < target:
+            grid = g.observation.grid
+            covered = grid == COVERED
+            near = neighbour_counts(~covered & (grid != FLAG)) > 0
+            pool = np.argwhere(covered & ~g.layout & near)
+            if len(pool) == 0:
+                pool = np.argwhere(covered & ~g.layout)
+            r, c = pool[rng.integers(len(pool))]
+            g.reveal(int(r), int(c))
+            if g.status == "playing" and rng.random() < 0.2:
+                cand = np.argwhere((g.observation.grid == COVERED) & g.layout & near)
+                if len(cand):
+                    r, c = cand[rng.integers(len(cand))]
+                    g.flag(int(r), int(c))
+        if g.status == "playing":
+            out.append(g.observation)
+    return out
+
+
+def timed(fn, obs) -> tuple[float, bool]:
+    start = time.perf_counter()
+    try:
+        fn(obs)
+        ok = True
+    except ValueError:  # a refusal (brute beyond its size limit)
+        ok = False
+    return (time.perf_counter() - start) * 1e3, ok
+
+
+def toollib_board(obs) -> list[list[int]]:
+    g = obs.grid.astype(int)
+    board = np.where(g == COVERED, 10, g)
+    return np.where((g == FLAG) | (g == MINE), 11, board).tolist()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--level", default="expert")
+    ap.add_argument("--methods", nargs="*", default=list(METHODS))
+    args = ap.parse_args()
+    positions = midgame_positions(args.level, args.positions, args.seed)
+    frontier = [int(sweeplab.clue_system(o, use_total=False).n_frontier) for o in positions]
+    print(f"{len(positions)} {args.level} mid-game positions (seed {args.seed}); "
+          f"frontier cells: median {np.median(frontier):.0f}, max {max(frontier)}")
+    runners = {name: (lambda o, f=METHODS[name].function: f(o, use_total=True)) for name in args.methods}
+    runners["probabilities"] = sweeplab.probabilities
+    try:
+        import ms_toollib
+    except ImportError:
+        ms_toollib = None
+    if ms_toollib is not None:
+        runners["ms_toollib probability"] = lambda o: ms_toollib.cal_probability_onboard(
+            toollib_board(o), float(o.mines))
+        runners["ms_toollib solve_enumerate"] = lambda o: ms_toollib.solve_enumerate(toollib_board(o))
+        runners["enumerate (no total)"] = lambda o: METHODS["enumerate"].function(o, use_total=False)
+    print(f"{'method':28s} {'median ms':>10s} {'p90 ms':>10s} {'max ms':>10s} {'refused':>8s}")
+    for name, fn in runners.items():
+        timed(fn, positions[0])  # warm-up: imports, numba cache, HiGHS
+        times, refused = [], 0
+        for obs in positions:
+            ms, ok = timed(fn, obs)
+            if ok:
+                times.append(ms)
+            else:
+                refused += 1
+        if times:
+            t = np.array(times)
+            p50, p90 = np.median(t), np.percentile(t, 90)
+            print(f"{name:28s} {p50:10.3f} {p90:10.3f} {t.max():10.1f} {refused:8d}")
+        else:
+            print(f"{name:28s} {'-':>10s} {'-':>10s} {'-':>10s} {refused:8d}")
+
+
+if __name__ == "__main__":
+    main()
