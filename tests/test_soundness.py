@@ -28,7 +28,7 @@ from sweeplab import METHODS, InconsistentPositionError, Observation
 from sweeplab.positions import COVERED, FLAG, MINE, NOCLUE, neighbour_counts
 
 # Every n-th case for methods that cost tens of milliseconds per position.
-SAMPLE_EVERY = {"milp": 8, "lp": 4}
+SAMPLE_EVERY = {"milp": 4, "lp": 2}
 # Options that keep the default run short (brute force doubles its time per frontier cell).
 OPTIONS = {"brute": {"max_variables": 12}}
 

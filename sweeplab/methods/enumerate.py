@@ -229,16 +229,14 @@ def cell_system(obs: Observation, *, use_total: bool = True) -> CellSystem:
     ([[1, 1, 0], [1, 1, 1], [0, 1, 1]], [1, 2, 1], [1, 2, 1])
     """
     p = build(obs, use_total=use_total)
-    if p.group_size.size == 0:
-        cells = np.zeros(0, dtype=np.int64)
-    else:
-        cells = np.sort(np.concatenate(p.group_cells))
-    col = {int(c): j for j, c in enumerate(cells.tolist())}
-    A = np.zeros((p.lo.size, cells.size), dtype=np.int64)
-    for r in range(p.lo.size):
-        for g in p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist():
-            A[r, [col[c] for c in p.group_cells[g].tolist()]] = 1
-    return CellSystem(p.shape, cells, A, p.lo, p.hi, p.interior, p.remaining)
+    order = np.argsort(p.cells)
+    cells = p.cells[order]
+    G, n_rows = p.group_size.size, p.lo.size
+    group_cell = np.zeros((G, cells.size), dtype=np.int64)
+    group_cell[p.cell_group[order], np.arange(cells.size)] = 1
+    row_group = np.zeros((n_rows, G), dtype=np.int64)
+    row_group[np.repeat(np.arange(n_rows), np.diff(p.row_ptr)), p.row_groups] = 1
+    return CellSystem(p.shape, cells, row_group @ group_cell, p.lo, p.hi, p.interior, p.remaining)
 
 
 @numba.njit(cache=True)

@@ -12,7 +12,8 @@ with ``sum x + y = R``.
 2. For every cell not yet seen with both values, ask for a layout with the
    cell flipped.  Infeasible: the cell is forced to its value in step 1.
    Feasible: every cell the new layout flips is undecidable too, so it is
-   never tested.
+   never tested.  The objective of each program rewards the values not yet
+   seen on the other cells, so one answer settles many of them.
 
 Sound and complete (up to HiGHS's exactness on these small 0/1 programs; every
 feasible answer is checked in integer arithmetic before it is trusted).
@@ -60,8 +61,9 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell]
         upper[-1] = I
     constraints = [LinearConstraint(A, lo, hi)] if A.shape[0] else []
 
-    def feasible(lb: np.ndarray, ub: np.ndarray) -> np.ndarray | None:
-        res = milp(np.zeros(nv), integrality=np.ones(nv), bounds=Bounds(lb, ub), constraints=constraints)
+    def feasible(lb: np.ndarray, ub: np.ndarray, c: np.ndarray | None = None) -> np.ndarray | None:
+        c = np.zeros(nv) if c is None else c
+        res = milp(c, integrality=np.ones(nv), bounds=Bounds(lb, ub), constraints=constraints)
         if res.status == 2:
             return None
         if res.status != 0:
@@ -90,7 +92,9 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell]
                 lb[j] = 1
             else:
                 ub[j] = upper[j] - 1
-            x = feasible(lb, ub)
+            # Ask for the unseen value of every other undecided cell too, so that one
+            # feasible answer rules out many candidates at once.
+            x = feasible(lb, ub, seen_mine.astype(float) - seen_safe.astype(float))
             if x is None:
                 (forced_safe if want_mine else forced_mine).append(j)
             else:
