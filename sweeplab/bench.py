@@ -60,6 +60,7 @@ __all__ = [
     "peer_compare",
     "format_peer",
     "format_scaling",
+    "scaling_reach",
     "RREF_VARIANTS",
 ]
 
@@ -501,6 +502,25 @@ def format_scaling(table: pd.DataFrame) -> str:
         parts.append(f"density {density}: median ms per position by board area\n({head})\n"
                      + view.to_string())
     return "\n\n".join(parts)
+
+
+def scaling_reach(table: pd.DataFrame, *, limit_ms: float = 1000.0) -> pd.DataFrame:
+    """Largest board area where a method answered every position within ``limit_ms`` (median).
+
+    One row per method, use of the total and density: ``reach_area`` (0 when
+    not even the smallest board qualifies) and the median ms there.
+    """
+    out = []
+    for (method, use_total, density), g in table.groupby(["method", "use_total", "density"], sort=False):
+        reach, at_ms = 0, float("nan")
+        for area, a in g.groupby("area"):
+            if (a.status == "ok").all() and a.ms.median() <= limit_ms:
+                reach, at_ms = int(area), float(a.ms.median())
+            else:
+                break
+        out.append({"method": method, "use_total": bool(use_total), "density": density,
+                    "reach_area": reach, "median_ms_there": at_ms})
+    return pd.DataFrame(out)
 
 
 def _run_capped(ctx, name: str, obs_list: list[Observation], use_total: bool, cap: float) -> list[tuple]:

@@ -135,6 +135,8 @@ def test_scaling_study_small_boards():
     assert len(table) == 2 * 3 and (table.status == "ok").all()
     assert (table.sparse_bytes > 0).all() and set(table.area) == {81, 256}
     assert "density 0.15" in bench_module.format_scaling(table)
+    reach = bench_module.scaling_reach(table, limit_ms=60_000)
+    assert len(reach) == 3 and (reach.reach_area == 256).all()
 
 
 def test_scaling_cap_stops_and_skips_larger_boards(monkeypatch):

@@ -69,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
                               positions=args.positions, seed=args.seed)
         (out / "scaling_manifest.json").write_text(json.dumps(meta, indent=1) + "\n")
         print(bench.format_scaling(table))
+        reach = bench.scaling_reach(table)
+        reach.to_csv(out / "scaling_reach.csv", index=False)
+        print("\nlargest board area answered within 1 s per position (median), by density")
+        print(reach.pivot_table(index=["method", "use_total"], columns="density", values="reach_area",
+                                sort=False).to_string())
         print(f"\nwrote {out / 'scaling.csv'}")
         return 0
 
