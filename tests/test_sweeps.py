@@ -58,7 +58,7 @@ def test_other_sweep_in_same_directory_is_refused(tmp_path):
 def test_resume_after_sigkill(tmp_path):
     out = tmp_path / "sweep"
     args = [sys.executable, "-m", "sweeplab.cli", "sweep", "--agent", "trivial", "--level", "intermediate",
-            "--games", "160", "--seed", "5", "--chunk-size", "4", "--workers", "2", "--out", str(out),
+            "--games", "80", "--seed", "5", "--chunk-size", "2", "--workers", "2", "--out", str(out),
             "--no-progress"]
     proc = subprocess.Popen(args, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -70,10 +70,12 @@ def test_resume_after_sigkill(tmp_path):
     proc.wait()
     before = len(list(chunks.glob("*.parquet")))
     assert 3 <= before < 40, "the sweep should have been stopped half-way"
-    assert main(args[3:]) == 0  # the same command resumes
+    resume = args[3:]
+    resume[resume.index("--workers") + 1] = "1"
+    assert main(resume) == 0  # the same sweep (here on one worker) resumes
     resumed = load_results(out)
-    assert len(resumed) == 160 and resumed["game"].is_unique
-    fresh = run_sweep([{"agent": "trivial", "level": "intermediate"}], games=160, seed=5, workers=1,
+    assert len(resumed) == 80 and resumed["game"].is_unique
+    fresh = run_sweep([{"agent": "trivial", "level": "intermediate"}], games=80, seed=5, workers=1,
                       progress=False)
     pd.testing.assert_frame_equal(outcome(resumed), outcome(fresh))
 
