@@ -43,43 +43,97 @@ def _neighbour_sum(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def endgame_layouts(obs: Observation, *, max_cells: int = 20, max_combinations: int = 20_000):
+def _frontier_solutions(system, *, limit: int, max_nodes: int) -> list[list[int]] | None:
+    """Every 0/1 solution of the clue equations (depth-first, pruned by each equation's bounds).
+
+    ``None`` beyond ``limit`` solutions or ``max_nodes`` search nodes.
+    """
+    n = system.n_variables
+    A = system.A
+    rows_of = [np.flatnonzero(A[:, j]).tolist() for j in range(n)]
+    need = system.b.astype(int).tolist()
+    free = A.sum(axis=1).astype(int).tolist()
+    value = [0] * n
+    out: list[list[int]] = []
+    nodes = 0
+
+    def place(j: int) -> bool:
+        nonlocal nodes
+        if j == n:
+            out.append(value.copy())
+            return len(out) <= limit
+        for v in (0, 1):
+            nodes += 1
+            if nodes > max_nodes:
+                return False
+            ok = True
+            for r in rows_of[j]:
+                need[r] -= v
+                free[r] -= 1
+                if need[r] < 0 or need[r] > free[r]:
+                    ok = False
+            if ok:
+                value[j] = v
+                if not place(j + 1):
+                    for r in rows_of[j]:
+                        need[r] += v
+                        free[r] += 1
+                    return False
+            for r in rows_of[j]:
+                need[r] += v
+                free[r] += 1
+        return True
+
+    return out if place(0) else None
+
+
+def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int = 400):
     """Every mine layout of the covered cells consistent with the clues and total.
 
-    Returns ``(cells, layouts)``: the covered cells (row-major) and a boolean
-    array with one row per consistent layout; ``None`` when the position is too
-    big for listing (more than ``max_cells`` covered cells or more than
-    ``max_combinations`` placements to check), the total is unknown, or clues
+    The frontier is solved depth-first; each frontier solution with ``s``
+    mines is completed by every placement of the remaining mines among the
+    interior cells.  Returns ``(cells, layouts)``: the covered cells
+    (row-major) and a boolean array with one row per consistent layout;
+    ``None`` when the position is too big (more than ``max_cells`` covered
+    cells or more than ``max_layouts`` layouts), the total is unknown, or clues
     are bounds.
 
     Examples
     --------
     >>> cells, layouts = endgame_layouts(Observation.from_text("1?\\n??", mines=1))
     >>> cells, layouts.astype(int).tolist()
-    ([(0, 1), (1, 0), (1, 1)], [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    ([(0, 1), (1, 0), (1, 1)], [[0, 0, 1], [0, 1, 0], [1, 0, 0]])
     """
     if obs.mines is None or obs.noise in ("under", "over"):
         return None
     grid = obs.grid
+    w = grid.shape[1]
     cov = np.flatnonzero(grid.ravel() == COVERED)
     n = cov.size
     k = obs.mines - int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
-    if n == 0 or n > max_cells or not 0 <= k <= n or comb(n, k) > max_combinations:
+    if n == 0 or n > max_cells or not 0 <= k <= n:
         return None
-    combos = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64).reshape(comb(n, k), k)
-    layouts = np.zeros((combos.shape[0], n), dtype=bool)
-    np.put_along_axis(layouts, combos, True, axis=1)
     system = clue_system(obs, use_total=False)
-    if system.n_equations:
-        w = grid.shape[1]
-        col = {int(i): j for j, i in enumerate(cov)}
-        A = np.zeros((system.n_equations, n), dtype=np.int64)
-        dense = system.A
-        for j, (r, c) in enumerate(system.cells):
-            A[:, col[r * w + c]] = dense[:, j]
-        ok = (layouts.astype(np.int64) @ A.T == system.b).all(axis=1)
-        layouts = layouts[ok]
-    cells = [divmod(int(i), grid.shape[1]) for i in cov]
+    col = {int(i): j for j, i in enumerate(cov)}
+    front = [col[r * w + c] for r, c in system.cells]
+    interior = [j for j in range(n) if j not in set(front)]
+    solutions = _frontier_solutions(system, limit=max_layouts, max_nodes=50 * max_layouts + 2000)
+    if solutions is None:
+        return None
+    sizes = [sum(sol) for sol in solutions]
+    if sum(comb(len(interior), k - m) for m in sizes if 0 <= k - m <= len(interior)) > max_layouts:
+        return None
+    rows = []
+    for sol, m in zip(solutions, sizes, strict=True):
+        if not 0 <= k - m <= len(interior):
+            continue
+        for chosen in itertools.combinations(interior, k - m):
+            layout = np.zeros(n, dtype=bool)
+            layout[[j for j, v in zip(front, sol, strict=True) if v]] = True
+            layout[list(chosen)] = True
+            rows.append(layout)
+    layouts = np.array(rows, dtype=bool).reshape(len(rows), n)
+    cells = [divmod(int(i), w) for i in cov]
     return [(int(r), int(c)) for r, c in cells], layouts
 
 
@@ -193,7 +247,7 @@ class BestAgent(ProbabilityAgent):
     first_move: FirstMove = "auto"
     tolerance: float = 0.03
     progress_weight: float = 0.5
-    endgame_cells: int = 20
+    endgame_cells: int = 48
     endgame_layouts: int = 400
     lookahead: int = 5
     name = "best"
@@ -202,7 +256,7 @@ class BestAgent(ProbabilityAgent):
         grid = obs.grid
         covered = grid == COVERED
         if self.endgame_layouts > 0 and self.use_total:
-            listed = endgame_layouts(obs, max_cells=self.endgame_cells)
+            listed = endgame_layouts(obs, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts)
             if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
                 choice = endgame_choice(obs, listed[1], listed[0])
                 if choice is not None:
