@@ -173,9 +173,21 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     # Signature of a frontier cell: the sorted informative clues around it.
     sig = row_of[np.where(table[frontier] >= 0, table[frontier], h * w)]
     sig.sort(axis=1)
-    _, first, inverse = np.unique(sig, axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    order = np.argsort(inverse, kind="stable")
+    base = n_rows + 1
+    if base**4 < 2**62:
+        # Exact integer keys for the two halves of a signature (cheaper than np.unique(axis=0)).
+        powers = base ** np.arange(3, -1, -1, dtype=np.int64)
+        k1, k2 = (sig[:, :4] + 1) @ powers, (sig[:, 4:] + 1) @ powers
+        order = np.lexsort((k2, k1))
+        new = np.ones(order.size, dtype=bool)
+        new[1:] = (k1[order[1:]] != k1[order[:-1]]) | (k2[order[1:]] != k2[order[:-1]])
+        inverse = np.empty(order.size, dtype=np.int64)
+        inverse[order] = np.cumsum(new) - 1
+        first = order[new]
+    else:
+        _, first, inverse = np.unique(sig, axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        order = np.argsort(inverse, kind="stable")
     group_size = np.bincount(inverse).astype(np.int64)
     # Rows -> groups: each group lies wholly inside or outside each row.
     gsig = sig[first]
@@ -378,6 +390,10 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
     return comp, counts, gmines, cansafe, 0
 
 
+#: Cap on the work arrays of the combination step (blocks x span of frontier totals).
+MAX_COMBINE_CELLS = 20_000_000
+
+
 @numba.njit(cache=True)
 def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):  # pragma: no cover
     """Combine the blocks (and the interior, through the total) into forced cells and probabilities.
@@ -385,24 +401,31 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
     Feasibility (which cells are forced) uses exact Boolean convolutions of the
     mine counts each block allows; probabilities use float convolutions
     normalised at each step and interior weights ``C(I, R - S)`` in log space
-    relative to their largest term.  Returns ``(status, safe_g, mine_g,
-    prob_g, interior_safe, interior_mine, interior_prob)``; status 1: a block
-    has no layout; 2: no frontier total fits the total.
+    relative to their largest term.  Each block's counts are shifted to start at
+    its fewest mines, so blocks with a fixed count cost nothing.  Returns
+    ``(status, safe_g, mine_g, prob_g, interior_safe, interior_mine,
+    interior_prob)``; status 1: a block has no layout; 2: no frontier total fits
+    the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``.
     """
     n_comp, K1 = counts.shape
     G = gsize.size
     safe_g = np.zeros(G, np.bool_)
     mine_g = np.zeros(G, np.bool_)
     prob_g = np.zeros(G)
+    kmin = np.zeros(n_comp, np.int64)
     klen = np.ones(n_comp, np.int64)
     for c in range(n_comp):
+        first = -1
         last = -1
         for k in range(K1):
             if counts[c, k] > 0:
+                if first < 0:
+                    first = k
                 last = k
         if last < 0:
             return 1, safe_g, mine_g, prob_g, False, False, 0.5
-        klen[c] = last + 1
+        kmin[c] = first
+        klen[c] = last - first + 1
     if not use_total:
         z = np.zeros(n_comp)
         for c in range(n_comp):
@@ -419,75 +442,88 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
             mine_g[g] = not anysafe
             prob_g[g] = m / z[comp[g]] / gsize[g]
         return 0, safe_g, mine_g, prob_g, False, False, 0.5
+    # groups of each block (CSR)
+    gptr = np.zeros(n_comp + 1, np.int64)
+    for g in range(G):
+        gptr[comp[g] + 1] += 1
+    for c in range(n_comp):
+        gptr[c + 1] += gptr[c]
+    glist = np.empty(G, np.int64)
+    fill = gptr[:n_comp].copy()
+    for g in range(G):
+        glist[fill[comp[g]]] = g
+        fill[comp[g]] += 1
+    K0 = 0
     L = 1
     for c in range(n_comp):
+        K0 += kmin[c]
         L += klen[c] - 1
-    pre_b = np.zeros((n_comp + 1, L), np.bool_)
-    suf_b = np.zeros((n_comp + 1, L), np.bool_)
-    pre_f = np.zeros((n_comp + 1, L))
-    suf_f = np.zeros((n_comp + 1, L))
-    pre_b[0, 0] = True
-    pre_f[0, 0] = 1.0
-    suf_b[n_comp, 0] = True
-    suf_f[n_comp, 0] = 1.0
+    # Blocks with a fixed number of mines only shift the totals: the chains of
+    # prefix and suffix products run over the other blocks alone.
+    var = np.empty(n_comp, np.int64)
+    nv = 0
+    for c in range(n_comp):
+        if klen[c] > 1:
+            var[nv] = c
+            nv += 1
+    if (nv + 1) * L > MAX_COMBINE_CELLS:
+        return 3, safe_g, mine_g, prob_g, False, False, 0.0
     scale = np.ones(n_comp)
     for c in range(n_comp):
         mx = 0.0
         for k in range(klen[c]):
-            mx = max(mx, counts[c, k])
+            mx = max(mx, counts[c, kmin[c] + k])
         scale[c] = mx
-    span = 1
-    for c in range(n_comp):
+    # suffix products of the blocks c.. (Boolean and normalised float), shifted by the kmin
+    suf_b = np.zeros((nv + 1, L), np.bool_)
+    suf_f = np.zeros((nv + 1, L))
+    suf_span = np.ones(nv + 1, np.int64)
+    suf_b[nv, 0] = True
+    suf_f[nv, 0] = 1.0
+    for u in range(nv - 1, -1, -1):
+        c = var[u]
+        span = suf_span[u + 1]
         for i in range(span):
-            if pre_b[c, i]:
+            if suf_b[u + 1, i]:
                 for k in range(klen[c]):
-                    if counts[c, k] > 0:
-                        pre_b[c + 1, i + k] = True
-                        pre_f[c + 1, i + k] += pre_f[c, i] * counts[c, k] / scale[c]
-        span += klen[c] - 1
-        mx = pre_f[c + 1, :span].max()
-        pre_f[c + 1, :span] /= mx
-    span = 1
-    for c in range(n_comp - 1, -1, -1):
-        for i in range(span):
-            if suf_b[c + 1, i]:
-                for k in range(klen[c]):
-                    if counts[c, k] > 0:
-                        suf_b[c, i + k] = True
-                        suf_f[c, i + k] += suf_f[c + 1, i] * counts[c, k] / scale[c]
-        span += klen[c] - 1
-        mx = suf_f[c, :span].max()
-        suf_f[c, :span] /= mx
-    lo_s = R - I
-    hi_s = R
+                    v = counts[c, kmin[c] + k]
+                    if v > 0:
+                        suf_b[u, i + k] = True
+                        suf_f[u, i + k] += suf_f[u + 1, i] * v / scale[c]
+        suf_span[u] = span + klen[c] - 1
+        mx = suf_f[u, : suf_span[u]].max()
+        for i in range(suf_span[u]):
+            suf_f[u, i] /= mx
+    lo_s = R - I - K0  # shifted range of frontier totals the interior allows
+    hi_s = R - K0
     ok = False
     interior_mine_possible = False
     interior_safe_possible = False
     for S in range(L):
-        if pre_b[n_comp, S] and lo_s <= S <= hi_s:
+        if suf_b[0, S] and lo_s <= S <= hi_s:
             ok = True
-            if S <= R - 1:
+            if S <= hi_s - 1:
                 interior_mine_possible = True
-            if S >= R - I + 1:
+            if S >= lo_s + 1:
                 interior_safe_possible = True
     if not ok:
         return 2, safe_g, mine_g, prob_g, False, False, 0.0
     interior_safe = I > 0 and not interior_mine_possible
     interior_mine = I > 0 and not interior_safe_possible
-    # interior weights wt[S] = C(I, R - S) / max, from ratios C(I,t)/C(I,t+1) = (t+1)/(I-t)
-    logw = np.full(L + K1, -np.inf)
+    # interior weights wt[S] = C(I, R - K0 - S) / max, from C(I,t)/C(I,t+1) = (t+1)/(I-t)
+    logw = np.full(L, -np.inf)
     first = max(0, lo_s)
-    if first < L + K1 and first <= hi_s:
+    if first < L and first <= hi_s:
         logw[first] = 0.0
-        for S in range(first + 1, min(hi_s, L + K1 - 1) + 1):
-            t = R - S
+        for S in range(first + 1, min(hi_s, L - 1) + 1):
+            t = R - K0 - S
             logw[S] = logw[S - 1] + np.log((t + 1.0) / (I - t))
     best = -np.inf
     for S in range(L):
-        if pre_f[n_comp, S] > 0 and logw[S] > best:
+        if suf_f[0, S] > 0 and logw[S] > best:
             best = logw[S]
-    wt = np.zeros(L + K1)
-    for S in range(L + K1):
+    wt = np.zeros(L)
+    for S in range(L):
         if logw[S] > -np.inf:
             wt[S] = np.exp(logw[S] - best)
     interior_prob = 0.0
@@ -495,51 +531,109 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
         num = 0.0
         den = 0.0
         for S in range(L):
-            m = pre_f[n_comp, S] * wt[S]
+            m = suf_f[0, S] * wt[S]
             den += m
-            num += m * (R - S)
+            num += m * (R - K0 - S)
         interior_prob = num / den / I
+    pre_b = np.zeros(L, np.bool_)
+    pre_f = np.zeros(L)
+    nxt_b = np.zeros(L, np.bool_)
+    nxt_f = np.zeros(L)
+    pre_b[0] = True
+    pre_f[0] = 1.0
+    pre_span = 1
     others_b = np.zeros(L, np.bool_)
     others_f = np.zeros(L)
     okk = np.zeros(K1, np.bool_)
     W = np.zeros(K1)
+    # a fixed block sees every other block's spread: the product of all of them
+    fixed_ok = False
+    fixed_w = 0.0
+    for s2 in range(suf_span[0]):
+        if suf_b[0, s2]:
+            if lo_s <= s2 <= hi_s:
+                fixed_ok = True
+            fixed_w += suf_f[0, s2] * wt[s2]
+    u = 0
     for c in range(n_comp):
-        others_b[:] = False
-        others_f[:] = 0.0
-        for i in range(L):
-            if pre_b[c, i]:
-                for j in range(L - i):
-                    if suf_b[c + 1, j]:
-                        others_b[i + j] = True
-                        others_f[i + j] += pre_f[c, i] * suf_f[c + 1, j]
-        for k in range(klen[c]):
-            okk[k] = False
-            w = 0.0
-            for s2 in range(L):
-                if others_b[s2]:
-                    if lo_s <= k + s2 <= hi_s:
-                        okk[k] = True
-                    w += others_f[s2] * wt[k + s2]
-            W[k] = w
-        z = 0.0
-        for k in range(klen[c]):
-            z += counts[c, k] / scale[c] * W[k]
-        for g in range(G):
-            if comp[g] != c:
-                continue
-            anymine = False
-            anysafe = False
-            m = 0.0
+        if klen[c] == 1:
+            okk[0] = fixed_ok
+            W[0] = fixed_w
+        else:
+            _others(pre_b, pre_f, pre_span, suf_b[u + 1], suf_f[u + 1], suf_span[u + 1], others_b, others_f)
+            o_span = pre_span + suf_span[u + 1] - 1
             for k in range(klen[c]):
-                if okk[k]:
-                    anymine |= gmines[g, k] > 0
-                    anysafe |= cansafe[g, k]
-                m += gmines[g, k] / scale[c] * W[k]
-            safe_g[g] = not anymine
-            mine_g[g] = not anysafe
-            if want_probs:
-                prob_g[g] = m / z / gsize[g]
+                okk[k] = False
+                w = 0.0
+                for s2 in range(o_span):
+                    if others_b[s2]:
+                        if lo_s <= k + s2 <= hi_s:
+                            okk[k] = True
+                        w += others_f[s2] * wt[k + s2]
+                W[k] = w
+        _groups(c, gptr, glist, klen, kmin, counts, scale, gmines, cansafe, gsize, okk, W, want_probs,
+                safe_g, mine_g, prob_g)
+        if klen[c] == 1:
+            continue
+        u += 1
+        # extend the prefix with block c
+        new_span = pre_span + klen[c] - 1
+        for i in range(new_span):
+            nxt_b[i] = False
+            nxt_f[i] = 0.0
+        for i in range(pre_span):
+            if pre_b[i]:
+                for k in range(klen[c]):
+                    v = counts[c, kmin[c] + k]
+                    if v > 0:
+                        nxt_b[i + k] = True
+                        nxt_f[i + k] += pre_f[i] * v / scale[c]
+        mx = 0.0
+        for i in range(new_span):
+            mx = max(mx, nxt_f[i])
+        for i in range(new_span):
+            pre_b[i] = nxt_b[i]
+            pre_f[i] = nxt_f[i] / mx
+        pre_span = new_span
     return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
+
+
+@numba.njit(cache=True)
+def _others(pre_b, pre_f, pre_span, suf_b, suf_f, suf_span, others_b, others_f):  # pragma: no cover
+    """The product of the blocks before and after one block (Boolean and float)."""
+    for i in range(pre_span + suf_span - 1):
+        others_b[i] = False
+        others_f[i] = 0.0
+    for i in range(pre_span):
+        if pre_b[i]:
+            for j in range(suf_span):
+                if suf_b[j]:
+                    others_b[i + j] = True
+                    others_f[i + j] += pre_f[i] * suf_f[j]
+
+
+@numba.njit(cache=True)
+def _groups(c, gptr, glist, klen, kmin, counts, scale, gmines, cansafe, gsize, okk, W, want_probs,
+            safe_g, mine_g, prob_g):  # pragma: no cover
+    """Forced flags and probabilities of the groups of block ``c`` given its weights ``W``."""
+    z = 0.0
+    for k in range(klen[c]):
+        z += counts[c, kmin[c] + k] / scale[c] * W[k]
+    for t in range(gptr[c], gptr[c + 1]):
+        g = glist[t]
+        anymine = False
+        anysafe = False
+        m = 0.0
+        for k in range(klen[c]):
+            kk = kmin[c] + k
+            if okk[k]:
+                anymine |= gmines[g, kk] > 0
+                anysafe |= cansafe[g, kk]
+            m += gmines[g, kk] / scale[c] * W[k]
+        safe_g[g] = not anymine
+        mine_g[g] = not anysafe
+        if want_probs:
+            prob_g[g] = m / z / gsize[g]
 
 
 @dataclass(frozen=True)
@@ -614,6 +708,10 @@ def analyse(
         comp, counts, gmines, cansafe, p.group_size, -1 if R is None else R, I, R is not None, probabilities)
     if status == 1:
         raise InconsistentPositionError("no layout of the frontier fits the clues")
+    if status == 3:
+        raise ComponentTooLargeError(
+            f"{counts.shape[0]} independent blocks with a wide spread of mine counts: the combination "
+            f"would need more than {MAX_COMBINE_CELLS} work cells")
     if status == 2:
         raise InconsistentPositionError(
             f"no layout fits the clues with {R} mines left among {I} interior and "
