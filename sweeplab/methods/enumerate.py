@@ -686,8 +686,14 @@ def analyse(
     >>> sorted(e.safe), sorted(e.mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    safe_flat, mine_flat, probs = _run(obs, use_total, probabilities, max_nodes)
+    w = obs.shape[1]
+    return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
+
+
+def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int):
+    """Flat indices of the forced safe and mined cells, and the probabilities (or ``None``)."""
     p = build(obs, use_total=use_total)
-    h, w = p.shape
     G = p.group_size.size
     if G:
         comp, counts, gmines, cansafe, status = _search(
@@ -736,7 +742,7 @@ def analyse(
         probs[safe_flat] = 0.0
         probs[mine_flat] = 1.0
         probs = probs.reshape(obs.shape)
-    return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
+    return safe_flat, mine_flat, probs
 
 
 def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
@@ -783,4 +789,4 @@ def probabilities(
     from ..positions import as_observation
 
     obs = as_observation(obs)
-    return analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes).probabilities
+    return _run(obs, use_total, True, max_nodes)[2]
