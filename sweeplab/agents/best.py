@@ -247,7 +247,7 @@ class BestAgent(ProbabilityAgent):
     first_move: FirstMove = "auto"
     tolerance: float = 0.03
     progress_weight: float = 0.5
-    endgame_cells: int = 48
+    endgame_cells: int = 32
     endgame_layouts: int = 400
     lookahead: int = 5
     name = "best"
