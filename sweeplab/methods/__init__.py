@@ -100,16 +100,17 @@ _INFOS = [
                "bounds propagation of 0/1 cells on original and RREF rows, with substitution, to a fixpoint",
                "002 Algorithm 1; 003 Algorithm B, iterated", "bounded"),
     MethodInfo("lp", True, False, True,
-               "LP relaxation (HiGHS): max 0 -> safe, min 1 -> mine",
+               "LP relaxation (HiGHS, batched solves): max 0 -> safe, min 1 -> mine",
                "000 §2.4 (relaxed)", "lp"),
     MethodInfo("milp", True, True, True,
                "proof by contradiction with an integer program per cell",
                "000 §2.4 CSP; 001 reductio agent", "milp"),
     MethodInfo("enumerate", True, True, True,
-               "every consistent assignment of each component, combined with the total by binomial weights",
+               "every consistent assignment of each component (grouped cells, numba backtracking), "
+               "combined with the total by binomial weights; also gives sweeplab.probabilities",
                "004 §3 (backtracking, split borders)", "enumerate"),
     MethodInfo("brute", True, True, True,
-               "every 0/1 assignment of the whole frontier, no splitting; refuses above a size limit",
+               "every 0/1 assignment of the whole frontier, no splitting; refuses above 20 frontier cells",
                "000 §2.4 (all solutions)", "brute"),
 ]
 
