@@ -255,10 +255,11 @@ def cell_system(obs: Observation, *, use_total: bool = True) -> CellSystem:
 def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover - compiled
     """Backtrack over the groups of every block; count layouts per number of mines.
 
-    Returns ``(comp, counts, gmines, cansafe, status)``: ``comp[g]`` the block of
-    group ``g``; ``counts[c, k]`` the number of layouts of block ``c`` with ``k``
-    mines; ``gmines[g, k]`` the sum over those layouts of the mines in group
-    ``g``; ``cansafe[g, k]`` whether some such layout leaves a cell of ``g``
+    Returns ``(comp, counts, coff, gmines, cansafe, goff, status)``: ``comp[g]``
+    the block of group ``g``; ``counts[coff[c] + k]`` the number of layouts of
+    block ``c`` with ``k`` mines (ragged: ``k`` up to the block's cells);
+    ``gmines[goff[g] + k]`` the sum over those layouts of the mines in group
+    ``g``; ``cansafe[goff[g] + k]`` whether some such layout leaves a cell of ``g``
     free; ``status`` 0, or -1 when ``max_nodes`` was reached.
     """
     G = gsize.size
@@ -303,20 +304,25 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
                         tail += 1
         n_comp += 1
     starts[n_comp] = G
-    max_k = 0
+    coff = np.zeros(n_comp + 1, np.int64)
     for c in range(n_comp):
         k = 0
         for i in range(starts[c], starts[c + 1]):
             k += gsize[order[i]]
-        max_k = max(max_k, k)
+        coff[c + 1] = coff[c] + k + 1
+    goff = np.zeros(G, np.int64)
+    total = 0
+    for g in range(G):
+        goff[g] = total
+        total += coff[comp[g] + 1] - coff[comp[g]]
     binom = np.zeros((9, 9))
     for n in range(9):
         binom[n, 0] = 1.0
         for m in range(1, n + 1):
             binom[n, m] = binom[n - 1, m - 1] + (binom[n - 1, m] if m <= n - 1 else 0.0)
-    counts = np.zeros((n_comp, max_k + 1))
-    gmines = np.zeros((G, max_k + 1))
-    cansafe = np.zeros((G, max_k + 1), np.bool_)
+    counts = np.zeros(coff[n_comp])
+    gmines = np.zeros(total)
+    cansafe = np.zeros(total, np.bool_)
     cur = np.zeros(R, np.int64)
     rem = np.zeros(R, np.int64)
     for r in range(R):
@@ -363,18 +369,18 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
             assigned[i] = True
             nodes += 1
             if nodes > max_nodes:
-                return comp, counts, gmines, cansafe, -1
+                return comp, counts, coff, gmines, cansafe, goff, -1
             if i == n - 1:
                 wgt = 1.0
                 for j in range(n):
                     gj = order[a + j]
                     wgt *= binom[gsize[gj], val[j]]
-                counts[c, mines] += wgt
+                counts[coff[c] + mines] += wgt
                 for j in range(n):
                     gj = order[a + j]
-                    gmines[gj, mines] += wgt * val[j]
+                    gmines[goff[gj] + mines] += wgt * val[j]
                     if val[j] < gsize[gj]:
-                        cansafe[gj, mines] = True
+                        cansafe[goff[gj] + mines] = True
             else:
                 i += 1
                 g = order[a + i]
@@ -387,7 +393,7 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
                 val[i] = low
                 top[i] = up
                 assigned[i] = False
-    return comp, counts, gmines, cansafe, 0
+    return comp, counts, coff, gmines, cansafe, goff, 0
 
 
 #: Cap on the work arrays of the combination step (blocks x span of frontier totals).
@@ -395,7 +401,7 @@ MAX_COMBINE_CELLS = 20_000_000
 
 
 @numba.njit(cache=True)
-def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):  # pragma: no cover
+def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, want_probs):  # noqa: E501
     """Combine the blocks (and the interior, through the total) into forced cells and probabilities.
 
     Feasibility (which cells are forced) uses exact Boolean convolutions of the
@@ -407,7 +413,10 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
     interior_prob)``; status 1: a block has no layout; 2: no frontier total fits
     the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``.
     """
-    n_comp, K1 = counts.shape
+    n_comp = coff.size - 1
+    K1 = 1
+    for c in range(n_comp):
+        K1 = max(K1, coff[c + 1] - coff[c])
     G = gsize.size
     safe_g = np.zeros(G, np.bool_)
     mine_g = np.zeros(G, np.bool_)
@@ -417,8 +426,8 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
     for c in range(n_comp):
         first = -1
         last = -1
-        for k in range(K1):
-            if counts[c, k] > 0:
+        for k in range(coff[c + 1] - coff[c]):
+            if counts[coff[c] + k] > 0:
                 if first < 0:
                     first = k
                 last = k
@@ -429,15 +438,15 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
     if not use_total:
         z = np.zeros(n_comp)
         for c in range(n_comp):
-            z[c] = counts[c].sum()
+            z[c] = counts[coff[c] : coff[c + 1]].sum()
         for g in range(G):
             m = 0.0
             anymine = False
             anysafe = False
-            for k in range(K1):
-                m += gmines[g, k]
-                anymine |= gmines[g, k] > 0
-                anysafe |= cansafe[g, k]
+            for k in range(coff[comp[g] + 1] - coff[comp[g]]):
+                m += gmines[goff[g] + k]
+                anymine |= gmines[goff[g] + k] > 0
+                anysafe |= cansafe[goff[g] + k]
             safe_g[g] = not anymine
             mine_g[g] = not anysafe
             prob_g[g] = m / z[comp[g]] / gsize[g]
@@ -472,7 +481,7 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
     for c in range(n_comp):
         mx = 0.0
         for k in range(klen[c]):
-            mx = max(mx, counts[c, kmin[c] + k])
+            mx = max(mx, counts[coff[c] + kmin[c] + k])
         scale[c] = mx
     # suffix products of the blocks c.. (Boolean and normalised float), shifted by the kmin
     suf_b = np.zeros((nv + 1, L), np.bool_)
@@ -486,7 +495,7 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
         for i in range(span):
             if suf_b[u + 1, i]:
                 for k in range(klen[c]):
-                    v = counts[c, kmin[c] + k]
+                    v = counts[coff[c] + kmin[c] + k]
                     if v > 0:
                         suf_b[u, i + k] = True
                         suf_f[u, i + k] += suf_f[u + 1, i] * v / scale[c]
@@ -571,8 +580,8 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
                             okk[k] = True
                         w += others_f[s2] * wt[k + s2]
                 W[k] = w
-        _groups(c, gptr, glist, klen, kmin, counts, scale, gmines, cansafe, gsize, okk, W, want_probs,
-                safe_g, mine_g, prob_g)
+        _groups(c, gptr, glist, klen, kmin, counts, coff, scale, gmines, cansafe, goff, gsize, okk, W,
+                want_probs, safe_g, mine_g, prob_g)
         if klen[c] == 1:
             continue
         u += 1
@@ -584,7 +593,7 @@ def _combine(comp, counts, gmines, cansafe, gsize, R, I, use_total, want_probs):
         for i in range(pre_span):
             if pre_b[i]:
                 for k in range(klen[c]):
-                    v = counts[c, kmin[c] + k]
+                    v = counts[coff[c] + kmin[c] + k]
                     if v > 0:
                         nxt_b[i + k] = True
                         nxt_f[i + k] += pre_f[i] * v / scale[c]
@@ -613,23 +622,23 @@ def _others(pre_b, pre_f, pre_span, suf_b, suf_f, suf_span, others_b, others_f):
 
 
 @numba.njit(cache=True)
-def _groups(c, gptr, glist, klen, kmin, counts, scale, gmines, cansafe, gsize, okk, W, want_probs,
-            safe_g, mine_g, prob_g):  # pragma: no cover
+def _groups(c, gptr, glist, klen, kmin, counts, coff, scale, gmines, cansafe, goff, gsize, okk, W,
+            want_probs, safe_g, mine_g, prob_g):  # pragma: no cover
     """Forced flags and probabilities of the groups of block ``c`` given its weights ``W``."""
     z = 0.0
     for k in range(klen[c]):
-        z += counts[c, kmin[c] + k] / scale[c] * W[k]
+        z += counts[coff[c] + kmin[c] + k] / scale[c] * W[k]
     for t in range(gptr[c], gptr[c + 1]):
         g = glist[t]
         anymine = False
         anysafe = False
         m = 0.0
         for k in range(klen[c]):
-            kk = kmin[c] + k
+            kk = goff[g] + kmin[c] + k
             if okk[k]:
-                anymine |= gmines[g, kk] > 0
-                anysafe |= cansafe[g, kk]
-            m += gmines[g, kk] / scale[c] * W[k]
+                anymine |= gmines[kk] > 0
+                anysafe |= cansafe[kk]
+            m += gmines[kk] / scale[c] * W[k]
         safe_g[g] = not anymine
         mine_g[g] = not anysafe
         if want_probs:
@@ -696,7 +705,7 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int)
     p = build(obs, use_total=use_total)
     G = p.group_size.size
     if G:
-        comp, counts, gmines, cansafe, status = _search(
+        comp, counts, coff, gmines, cansafe, goff, status = _search(
             p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes))
         if status < 0:
             raise ComponentTooLargeError(
@@ -705,18 +714,21 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int)
             )
     else:
         comp = np.zeros(0, np.int64)
-        counts = np.zeros((0, 1))
-        gmines = np.zeros((0, 1))
-        cansafe = np.zeros((0, 1), np.bool_)
+        counts = np.zeros(0)
+        coff = np.zeros(1, np.int64)
+        gmines = np.zeros(0)
+        cansafe = np.zeros(0, np.bool_)
+        goff = np.zeros(0, np.int64)
     I = int(p.interior.size)
     R = p.remaining
     status, safe_g, mine_g, prob_g, int_safe, int_mine, int_prob = _combine(
-        comp, counts, gmines, cansafe, p.group_size, -1 if R is None else R, I, R is not None, probabilities)
+        comp, counts, coff, gmines, cansafe, goff, p.group_size, -1 if R is None else R, I, R is not None,
+        probabilities)
     if status == 1:
         raise InconsistentPositionError("no layout of the frontier fits the clues")
     if status == 3:
         raise ComponentTooLargeError(
-            f"{counts.shape[0]} independent blocks with a wide spread of mine counts: the combination "
+            f"{coff.size - 1} independent blocks with a wide spread of mine counts: the combination "
             f"would need more than {MAX_COMBINE_CELLS} work cells")
     if status == 2:
         raise InconsistentPositionError(
