@@ -8,7 +8,10 @@ method of ``sweeplab.METHODS`` is warmed up once, then timed on each position
 importable, its ``cal_probability_onboard`` (probabilities with the total) and
 ``solve_enumerate`` (forced cells from the clues) run on the same positions
 (they are consistent: ms-toollib aborts the interpreter on contradictory
-boards).  Prints median and 90th percentile milliseconds; no assertions.
+boards).  Prints median and 90th percentile milliseconds, and the largest
+probability difference from ms-toollib on the same positions with the flags
+unset (ms-toollib does not read a flag as a known mine the way SPEC §1 does:
+with flags the two disagree); no assertions.
 
     .venv/bin/python benchmarks/methods_speed.py [--positions 100] [--seed 0] [--level expert]
 """
@@ -106,6 +109,16 @@ def main() -> None:
             print(f"{name:28s} {p50:10.3f} {p90:10.3f} {t.max():10.1f} {refused:8d}")
         else:
             print(f"{name:28s} {'-':>10s} {'-':>10s} {'-':>10s} {refused:8d}")
+    if ms_toollib is not None:
+        # ms-toollib reads flags (11) differently from SPEC's "known mine"; compare with flags unset.
+        diff = 0.0
+        for obs in positions:
+            bare = sweeplab.Observation(np.where(obs.grid == FLAG, COVERED, obs.grid), mines=obs.mines)
+            theirs, _ = ms_toollib.cal_probability_onboard(toollib_board(bare), float(bare.mines))
+            covered = bare.grid == COVERED
+            ours = sweeplab.probabilities(bare)
+            diff = max(diff, float(np.abs(np.asarray(theirs)[covered] - ours[covered]).max()))
+        print(f"max |probability difference| with ms_toollib (flags unset): {diff:.2e}")
 
 
 if __name__ == "__main__":
