@@ -14,6 +14,7 @@ from sweeplab import METHODS, InconsistentPositionError, Observation
 from sweeplab.examples import EXAMPLES
 from sweeplab.methods import brute, lp, milp
 from sweeplab.methods import enumerate as en
+from sweeplab.positions import neighbour_counts
 
 EXACT = ("enumerate", "brute", "milp")
 
@@ -145,10 +146,26 @@ def test_component_too_large_is_a_clear_error():
     # A lattice of 1s over 120 covered cells: one block with very many layouts.
     obs = Observation.from_text("\n".join(("?1" * 15) if r % 2 == 0 else "?" * 30 for r in range(4)))
     with pytest.raises(en.ComponentTooLargeError, match="max_nodes"):
-        en.forced_cells(obs, max_nodes=1000)
+        en.analyse(obs, max_nodes=1000)
     with pytest.raises(ValueError, match="max_nodes"):
         sweeplab.probabilities(obs, max_nodes=1000)
     assert en.forced_cells(obs) == (set(), set())  # the default cap is ample here
+
+
+def test_enumerate_falls_back_to_milp_on_huge_blocks():
+    rng = np.random.default_rng(5)
+    lay = rng.random((9, 12)) < 0.25
+    grid = np.where(lay, sweeplab.COVERED, neighbour_counts(lay)).astype(int)
+    grid[rng.random(grid.shape) < 0.55] = sweeplab.COVERED
+    obs = Observation(grid, mines=int(lay.sum()))
+    for use_total in (True, False):
+        want = oracle.forced(obs, use_total=use_total)
+        with pytest.raises(en.ComponentTooLargeError):
+            en.forced_cells(obs, use_total=use_total, max_nodes=20, fallback=None)
+        assert en.forced_cells(obs, use_total=use_total, max_nodes=20) == want
+        assert en.forced_cells(obs, use_total=use_total) == want
+    with pytest.raises(ValueError, match="fallback"):
+        en.forced_cells(obs, fallback="sat")
 
 
 def test_brute_refuses_large_frontiers():

@@ -36,7 +36,10 @@ bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
 
 Very large blocks: the search stops with a :class:`ComponentTooLargeError`
 (a ``ValueError``) after ``max_nodes`` search nodes (default 20 million,
-a few seconds), rather than hanging.
+a few seconds), rather than hanging.  :func:`forced_cells` (the
+``enumerate`` method) then falls back to the ``milp`` method, which is also
+exact, so the method stays complete; :func:`probabilities` raises, since
+counting every layout is what is out of reach.
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-#: Default cap on backtracking nodes per call.
+#: Default cap on backtracking nodes per call (:func:`probabilities`, :func:`analyse`).
 MAX_NODES = 20_000_000
+#: Default cap for :func:`forced_cells`, past which it hands over to ``milp``.
+MAX_NODES_FORCED = 2_000_000
 
 
 class ComponentTooLargeError(ValueError):
@@ -762,9 +767,26 @@ def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
 
 
 def forced_cells(
-    obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    max_nodes: int = MAX_NODES_FORCED,
+    fallback: str | None = "milp",
 ) -> tuple[set[Cell], set[Cell]]:
     """Every forced cell, by exact enumeration (sound and complete).
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+    max_nodes : int
+        Cap on backtracking nodes (default :data:`MAX_NODES_FORCED`).
+    fallback : {"milp", None}, default "milp"
+        When a block needs more than ``max_nodes`` nodes (dense random
+        positions can), hand the position to the ``milp`` method, which is
+        also sound and complete (slower, but its cost grows with the number of
+        cells rather than of layouts); ``None`` raises
+        :class:`ComponentTooLargeError` instead.
 
     Examples
     --------
@@ -772,7 +794,16 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    e = analyse(obs, use_total=use_total, probabilities=False, max_nodes=max_nodes)
+    if fallback not in ("milp", None):
+        raise ValueError(f"fallback must be 'milp' or None, got {fallback!r}")
+    try:
+        e = analyse(obs, use_total=use_total, probabilities=False, max_nodes=max_nodes)
+    except ComponentTooLargeError:
+        if fallback is None:
+            raise
+        from .milp import forced_cells as milp_forced_cells
+
+        return milp_forced_cells(obs, use_total=use_total)
     return set(e.safe), set(e.mines)
 
 
