@@ -95,7 +95,8 @@ def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
 
 def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None) -> None:
     """Games, seed, output and executor flags."""
-    p.add_argument("--games", type=int, default=games, help=f"games per grid point (default {games})")
+    default = f"default {games}" if games else "or games in the config"
+    p.add_argument("--games", type=int, default=games, help=f"games per grid point ({default})")
     p.add_argument("--seed", type=int, default=None, help="root seed (default 0)")
     p.add_argument("--workers", type=int, default=None, help="local processes (default: every core)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
