@@ -156,12 +156,16 @@ class Agent:
     methods : tuple of str
         Deduction methods (keys of :data:`sweeplab.METHODS`), tried in order
         until one proves a cell.
+    max_nodes : int
+        Cap on exact enumeration's search per move; beyond it (huge blocks of
+        noisy bounds) the agent moves on to its next method or its guess.
     """
 
     first_move: FirstMove = "random"
     use_total: bool = False
     noise_aware: bool = True
     methods: tuple[str, ...] = ()
+    max_nodes: int = 2_000_000
 
     name: ClassVar[str] = "agent"
 
@@ -227,7 +231,8 @@ class Agent:
             obs = read_as_exact(obs)
         for name in self.chain(obs):
             try:
-                safe, mines = METHODS[name].function(obs, use_total=self.use_total)
+                options = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
+                safe, mines = METHODS[name].function(obs, use_total=self.use_total, **options)
             except InconsistentPositionError:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []

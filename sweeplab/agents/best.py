@@ -320,7 +320,8 @@ class BestAgent(ProbabilityAgent):
                 g = grid.copy()
                 g.flat[i] = base + k
                 try:
-                    e = analyse(Observation(g, mines=obs.mines), use_total=self.use_total)
+                    e = analyse(Observation(g, mines=obs.mines), use_total=self.use_total,
+                                max_nodes=self.max_nodes)
                 except (InconsistentPositionError, ValueError):
                     continue
                 if e.safe:

@@ -23,11 +23,11 @@ from .reductio import local_estimates
 __all__ = ["ProbabilityAgent", "mine_probabilities"]
 
 
-def exact_analysis(obs: Observation, *, use_total: bool = True):
+def exact_analysis(obs: Observation, *, use_total: bool = True, max_nodes: int = 2_000_000):
     """Forced cells and exact mine probabilities in one enumeration (``methods.enumerate.analyse``)."""
     from ..methods.enumerate import analyse  # imported lazily: numba is heavy
 
-    return analyse(obs, use_total=use_total, probabilities=True)
+    return analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes)
 
 
 def mine_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarray:
@@ -66,7 +66,7 @@ class ProbabilityAgent(Agent):
         if moves or "enumerate" not in chain:
             return moves or self._guess_moves(obs, rng, None)
         try:
-            e = exact_analysis(obs, use_total=self.use_total)
+            e = exact_analysis(obs, use_total=self.use_total, max_nodes=self.max_nodes)
         except InconsistentPositionError:
             return self._guess_moves(obs, rng, None)
         except ValueError as exc:  # a block too large to enumerate (noisy bounds): local estimates
