@@ -93,8 +93,8 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # difference between cells comes from what the first click opens: a corner has only three
 # neighbours, so it is more often a zero and opens an area. In the `quick` preset corners win about
 # 34%, the border 32% and the interior 27%: the report's suspicion holds, and the effect is larger than
-# "minor" once averaged over many cells. A single cell cannot be ranked at 40 games (its interval is
-# about ±15 points); the `full` preset (1,000 games per cell) resolves the map cell by cell.
+# "minor" once averaged over many cells. A single cell cannot be ranked at 30 games (its interval is
+# about ±17 points); the `full` preset (1,000 games per cell) resolves the map cell by cell.
 
 # %% [markdown]
 # ## Win rate against the number of games (report 000 §5.1)

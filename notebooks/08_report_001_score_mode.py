@@ -26,7 +26,7 @@ scores.pivot(index="density", columns="agent", values="mean_score").round(3)
 fig = figures.density_score_figure(scores)
 
 # %% [markdown]
-# **Reading the curves against the report** (numbers from the `quick` preset: 30 games per point, every
+# **Reading the curves against the report** (numbers from a `quick` run: 30 games per point, every
 # agent on the same boards; the error bars are 95% intervals of the mean).
 #
 # * The advanced agent beats the basic one from density 0.2 to 0.8 (by up to 0.12 at 0.3–0.4), as in

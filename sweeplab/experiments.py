@@ -466,7 +466,7 @@ _REGISTRY = [
         first_cell_map,
         {
             "smoke": {"games_per_cell": 2, "stride": 8},
-            "quick": {"games_per_cell": 40, "stride": 1},
+            "quick": {"games_per_cell": 30, "stride": 1},
             "full": {"games_per_cell": 1000, "stride": 1},
         },
     ),
@@ -482,7 +482,7 @@ _REGISTRY = [
         density_scores,
         {
             "smoke": {"agents": _AGENTS_001, "densities": (0.1, 0.5, 1.0), "games": 2},
-            "quick": {"agents": _AGENTS_001, "densities": _densities(0.1, 1.0, start=0.1), "games": 30},
+            "quick": {"agents": _AGENTS_001, "densities": _densities(0.1, 1.0, start=0.1), "games": 25},
             "full": {"agents": _AGENTS_001, "densities": _densities(0.05, 1.0), "games": 300},
         },
     ),
@@ -513,7 +513,7 @@ _REGISTRY = [
             "smoke": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": (0.1, 0.4),
                       "noise_densities": {"under 0.5": (0.1,)}, "games": 2},
             "quick": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.15, 0.8),
-                      "noise_densities": {"under 0.5": (0.05, 0.1, 0.15, 0.2)}, "games": 20},
+                      "noise_densities": {"under 0.5": (0.05, 0.1, 0.15, 0.2)}, "games": 12},
             "full": {"agents": _AGENTS_004, "noise": _NOISE_004, "densities": _densities(0.05, 0.9),
                      "noise_densities": {"under 0.5": _densities(0.05, 0.25)}, "games": 200},
         },
