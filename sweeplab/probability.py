@@ -27,7 +27,9 @@ def probabilities(
         Use the board's total number of mines when the position knows it.
     max_nodes : int, optional
         Cap on backtracking nodes (default
-        :data:`sweeplab.methods.enumerate.MAX_NODES`); beyond it a
+        :data:`sweeplab.methods.enumerate.MAX_NODES`); beyond it the counts
+        come from a dynamic programme over clue states, and when that is too
+        large as well a
         :class:`~sweeplab.methods.enumerate.ComponentTooLargeError` is raised.
 
     Returns

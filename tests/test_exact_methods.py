@@ -142,27 +142,42 @@ def test_no_total_convention_interior_is_one_half():
     np.testing.assert_array_equal(p, q)
 
 
-def test_component_too_large_is_a_clear_error():
+def test_dynamic_programme_takes_over_from_backtracking():
     # A lattice of 1s over 120 covered cells: one block with very many layouts.
     obs = Observation.from_text("\n".join(("?1" * 15) if r % 2 == 0 else "?" * 30 for r in range(4)))
-    with pytest.raises(en.ComponentTooLargeError, match="max_nodes"):
-        en.analyse(obs, max_nodes=1000)
-    with pytest.raises(ValueError, match="max_nodes"):
-        sweeplab.probabilities(obs, max_nodes=1000)
-    assert en.forced_cells(obs) == (set(), set())  # the default cap is ample here
+    a = en.analyse(obs, max_nodes=1000)  # the dynamic programme
+    b = en.analyse(obs, max_nodes=10**9)  # plain enumeration
+    assert (a.safe, a.mines) == (b.safe, b.mines)
+    np.testing.assert_allclose(a.probabilities, b.probabilities, rtol=0, atol=1e-12)
 
 
-def test_enumerate_falls_back_to_milp_on_huge_blocks():
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "expert"])
+def test_dynamic_programme_equals_enumeration_and_oracle(level):
+    for obs in oracle.play_positions(level, seed=11, n=15, flag_rate=0.5):
+        for use_total in (True, False):
+            a = en.analyse(obs, use_total=use_total, max_nodes=0)
+            b = en.analyse(obs, use_total=use_total)
+            assert (set(a.safe), set(a.mines)) == oracle.forced(obs, use_total=use_total)
+            assert (a.safe, a.mines) == (b.safe, b.mines)
+            np.testing.assert_allclose(a.probabilities, b.probabilities, rtol=0, atol=1e-12)
+
+
+def test_component_too_large_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(en, "MAX_STATES", 1)
     rng = np.random.default_rng(5)
     lay = rng.random((9, 12)) < 0.25
     grid = np.where(lay, sweeplab.COVERED, neighbour_counts(lay)).astype(int)
     grid[rng.random(grid.shape) < 0.55] = sweeplab.COVERED
     obs = Observation(grid, mines=int(lay.sum()))
+    with pytest.raises(en.ComponentTooLargeError, match="max_nodes"):
+        en.analyse(obs, max_nodes=20)
+    with pytest.raises(ValueError, match="max_nodes"):
+        sweeplab.probabilities(obs, max_nodes=20)
     for use_total in (True, False):
         want = oracle.forced(obs, use_total=use_total)
         with pytest.raises(en.ComponentTooLargeError):
             en.forced_cells(obs, use_total=use_total, max_nodes=20, fallback=None)
-        assert en.forced_cells(obs, use_total=use_total, max_nodes=20) == want
+        assert en.forced_cells(obs, use_total=use_total, max_nodes=20) == want  # milp takes over
         assert en.forced_cells(obs, use_total=use_total) == want
     with pytest.raises(ValueError, match="fallback"):
         en.forced_cells(obs, fallback="sat")

@@ -34,17 +34,21 @@ bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
 (``sum <= b``); layouts meeting these inequalities are equally likely.
 ``"lost"`` clues are ``NOCLUE`` cells, which simply give no constraint.
 
-Very large blocks: the search stops with a :class:`ComponentTooLargeError`
-(a ``ValueError``) after ``max_nodes`` search nodes (default 20 million,
-a few seconds), rather than hanging.  :func:`forced_cells` (the
-``enumerate`` method) then falls back to the ``milp`` method, which is also
-exact, so the method stays complete; :func:`probabilities` raises, since
-counting every layout is what is out of reach.
+Blocks with very many layouts (dense random positions): after ``max_nodes``
+backtracking nodes (default one million, a fraction of a second) the counts
+are recomputed by dynamic programming over clue states (:func:`_dp_counts`:
+layouts that leave the same partial sums on the open clues are counted
+together), which is exact too.  Past :data:`MAX_STATES` states per level it
+stops with a :class:`ComponentTooLargeError` (a ``ValueError``) rather than
+hanging; :func:`forced_cells` (the ``enumerate`` method) then falls back to
+the ``milp`` method, also exact, so the method stays complete, while
+:func:`probabilities` raises.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 import numba
 import numpy as np
@@ -64,9 +68,9 @@ __all__ = [
 Cell = tuple[int, int]
 
 #: Default cap on backtracking nodes per call (:func:`probabilities`, :func:`analyse`).
-MAX_NODES = 20_000_000
-#: Default cap for :func:`forced_cells`, past which it hands over to ``milp``.
-MAX_NODES_FORCED = 2_000_000
+MAX_NODES = 1_000_000
+#: Default cap for :func:`forced_cells`.
+MAX_NODES_FORCED = MAX_NODES
 
 
 class ComponentTooLargeError(ValueError):
@@ -685,7 +689,8 @@ def analyse(
     probabilities : bool, default True
         Also compute the probabilities (a little more work).
     max_nodes : int
-        Cap on backtracking nodes; beyond it :class:`ComponentTooLargeError`.
+        Cap on backtracking nodes; beyond it the blocks are counted by dynamic
+        programming, and past that :class:`ComponentTooLargeError` is raised.
 
     Raises
     ------
@@ -705,6 +710,145 @@ def analyse(
     return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
 
 
+#: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
+MAX_STATES = 200_000
+
+
+def _dp_counts(p: Problem, max_states: int = MAX_STATES):
+    """The counts of :func:`_search` by dynamic programming over the clue states (no enumeration).
+
+    Used when a block has too many layouts to enumerate one by one.  Groups are
+    taken in breadth-first order; the state after ``i`` groups is the number of
+    mines already placed in each *active* clue (one with groups on both sides
+    of ``i``), and layouts reaching the same state are counted together, per
+    number of mines.  A forward pass counts the ways to reach each state, a
+    backward pass the ways to complete it; a group's mines and free cells
+    follow from the product of the two.  Exact Boolean positivity is kept
+    (sums of products of binomials are never rounded to zero).
+
+    Raises
+    ------
+    ComponentTooLargeError
+        When a level has more than ``max_states`` states or the counts overflow.
+    """
+    G, n_rows = p.group_size.size, p.lo.size
+    gs = p.group_size.tolist()
+    lo, hi = p.lo.tolist(), p.hi.tolist()
+    row_groups = [p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist() for r in range(n_rows)]
+    rows_of: list[list[int]] = [[] for _ in range(G)]
+    for r, groups in enumerate(row_groups):
+        for g in groups:
+            rows_of[g].append(r)
+    comp = [-1] * G
+    orders = []
+    for start in range(G):
+        if comp[start] >= 0:
+            continue
+        comp[start] = len(orders)
+        order = [start]
+        head = 0
+        while head < len(order):
+            g = order[head]
+            head += 1
+            for r in rows_of[g]:
+                for v in row_groups[r]:
+                    if comp[v] < 0:
+                        comp[v] = len(orders)
+                        order.append(v)
+        orders.append(order)
+    binom = [[float(comb(n, m)) for m in range(n + 1)] for n in range(9)]
+
+    def add(table, key, poly):
+        old = table.get(key)
+        if old is None:
+            table[key] = poly
+        elif old.size >= poly.size:
+            old[: poly.size] += poly
+        else:
+            poly[: old.size] += old
+            table[key] = poly
+
+    coff = [0]
+    goff = np.zeros(G, dtype=np.int64)
+    counts_parts, gm_parts, cs_parts = [], {}, {}
+    for order in orders:
+        n = len(order)
+        K = sum(gs[g] for g in order)
+        level = {g: i for i, g in enumerate(order)}
+        rows = sorted({r for g in order for r in rows_of[g]})
+        first = {r: min(level[g] for g in row_groups[r]) for r in rows}
+        last = {r: max(level[g] for g in row_groups[r]) for r in rows}
+        active = [[r for r in rows if first[r] < i <= last[r]] for i in range(n + 1)]
+        F = [dict() for _ in range(n + 1)]
+        F[0][()] = np.ones(1)
+        trans: list[dict] = [dict() for _ in range(n)]
+        for i, g in enumerate(order):
+            size, act, nxt = gs[g], active[i], active[i + 1]
+            cap_after = {r: sum(gs[h] for h in row_groups[r] if level[h] > i) for r in rows_of[g]}
+            for key, poly in F[i].items():
+                for m in range(size + 1):
+                    cur = dict(zip(act, key, strict=True))
+                    ok = True
+                    for r in rows_of[g]:
+                        v = cur.get(r, 0) + m
+                        if v > hi[r] or v + cap_after[r] < lo[r]:
+                            ok = False
+                            break
+                        cur[r] = v
+                    if not ok:
+                        continue
+                    new = tuple(cur.get(r, 0) for r in nxt)
+                    trans[i][key, m] = new
+                    shifted = np.zeros(poly.size + m)
+                    shifted[m:] = poly * binom[size][m]
+                    add(F[i + 1], new, shifted)
+            if len(F[i + 1]) > max_states:
+                raise ComponentTooLargeError(
+                    f"a block of {K} frontier cells has more than max_states={max_states} clue states")
+        B: list[dict] = [dict() for _ in range(n + 1)]
+        B[n][()] = np.ones(1)
+        for i in range(n - 1, -1, -1):
+            size = gs[order[i]]
+            for (key, m), new in trans[i].items():
+                nb = B[i + 1].get(new)
+                if nb is None:
+                    continue
+                shifted = np.zeros(nb.size + m)
+                shifted[m:] = nb * binom[size][m]
+                add(B[i], key, shifted)
+        total = np.zeros(K + 1)
+        final = F[n].get((), np.zeros(0))
+        total[: final.size] = final
+        counts_parts.append(total)
+        for i, g in enumerate(order):
+            size = gs[g]
+            gm = np.zeros(K + 1)
+            cs = np.zeros(K + 1, dtype=bool)
+            for (key, m), new in trans[i].items():
+                nb = B[i + 1].get(new)
+                if nb is None:
+                    continue
+                prod = np.convolve(F[i][key], nb) * binom[size][m]
+                if m:
+                    gm[m : m + prod.size] += m * prod
+                if m < size:
+                    cs[m : m + prod.size] |= prod > 0
+            gm_parts[g], cs_parts[g] = gm, cs
+        coff.append(coff[-1] + K + 1)
+    flat_gm, flat_cs, offset = [], [], 0
+    for g in range(G):
+        goff[g] = offset
+        offset += gm_parts[g].size
+        flat_gm.append(gm_parts[g])
+        flat_cs.append(cs_parts[g])
+    counts = np.concatenate(counts_parts)
+    gmines = np.concatenate(flat_gm)
+    if not (np.isfinite(counts).all() and np.isfinite(gmines).all()):
+        raise ComponentTooLargeError("the layout counts of a block overflow double precision")
+    return (np.array(comp, dtype=np.int64), counts, np.array(coff, dtype=np.int64), gmines,
+            np.concatenate(flat_cs), goff)
+
+
 def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int):
     """Flat indices of the forced safe and mined cells, and the probabilities (or ``None``)."""
     p = build(obs, use_total=use_total)
@@ -713,10 +857,13 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int)
         comp, counts, coff, gmines, cansafe, goff, status = _search(
             p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes))
         if status < 0:
-            raise ComponentTooLargeError(
-                f"enumeration stopped after max_nodes={max_nodes} backtracking nodes "
-                f"({int(p.group_size.sum())} frontier cells in {G} groups); raise max_nodes"
-            )
+            try:
+                comp, counts, coff, gmines, cansafe, goff = _dp_counts(p, MAX_STATES)
+            except ComponentTooLargeError as exc:
+                raise ComponentTooLargeError(
+                    f"enumeration stopped after max_nodes={max_nodes} backtracking nodes "
+                    f"({int(p.group_size.sum())} frontier cells in {G} groups), and {exc}; raise max_nodes"
+                ) from None
     else:
         comp = np.zeros(0, np.int64)
         counts = np.zeros(0)
@@ -782,10 +929,9 @@ def forced_cells(
     max_nodes : int
         Cap on backtracking nodes (default :data:`MAX_NODES_FORCED`).
     fallback : {"milp", None}, default "milp"
-        When a block needs more than ``max_nodes`` nodes (dense random
-        positions can), hand the position to the ``milp`` method, which is
-        also sound and complete (slower, but its cost grows with the number of
-        cells rather than of layouts); ``None`` raises
+        When a block is beyond both the backtracking (``max_nodes``) and the
+        dynamic programme (:data:`MAX_STATES`), hand the position to the
+        ``milp`` method, which is also sound and complete; ``None`` raises
         :class:`ComponentTooLargeError` instead.
 
     Examples
