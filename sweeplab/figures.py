@@ -139,7 +139,7 @@ def density_score_figure(df: pd.DataFrame):
     return fig
 
 
-def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 18):
+def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 12):
     """A strip of board pictures, one per move (report 001 "Performance 1").
 
     Games longer than ``max_panels`` show evenly spaced moves, always the first and the last.

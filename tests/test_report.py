@@ -10,7 +10,7 @@ import pytest
 from sweeplab.cli import main
 from sweeplab.experiments import EXPERIMENTS, PRESETS, run
 
-FAST = ["000-convergence", "001-game-steps", "003-scaling"]
+FAST = ["000-convergence", "000-first-cell", "001-game-steps"]
 
 
 def test_presets_are_complete():
