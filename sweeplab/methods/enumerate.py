@@ -35,7 +35,7 @@ bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
 ``"lost"`` clues are ``NOCLUE`` cells, which simply give no constraint.
 
 Blocks with very many layouts (dense random positions): after ``max_nodes``
-backtracking nodes (default one million, a fraction of a second) the counts
+backtracking nodes (default 200,000, a few tens of milliseconds) the counts
 are recomputed by dynamic programming over clue states (:func:`_dp_counts`:
 layouts that leave the same partial sums on the open clues are counted
 together), which is exact too.  Past :data:`MAX_STATES` states per level it
@@ -68,7 +68,7 @@ __all__ = [
 Cell = tuple[int, int]
 
 #: Default cap on backtracking nodes per call (:func:`probabilities`, :func:`analyse`).
-MAX_NODES = 1_000_000
+MAX_NODES = 200_000
 #: Default cap for :func:`forced_cells`.
 MAX_NODES_FORCED = MAX_NODES
 
