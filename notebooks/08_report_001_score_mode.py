@@ -26,16 +26,16 @@ scores.pivot(index="density", columns="agent", values="mean_score").round(3)
 fig = figures.density_score_figure(scores)
 
 # %% [markdown]
-# **Reading the curves against the report** (numbers from a `quick` run: 30 games per point, every
+# **Reading the curves against the report** (numbers from a `quick` run: 25 games per point, every
 # agent on the same boards; the error bars are 95% intervals of the mean).
 #
-# * The advanced agent beats the basic one from density 0.2 to 0.8 (by up to 0.12 at 0.3–0.4), as in
+# * The advanced agent beats the basic one from density 0.2 to 0.7 (by up to about 0.1 at 0.4–0.5), as in
 #   the report's Figure 1. The report also saw the basic agent *better* above density 0.65 and blamed
 #   "implementation issues" of its advanced agent. Ours, a complete test by enumeration, is never worse
 #   beyond sampling error: proving more cells can only spare guesses. The report's crossing is a flaw of
 #   its implementation, not of the method.
 # * *Better decisions* (guess the lowest local estimate) is the largest improvement at medium density
-#   (about +0.1 from 0.4 to 0.8): a guess is made in almost every game, and where it is made matters more
+#   (about +0.15 from density 0.3 to 0.7): a guess is made in almost every game, and where it is made matters more
 #   than a few more proved cells. It is a heuristic, not a probability (report 004's improved agent,
 #   notebook 10, computes exact ones).
 # * *Global information* helps only at high density (0.8–0.9), where the total pins the last cells.
