@@ -25,7 +25,6 @@ import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
 from ._common import Board, CellSets, reject_bound_noise
-from .trivial import propagate
 
 __all__ = ["forced_cells"]
 
@@ -67,7 +66,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     board = Board(obs, use_total=use_total)
     tables = _tables(board.width)
     while True:
-        propagate(board)
+        board.single_clue_rule()
         if not (_pair_pass(board, tables) or _total_pass(board)):
             return board.claims()
 

@@ -11,17 +11,17 @@ Clue noise (report 004) is read soundly: under ``"under"`` a shown number is a
 lower bound on the truth, so only the all-mines rule applies; under ``"over"``
 it is an upper bound, so only the all-safe rule applies.  The total stays exact.
 
-Sound, not complete.  Works on the padded grid with numpy, no matrices.
+Sound, not complete.  Works on the padded grid, no matrices: a compiled worklist
+(:meth:`~sweeplab.methods._common.Board.single_clue_rule`) re-checks only the clues
+around each cell it decides.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..positions import InconsistentPositionError, Observation
+from ..positions import Observation
 from ._common import Board, CellSets
 
-__all__ = ["forced_cells", "propagate"]
+__all__ = ["forced_cells"]
 
 
 def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
@@ -54,43 +54,5 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     ([(0, 0), (0, 2)], [])
     """
     board = Board(obs, use_total=use_total)
-    propagate(board, noise=obs.noise)
+    board.single_clue_rule(obs.noise)
     return board.claims()
-
-
-def propagate(board: Board, *, noise: str | None = None) -> bool:
-    """Apply the single-clue rule and the total rule to ``board`` until nothing changes.
-
-    Returns whether anything was found.
-    """
-    found = False
-    while True:
-        clues = board.watch
-        nb = board.neighbours(clues)
-        unknown = board.unknown[nb]
-        unk = unknown.sum(axis=1)
-        need = board.clue[clues] - board.mine[nb].sum(axis=1)
-        if noise == "under":  # shown <= truth: the covered neighbours hold at least `need`
-            bad = need > unk
-            to_safe, to_mine = np.zeros(unk.shape, dtype=bool), need == unk
-        elif noise == "over":  # shown >= truth: the covered neighbours hold at most `need`
-            bad = need < 0
-            to_safe, to_mine = need == 0, np.zeros(unk.shape, dtype=bool)
-        else:
-            bad = (need < 0) | (need > unk)
-            to_safe, to_mine = need == 0, need == unk
-        if bad.any():
-            k = int(np.flatnonzero(bad)[0])
-            raise InconsistentPositionError(
-                f"clue at {board.cell(int(clues[k]))} needs {int(need[k])} more mines "
-                f"among {int(unk[k])} covered cells"
-            )
-        live = unk > 0  # a clue with no undecided neighbour left never changes again
-        board.watch = clues[live]
-        nb, unknown = nb[live], unknown[live]
-        to_safe, to_mine = to_safe[live], to_mine[live]
-        changed = board.apply(nb[to_safe][unknown[to_safe]], nb[to_mine][unknown[to_mine]])
-        changed = board.total_rule() or changed
-        if not changed:
-            return found
-        found = True
