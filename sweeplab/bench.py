@@ -555,13 +555,15 @@ def _run_capped(ctx, name: str, obs_list: list[Observation], use_total: bool, ca
 
 
 def _toollib_board(obs: Observation) -> list[list[int]] | None:
-    """ms-toollib's board: 0-8 clues, 10 covered, 11 flagged; ``None`` if it cannot express the position."""
+    """ms-toollib's board: 0-8 clues, 10 covered; ``None`` if it cannot express the position.
+
+    ms-toollib reads a flag (11) as a player's mark that may be wrong, not as a
+    known mine (SPEC §1), so positions with flags or revealed mines are left out.
+    """
     g = obs.grid.astype(np.int64)
-    if (g == NOCLUE).any() or obs.noise is not None:
+    if (g == NOCLUE).any() or (g == FLAG).any() or (g == MINE).any() or obs.noise is not None:
         return None
-    board = np.where(g == COVERED, 10, g)
-    board = np.where((g == FLAG) | (g == MINE), 11, board)
-    return board.tolist()
+    return np.where(g == COVERED, 10, g).tolist()
 
 
 def _best(fn, repeats: int) -> tuple[float, Any]:

@@ -152,7 +152,8 @@ def test_scaling_cap_stops_and_skips_larger_boards(monkeypatch):
 def test_peer_side_by_side(tiny):
     pytest.importorskip("ms_toollib")
     table = bench_module.peer_compare(tiny, repeats=1)
-    assert len(table) == len(tiny)
+    readable = [p for p in tiny if bench_module._toollib_board(p.obs) is not None and p.obs.mines is not None]
+    assert 0 < len(table) == len(readable)
     # probabilities are exact on both sides; ms-toollib's forced cells can miss a few, so only report them
     assert (table.max_probability_diff < 1e-9).all() and table.forced_agree.dtype == bool
     assert "ratio" in bench_module.format_peer(table)
