@@ -120,17 +120,11 @@ class Board:
     def __init__(self, obs: Observation, *, use_total: bool) -> None:
         h, w = obs.shape
         self.shape = (h, w)
-        self.width = wp = w + 2 * PAD
-        grid = np.full((h + 2 * PAD, wp), -5, dtype=np.int8)
-        grid[PAD:-PAD, PAD:-PAD] = obs.grid
-        flat = grid.ravel()
-        self.unknown = flat == COVERED
-        self.mine = (flat == FLAG) | (flat == MINE)
-        self.clue = flat.astype(np.int64)
-        self.offsets = _offsets(wp)
-        self.remaining = obs.mines - obs.known_mines if use_total and obs.mines is not None else None
-        self.n_unknown = int(np.count_nonzero(self.unknown))
-        self.watch = np.flatnonzero(flat >= 0)
+        self.width = w + 2 * PAD
+        self.clue, self.unknown, self.mine, self.watch, n_unknown, known = _padded(obs.grid, PAD)
+        self.offsets = _offsets(self.width)
+        self.remaining = obs.mines - int(known) if use_total and obs.mines is not None else None
+        self.n_unknown = int(n_unknown)
         self.found_safe: list[int] = []
         self.found_mines: list[int] = []
 
@@ -211,6 +205,35 @@ _NOISE_RULE = {"under": 1, "over": 2}
 @lru_cache(maxsize=16)
 def _offsets(width: int) -> np.ndarray:
     return np.array([dr * width + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc], dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _padded(grid, pad):
+    """The flat padded arrays of :class:`Board`: clue codes (``-5`` on the padding), undecided
+    cells, known mines, clue cells; and the counts of undecided cells and known mines."""
+    h, w = grid.shape
+    wp = w + 2 * pad
+    n = (h + 2 * pad) * wp
+    clue = np.full(n, -5, dtype=np.int64)
+    unknown = np.zeros(n, dtype=np.bool_)
+    mine = np.zeros(n, dtype=np.bool_)
+    clues = np.empty(h * w, dtype=np.int64)
+    n_clues = n_unknown = known = 0
+    for r in range(h):
+        for c in range(w):
+            i = (r + pad) * wp + c + pad
+            v = grid[r, c]
+            clue[i] = v
+            if v >= 0:
+                clues[n_clues] = i
+                n_clues += 1
+            elif v == COVERED:
+                unknown[i] = True
+                n_unknown += 1
+            elif v == FLAG or v == MINE:
+                mine[i] = True
+                known += 1
+    return clue, unknown, mine, clues[:n_clues], n_unknown, known
 
 
 @numba.njit(cache=True)
