@@ -165,7 +165,9 @@ class Agent:
     use_total: bool = False
     noise_aware: bool = True
     methods: tuple[str, ...] = ()
-    max_nodes: int = 2_000_000
+    # enumerate's own cap: past it the exact dynamic programme takes over, which on
+    # loose noisy bounds is ~5x faster than searching ten times longer (same results).
+    max_nodes: int = 200_000
 
     name: ClassVar[str] = "agent"
 

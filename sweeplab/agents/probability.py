@@ -23,7 +23,7 @@ from .reductio import local_estimates
 __all__ = ["ProbabilityAgent", "mine_probabilities"]
 
 
-def exact_analysis(obs: Observation, *, use_total: bool = True, max_nodes: int = 2_000_000):
+def exact_analysis(obs: Observation, *, use_total: bool = True, max_nodes: int = 200_000):
     """Forced cells and exact mine probabilities in one enumeration (``methods.enumerate.analyse``)."""
     from ..methods.enumerate import analyse  # imported lazily: numba is heavy
 
