@@ -5,6 +5,7 @@ core, ``best`` >= 50 expert games/s per core.  Run::
 
     .venv/bin/python benchmarks/agent_speed.py            # quick
     .venv/bin/python benchmarks/agent_speed.py --games 500 --profile best
+    .venv/bin/python benchmarks/agent_speed.py --profile trivial --level intermediate --games 500
 """
 
 from __future__ import annotations
@@ -29,11 +30,15 @@ CASES = [
 ]
 
 
-def measure(agent: str, level: str, games: int) -> tuple[float, float]:
-    """Games per second (one process) and win rate."""
-    start = time.perf_counter()
+def measure(agent: str, level: str, games: int) -> tuple[float, float, float]:
+    """Games per wall-clock second, games per CPU second of this process (one core, less
+    sensitive to a busy shared machine) and win rate.  A few warm-up games first (imports,
+    compiled kernels loaded from numba's cache)."""
+    sweeplab.play(agent, level=level, games=2, seed=1, first_click="safe")
+    start, cpu = time.perf_counter(), time.process_time()
     df = sweeplab.play(agent, level=level, games=games, seed=0, first_click="safe")
-    return games / (time.perf_counter() - start), float(df["won"].mean())
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return games / wall, games / cpu, float(df["won"].mean())
 
 
 def main() -> None:
@@ -41,25 +46,27 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=None, help="games per case (default: per-case preset)")
     parser.add_argument("--agents", default=None, help="comma-separated agents to measure (default: all)")
-    parser.add_argument("--profile", metavar="AGENT", help="profile one agent on expert instead")
+    parser.add_argument("--profile", metavar="AGENT", help="profile one agent instead (on --level)")
+    parser.add_argument("--level", default="expert", help="level for --profile (default: expert)")
     args = parser.parse_args()
     if args.profile:
         prof = cProfile.Profile()
-        prof.runcall(sweeplab.play, args.profile, level="expert", games=args.games or 20, seed=0)
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+        sweeplab.play(args.profile, level=args.level, games=2, seed=1)  # imports and compiled kernels
+        prof.runcall(sweeplab.play, args.profile, level=args.level, games=args.games or 20, seed=0)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
     wanted = None if args.agents is None else set(args.agents.split(","))
-    print(f"{'agent':12s} {'level':13s} {'games':>6s} {'games/s':>9s} {'win %':>7s}")
+    print(f"{'agent':12s} {'level':13s} {'games':>6s} {'games/s':>9s} {'per CPU s':>9s} {'win %':>7s}")
     for agent, level, games in CASES:
         if wanted is not None and agent not in wanted:
             continue
         n = args.games or games
         try:
-            rate, won = measure(agent, level, n)
+            rate, cpu_rate, won = measure(agent, level, n)
         except ImportError as exc:  # a method module not installed yet
             print(f"{agent:12s} {level:13s} {'-':>6s} skipped: {exc}")
             continue
-        print(f"{agent:12s} {level:13s} {n:6d} {rate:9.1f} {100 * won:7.1f}")
+        print(f"{agent:12s} {level:13s} {n:6d} {rate:9.1f} {cpu_rate:9.1f} {100 * won:7.1f}")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ RESULT_COLUMNS = (
 
 def game_seeds(seed: int, game: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
     """The board seed and the agent seed of game ``game`` under root ``seed``."""
-    board, agent = np.random.SeedSequence(seed, spawn_key=(game,)).spawn(2)
+    # the children of SeedSequence(seed, spawn_key=(game,)).spawn(2), built directly
+    board, agent = (np.random.SeedSequence(seed, spawn_key=(game, k)) for k in (0, 1))
     return board, agent
 
 

@@ -10,6 +10,7 @@ generator state always give the same moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -129,6 +130,12 @@ def read_as_exact(obs: Observation) -> Observation:
     return Observation(obs.grid, mines=mines)
 
 
+@cache
+def _method(name: str):
+    """The ``forced_cells`` of method ``name``, looked up once (it is called every move)."""
+    return METHODS[name].function
+
+
 def moves_from(safe, mines, source: str) -> list[Move]:
     """Reveal every safe cell, flag every mine, sorted so the order never depends on set order."""
     out = [Move("reveal", int(r), int(c), source) for r, c in sorted(safe)]
@@ -234,7 +241,7 @@ class Agent:
         for name in self.chain(obs):
             try:
                 options = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
-                safe, mines = METHODS[name].function(obs, use_total=self.use_total, **options)
+                safe, mines = _method(name)(obs, use_total=self.use_total, **options)
             except InconsistentPositionError:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []
