@@ -326,9 +326,10 @@ class BestAgent(ProbabilityAgent):
                 if pk < 1e-3:
                     continue
                 g = grid.copy()
-                g.flat[i] = base + k
+                g.flat[i] = base + k  # a valid code: base + k <= 8
+                g.setflags(write=False)
                 try:
-                    e = analyse(Observation(g, mines=obs.mines), use_total=self.use_total,
+                    e = analyse(Observation._trusted(g, obs.mines), use_total=self.use_total,
                                 max_nodes=self.max_nodes)
                 except (InconsistentPositionError, ValueError):
                     continue
