@@ -182,7 +182,9 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
         """The layouts of ``S`` grouped by the number cell ``j`` shows, in increasing order."""
         return [P for P in (S & m for m in shows[j]) if P]
 
-    def win(S: int, revealed: frozenset) -> float:
+    def win(S: int, revealed: frozenset, candidates: list[int]) -> float:
+        """Win probability from layouts ``S``; ``candidates`` holds every cell that may still
+        matter (a cell always a mine in ``S``, or safe and revealed, stays so in every subset)."""
         key = (S, revealed)
         if key in memo:
             return memo[key]
@@ -190,36 +192,41 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
         if nodes[0] > budget:
             raise _Budget
         size = S.bit_count()
-        undetermined, free = [], -1
-        for j, m in enumerate(mines_in):
-            m &= S
+        undetermined, live, free = [], [], -1
+        for j in candidates:
+            m = mines_in[j] & S
             if m:
                 if m != S:
                     undetermined.append(j)
-            elif free < 0 and j not in revealed:
-                free = j
+                    live.append(j)
+            elif j not in revealed:
+                live.append(j)
+                if free < 0:
+                    free = j
         if not undetermined:
             memo[key] = 1.0
             return 1.0
         if free >= 0:  # free information: a safe, unrevealed cell whose number may differ
             rev = revealed | {free}
-            value = sum(P.bit_count() * win(P, rev) for P in split(S, free)) / size
+            value = sum(P.bit_count() * win(P, rev, live) for P in split(S, free)) / size
             memo[key] = value
             return value
         best = 0.0
         for j in undetermined:
             rev = revealed | {j}
-            value = sum(P.bit_count() * win(P, rev) for P in split(S & ~mines_in[j], j)) / size
+            value = sum(P.bit_count() * win(P, rev, live) for P in split(S & ~mines_in[j], j)) / size
             best = max(best, value)
         memo[key] = best
         return best
 
     S0 = (1 << layouts.shape[0]) - 1
+    everything = list(range(n))
     try:
         scored = []
         for j in range(n):
             if mines_in[j] and mines_in[j] != S0:
-                value = sum(P.bit_count() * win(P, frozenset({j})) for P in split(S0 & ~mines_in[j], j))
+                parts = split(S0 & ~mines_in[j], j)
+                value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts)
                 scored.append((value / layouts.shape[0], -j))
     except _Budget:
         return None
