@@ -106,7 +106,7 @@ class Board:
     n_unknown : int
         Number of undecided cells.
     clue : numpy.ndarray of int
-        Clue value, ``-1`` where there is none.
+        The cell codes: the clue value on clues, a negative code elsewhere (``-5`` on the padding).
     offsets : numpy.ndarray
         The 8 neighbour offsets in the padded flat array.
     remaining : int or None
