@@ -178,10 +178,6 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     memo: dict = {}
     nodes = [0]
 
-    def split(S: int, j: int) -> list[int]:
-        """The layouts of ``S`` grouped by the number cell ``j`` shows, in increasing order."""
-        return [P for P in (S & m for m in shows[j]) if P]
-
     def win(S: int, revealed: frozenset, candidates: list[int]) -> float:
         """Win probability from layouts ``S``; ``candidates`` holds every cell that may still
         matter (a cell always a mine in ``S``, or safe and revealed, stays so in every subset)."""
@@ -208,13 +204,15 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
             return 1.0
         if free >= 0:  # free information: a safe, unrevealed cell whose number may differ
             rev = revealed | {free}
-            value = sum(P.bit_count() * win(P, rev, live) for P in split(S, free)) / size
+            parts = (S & m for m in shows[free])  # the layouts grouped by the number it shows
+            value = sum(P.bit_count() * win(P, rev, live) for P in parts if P) / size
             memo[key] = value
             return value
         best = 0.0
         for j in undetermined:
             rev = revealed | {j}
-            value = sum(P.bit_count() * win(P, rev, live) for P in split(S & ~mines_in[j], j)) / size
+            safe = S & ~mines_in[j]
+            value = sum(P.bit_count() * win(P, rev, live) for P in (safe & m for m in shows[j]) if P) / size
             best = max(best, value)
         memo[key] = best
         return best
@@ -225,8 +223,8 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
         scored = []
         for j in range(n):
             if mines_in[j] and mines_in[j] != S0:
-                parts = split(S0 & ~mines_in[j], j)
-                value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts)
+                parts = ((S0 & ~mines_in[j]) & m for m in shows[j])
+                value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
                 scored.append((value / layouts.shape[0], -j))
     except _Budget:
         return None
