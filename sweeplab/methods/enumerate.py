@@ -53,7 +53,7 @@ from math import comb
 import numba
 import numpy as np
 
-from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
+from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation
 
 __all__ = [
     "CellSystem",
@@ -131,82 +131,203 @@ def build(obs: Observation, *, use_total: bool = True) -> Problem:
     >>> p.group_size.tolist(), p.lo.tolist(), p.remaining
     ([1, 1, 1], [1, 2, 1], 2)
     """
-    grid = obs.grid
-    h, w = grid.shape
-    flat = grid.ravel()
-    covered = flat == COVERED
-    known = (flat == FLAG) | (flat == MINE)
-    clue_cells = np.flatnonzero(flat >= 0)
-    table = neighbour_table((h, w))
-    nb = table[clue_cells]
-    ok = nb >= 0
-    nb0 = np.where(ok, nb, 0)
-    cov = covered[nb0] & ok
-    n_cov = cov.sum(axis=1)
-    need = flat[clue_cells].astype(np.int64) - (known[nb0] & ok).sum(axis=1)
-    if obs.noise == "under":
-        lo, hi = need, n_cov
-    elif obs.noise == "over":
-        lo, hi = np.zeros_like(need), need
-    else:
-        lo, hi = need, need
-    lo, hi = np.maximum(lo, 0), np.minimum(hi, n_cov)
-    bad = np.flatnonzero(lo > hi)
-    if bad.size:
-        r, c = divmod(int(clue_cells[bad[0]]), w)
+    noise = {"under": 1, "over": 2}.get(obs.noise, 0)
+    cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, info = _build(obs.grid, noise)
+    bad, need, n_cov, n_known, n_covered = info.tolist()
+    if bad >= 0:
+        r, c = divmod(bad, obs.shape[1])
         raise InconsistentPositionError(
-            f"clue {int(flat[clue_cells[bad[0]]])} at ({r}, {c}) cannot be met: "
-            f"{int(need[bad[0]])} more mines among {int(n_cov[bad[0]])} covered neighbours"
+            f"clue {int(obs.grid[r, c])} at ({r}, {c}) cannot be met: "
+            f"{need} more mines among {n_cov} covered neighbours"
         )
-    informative = (n_cov > 0) & ((lo > 0) | (hi < n_cov))
-    rows = np.flatnonzero(informative)
-    n_rows = rows.size
-    row_of = np.full(h * w + 1, -1, dtype=np.int64)
-    row_of[clue_cells[rows]] = np.arange(n_rows)
-    member = np.zeros(h * w, dtype=bool)
-    member[nb[rows][cov[rows]]] = True
-    frontier = np.flatnonzero(member)
     remaining = None
     if use_total and obs.mines is not None:
-        remaining = obs.mines - int(known.sum())
-        if not 0 <= remaining <= int(covered.sum()):
+        remaining = obs.mines - n_known
+        if not 0 <= remaining <= n_covered:
             raise InconsistentPositionError(
-                f"total of {obs.mines} mines cannot be met with {int(known.sum())} known mines "
-                f"and {int(covered.sum())} covered cells"
+                f"total of {obs.mines} mines cannot be met with {n_known} known mines "
+                f"and {n_covered} covered cells"
             )
-    interior = np.flatnonzero(covered & ~member)
-    if frontier.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return Problem((h, w), empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, interior,
-                       remaining)
-    # Signature of a frontier cell: the sorted informative clues around it.
-    sig = row_of[np.where(table[frontier] >= 0, table[frontier], h * w)]
-    sig.sort(axis=1)
-    base = n_rows + 1
-    if base**4 < 2**62:
-        # Exact integer keys for the two halves of a signature (cheaper than np.unique(axis=0)).
-        powers = base ** np.arange(3, -1, -1, dtype=np.int64)
-        k1, k2 = (sig[:, :4] + 1) @ powers, (sig[:, 4:] + 1) @ powers
-        order = np.lexsort((k2, k1))
-        new = np.ones(order.size, dtype=bool)
-        new[1:] = (k1[order[1:]] != k1[order[:-1]]) | (k2[order[1:]] != k2[order[:-1]])
-        inverse = np.empty(order.size, dtype=np.int64)
-        inverse[order] = np.cumsum(new) - 1
-        first = order[new]
-    else:
-        _, first, inverse = np.unique(sig, axis=0, return_index=True, return_inverse=True)
-        inverse = inverse.ravel()
-        order = np.argsort(inverse, kind="stable")
-    group_size = np.bincount(inverse).astype(np.int64)
-    # Rows -> groups: each group lies wholly inside or outside each row.
-    gsig = sig[first]
-    g_idx, slot = np.nonzero(gsig >= 0)
-    r_idx = gsig[g_idx, slot]
-    by_row = np.lexsort((g_idx, r_idx))
-    row_groups = g_idx[by_row].astype(np.int64)
-    row_ptr = np.concatenate([[0], np.cumsum(np.bincount(r_idx, minlength=n_rows))]).astype(np.int64)
-    return Problem((h, w), frontier[order], inverse[order].astype(np.int64), group_size, row_ptr, row_groups,
-                   lo[rows].astype(np.int64), hi[rows].astype(np.int64), interior, remaining)
+    return Problem(obs.shape, cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, remaining)
+
+
+@numba.njit(cache=True)
+def _sig_less(sig, a, b):  # pragma: no cover - compiled
+    """Whether row ``a`` of ``sig`` comes strictly before row ``b`` (lexicographic order)."""
+    for k in range(sig.shape[1]):
+        if sig[a, k] != sig[b, k]:
+            return sig[a, k] < sig[b, k]
+    return False
+
+
+@numba.njit(cache=True)
+def _build(grid, noise):  # pragma: no cover - compiled
+    """The arrays of :func:`build` in one pass (``noise``: 0 exact, 1 ``"under"``, 2 ``"over"``).
+
+    Returns the :class:`Problem` arrays and ``info = (bad, need, n_cov, known,
+    covered)``: ``bad`` the flat index of the first clue that cannot be met
+    (``-1`` if none) with its ``need`` and covered neighbours ``n_cov``; the
+    counts of known mines and covered cells.  Groups are the distinct sorted
+    signatures (informative clues around a cell) in lexicographic order, their
+    cells in increasing flat order.
+    """
+    h, w = grid.shape
+    n = h * w
+    info = np.full(5, -1, np.int64)
+    covered = np.zeros(n, np.bool_)
+    known = np.zeros(n, np.bool_)
+    n_known = 0
+    n_covered = 0
+    for r in range(h):
+        for c in range(w):
+            v = grid[r, c]
+            if v == COVERED:
+                covered[r * w + c] = True
+                n_covered += 1
+            elif v == FLAG or v == MINE:
+                known[r * w + c] = True
+                n_known += 1
+    info[3] = n_known
+    info[4] = n_covered
+    row_of = np.full(n, -1, np.int64)
+    member = np.zeros(n, np.bool_)
+    lo_r = np.empty(n, np.int64)
+    hi_r = np.empty(n, np.int64)
+    n_rows = 0
+    empty = np.zeros(0, np.int64)
+    for r in range(h):
+        for c in range(w):
+            v = grid[r, c]
+            if v < 0:
+                continue
+            n_cov = 0
+            n_kn = 0
+            for rr in range(max(r - 1, 0), min(r + 2, h)):
+                for cc in range(max(c - 1, 0), min(c + 2, w)):
+                    j = rr * w + cc
+                    n_cov += covered[j]
+                    n_kn += known[j]
+            need = np.int64(v) - n_kn
+            if noise == 1:
+                lo, hi = need, np.int64(n_cov)
+            elif noise == 2:
+                lo, hi = np.int64(0), need
+            else:
+                lo, hi = need, need
+            lo = max(lo, 0)
+            hi = min(hi, n_cov)
+            if lo > hi:
+                info[0] = r * w + c
+                info[1] = need
+                info[2] = n_cov
+                return empty, empty, empty, empty, empty, empty, empty, empty, info
+            if n_cov > 0 and (lo > 0 or hi < n_cov):
+                row_of[r * w + c] = n_rows
+                lo_r[n_rows] = lo
+                hi_r[n_rows] = hi
+                n_rows += 1
+                for rr in range(max(r - 1, 0), min(r + 2, h)):
+                    for cc in range(max(c - 1, 0), min(c + 2, w)):
+                        if covered[rr * w + cc]:
+                            member[rr * w + cc] = True
+    n_front = 0
+    n_int = 0
+    for i in range(n):
+        if member[i]:
+            n_front += 1
+        elif covered[i]:
+            n_int += 1
+    frontier = np.empty(n_front, np.int64)
+    interior = np.empty(n_int, np.int64)
+    a = 0
+    b = 0
+    for i in range(n):
+        if member[i]:
+            frontier[a] = i
+            a += 1
+        elif covered[i]:
+            interior[b] = i
+            b += 1
+    if n_front == 0:
+        return empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, interior, info
+    # Signature of a frontier cell: its informative clues, sorted, padded in front with -1.
+    sig = np.full((n_front, 8), -1, np.int64)
+    buf = np.empty(8, np.int64)
+    for f in range(n_front):
+        r, c = divmod(frontier[f], w)
+        k = 0
+        for rr in range(max(r - 1, 0), min(r + 2, h)):
+            for cc in range(max(c - 1, 0), min(c + 2, w)):
+                x = row_of[rr * w + cc]
+                if x >= 0:
+                    j = k
+                    while j > 0 and buf[j - 1] > x:
+                        buf[j] = buf[j - 1]
+                        j -= 1
+                    buf[j] = x
+                    k += 1
+        for j in range(k):
+            sig[f, 8 - k + j] = buf[j]
+    # Stable bottom-up merge sort of the frontier by signature.
+    order = np.arange(n_front)
+    tmp = np.empty(n_front, np.int64)
+    width = 1
+    while width < n_front:
+        for lo_i in range(0, n_front, 2 * width):
+            mid = min(lo_i + width, n_front)
+            end = min(lo_i + 2 * width, n_front)
+            i, j, t = lo_i, mid, lo_i
+            while i < mid and j < end:
+                if _sig_less(sig, order[j], order[i]):
+                    tmp[t] = order[j]
+                    j += 1
+                else:
+                    tmp[t] = order[i]
+                    i += 1
+                t += 1
+            while i < mid:
+                tmp[t] = order[i]
+                i += 1
+                t += 1
+            while j < end:
+                tmp[t] = order[j]
+                j += 1
+                t += 1
+        order, tmp = tmp, order
+        width *= 2
+    cells = np.empty(n_front, np.int64)
+    cell_group = np.empty(n_front, np.int64)
+    first = np.empty(n_front, np.int64)
+    G = 0
+    for t in range(n_front):
+        f = order[t]
+        if t == 0 or _sig_less(sig, order[t - 1], f):
+            first[G] = f
+            G += 1
+        cells[t] = frontier[f]
+        cell_group[t] = G - 1
+    group_size = np.zeros(G, np.int64)
+    for t in range(n_front):
+        group_size[cell_group[t]] += 1
+    # Rows -> groups (CSR, groups increasing within a row): each group lies wholly inside or outside each row.
+    row_ptr = np.zeros(n_rows + 1, np.int64)
+    for g in range(G):
+        for k in range(8):
+            x = sig[first[g], k]
+            if x >= 0:
+                row_ptr[x + 1] += 1
+    for x in range(n_rows):
+        row_ptr[x + 1] += row_ptr[x]
+    fill = row_ptr[:n_rows].copy()
+    row_groups = np.empty(row_ptr[n_rows], np.int64)
+    for g in range(G):
+        for k in range(8):
+            x = sig[first[g], k]
+            if x >= 0:
+                row_groups[fill[x]] = g
+                fill[x] += 1
+    return (cells, cell_group, group_size, row_ptr, row_groups, lo_r[:n_rows].copy(), hi_r[:n_rows].copy(),
+            interior, info)
 
 
 @dataclass(frozen=True)
