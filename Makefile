@@ -25,7 +25,7 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check sweeplab tests benchmarks
+	$(BIN)/ruff check .
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/game_speed.py
