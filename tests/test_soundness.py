@@ -103,10 +103,11 @@ def truth(cases, i: int, use_total: bool):
     return _truth_cache[key]
 
 
-def run(name: str, obs: Observation, use_total: bool):
+def run(name: str, obs: Observation, use_total: bool, options: dict | None = None):
     """``(safe, mines)``, the exception class name for an inconsistency, or ``"refused"``."""
+    options = OPTIONS.get(name, {}) if options is None else options
     try:
-        safe, mines = METHODS[name].function(obs, use_total=use_total, **OPTIONS.get(name, {}))
+        safe, mines = METHODS[name].function(obs, use_total=use_total, **options)
     except InconsistentPositionError:
         return "inconsistent"
     except ValueError:
@@ -114,15 +115,15 @@ def run(name: str, obs: Observation, use_total: bool):
     return set(safe), set(mines)
 
 
-def check_method(name: str, cases, use_total: bool) -> dict:
+def check_method(name: str, cases, use_total: bool, options: dict | None = None, every: int = 0) -> dict:
     info = METHODS[name]
-    every = SAMPLE_EVERY.get(name, 1)
+    every = every or SAMPLE_EVERY.get(name, 1)
     stats = {"checked": 0, "wrong": 0, "missed": 0, "refused": 0}
     for i in range(0, len(cases), every):
         obs = cases[i]
         want = truth(cases, i, use_total)
-        got = run(name, obs, use_total)
-        ctx = f"{name} use_total={use_total} case {i}:\n{obs!r}"
+        got = run(name, obs, use_total, options)
+        ctx = f"{name} {options or ''} use_total={use_total} case {i}:\n{obs!r}"
         if got == "refused":
             # Refusals are allowed only for bounded clue noise or a frontier beyond brute's limit.
             assert obs.noise in ("under", "over") or name == "brute", f"{ctx}\nrefused the position"
@@ -155,6 +156,49 @@ def test_method_against_oracle(name, use_total):
     assert stats["checked"] > 0.4 * len(CASES) / SAMPLE_EVERY.get(name, 1)
     if not METHODS[name].sound:
         print(f"{name}: {stats['wrong']} wrong claims over {stats['checked']} positions")
+
+
+# A sound method is sound for every option it accepts (issue 14: gfp with p > 2**32 overflowed
+# int64 and claimed mines as safe).  (name, options, every n-th case)
+OPTION_CASES = [
+    ("gfp", {"p": 3}, 2),
+    ("gfp", {"p": 31}, 2),
+    ("gfp", {"p": 2**31 - 1}, 1),
+    ("gfp", {"p": 4294967311}, 1),
+    ("gfp", {"p": 2**61 - 1}, 1),
+    ("gfp", {"p": 4294967311, "engine": "galois"}, 3),
+    ("gfp", {"p": 5, "engine": "galois"}, 3),
+    ("gf2", {"engine": "galois"}, 3),
+    ("rref", {"iterate": True}, 1),
+    ("enumerate", {"max_nodes": 50}, 2),
+    ("enumerate", {"max_nodes": 1, "fallback": "milp"}, 4),
+    ("brute", {"max_variables": 16}, 2),
+]
+
+
+@pytest.mark.parametrize("use_total", [True, False], ids=["total", "no-total"])
+@pytest.mark.parametrize(("name", "options", "every"), OPTION_CASES,
+                         ids=[f"{n}-{o}" for n, o, _ in OPTION_CASES])
+def test_method_options_against_oracle(name, options, every, use_total):
+    stats = check_method(name, CASES, use_total, options, every)
+    assert stats["checked"] > 0.4 * len(CASES) / every
+
+
+def test_gfp_large_prime_regression():
+    """Issue 14 item 1: every covered cell is a mine; p = 4294967311 used to call two of them safe."""
+    obs = Observation.from_text("??2\n??3\n?4?", mines=6)
+    for p in (7, 4294967311, 2**61 - 1):
+        for engine in ("flint", "galois"):
+            safe, mines = METHODS["gfp"].function(obs, p=p, engine=engine)
+            assert not safe, (p, engine)
+            assert mines <= {(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 2)}
+
+
+@pytest.mark.parametrize("p", [1, 4, 2**61 + 1, 2**89 - 1, 2**63 + 9, -7, 7.0, True])
+def test_gfp_rejects_bad_moduli_quickly(p):
+    """Issue 14 item 7: no trial division; non-primes and primes past the documented bound refused."""
+    with pytest.raises(ValueError, match="prime below 2\\*\\*63"):
+        METHODS["gfp"].function(Observation.from_text("?1\n11"), p=p)
 
 
 def test_cases_cover_what_they_should():

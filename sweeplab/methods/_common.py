@@ -462,6 +462,12 @@ def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
     return out.reshape(rank, M.shape[1]), int(den)
 
 
+#: Largest modulus for which reduced rows stay in ``int64`` arithmetic: a residue times a
+#: residue times a row length (up to 2**20 columns) stays below 2**63.  Past it, rows are
+#: Python ints (issue 14: ``p = 4294967311`` overflowed and claimed mines as safe).
+MAX_INT64_MODULUS = 2**21
+
+
 def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
     """Nonzero rows of the RREF of ``M`` over GF(p): python-flint's ``nmod_mat`` or ``galois``.
 
@@ -474,12 +480,13 @@ def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
     if engine == "galois":
         import galois
 
-        R = np.asarray(galois.GF(p)(M).row_reduce(), dtype=np.int64)
+        R = np.asarray(galois.GF(p)(M).row_reduce(), dtype=np.int64 if p <= MAX_INT64_MODULUS else object)
         return R[R.any(axis=1)]
     import flint
 
     R, rank = _flint_matrix(M, lambda m, n: flint.nmod_mat(m, n, p)).rref()
-    return np.array([int(x) for x in R.entries()[: rank * M.shape[1]]], dtype=np.int64).reshape(rank, -1)
+    dtype = np.int64 if p <= MAX_INT64_MODULUS else object
+    return np.array([int(x) for x in R.entries()[: rank * M.shape[1]]], dtype=dtype).reshape(rank, -1)
 
 
 def rref_rows(
@@ -527,6 +534,8 @@ def _add_row(R: np.ndarray, t: np.ndarray, p: int | None) -> np.ndarray:
     rows = np.arange(R.shape[0])
     pivots = np.argmax(R[:, :n] != 0, axis=1)
     if p is not None:
+        if p > MAX_INT64_MODULUS:  # products of residues (times n) would overflow int64
+            R, t = R.astype(object), np.asarray(t).astype(object)
         t = (t - t[pivots] @ R) % p
     elif R.shape[0]:
         d = [int(v) for v in R[rows, pivots]]
