@@ -10,11 +10,12 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .agents import AGENTS
 from .clue_system import ClueSystem, clue_system
+from .errors import InconsistentPositionError, MethodRefused
 from .files import load_game, load_position, save_game, save_position
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, MethodInfo, deduce
 from .plotting import plot_position
-from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .probability import probabilities
 from .simulate import play
 
@@ -36,6 +37,7 @@ __all__ = [
     "Game",
     "InconsistentPositionError",
     "MethodInfo",
+    "MethodRefused",
     "Observation",
     "clue_system",
     "deduce",

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .errors import InconsistentPositionError  # re-exported: positions raise it (SPEC §1)
+
 __all__ = [
     "COVERED",
     "FLAG",
@@ -51,10 +53,6 @@ _CHAR_TO_CODE = {
 }
 #: Text character of each code, indexed by ``code - NOCLUE``.
 _CODE_CHARS = np.frombuffer(b"-*F?.12345678", dtype="S1")
-
-
-class InconsistentPositionError(ValueError):
-    """The clues (and total) of a position admit no mine layout."""
 
 
 @lru_cache(maxsize=64)

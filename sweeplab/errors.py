@@ -1,0 +1,28 @@
+"""The exceptions of the public contract (SPEC §1, §4).
+
+Both are :class:`ValueError` subclasses, so ``except ValueError`` still catches
+them; code that must tell a refusal from a bug catches these names, never a
+bare ``ValueError``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InconsistentPositionError", "MethodRefused"]
+
+
+class InconsistentPositionError(ValueError):
+    """The clues (and total) of a position admit no mine layout."""
+
+
+class MethodRefused(ValueError):
+    """A method declines a position it cannot handle (too large, over its budget, needs exact clues).
+
+    The message says why and what to do instead.
+
+    Examples
+    --------
+    >>> raise MethodRefused("method 'brute' refuses 31 frontier cells (limit 20); use 'enumerate'")
+    Traceback (most recent call last):
+    ...
+    sweeplab.errors.MethodRefused: method 'brute' refuses 31 frontier cells (limit 20); use 'enumerate'
+    """
