@@ -25,8 +25,8 @@ import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
 from ._common import (
-    CellSets,
     MAX_INT64_MODULUS,
+    CellSets,
     LinearSystem,
     check_columns,
     linear_system,
