@@ -14,6 +14,7 @@ without a number, ``0``-``8`` a clue and ``.`` a revealed zero.
 from __future__ import annotations
 
 import html
+import reprlib
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -32,6 +33,7 @@ __all__ = [
     "as_observation",
     "neighbour_counts",
     "neighbour_table",
+    "short_repr",
 ]
 
 COVERED = -1
@@ -153,13 +155,18 @@ class Observation:
         mines: int | None = None,
         noise: str | None = None,
     ) -> None:
-        arr = np.asarray(grid)
+        arr = _as_array(grid)
         if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-            raise ValueError(f"grid must be a non-empty 2-D array, got shape {arr.shape}")
-        if arr.dtype == bool or not (
-            np.issubdtype(arr.dtype, np.integer) or _is_integral_float(arr)
-        ):
-            raise ValueError(f"grid must hold integer cell codes, got dtype {arr.dtype}")
+            raise ValueError(
+                f"grid must be a non-empty 2-D array of cell codes (rows of equal length), "
+                f"got {type(grid).__name__} of shape {arr.shape}"
+                + ("; parse the text form with Observation.from_text" if isinstance(grid, str) else "")
+            )
+        if arr.dtype.kind not in "iu" and not _is_integral_float(arr):
+            raise ValueError(
+                f"grid must hold integer cell codes (clues 0..8, special codes -1..-4), "
+                f"got dtype {arr.dtype}"
+            )
         bad = (arr < NOCLUE) | (arr > 8)
         if bad.any():
             r, c = (int(i) for i in np.argwhere(bad)[0])
@@ -173,15 +180,19 @@ class Observation:
 
     def _set(self, grid: np.ndarray, mines: int | None, noise: str | None, *, validate: bool):
         if validate:
-            if noise is not None and noise not in NOISE_KINDS:
-                raise ValueError(f"noise must be None or one of {NOISE_KINDS}, got {noise!r}")
+            if noise is not None:
+                if not isinstance(noise, str) or noise not in NOISE_KINDS:
+                    raise ValueError(f"noise must be None or one of {NOISE_KINDS}, got {short_repr(noise)}")
+                noise = str(noise)
             if mines is not None:
                 try:
-                    integral = not isinstance(mines, bool) and int(mines) == mines
-                except (TypeError, ValueError, OverflowError):
+                    integral = not isinstance(mines, (bool, np.bool_)) and bool(int(mines) == mines)
+                except (TypeError, ValueError, OverflowError, ArithmeticError):
                     integral = False
                 if not integral:
-                    raise ValueError(f"mines must be an integer or None, got {mines!r}")
+                    raise ValueError(
+                        f"mines must be an integer or None (total unknown), got {short_repr(mines)}"
+                    )
                 mines = int(mines)
                 if mines < 0:
                     raise ValueError(f"mines must be non-negative, got {mines}")
@@ -207,11 +218,22 @@ class Observation:
     def from_text(cls, text: str, *, mines: int | None = None, noise: str | None = None) -> Observation:
         """Parse the text form (SPEC §1); whitespace and blank lines are ignored.
 
+        Raises
+        ------
+        ValueError
+            On a ``text`` that is not a string, an unknown character, ragged
+            rows, no rows, or a bad ``mines``/``noise`` (see :class:`Observation`).
+
         Examples
         --------
         >>> Observation.from_text("?F*\\n-.8").grid.tolist()
         [[-1, -2, -3], [-4, 0, 8]]
         """
+        if not isinstance(text, str):
+            raise ValueError(
+                f"text must be a str holding the position's rows (characters ?#F*-.012345678), "
+                f"got {type(text).__name__} {short_repr(text)}"
+            )
         rows: list[list[int]] = []
         for line_no, line in enumerate(text.splitlines()):
             chars = "".join(line.split())
@@ -352,6 +374,36 @@ def _restore(data: bytes, shape: tuple[int, int], mines: int | None, noise: str 
     return Observation._trusted(grid, mines, noise)
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 60, 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 8
+
+
+def short_repr(value: object) -> str:
+    """``repr`` bounded in length and nesting, for error messages about arbitrary input.
+
+    Examples
+    --------
+    >>> short_repr([[[[1]]]])
+    '[[[[...]]]]'
+    """
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a hostile __repr__ must not hide the real error
+        return f"<{type(value).__name__}>"
+
+
+def _as_array(grid: object) -> np.ndarray:
+    """``numpy.asarray`` with its failures (ragged rows, deep nesting) as one clear ``ValueError``."""
+    try:
+        return np.asarray(grid)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        raise ValueError(
+            f"grid must be a non-empty 2-D array of integer cell codes with rows of equal length, "
+            f"got ragged or nested {type(grid).__name__} {short_repr(grid)}"
+        ) from None
+
+
 def _is_integral_float(arr: np.ndarray) -> bool:
     return np.issubdtype(arr.dtype, np.floating) and bool(np.all(np.isfinite(arr))) and bool(
         np.all(arr == np.round(arr))
@@ -370,4 +422,9 @@ def as_observation(position: Observation | str | np.ndarray, *, mines: int | Non
         return position if mines is None else position.with_mines(mines)
     if isinstance(position, str):
         return Observation.from_text(position, mines=mines)
+    if position is None or isinstance(position, (bytes, bytearray, int, float, dict, set)):
+        raise ValueError(
+            f"position must be an Observation, its text form (str) or a 2-D array of cell codes, "
+            f"got {type(position).__name__} {short_repr(position)}"
+        )
     return Observation(position, mines=mines)

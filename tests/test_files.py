@@ -101,17 +101,17 @@ def good_game():
         ({"format": "sweeplab.position"}, "not a sweeplab.game document"),
         ({"version": 2}, "unsupported sweeplab.game version 2"),
         ({"layout": [".*", "."]}, "ragged"),
-        ({"layout": [".x", ".."]}, "only '\\*' and '.'"),
+        ({"layout": [".x", ".."]}, "only '\\*' \\(mine\\) and '.'"),
         ({"layout": []}, "non-empty list of strings"),
         ({"layout": "..\n.*"}, "non-empty list of strings"),
-        ({"mode": "zen"}, "mode must be one of"),
-        ({"first_click": "lucky"}, "first_click must be one of"),
-        ({"noise": {"kind": "lost"}}, "noise must be null or"),
+        ({"mode": "zen"}, "'mode' must be one of"),
+        ({"first_click": "lucky"}, "'first_click' must be one of"),
+        ({"noise": {"kind": "lost"}}, "'noise' must be null or"),
         ({"noise": {"kind": "lost", "p": 0.5}}, "needs its 'shown' numbers"),
-        ({"noise": {"kind": "lost", "p": 0.5}, "shown": [[0, 1]]}, "shown numbers have shape"),
-        ({"noise": {"kind": "lost", "p": 0.5}, "shown": [["a", 1], [1, 1]]}, "'shown' must be a grid"),
-        ({"moves": [["reveal", 5, 5]]}, "outside the 2x2 board"),
-        ({"moves": [["dig", 0, 0]]}, "unknown move kind"),
+        ({"noise": {"kind": "lost", "p": 0.5}, "shown": [[0, 1]]}, r"'shown' must .*\(2 rows of 2\)"),
+        ({"noise": {"kind": "lost", "p": 0.5}, "shown": [["a", 1], [1, 1]]}, "'shown' row 0, column 0"),
+        ({"moves": [["reveal", 5, 5]]}, r"'moves'\[0\].*outside the 2x2 board"),
+        ({"moves": [["dig", 0, 0]]}, r"'moves'\[0\] must be \[kind, row, col\] with kind one of"),
         ({"moves": [["reveal", 0, 0]], "status": "won"}, "replaying the moves gives status='playing'"),
     ],
 )
@@ -130,7 +130,7 @@ def test_bad_game_documents(change, match):
         ({"format": "sweeplab.position", "version": 1, "rows": ["?x"]}, "unknown character 'x'"),
         ({"format": "sweeplab.position", "version": 1, "rows": ["??", "?"]}, "ragged rows"),
         ({"format": "sweeplab.position", "version": 1, "rows": ["F?"], "mines": 0}, "below the 1 known"),
-        ({"format": "sweeplab.position", "version": 1, "rows": ["??"], "noise": "x"}, "noise must be"),
+        ({"format": "sweeplab.position", "version": 1, "rows": ["??"], "noise": "x"}, "'noise' must be null"),
     ],
 )
 def test_bad_position_documents(data, match):
@@ -151,3 +151,179 @@ def test_readme_examples_load():
         else:
             assert game_from_dict(data).status == data["status"]
     assert kinds == {"sweeplab.position", "sweeplab.game"}
+
+
+# --- malformed documents and files (issue 14 items 5 and 12) ---------------------------------------------
+
+
+def noisy_game(kind="under"):
+    """A 2x3 game whose true counts are [[1, *, 1], [1, 1, 1]], with clue noise ``kind``."""
+    game = Game.from_layout([[0, 1, 0], [0, 0, 0]], noise=(kind, 0.0))
+    return game_to_dict(game)
+
+
+@pytest.mark.parametrize("value", [-2, -7, 9, -1, -3, 100, True, 1.0, None, "1"])
+def test_shown_numbers_outside_0_to_8_are_refused(value):
+    """-2 drew a revealed safe cell as a flag, -7 printed as "6", 9 made to_text raise IndexError."""
+    data = noisy_game()
+    data["shown"][1][0] = value
+    with pytest.raises(ValueError, match=r"'shown' row 1, column 0 is .*allowed: an integer 0\.\.8"):
+        game_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("kind", "row", "col", "value", "match"),
+    [
+        ("under", 1, 0, 2, r"true count is 1; allowed: 0\.\.the true count"),
+        ("over", 1, 0, 0, r"true count is 1; allowed: the true count\.\.the number of neighbours"),
+        ("over", 1, 0, 6, r"the number of neighbours"),  # a corner has 3 neighbours, an edge 5
+        ("lost", 1, 0, 3, r"allowed: the true count, or -4"),
+        ("under", 1, 0, -4, r"-4 \(a lost clue\), allowed only with noise 'lost'"),
+    ],
+)
+def test_shown_numbers_must_fit_the_noise_model(kind, row, col, value, match):
+    data = noisy_game(kind)
+    data["shown"][row][col] = value
+    with pytest.raises(ValueError, match=match):
+        game_from_dict(data)
+
+
+def test_shown_numbers_without_noise_must_be_the_counts():
+    data = {**good_game(), "shown": [[1, 0], [1, 1]]}
+    assert game_from_dict(data).status == "playing"  # the true counts (the mine's entry is unused)
+    data["shown"][1][0] = 2
+    with pytest.raises(ValueError, match=r"'shown' row 1, column 0 is 2.*\(no noise\)"):
+        game_from_dict(data)
+
+
+def test_loaded_noisy_game_draws_valid_observations():
+    data = noisy_game("lost")
+    data["shown"][1][0] = -4
+    game = game_from_dict(data)
+    game.reveal(1, 0)
+    assert game.observation.to_text().splitlines()[1] == "-??"
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"version": True}, "unsupported sweeplab.game version True"),
+        ({"version": 1.0}, "unsupported sweeplab.game version 1.0"),
+        ({"version": "1"}, "unsupported sweeplab.game version '1'"),
+        ({"moves": None}, r"'moves' must be a list of \[kind, row, col\], got None"),
+        ({"moves": {"reveal": [0, 0]}}, "'moves' must be a list"),
+        ({"moves": [["reveal", True, 0]]}, r"'moves'\[0\] must be \[kind, row, col\]"),
+        ({"moves": [["reveal", 0.0, 0]]}, r"'moves'\[0\] must be"),
+        ({"moves": [[["reveal"], 0, 0]]}, r"'moves'\[0\] must be"),
+        ({"moves": [["reveal", 0]]}, r"'moves'\[0\] must be"),
+        ({"moves": ["reveal 0 0"]}, r"'moves'\[0\] must be"),
+        ({"moves": [["reveal", -1, 0]]}, r"'moves'\[0\].*outside the 2x2 board"),
+        ({"moves": [["flag", 0, 0], ["reveal", 0, 0]]}, r"'moves'\[1\].*flagged"),
+        ({"mode": 1}, "'mode' must be one of"),
+        ({"mode": ["classic"]}, "'mode' must be one of"),
+        ({"first_click": None}, "'first_click' must be one of"),
+        ({"status": "meh"}, "'status' must be one of"),
+        ({"status": ["won"]}, "'status' must be one of"),
+        ({"mines_hit": -1}, r"'mines_hit' must be an integer in 0\.\.1"),
+        ({"mines_hit": "0"}, "'mines_hit' must be an integer"),
+        ({"mines_hit": False}, "'mines_hit' must be an integer"),
+        ({"noise": "lost"}, "'noise' must be null or"),
+        ({"noise": {"kind": "lost", "p": True}, "shown": [[1, 0], [1, 1]]}, "'noise' p must be a number"),
+        ({"noise": {"kind": "lost", "p": "0.5"}, "shown": [[1, 0], [1, 1]]}, "'noise' p must be a number"),
+        ({"noise": {"kind": "lost", "p": float("nan")}, "shown": [[1, 0], [1, 1]]}, "'noise' p must be"),
+        ({"noise": {"kind": "lost", "p": 2}, "shown": [[1, 0], [1, 1]]}, r"'noise' p must be a number in"),
+        ({"noise": {"kind": ["lost"], "p": 0.5}, "shown": [[1, 0], [1, 1]]}, "'noise' kind must be one"),
+        ({"noise": {"kind": "lost", "p": 0.5}, "shown": [[1, 0], [1]]}, "'shown' must be a grid"),
+        ({"noise": {"kind": "lost", "p": 0.5}, "shown": "10\n11"}, "'shown' must be a grid"),
+        ({"layout": [".*", 3]}, "'layout' must be a non-empty list of strings"),
+        ({"layout": None}, "'layout' must be a non-empty list of strings"),
+    ],
+)
+def test_wrong_types_in_game_documents(change, match):
+    data = {**good_game(), **change}
+    with pytest.raises(ValueError, match=match):
+        game_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"version": True}, "unsupported sweeplab.position version True"),
+        ({"mines": True}, "'mines' must be a non-negative integer or null"),
+        ({"mines": 1.5}, "'mines' must be a non-negative integer or null"),
+        ({"mines": "1"}, "'mines' must be a non-negative integer or null"),
+        ({"mines": -1}, "mines must be non-negative"),
+        ({"noise": ["lost"]}, "'noise' must be null or one of"),
+        ({"noise": True}, "'noise' must be null or one of"),
+        ({"rows": "??\n12"}, "'rows' must be a non-empty list of strings"),
+        ({"rows": [["?", "?"]]}, "'rows' must be a non-empty list of strings"),
+        ({"format": ["sweeplab.position"]}, "not a sweeplab.position document"),
+    ],
+)
+def test_wrong_types_in_position_documents(change, match):
+    data = {**position_to_dict(Observation.from_text("??\n12", mines=2)), **change}
+    with pytest.raises(ValueError, match=match):
+        position_from_dict(data)
+
+
+def test_files_name_themselves_in_errors(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({**good_game(), "moves": None}))
+    with pytest.raises(ValueError, match=rf"^{path}: 'moves' must be a list"):
+        load_game(path)
+    path.write_text('{"format": "sweeplab.position", "version": 1, "rows": ["?x"]')
+    with pytest.raises(ValueError, match=rf"^{path}: not valid JSON \(.* line 1, column"):
+        load_position(path)
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ValueError, match=rf"^{path}: not UTF-8 text"):
+        load_position(path)
+    path.write_text("[1, 2]")
+    with pytest.raises(ValueError, match=rf"^{path}: not a sweeplab.position document .*JSON list"):
+        load_position(path)
+
+
+def test_deeply_nested_json_is_a_value_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match=rf"^{path}: JSON nested too deeply"):
+        load_game(path)
+    deep = "[" * 50_000 + "]" * 50_000
+    path.write_text('{"format": "sweeplab.game", "version": 1, "moves": ' + deep + "}")
+    with pytest.raises(ValueError, match=rf"^{path}: JSON nested too deeply"):
+        load_game(path)
+
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    obs = Observation.from_text("??\n12", mines=2)
+    path = tmp_path / "p.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(position_to_dict(obs)).encode())
+    assert load_position(path) == obs
+    game = Game.from_layout([[0, 1], [0, 0]])
+    game.reveal(1, 0)
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(game_to_dict(game)).encode())
+    assert load_game(path).observation == game.observation
+
+
+def test_missing_and_unreadable_files_are_os_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.json"):
+        load_position(tmp_path / "nope.json")
+    with pytest.raises(FileNotFoundError, match="nope.json"):
+        load_game(str(tmp_path / "nope.json"))
+    with pytest.raises(OSError, match=str(tmp_path)):
+        load_game(tmp_path)
+
+
+@pytest.mark.parametrize("path", [None, 3, b"\xff", ["p.json"]])
+def test_bad_path_types_are_value_errors(path):
+    with pytest.raises(ValueError, match="path must be a str or os.PathLike"):
+        load_position(path)
+
+
+def test_save_refuses_what_json_cannot_hold(tmp_path):
+    obs = Observation.from_text("??")
+    with pytest.raises(ValueError, match="cannot write .* as JSON"):
+        save_position(obs, tmp_path / "p.json", note={1, 2})
+    with pytest.raises(ValueError, match="needs an Observation, got str"):
+        save_position("??", tmp_path / "p.json")
+    with pytest.raises(ValueError, match="needs a Game, got NoneType"):
+        save_game(None, tmp_path / "g.json")

@@ -163,3 +163,71 @@ def test_html_repr():
     assert big.startswith("<pre") and "100×100" in big
     huge = Observation(np.full((300, 300), COVERED))._repr_html_()
     assert len(huge) < 300 and "300×300" in huge
+
+
+# --- malformed input (issue 14 item 12, Deliver 4) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [None, b"??\n12", 3, ["??", "12"], np.array([[-1]])])
+def test_from_text_refuses_non_strings(text):
+    """``from_text(None)`` raised AttributeError."""
+    with pytest.raises(ValueError, match=r"text must be a str .* got "):
+        Observation.from_text(text)
+
+
+def deep_list(depth):
+    value = [1]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("grid", "match"),
+    [
+        ([[1, 2], [3]], r"rows of equal length, got ragged or nested list \[\[1, 2\], \[3\]\]"),
+        ([[1, [2]]], "ragged or nested list"),
+        (deep_list(100_000), "ragged or nested list"),
+        (np.zeros((2, 2, 2), dtype=int), r"non-empty 2-D array .* shape \(2, 2, 2\)"),
+        ([[]], r"non-empty 2-D array .* shape \(1, 0\)"),
+        ([], r"non-empty 2-D array .* shape \(0,\)"),
+        ("??\n12", "parse the text form with Observation.from_text"),
+        (None, r"non-empty 2-D array .* NoneType of shape \(\)"),
+        (np.array([[1, 2]], dtype="m8[s]"), "integer cell codes .* got dtype timedelta64"),
+        ([[2**70, 1]], "integer cell codes .* got dtype object"),
+        ([[1 + 0j]], "integer cell codes .* got dtype complex"),
+        ([[np.inf, 1]], "integer cell codes"),
+    ],
+)
+def test_odd_grids_are_value_errors(grid, match):
+    with pytest.raises(ValueError, match=match):
+        Observation(grid)
+
+
+@pytest.mark.parametrize("mines", [1.5, np.float64(0.5), "1", b"1", [1], np.array([1, 2]), 1 + 1j,
+                                   float("nan"), float("inf"), True, np.True_, {}, deep_list(50_000)])
+def test_odd_totals_are_value_errors(mines):
+    with pytest.raises(ValueError, match="mines must be an integer or None") as err:
+        Observation.from_text("??", mines=mines)
+    assert len(str(err.value)) < 200  # a huge or deep value is abbreviated, never a RecursionError
+
+
+def test_integral_totals_of_any_integer_type_are_accepted():
+    assert Observation.from_text("??", mines=np.uint8(1)).mines == 1
+    assert Observation.from_text("??", mines=2.0).mines == 2
+
+
+@pytest.mark.parametrize("noise", [["lost"], {}, 1, True, "LOST"])
+def test_odd_noise_is_a_value_error(noise):
+    with pytest.raises(ValueError, match="noise must be None or one of"):
+        Observation.from_text("??", noise=noise)
+
+
+def test_numpy_string_noise_is_stored_as_str():
+    assert type(Observation.from_text("??", noise=np.str_("lost")).noise) is str
+
+
+@pytest.mark.parametrize("position", [None, b"??", 3, 2.5, {"rows": ["??"]}, {1, 2}])
+def test_as_observation_names_what_it_accepts(position):
+    with pytest.raises(ValueError, match="position must be an Observation, its text form"):
+        as_observation(position)
