@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from . import __version__
@@ -36,16 +37,67 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status instead of raising.
+
+    Exit statuses: 0 success; 1 a sub-command's negative answer (``solve`` on an
+    inconsistent position, ``report`` with a failed experiment); 2 bad usage or
+    input: an unknown option (argparse's message), no sub-command (usage), or a
+    ``ValueError``/``OSError`` from the sub-command, printed as one line
+    ``sweeplab <command>: error: <message>`` without traceback; 130 on Ctrl-C.
+    Any other exception is a bug and keeps its traceback.
+    """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or argparse's usage error (already printed)
+        return _exit_code(exc.code)
     if args.command is None:
-        parser.print_help()
-        return 0
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: give a sub-command ({', '.join(_choices(parser))}); "
+              f"see {parser.prog} --help", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args) or 0)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"sweeplab {args.command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+        _silence_stdout()
+        return 1
+    except SystemExit as exc:  # a sub-command's own argparse-style exit
+        return _exit_code(exc.code)
+    except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
+        print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+
+
+def _choices(parser: argparse.ArgumentParser) -> list[str]:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(sub.choices)
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _one_line(exc: BaseException) -> str:
+    """The exception's message on one line (its type when it has none)."""
+    text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    return text or type(exc).__name__
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout at exit; point it at devnull so that flush cannot fail again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

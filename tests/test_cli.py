@@ -15,26 +15,21 @@ SCRIPT = Path(sys.executable).with_name("sweeplab")
 
 
 def test_version_and_help(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["--version"])
-    assert exc.value.code == 0
+    assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"sweeplab {sweeplab.__version__}"
-    with pytest.raises(SystemExit) as exc:
-        main(["--help"])
-    assert exc.value.code == 0
+    assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "usage: sweeplab" in out and "report" in out
 
 
-def test_no_command_prints_help(capsys):
-    assert main([]) == 0
-    assert "usage: sweeplab" in capsys.readouterr().out
+def test_no_command_prints_usage_and_fails(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "usage: sweeplab" in err and "give a sub-command" in err and "solve" in err
 
 
 def test_unknown_command_fails(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["frobnicate"])
-    assert exc.value.code == 2
+    assert main(["frobnicate"]) == 2
     assert "invalid choice" in capsys.readouterr().err
 
 
@@ -44,9 +39,7 @@ def test_every_sub_command_has_help(capsys):
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert "report" in sub.choices
     for name in sub.choices:
-        with pytest.raises(SystemExit) as exc:
-            main([name, "--help"])
-        assert exc.value.code == 0
+        assert main([name, "--help"]) == 0
         assert f"usage: sweeplab {name}" in capsys.readouterr().out
 
 
@@ -62,3 +55,54 @@ def test_report_runs(capsys):
     """``report --list`` runs the main job's entry without the experiments (those are tested elsewhere)."""
     assert main(["report", "--list"]) == 0
     assert "report 000" in capsys.readouterr().out
+
+
+# --- one line and exit 2 for bad input; tracebacks only for bugs (issue 14 items 10, 12) ------------------
+
+
+def fail_with(monkeypatch, exc):
+    def run(args):
+        raise exc
+
+    monkeypatch.setattr("sweeplab.commands.solve.run", run)
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ValueError("bad value\n  on two lines"),
+        sweeplab.InconsistentPositionError("no layout fits"),
+        sweeplab.MethodRefused("method 'brute' refuses 99 cells"),
+        FileNotFoundError(2, "No such file or directory", "x.txt"),
+        IsADirectoryError(21, "Is a directory", "somewhere"),
+        PermissionError(13, "Permission denied", "out"),
+        ValueError(),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, exc):
+    fail_with(monkeypatch, exc)
+    assert main(["solve", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sweeplab solve: error: ") and err.count("\n") == 1
+    assert "Traceback" not in err
+    assert (str(exc).split("\n")[0] or type(exc).__name__) in err
+
+
+def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
+    fail_with(monkeypatch, KeyboardInterrupt())
+    assert main(["solve", "-"]) == 130
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("exc", [RuntimeError("a bug"), KeyError("x"), TypeError("a bug")])
+def test_bugs_keep_their_traceback(monkeypatch, exc):
+    fail_with(monkeypatch, exc)
+    with pytest.raises(type(exc)):
+        main(["solve", "-"])
+
+
+def test_usage_errors_return_2(capsys):
+    assert main(["solve"]) == 2
+    assert "the following arguments are required" in capsys.readouterr().err
+    assert main(["solve", "-", "--mines", "many"]) == 2
+    assert "invalid int value" in capsys.readouterr().err

@@ -88,7 +88,79 @@ def test_helpers(tmp_path):
 
 @pytest.mark.parametrize("flag", ["--all", "--method=enumerate"])
 def test_help_mentions_options(flag, capsys):
-    with pytest.raises(SystemExit):
-        main(["solve", "--help"])
+    assert main(["solve", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--probabilities" in out and "--mines" in out and flag.split("=")[0] in out
+
+
+# --- malformed input: one line naming the file, exit 2 (issue 14 items 10, 12) ---------------------------
+
+
+def one_line_error(code, err, *parts):
+    assert code == 2, err
+    assert err.startswith("sweeplab solve: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    for part in parts:
+        assert part in err, err
+
+
+def test_directory_is_one_line(tmp_path, capsys, monkeypatch):
+    """``solve`` on a directory printed a traceback."""
+    code, _, err = solve([str(tmp_path)], capsys, monkeypatch)
+    one_line_error(code, err, str(tmp_path))
+
+
+def test_missing_file_names_it(tmp_path, capsys, monkeypatch):
+    code, _, err = solve([str(tmp_path / "nope.txt")], capsys, monkeypatch)
+    one_line_error(code, err, "nope.txt")
+
+
+@pytest.mark.parametrize(
+    ("content", "parts"),
+    [
+        (b"\xff\xfe?\x001\x00", ["not UTF-8 text"]),
+        (b"??\n?x\n", ["p.txt: unknown character 'x' at row 1, column 1"]),
+        (b'{"format": "sweeplab.position", "version": 1, "rows": ["??"]', ["p.txt: not valid JSON"]),
+        (b"{" + b'"a": [' * 50_000, ["p.txt: "]),
+        (b'{"format": "sweeplab.position", "version": true, "rows": ["??"]}', ["p.txt: unsupported"]),
+        (b'{"format": "sweeplab.position", "version": 1, "rows": ["??"], "mines": 9}', ["mines=9 exceeds"]),
+        (b"", ["p.txt: empty position"]),
+    ],
+)
+def test_bad_files_are_one_line(tmp_path, capsys, monkeypatch, content, parts):
+    path = tmp_path / "p.txt"
+    path.write_bytes(content)
+    code, _, err = solve([str(path)], capsys, monkeypatch)
+    one_line_error(code, err, *parts)
+
+
+def test_byte_order_mark_is_accepted(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "p.txt"
+    path.write_bytes(b"\xef\xbb\xbf???\n121\n")
+    code, out, _ = solve([str(path)], capsys, monkeypatch)
+    assert code == 0 and "1 safe, 2 mines" in out
+    doc = b'{"format": "sweeplab.position", "version": 1, "rows": ["???", "121"]}'
+    path.write_bytes(b"\xef\xbb\xbf" + doc)
+    code, out, _ = solve([str(path)], capsys, monkeypatch)
+    assert code == 0 and "1 safe, 2 mines" in out
+    code, out, _ = solve(["-"], capsys, monkeypatch, stdin="\ufeff???\n121\n")
+    assert code == 0 and "1 safe, 2 mines" in out
+
+
+def test_undecodable_stdin_is_one_line(capsys, monkeypatch):
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xff\xfe??"), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    code = main(["solve", "-"])
+    one_line_error(code, capsys.readouterr().err, "<stdin>: not UTF-8 text")
+
+
+@pytest.mark.parametrize(
+    ("argv", "parts"),
+    [
+        (["-", "--mines", "-1"], ["<stdin>: mines must be non-negative"]),
+        (["-", "--mines", "7"], ["mines=7 exceeds the 6 cells"]),
+        (["-", "-m", "nope"], ["unknown method 'nope'", "enumerate"]),
+    ],
+)
+def test_bad_flags_are_one_line(capsys, monkeypatch, argv, parts):
+    code, _, err = solve(argv, capsys, monkeypatch, stdin="???\n121\n")
+    one_line_error(code, err, *parts)

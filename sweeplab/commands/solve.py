@@ -14,9 +14,7 @@ Example::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -46,17 +44,40 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_position(source: str, *, mines: int | None = None, noise: str | None = None) -> Observation:
-    """A position from a path (or ``"-"`` for stdin): JSON if it parses as a JSON object, else text."""
-    from ..files import position_from_dict
+    """A position from a path (or ``"-"`` for stdin): JSON if it starts with ``{``, else the text form.
 
-    text = sys.stdin.read() if source == "-" else Path(source).read_text()
-    if text.lstrip().startswith("{"):
-        obs = position_from_dict(json.loads(text))
-        if noise is not None:
-            obs = Observation(obs.grid, mines=obs.mines, noise=noise)
+    A UTF-8 byte-order mark is accepted.
+
+    Raises
+    ------
+    OSError
+        A missing or unreadable file (a directory, no permission), naming it.
+    ValueError
+        Text that is not UTF-8, not a position, or a bad ``mines``/``noise``; the
+        message starts with the file name.
+    """
+    from ..files import parse_json, position_from_dict, read_text
+
+    where = "<stdin>" if source == "-" else str(source)
+    if source == "-":
+        try:
+            text = sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     else:
-        obs = Observation.from_text(text, noise=noise)
-    return obs if mines is None else obs.with_mines(mines)
+        text = read_text(source)
+    text = text.removeprefix("\ufeff")
+    try:
+        if text.lstrip().startswith("{"):
+            obs = position_from_dict(parse_json(text, where))
+            if noise is not None:
+                obs = Observation(obs.grid, mines=obs.mines, noise=noise)
+        else:
+            obs = Observation.from_text(text, noise=noise)
+        return obs if mines is None else obs.with_mines(mines)
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(message if message.startswith(f"{where}: ") else f"{where}: {message}") from None
 
 
 def overlay(obs: Observation, safe, mines) -> str:
