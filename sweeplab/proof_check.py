@@ -1,0 +1,398 @@
+"""The proof checker of SPEC §6, written from the SPEC alone.
+
+It shares no code with the deduction methods, the prover or
+:func:`sweeplab.clue_system`: it reads ``obs.grid`` and ``obs.mines`` itself,
+builds each row from a clue's 8-neighbourhood, and runs the proof with exact
+Python integers.  Anything malformed or unjustified makes it answer ``False``;
+it never raises, except ``ValueError`` when ``obs`` is not a position.
+
+The rules it applies (SPEC §6):
+
+* variables are the covered (code ``-1``) cells; flags (``-2``) and revealed
+  mines (``-3``) are known mines; ``-4`` (no number) and revealed clues give no
+  variable;
+* a source ``[r, c]`` is a revealed clue (``0..8``) with at least one covered
+  neighbour; its row is ``sum(x_v, v covered neighbour) = clue - known mines
+  around it``; the source ``"total"`` (only when ``obs.mines`` is known) is
+  ``sum(x_v, every covered v) = mines - known mines``;
+* a combining step sums its rows times their non-zero integer multipliers into
+  ``g . x = beta``, substitutes every cell fixed so far, and with ``lo``/``hi``
+  the sums of the negative/positive coefficients left: ``beta`` outside
+  ``[lo, hi]`` is a contradiction, ``beta == lo`` fixes positive-coefficient
+  cells to 0 and negative ones to 1, ``beta == hi`` the reverse;
+* with a modulus ``p`` (a prime) the coefficients and ``beta`` are first
+  reduced to their residues nearest 0 (``(-p/2, p/2]``), and the integers of
+  ``[lo, hi]`` congruent to ``beta`` take its place: none is a contradiction,
+  a single one at ``lo`` or ``hi`` fixes cells as above;
+* ``fixes`` may list only cells the rule fixes, with the value it gives them
+  (a subset is allowed; a contradiction fixes nothing);
+* ``assume`` runs its steps with the cell set, which must end in a
+  contradiction, then fixes the cell the other way; ``split`` runs both
+  branches, each ending in a contradiction, and is itself a contradiction;
+* a contradiction must be the last step of an ``assume`` or a split branch;
+  the top level may hold none, and must fix ``cell`` to ``value``.
+
+Positions with clue noise ``"under"`` or ``"over"`` have no proofs (their
+numbers are bounds): every proof of them is rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["check_proof", "ProofError", "explain_failure"]
+
+_COVERED, _FLAG, _MINE = -1, -2, -3
+_MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
+
+
+class ProofError(Exception):
+    """Why a proof is rejected (internal to the checker; :func:`check_proof` turns it into ``False``)."""
+
+
+def check_proof(obs: Any, proof: Any) -> bool:
+    """Whether ``proof`` is a valid SPEC §6 proof on the position ``obs``.
+
+    Parameters
+    ----------
+    obs : Observation
+        Anything with a 2-D integer ``grid`` of cell codes and ``mines`` (an
+        int or ``None``); ``noise`` is read when present.
+    proof : Proof or dict
+        A :class:`sweeplab.proofs.Proof` (anything with ``to_dict()``) or the
+        JSON form of SPEC §6.
+
+    Returns
+    -------
+    bool
+        ``True`` only if every step is justified, every contradiction closes an
+        ``assume`` or a split branch, and the top-level steps fix ``cell`` to ``value``.
+
+    Raises
+    ------
+    ValueError
+        Only when ``obs`` is not a position.
+
+    Examples
+    --------
+    The 1-2-1 pattern: clue (1,0) minus clue (1,1) plus clue (1,2) gives
+    ``x(0,1) = 0``, so (0,1) is safe:
+
+    >>> from sweeplab import Observation
+    >>> obs = Observation.from_text("???\\n121")
+    >>> step = {"rows": [[[1, 0], 1], [[1, 1], -1], [[1, 2], 1]], "modulus": None, "fixes": [[[0, 1], 0]]}
+    >>> check_proof(obs, {"cell": [0, 1], "value": 0, "method": "rref", "steps": [step]})
+    True
+    >>> check_proof(obs, {"cell": [0, 1], "value": 1, "method": "rref", "steps": [step]})
+    False
+    """
+    board = _Board(obs)
+    try:
+        return explain_failure(obs, proof, _board=board) is None
+    except Exception:  # noqa: BLE001 -- a checker answers False to anything it cannot follow
+        return False
+
+
+def explain_failure(obs: Any, proof: Any, *, _board: _Board | None = None) -> str | None:
+    """``None`` when the proof checks, otherwise the first reason it does not (a sentence).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> obs = Observation.from_text("?1")
+    >>> explain_failure(obs, {"cell": [0, 0], "value": 1, "method": "x",
+    ...                       "steps": [{"rows": [[[0, 1], 2]], "modulus": None, "fixes": [[[0, 0], 1]]}]})
+    >>> explain_failure(obs, {"cell": [0, 0], "value": 0, "method": "x",
+    ...                       "steps": [{"rows": [[[0, 1], 1]], "modulus": None, "fixes": [[[0, 0], 0]]}]})
+    'step 1: the rule does not fix (0, 0) to 0'
+    """
+    board = _board if _board is not None else _Board(obs)
+    try:
+        _check(board, proof)
+    except ProofError as err:
+        return str(err)
+    except RecursionError:
+        return "the proof is nested too deeply"
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# the position
+
+
+class _Board:
+    """Grid codes, covered cells and the rows of the position, read straight from ``obs``."""
+
+    def __init__(self, obs: Any):
+        try:
+            grid = obs.grid
+            mines = obs.mines
+            shape = tuple(int(n) for n in grid.shape)
+        except Exception as err:  # noqa: BLE001
+            name = type(obs).__name__
+            raise ValueError(f"check_proof needs an Observation (grid and mines), got {name}") from err
+        if len(shape) != 2:
+            raise ValueError(f"check_proof needs a 2-D grid, got shape {shape}")
+        self.h, self.w = shape
+        try:
+            self.codes = [[int(grid[r, c]) for c in range(self.w)] for r in range(self.h)]
+        except Exception as err:  # noqa: BLE001
+            raise ValueError("check_proof needs an integer grid of cell codes") from err
+        if mines is not None and (isinstance(mines, bool) or int(mines) != mines):
+            raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
+        self.mines = None if mines is None else int(mines)
+        self.noise = getattr(obs, "noise", None)
+        self._rows: dict[Any, tuple[dict[tuple[int, int], int], int]] = {}
+
+    def covered(self, cell: tuple[int, int]) -> bool:
+        r, c = cell
+        return 0 <= r < self.h and 0 <= c < self.w and self.codes[r][c] == _COVERED
+
+    def row(self, source: Any) -> tuple[dict[tuple[int, int], int], int]:
+        """``(coefficients, right side)`` of a source, or ``ProofError``."""
+        if source == "total":
+            key: Any = "total"
+        else:
+            key = _cell(source, "source")
+        if key in self._rows:
+            return self._rows[key]
+        if key == "total":
+            if self.mines is None:
+                raise ProofError("the source 'total' needs the position's total number of mines")
+            coef = {}
+            known = 0
+            for r in range(self.h):
+                for c in range(self.w):
+                    code = self.codes[r][c]
+                    if code == _COVERED:
+                        coef[(r, c)] = 1
+                    elif code in (_FLAG, _MINE):
+                        known += 1
+            if not coef:
+                raise ProofError("the source 'total' has no covered cell")
+            row = (coef, self.mines - known)
+        else:
+            r, c = key
+            if not (0 <= r < self.h and 0 <= c < self.w):
+                raise ProofError(f"source {key} is outside the {self.h}x{self.w} board")
+            clue = self.codes[r][c]
+            if not 0 <= clue <= 8:
+                raise ProofError(f"source {key} is not a revealed clue (code {clue})")
+            coef, known = {}, 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr or dc) and 0 <= rr < self.h and 0 <= cc < self.w:
+                        code = self.codes[rr][cc]
+                        if code == _COVERED:
+                            coef[(rr, cc)] = 1
+                        elif code in (_FLAG, _MINE):
+                            known += 1
+            if not coef:
+                raise ProofError(f"clue {key} touches no covered cell")
+            row = (coef, clue - known)
+        self._rows[key] = row
+        return row
+
+
+# --------------------------------------------------------------------------------------------
+# reading the JSON form
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProofError(f"{what} must be an integer, got {value!r}")
+    return value
+
+
+def _cell(value: Any, what: str) -> tuple[int, int]:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ProofError(f"{what} must be [row, col], got {value!r}")
+    return _int(value[0], what), _int(value[1], what)
+
+
+def _value(value: Any, what: str) -> int:
+    v = _int(value, what)
+    if v not in (0, 1):
+        raise ProofError(f"{what} must be 0 or 1, got {v}")
+    return v
+
+
+def _steps(value: Any, what: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise ProofError(f"{what} must be a list of steps")
+    return list(value)
+
+
+def _check(board: _Board, proof: Any) -> None:
+    if board.noise in ("under", "over"):
+        raise ProofError(f"clue noise {board.noise!r}: the numbers are bounds, proofs are not defined")
+    if not isinstance(proof, Mapping) and hasattr(proof, "to_dict"):
+        proof = proof.to_dict()
+    if not isinstance(proof, Mapping):
+        raise ProofError("a proof is a mapping with cell, value, method and steps")
+    if set(proof) != {"cell", "value", "method", "steps"}:
+        keys = sorted(map(str, proof))
+        raise ProofError(f"a proof has exactly the keys cell, value, method, steps; got {keys}")
+    cell = _cell(proof["cell"], "cell")
+    value = _value(proof["value"], "value")
+    if not isinstance(proof["method"], str):
+        raise ProofError("method must be a string")
+    if not board.covered(cell):
+        raise ProofError(f"cell {cell} is not a covered cell")
+    fixed: dict[tuple[int, int], int] = {}
+    contradiction = _run(board, _steps(proof["steps"], "steps"), fixed, "step ", 0)
+    if contradiction:
+        raise ProofError("the top-level steps end in a contradiction (it closes no assume or split)")
+    if fixed.get(cell) != value:
+        raise ProofError(f"the steps do not fix {cell} to {value}")
+
+
+def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int) -> bool:
+    """Run ``steps`` on ``fixed`` (updated in place); whether they end in a contradiction."""
+    if depth > _MAX_DEPTH:
+        raise ProofError("the proof is nested too deeply")
+    for k, step in enumerate(steps):
+        label = f"{where}{k + 1}"
+        last = k == len(steps) - 1
+        if not isinstance(step, Mapping):
+            raise ProofError(f"{label}: a step is a mapping")
+        keys = set(step)
+        if "rows" in keys:
+            if not keys <= {"rows", "modulus", "fixes"} or "fixes" not in keys:
+                raise ProofError(f"{label}: a combining step has the keys rows, modulus, fixes")
+            closed = _combine(board, step, fixed, label)
+        elif "assume" in keys:
+            if keys != {"assume", "steps"}:
+                raise ProofError(f"{label}: an assume step has the keys assume, steps")
+            a = step["assume"]
+            if isinstance(a, (str, bytes, Mapping)) or not hasattr(a, "__len__") or len(a) != 2:
+                raise ProofError(f"{label}: assume is [[row, col], value]")
+            cell, v = _cell(a[0], f"{label}: assumed cell"), _value(a[1], f"{label}: assumed value")
+            _free(board, cell, fixed, label)
+            inner = dict(fixed)
+            inner[cell] = v
+            if not _run(board, _steps(step["steps"], f"{label}: steps"), inner, f"{label}.", depth + 1):
+                raise ProofError(f"{label}: the steps assuming {cell} = {v} reach no contradiction")
+            fixed[cell] = 1 - v
+            closed = False
+        elif "split" in keys:
+            if keys != {"split", "if_0", "if_1"}:
+                raise ProofError(f"{label}: a split step has the keys split, if_0, if_1")
+            cell = _cell(step["split"], f"{label}: split cell")
+            _free(board, cell, fixed, label)
+            for v in (0, 1):
+                inner = dict(fixed)
+                inner[cell] = v
+                branch = _steps(step[f"if_{v}"], f"{label}: if_{v}")
+                if not _run(board, branch, inner, f"{label}.if_{v}.", depth + 1):
+                    raise ProofError(f"{label}: the branch {cell} = {v} reaches no contradiction")
+            closed = True
+        else:
+            raise ProofError(f"{label}: unknown step (keys {sorted(map(str, keys))})")
+        if closed and not last:
+            raise ProofError(f"{label}: a contradiction must be the last step of its branch")
+        if closed:
+            return True
+    return False
+
+
+def _free(board: _Board, cell: tuple[int, int], fixed: dict, label: str) -> None:
+    if not board.covered(cell):
+        raise ProofError(f"{label}: {cell} is not a covered cell")
+    if cell in fixed:
+        raise ProofError(f"{label}: {cell} is already fixed")
+
+
+def _combine(board: _Board, step: Mapping, fixed: dict, label: str) -> bool:
+    """Apply one combining step; whether it is a contradiction."""
+    rows = step["rows"]
+    if not isinstance(rows, (list, tuple)) or not rows:
+        raise ProofError(f"{label}: rows must be a non-empty list of [source, multiplier]")
+    g: dict[tuple[int, int], int] = {}
+    beta = 0
+    for item in rows:
+        if isinstance(item, (str, bytes, Mapping)) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ProofError(f"{label}: each row is [source, multiplier], got {item!r}")
+        source, mult = item
+        mult = _int(mult, f"{label}: multiplier")
+        if mult == 0:
+            raise ProofError(f"{label}: a multiplier is zero")
+        coef, rhs = board.row(source)
+        for cell, a in coef.items():
+            g[cell] = g.get(cell, 0) + mult * a
+        beta += mult * rhs
+    for cell, v in fixed.items():
+        a = g.pop(cell, 0)
+        beta -= a * v
+    modulus = step.get("modulus")
+    if modulus is not None:
+        p = _int(modulus, f"{label}: modulus")
+        if not _is_prime(p):
+            raise ProofError(f"{label}: modulus {p} is not a prime")
+        g = {cell: _nearest(a, p) for cell, a in g.items()}
+    g = {cell: a for cell, a in g.items() if a != 0}
+    lo = sum(a for a in g.values() if a < 0)
+    hi = sum(a for a in g.values() if a > 0)
+    if modulus is None:
+        contradiction = beta < lo or beta > hi
+        end = beta
+    else:
+        first = lo + (beta - lo) % p  # the smallest integer >= lo congruent to beta
+        contradiction = first > hi
+        end = first if first + p > hi else None  # the single admissible total, if there is one
+    fixes = step["fixes"]
+    if not isinstance(fixes, (list, tuple)):
+        raise ProofError(f"{label}: fixes must be a list of [[row, col], value]")
+    if contradiction:
+        if fixes:
+            raise ProofError(f"{label}: a contradiction fixes no cell")
+        return True
+    rule: dict[tuple[int, int], int] = {}
+    if end is not None and end in (lo, hi):
+        for cell, a in g.items():
+            # at lo: positive -> 0, negative -> 1; at hi: positive -> 1, negative -> 0
+            # (lo == hi only when no cell is left, so the two cases never disagree)
+            rule[cell] = int((a > 0) == (end == hi))
+    new: dict[tuple[int, int], int] = {}
+    for item in fixes:
+        if isinstance(item, (str, bytes, Mapping)) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ProofError(f"{label}: each fix is [[row, col], value], got {item!r}")
+        cell, v = _cell(item[0], f"{label}: fixed cell"), _value(item[1], f"{label}: fixed value")
+        if rule.get(cell) != v or new.get(cell, v) != v:
+            raise ProofError(f"{label}: the rule does not fix {cell} to {v}")
+        new[cell] = v
+    fixed.update(new)
+    return False
+
+
+def _nearest(a: int, p: int) -> int:
+    """The residue of ``a`` modulo ``p`` nearest 0, in ``(-p/2, p/2]``."""
+    r = a % p
+    return r - p if r > p // 2 else r
+
+
+def _is_prime(n: int) -> bool:
+    """Miller-Rabin with the first 20 primes as bases (deterministic far beyond 2**64)."""
+    if n < 2:
+        return False
+    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71)
+    for q in small:
+        if n % q == 0:
+            return n == q
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in small:
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True

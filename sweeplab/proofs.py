@@ -1,0 +1,541 @@
+"""Proofs of deductions (SPEC §6): the objects, their JSON form and their explanation in words.
+
+A :class:`Proof` says why one covered cell is safe (value 0) or a mine (value
+1) as a list of steps over the rows of the clue system:
+
+* :class:`Combine` -- add clue rows (and the ``"total"`` row) times integer
+  multipliers, substitute the cells fixed so far, and read the result with the
+  bound rule (optionally modulo a prime);
+* :class:`Assume` -- proof by contradiction: with the cell set to a value the
+  steps reach a contradiction, so the cell has the other value;
+* :class:`Split` -- case analysis on a cell: both branches reach a
+  contradiction.
+
+:meth:`Proof.to_dict` gives exactly the JSON of SPEC §6 and
+:meth:`Proof.from_dict` reads it back; :func:`sweeplab.check_proof` (in
+:mod:`sweeplab.proof_check`) verifies it from the position alone.
+:meth:`Proof.explain` tells the proof in plain words.
+
+Examples
+--------
+>>> from sweeplab import Observation
+>>> obs = Observation.from_text("???\\n121")
+>>> proof = Proof((0, 1), 0, "rref", [Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])])
+>>> proof.to_dict()["steps"][0]["rows"]
+[[[1, 0], 1], [[1, 1], -1], [[1, 2], 1]]
+>>> Proof.from_dict(proof.to_dict()) == proof
+True
+>>> proof.size
+ProofSize(steps=1, rows=3)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Union
+
+__all__ = ["Assume", "Combine", "Proof", "ProofSize", "Split", "Step"]
+
+Cell = tuple[int, int]
+Source = Union[Cell, str]  # noqa: UP007 -- a runtime alias
+
+_COVERED, _FLAG, _MINE = -1, -2, -3
+
+
+def _as_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    return int(value.__index__())
+
+
+def _as_cell(value: Any, what: str = "cell") -> Cell:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ValueError(f"{what} must be (row, col), got {value!r}")
+    return _as_int(value[0], what), _as_int(value[1], what)
+
+
+def _as_value(value: Any, what: str = "value") -> int:
+    v = _as_int(value, what)
+    if v not in (0, 1):
+        raise ValueError(f"{what} must be 0 or 1, got {v}")
+    return v
+
+
+def _as_source(value: Any) -> Source:
+    return "total" if value == "total" else _as_cell(value, "source")
+
+
+def _as_steps(steps: Iterable[Any]) -> tuple[Step, ...]:
+    if isinstance(steps, (str, bytes, Mapping)):
+        raise ValueError("steps must be a list of steps")
+    out = []
+    for step in steps:
+        if isinstance(step, (Combine, Assume, Split)):
+            out.append(step)
+        elif isinstance(step, Mapping):
+            out.append(_step_from_dict(step))
+        else:
+            raise ValueError(f"not a proof step: {step!r}")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Combine:
+    """A combining step: ``sum(multiplier * row)``, read with the bound rule.
+
+    Parameters
+    ----------
+    rows : sequence of (source, int)
+        ``source`` is a clue cell ``(row, col)`` or ``"total"``; multipliers are non-zero integers.
+    modulus : int or None
+        A prime ``p`` to read the combination modulo ``p`` (GF(p) reasoning), or ``None``.
+    fixes : sequence of ((row, col), value)
+        The cells this step fixes (empty for a contradiction).
+    """
+
+    rows: tuple[tuple[Source, int], ...]
+    modulus: int | None = None
+    fixes: tuple[tuple[Cell, int], ...] = ()
+
+    def __post_init__(self):
+        rows = tuple((_as_source(s), _as_int(m, "multiplier")) for s, m in self.rows)
+        fixes = tuple((_as_cell(c), _as_value(v)) for c, v in self.fixes)
+        modulus = None if self.modulus is None else _as_int(self.modulus, "modulus")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "fixes", fixes)
+        object.__setattr__(self, "modulus", modulus)
+
+    def to_dict(self) -> dict:
+        return {
+            "rows": [[s if s == "total" else [s[0], s[1]], m] for s, m in self.rows],
+            "modulus": self.modulus,
+            "fixes": [[[c[0], c[1]], v] for c, v in self.fixes],
+        }
+
+
+@dataclass(frozen=True)
+class Assume:
+    """Proof by contradiction: with ``cell`` set to ``value``, ``steps`` end in a contradiction."""
+
+    cell: Cell
+    value: int
+    steps: tuple[Step, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "cell", _as_cell(self.cell))
+        object.__setattr__(self, "value", _as_value(self.value))
+        object.__setattr__(self, "steps", _as_steps(self.steps))
+
+    def to_dict(self) -> dict:
+        return {"assume": [[self.cell[0], self.cell[1]], self.value],
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Split:
+    """Case analysis on ``cell``: both ``if_0`` and ``if_1`` end in a contradiction."""
+
+    cell: Cell
+    if_0: tuple[Step, ...]
+    if_1: tuple[Step, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "cell", _as_cell(self.cell))
+        object.__setattr__(self, "if_0", _as_steps(self.if_0))
+        object.__setattr__(self, "if_1", _as_steps(self.if_1))
+
+    def to_dict(self) -> dict:
+        return {
+            "split": [self.cell[0], self.cell[1]],
+            "if_0": [s.to_dict() for s in self.if_0],
+            "if_1": [s.to_dict() for s in self.if_1],
+        }
+
+
+Step = Union[Combine, Assume, Split]  # noqa: UP007 -- a runtime alias
+
+
+def _step_from_dict(d: Mapping) -> Step:
+    if "rows" in d:
+        return Combine(
+            [(_as_source(s), m) for s, m in d["rows"]],
+            d.get("modulus"),
+            [(_as_cell(c), v) for c, v in d.get("fixes", [])],
+        )
+    if "assume" in d:
+        cell, value = d["assume"]
+        return Assume(_as_cell(cell), value, d["steps"])
+    if "split" in d:
+        return Split(_as_cell(d["split"]), d["if_0"], d["if_1"])
+    raise ValueError(f"unknown proof step with keys {sorted(map(str, d))}")
+
+
+class ProofSize(NamedTuple):
+    """Size of a proof (SPEC §6): combining steps and distinct rows they use."""
+
+    steps: int
+    rows: int
+
+
+def _walk(steps: Iterable[Step]) -> Iterable[Step]:
+    for s in steps:
+        yield s
+        if isinstance(s, Assume):
+            yield from _walk(s.steps)
+        elif isinstance(s, Split):
+            yield from _walk(s.if_0)
+            yield from _walk(s.if_1)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Why ``cell`` has ``value`` (0 safe, 1 mine): SPEC §6's proof.
+
+    Parameters
+    ----------
+    cell : (int, int)
+    value : {0, 1}
+    method : str
+        The method whose claim this proves.
+    steps : sequence of Combine, Assume, Split
+    """
+
+    cell: Cell
+    value: int
+    method: str
+    steps: tuple[Step, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "cell", _as_cell(self.cell))
+        object.__setattr__(self, "value", _as_value(self.value))
+        if not isinstance(self.method, str):
+            raise ValueError(f"method must be a string, got {self.method!r}")
+        object.__setattr__(self, "steps", _as_steps(self.steps))
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict:
+        """The JSON form of SPEC §6 (lists, sources ``[r, c]`` or ``"total"``)."""
+        return {
+            "cell": [self.cell[0], self.cell[1]],
+            "value": self.value,
+            "method": self.method,
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> Proof:
+        """Read the JSON form; ``ValueError`` if it is malformed (it is not checked: see ``check_proof``)."""
+        try:
+            return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not a proof: {err}") from err
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``json.dumps(self.to_dict())``."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    # ---------------------------------------------------------------- measures
+
+    @property
+    def size(self) -> ProofSize:
+        """Number of combining steps and of distinct rows they use (SPEC §6)."""
+        combines = [s for s in _walk(self.steps) if isinstance(s, Combine)]
+        return ProofSize(len(combines), len({src for s in combines for src, _ in s.rows}))
+
+    @property
+    def case_analysis(self) -> bool:
+        """Whether the proof needs an ``assume`` or a ``split``."""
+        return any(not isinstance(s, Combine) for s in _walk(self.steps))
+
+    @property
+    def sources(self) -> dict[Source, int]:
+        """Each row used, with its multiplier summed over the combining steps."""
+        out: dict[Source, int] = {}
+        for s in _walk(self.steps):
+            if isinstance(s, Combine):
+                for src, m in s.rows:
+                    out[src] = out.get(src, 0) + m
+        return out
+
+    @property
+    def cells(self) -> set[Cell]:
+        """The cells the proof fixes, assumes or splits on (with ``cell``)."""
+        out = {self.cell}
+        for s in _walk(self.steps):
+            if isinstance(s, Combine):
+                out.update(c for c, _ in s.fixes)
+            else:
+                out.add(s.cell)
+        return out
+
+    # ---------------------------------------------------------------- words
+
+    def explain(self, obs: Any = None) -> str:
+        """The proof in plain words.
+
+        Parameters
+        ----------
+        obs : Observation, optional
+            The position; with it each step also shows its clues' equations and
+            the equation they combine to (after substituting known cells).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sweeplab import Observation
+        >>> obs = Observation.from_text("???\\n121")
+        >>> step = Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])
+        >>> print(Proof((0, 1), 0, "rref", [step]).explain(obs))
+        (0,1) is safe.
+        Step 1. Clue (1,0) - clue (1,1) + clue (1,2), where
+            clue (1,0) = 1:  x(0,0) + x(0,1) = 1
+            clue (1,1) = 2:  x(0,0) + x(0,1) + x(0,2) = 2
+            clue (1,2) = 1:  x(0,1) + x(0,2) = 1
+          gives  x(0,1) = 0.
+          Each cell is 0 or 1, so the left side lies in [0, 1]; the right side 0 is its lowest value,
+          so every cell with a positive coefficient is 0: (0,1) is safe.
+        So (0,1) is safe.
+        """
+        return _Narrator(obs).proof(self)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+
+# --------------------------------------------------------------------------------------------
+# the narration
+
+
+def _name(cell: Cell) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+def _status(v: int) -> str:
+    return "a mine" if v else "safe"
+
+
+def _source_name(src: Source) -> str:
+    return "the total" if src == "total" else f"clue {_name(src)}"
+
+
+def _combination(rows: Iterable[tuple[Source, int]]) -> str:
+    parts = []
+    for k, (src, m) in enumerate(rows):
+        name = _source_name(src)
+        a = abs(m)
+        term = name if a == 1 else f"{a}*{name}"
+        if k == 0:
+            parts.append(("-" if m < 0 else "") + term)
+        else:
+            parts.append(("- " if m < 0 else "+ ") + term)
+    text = " ".join(parts)
+    return text[0].upper() + text[1:] if text else text
+
+
+class _Narrator:
+    """Tells a proof step by step, evaluating the steps when the position is known."""
+
+    def __init__(self, obs: Any):
+        self.obs = obs
+        self.grid = None if obs is None else obs.grid
+        self.rows: dict[Any, tuple[dict[Cell, int], int, str]] = {}
+
+    # rows of the position (built here from the grid, as SPEC §6 defines them)
+    def row(self, src: Source) -> tuple[dict[Cell, int], int, str] | None:
+        if self.grid is None:
+            return None
+        if src in self.rows:
+            return self.rows[src]
+        grid = self.grid
+        h, w = grid.shape
+        if src == "total":
+            if self.obs.mines is None:
+                return None
+            cells = {(r, c): 1 for r in range(h) for c in range(w) if grid[r, c] == _COVERED}
+            known = sum(1 for r in range(h) for c in range(w) if grid[r, c] in (_FLAG, _MINE))
+            rhs = self.obs.mines - known
+            label = f"the total, {self.obs.mines} mines" + (f" ({known} known)" if known else "")
+        else:
+            r, c = src
+            if not (0 <= r < h and 0 <= c < w) or not 0 <= grid[r, c] <= 8:
+                return None
+            cells, known = {}, 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr or dc) and 0 <= rr < h and 0 <= cc < w:
+                        if grid[rr, cc] == _COVERED:
+                            cells[(rr, cc)] = 1
+                        elif grid[rr, cc] in (_FLAG, _MINE):
+                            known += 1
+            rhs = int(grid[r, c]) - known
+            label = f"clue {_name(src)} = {int(grid[r, c])}"
+            if known:
+                label += f" with {known} known mine{'s' if known > 1 else ''} around"
+        self.rows[src] = (cells, rhs, label)
+        return self.rows[src]
+
+    def equation(self, g: dict[Cell, int], beta: int, *, others: set[Cell] | None = None,
+                 relation: str = "=") -> str:
+        """``g . x = beta`` in words, cells in row-major order; the cells of ``others`` (those only
+        the total row touches) are written as one sum when there are many of them."""
+        terms = sorted((c, a) for c, a in g.items() if a)
+        group: list[tuple[Cell, int]] = []
+        if others is not None:
+            group = [(c, a) for c, a in terms if c in others]
+            if len(group) > 4 and len({a for _, a in group}) == 1:
+                terms = [(c, a) for c, a in terms if c not in others]
+            else:
+                group = []
+        parts = []
+        for c, a in terms:
+            parts.append((a, f"x{_name(c)}"))
+        if group:
+            parts.append((group[0][1], f"(the {len(group)} covered cells away from these clues)"))
+        out = []
+        for k, (a, name) in enumerate(parts):
+            mag = "" if abs(a) == 1 else f"{abs(a)}*"
+            sign = ("-" if a < 0 else "") if k == 0 else ("- " if a < 0 else "+ ")
+            out.append(f"{sign}{mag}{name}")
+        left = " ".join(out) if out else "0"
+        return f"{left} {relation} {beta}"
+
+    # the proof
+    def proof(self, proof: Proof) -> str:
+        lines = [f"{_name(proof.cell)} is {_status(proof.value)}."]
+        fixed: dict[Cell, int] = {}
+        self.steps(proof.steps, fixed, lines, "", "")
+        lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
+        return "\n".join(lines)
+
+    def steps(self, steps: tuple[Step, ...], fixed: dict[Cell, int], lines: list[str], number: str,
+              indent: str) -> bool:
+        """Narrate ``steps``; whether they end in a contradiction."""
+        closed = False
+        for k, step in enumerate(steps):
+            label = f"{number}{k + 1}"
+            if isinstance(step, Combine):
+                closed = self.combine(step, fixed, lines, label, indent)
+            elif isinstance(step, Assume):
+                v = step.value
+                lines.append(f"{indent}Step {label}. Suppose {_name(step.cell)} were {_status(v)} "
+                             f"(x{_name(step.cell)} = {v}).")
+                inner = dict(fixed)
+                inner[step.cell] = v
+                self.steps(step.steps, inner, lines, f"{label}.", indent + "    ")
+                lines.append(f"{indent}  That is impossible, so {_name(step.cell)} is {_status(1 - v)}.")
+                fixed[step.cell] = 1 - v
+                closed = False
+            else:
+                lines.append(f"{indent}Step {label}. Either {_name(step.cell)} is safe or it is a mine.")
+                for v, branch in ((0, step.if_0), (1, step.if_1)):
+                    name = _name(step.cell)
+                    lines.append(f"{indent}  If {name} is {_status(v)} (x{name} = {v}):")
+                    inner = dict(fixed)
+                    inner[step.cell] = v
+                    self.steps(branch, inner, lines, f"{label}{'ab'[v]}.", indent + "    ")
+                lines.append(f"{indent}  Both cases are impossible: a contradiction.")
+                closed = True
+        return closed
+
+    def combine(self, step: Combine, fixed: dict[Cell, int], lines: list[str], label: str,
+                indent: str) -> bool:
+        rows = [(src, m, self.row(src)) for src, m in step.rows]
+        fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
+        head = f"{indent}Step {label}. {_combination(step.rows)}"
+        if any(r is None for _, _, r in rows):
+            # no position (or a source it does not have): the recipe only
+            mod = f", read modulo {step.modulus}" if step.modulus else ""
+            verdict = f"fixes {fixes}" if step.fixes else "is a contradiction"
+            lines.append(f"{head}{mod}: the bound rule {verdict}.")
+            for c, v in step.fixes:
+                fixed[c] = v
+            return not step.fixes
+        clue_cells: set[Cell] = set()
+        for src, _, (cells, _, _) in rows:
+            if src != "total":
+                clue_cells.update(cells)
+        others = {c for src, _, (cells, _, _) in rows if src == "total" for c in cells} - clue_cells
+        lines.append(head + (", where" if len(rows) > 1 or rows[0][1] != 1 else ":"))
+        for _src, _, (cells, rhs, text) in rows:
+            lines.append(f"{indent}    {text}:  {self.equation(cells, rhs, others=others)}")
+        g: dict[Cell, int] = {}
+        beta = 0
+        for _, m, (cells, rhs, _) in rows:
+            for c, a in cells.items():
+                g[c] = g.get(c, 0) + m * a
+            beta += m * rhs
+        g = {c: a for c, a in g.items() if a}
+        if len(rows) > 1 or rows[0][1] != 1:
+            lines.append(f"{indent}  gives  {self.equation(g, beta, others=others)}.")
+        known = {c: fixed[c] for c in g if c in fixed}
+        if known:
+            for c, v in known.items():
+                beta -= g.pop(c) * v
+            what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
+            lines.append(f"{indent}  Substituting what is known ({what}) leaves  "
+                         f"{self.equation(g, beta, others=others)}.")
+        p = step.modulus
+        if p:
+            def near(a: int) -> int:
+                r = a % p
+                return r - p if r > p // 2 else r
+
+            g = {c: near(a) for c, a in g.items() if near(a)}
+            lines.append(f"{indent}  Modulo {p}, each coefficient taken as its residue nearest 0:  "
+                         f"{self.equation(g, near(beta), others=others, relation='≡')} (mod {p}).")
+        lo = sum(a for a in g.values() if a < 0)
+        hi = sum(a for a in g.values() if a > 0)
+        if p:
+            first = lo + (beta - lo) % p
+            admissible = list(range(first, hi + 1, p))
+            if not admissible:
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
+                             f"and no integer there is ≡ {beta % p} (mod {p}): a contradiction.")
+                return True
+            if len(admissible) > 1 or admissible[0] not in (lo, hi):
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the "
+                             f"values there ≡ {beta % p} (mod {p}) are {admissible}: nothing is fixed"
+                             + (" (this step does not justify its fixes)." if step.fixes else "."))
+                return False
+            end = admissible[0]
+            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the only "
+                         f"value there ≡ {beta % p} (mod {p}) is {end},")
+        else:
+            if beta < lo or beta > hi:
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
+                             f"but it would have to be {beta}: a contradiction.")
+                return True
+            if beta not in (lo, hi):
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; "
+                             f"{beta} is inside: nothing is fixed"
+                             + (" (this step does not justify its fixes)." if step.fixes else "."))
+                return False
+            end = beta
+            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the right "
+                         f"side {beta} is its {'lowest' if end == lo else 'highest'} value,")
+        has_pos = any(a > 0 for a in g.values())
+        has_neg = any(a < 0 for a in g.values())
+        if end == lo and lo != hi:
+            rule = []
+            if has_pos:
+                rule.append("every cell with a positive coefficient is 0")
+            if has_neg:
+                rule.append("every cell with a negative coefficient is 1")
+        else:
+            rule = []
+            if has_pos:
+                rule.append("every cell with a positive coefficient is 1")
+            if has_neg:
+                rule.append("every cell with a negative coefficient is 0")
+        lines.append(f"{indent}  so {' and '.join(rule) or 'nothing is left to fix'}"
+                     + (f": {fixes}." if fixes else "."))
+        for c, v in step.fixes:
+            fixed[c] = v
+        return False

@@ -1,0 +1,952 @@
+"""Finding proofs (SPEC §6) for the cells a method claims.
+
+:func:`prove` proves one cell, :func:`prove_all` every claim of a method, and
+:func:`proofs_for` is what ``deduce(obs, method, proofs=True)`` calls: it picks
+the proof *style* that follows how the method reasons (:data:`METHOD_STYLES`).
+
+Styles (each falls back to the next more general one when it finds nothing, so
+every claim of a sound method gets a proof unless it is over budget):
+
+``"clue"``
+    Single-clue steps with substitution (``trivial``): the single-clue rule is
+    replayed from the grid; a cell deep in a chain gets the steps it depends on.
+``"pair"``
+    The same plus the difference of two rows (``subset``; the total minus a clue too).
+``"linear"``
+    One combining step over the original rows when one exists (``rref``,
+    ``lstsq-certified``, ``lp``, ``bounded``): a single row or pair when it
+    does, otherwise the dual certificate of the LP relaxation.  The LP is over
+    the multipliers ``y``: with ``g = yᵀA``, ``β = yᵀb`` it asks for the
+    target coefficient ``g_v >= 1`` (``<= -1`` for a mine) and ``β <= lo(g)``,
+    the sum of the negative coefficients (so ``β == lo`` on a consistent
+    position), minimising ``Σ|y|`` (few rows, small multipliers); HiGHS's
+    answer is rationalised, scaled to integers and checked exactly.  When no
+    single step exists, chains: steps with substitution, and ``assume`` steps
+    whose single combining step is a contradiction (bounds propagation on
+    reduced rows, as ``bounded`` does).
+``"modular"``
+    A combining step with a modulus ``p`` (``gfp``, ``gf2``): the RREF of
+    ``[A | b | I]`` over GF(p) (python-flint) gives each reduced row with the
+    multipliers that produce it; a row whose mod-p bound rule fixes the cell
+    is the proof (multipliers as residues nearest 0).
+``"case"``
+    The shortest proof found for complete methods (``milp``, ``enumerate``,
+    ``brute``): a single linear step when one exists, otherwise a chain or
+    ``assume`` of the opposite value whose contradiction comes from
+    propagation, an LP infeasibility certificate, or ``split`` s on the
+    fractional cell of the LP relaxation in most rows (iterative deepening
+    up to ``max_depth`` splits), whichever proof is smaller.
+
+Every proof returned has been checked by :func:`sweeplab.check_proof`.
+
+Budget: a proof with more than ``budget`` combining steps (default
+:data:`DEFAULT_BUDGET`) is not returned; nor is one whose search would need
+more than ``max_depth`` nested splits (default :data:`DEFAULT_MAX_DEPTH`) or
+more than ``max_lps`` linear programs for its cell.  :func:`prove` then returns
+``None`` and :func:`prove_all` lists the cell as *over budget*.
+
+Proofs need exact clues (SPEC §6): under ``"under"`` or ``"over"`` clue noise
+:func:`prove` returns ``None`` and :func:`prove_all` raises
+:class:`sweeplab.MethodRefused`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+
+from .errors import MethodRefused
+from .proof_check import check_proof
+from .proofs import Assume, Combine, Proof, Split
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_DEPTH",
+    "METHOD_STYLES",
+    "STYLES",
+    "proofs_for",
+    "prove",
+    "prove_all",
+]
+
+Cell = tuple[int, int]
+
+STYLES = ("clue", "pair", "linear", "modular", "case")
+
+#: The proof style of each sound method of ``sweeplab.METHODS``.
+METHOD_STYLES = {
+    "trivial": "clue",
+    "subset": "pair",
+    "rref": "linear",
+    "lstsq-certified": "linear",
+    "bounded": "linear",
+    "lp": "linear",
+    "gf2": "modular",
+    "gfp": "modular",
+    "milp": "case",
+    "enumerate": "case",
+    "brute": "case",
+}
+
+#: Largest number of combining steps in a proof (SPEC §6's size); larger proofs are "over budget".
+DEFAULT_BUDGET = 64
+#: Deepest nesting of ``split`` steps the case search tries.
+DEFAULT_MAX_DEPTH = 6
+#: Linear programs the search may solve for one cell (chains and case analysis).
+DEFAULT_MAX_LPS = 400
+
+_EPS = 1e-7
+
+
+# --------------------------------------------------------------------------------------------
+# the rows (SPEC §6), built here from the grid
+
+
+class _Rows:
+    """The clue rows (and the total row) of a position, as cell lists."""
+
+    def __init__(self, obs: Any, use_total: bool):
+        grid = np.asarray(obs.grid)
+        h, w = grid.shape
+        self.shape = (h, w)
+        covered = [(int(r), int(c)) for r, c in zip(*np.nonzero(grid == -1), strict=True)]
+        known_mines = int(np.count_nonzero((grid == -2) | (grid == -3)))
+        self.sources: list[Any] = []
+        self.cells: list[tuple[Cell, ...]] = []
+        self.rhs: list[int] = []
+        for r, c in zip(*np.nonzero(grid >= 0), strict=True):
+            r, c = int(r), int(c)
+            nb, known = [], 0
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if (dr or dc) and 0 <= rr < h and 0 <= cc < w:
+                        code = grid[rr, cc]
+                        if code == -1:
+                            nb.append((rr, cc))
+                        elif code in (-2, -3):
+                            known += 1
+            if nb:
+                self.sources.append((r, c))
+                self.cells.append(tuple(sorted(nb)))
+                self.rhs.append(int(grid[r, c]) - known)
+        self.n_clue_rows = len(self.sources)
+        frontier = {c for cells in self.cells for c in cells}
+        self.frontier = sorted(frontier)
+        self.interior = [c for c in covered if c not in frontier]
+        self.covered = covered
+        self.total: int | None = None
+        if use_total and obs.mines is not None and covered:
+            self.total = len(self.sources)
+            self.sources.append("total")
+            self.cells.append(tuple(covered))
+            self.rhs.append(int(obs.mines) - known_mines)
+        self.cell_rows: dict[Cell, list[int]] = defaultdict(list)
+        for i, cells in enumerate(self.cells):
+            for c in cells:
+                self.cell_rows[c].append(i)
+        self.interior_set = set(self.interior)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def evaluate(self, combo: list[tuple[int, int]], fixed: dict[Cell, int], modulus: int | None = None):
+        """Exact reading of a combination: ``(contradiction, rule, uses)``.
+
+        ``rule`` maps each cell the bound rule fixes to its value, ``uses`` is
+        the set of fixed cells substituted.
+        """
+        g: dict[Cell, int] = defaultdict(int)
+        beta = 0
+        for i, m in combo:
+            for c in self.cells[i]:
+                g[c] += m
+            beta += m * self.rhs[i]
+        uses = set()
+        for c in [c for c, a in g.items() if a]:
+            if c in fixed:
+                uses.add(c)
+                beta -= g.pop(c) * fixed[c]
+        if modulus is not None:
+            p = modulus
+            g = {c: (a % p) - p if a % p > p // 2 else a % p for c, a in g.items()}
+        g = {c: a for c, a in g.items() if a}
+        lo = sum(a for a in g.values() if a < 0)
+        hi = sum(a for a in g.values() if a > 0)
+        if modulus is None:
+            if beta < lo or beta > hi:
+                return True, {}, uses
+            end = beta if beta in (lo, hi) else None
+        else:
+            first = lo + (beta - lo) % modulus
+            if first > hi:
+                return True, {}, uses
+            end = first if first + modulus > hi and first in (lo, hi) else None
+        rule = {}
+        if end is not None:
+            for c, a in g.items():
+                rule[c] = int((a > 0) == (end == hi))
+        return False, rule, uses
+
+    def component(self, seeds: set[Cell], fixed: dict[Cell, int]) -> list[int]:
+        """Clue rows linked to the rows of ``seeds`` through free cells (the total row left out)."""
+        rows: set[int] = set()
+        stack = [i for c in seeds for i in self.cell_rows.get(c, ()) if i != self.total]
+        seen_cells = set(seeds)
+        while stack:
+            i = stack.pop()
+            if i in rows:
+                continue
+            rows.add(i)
+            for c in self.cells[i]:
+                if c not in fixed and c not in seen_cells:
+                    seen_cells.add(c)
+                    stack.extend(j for j in self.cell_rows[c] if j != self.total and j not in rows)
+        return sorted(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# steps during the search
+
+
+@dataclass
+class _S:
+    """A step found by the search (rows by index); converted to :mod:`sweeplab.proofs` at the end."""
+
+    kind: str  # "combine" | "assume" | "split"
+    rows: tuple[tuple[int, int], ...] = ()
+    modulus: int | None = None
+    fixes: dict[Cell, int] = field(default_factory=dict)
+    uses: frozenset[Cell] = frozenset()
+    contradiction: bool = False
+    cell: Cell | None = None
+    value: int = 0
+    inner: list[_S] = field(default_factory=list)
+    branches: tuple[list[_S], list[_S]] = ((), ())  # type: ignore[assignment]
+
+
+def _prune(steps: list[_S], need: set[Cell], closing: bool) -> tuple[list[_S], set[Cell]]:
+    """Keep only the steps the end of ``steps`` needs.
+
+    ``closing``: the last step is a contradiction that must stay.  Otherwise
+    ``need`` names the cells that must be fixed.  Returns the kept steps (fixes
+    cut to what is needed) and the cells they need from outside the list.
+    """
+    need = set(need)
+    kept: list[_S] = []
+    for k in range(len(steps) - 1, -1, -1):
+        s = steps[k]
+        if closing and k == len(steps) - 1:
+            kept.append(s)
+            need |= s.uses
+            continue
+        useful = {c: v for c, v in s.fixes.items() if c in need}
+        if not useful:
+            continue
+        kept.append(replace(s, fixes=useful))
+        need -= set(useful)
+        need |= s.uses
+    kept.reverse()
+    return kept, need
+
+
+def _size(steps: list[_S]) -> tuple[int, int]:
+    n, rows = 0, set()
+    stack = list(steps)
+    while stack:
+        s = stack.pop()
+        if s.kind == "combine":
+            n += 1
+            rows.update(i for i, _ in s.rows)
+        elif s.kind == "assume":
+            stack.extend(s.inner)
+        else:
+            stack.extend(s.branches[0])
+            stack.extend(s.branches[1])
+    return n, len(rows)
+
+
+class _OverBudget(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------------------------
+# the prover
+
+
+class _Prover:
+    def __init__(self, obs: Any, use_total: bool, *, budget: int, max_depth: int, max_lps: int):
+        self.obs = obs
+        self.rows = _Rows(obs, use_total)
+        self.budget = budget
+        self.max_depth = max_depth
+        self.max_lps = max_lps
+        self.lps = 0
+
+    # ---------------------------------------------------------------- cheap rules
+
+    def unit(self, fixed: dict[Cell, int], record: list[_S], todo: set[int] | None = None) -> _S | None:
+        """The single-row rule to a fixpoint; a contradiction step, or ``None``."""
+        R = self.rows
+        queue = set(range(len(R))) if todo is None else set(todo)
+        while queue:
+            i = min(queue)
+            queue.discard(i)
+            free, r, uses = [], R.rhs[i], []
+            for c in R.cells[i]:
+                if c in fixed:
+                    r -= fixed[c]
+                    uses.append(c)
+                else:
+                    free.append(c)
+            if r < 0 or r > len(free):
+                s = _S("combine", rows=((i, 1),), uses=frozenset(uses), contradiction=True)
+                record.append(s)
+                return s
+            if free and r in (0, len(free)):
+                v = int(r > 0)
+                record.append(_S("combine", rows=((i, 1),), fixes=dict.fromkeys(free, v),
+                                 uses=frozenset(uses)))
+                for c in free:
+                    fixed[c] = v
+                    queue.update(R.cell_rows[c])
+        return None
+
+    def pairs(self, fixed: dict[Cell, int], record: list[_S]) -> tuple[bool, _S | None]:
+        """The difference rule on pairs of rows sharing a free cell, up to its first find."""
+        R = self.rows
+        for i in range(len(R)):
+            free_i = [c for c in R.cells[i] if c not in fixed]
+            if not free_i:
+                continue
+            partners = sorted({j for c in free_i for j in R.cell_rows[c] if j > i})
+            for j in partners:
+                fi = {c for c in R.cells[i] if c not in fixed}
+                fj = {c for c in R.cells[j] if c not in fixed}
+                if not fi or not fj:
+                    continue
+                combo = [(j, 1), (i, -1)] if len(fj - fi) >= len(fi - fj) else [(i, 1), (j, -1)]
+                contra, rule, uses = R.evaluate(combo, fixed)
+                if contra:
+                    s = _S("combine", rows=tuple(combo), uses=frozenset(uses), contradiction=True)
+                    record.append(s)
+                    return False, s
+                if rule:  # back to the single-row rule after each find, as a player would
+                    record.append(_S("combine", rows=tuple(combo), fixes=rule, uses=frozenset(uses)))
+                    fixed.update(rule)
+                    return True, None
+        return False, None
+
+    def propagate(self, fixed: dict[Cell, int], record: list[_S], level: str,
+                  stop: dict[Cell, int] | None = None) -> _S | None:
+        """Cheap rules to a fixpoint (``level`` "clue": single rows; otherwise pairs too)."""
+        while True:
+            contra = self.unit(fixed, record)
+            if contra is not None:
+                return contra
+            if stop and all(fixed.get(c) == v for c, v in stop.items()):
+                return None
+            if level == "clue":
+                return None
+            changed, contra = self.pairs(fixed, record)
+            if contra is not None:
+                return contra
+            if not changed:
+                return None
+
+    # ---------------------------------------------------------------- linear programs
+
+    def _matrix(self, rows: list[int], fixed: dict[Cell, int]):
+        """Residual system over the free cells of ``rows``: ``(A, b, weights, columns)``.
+
+        Free cells that only the total row holds share one column (weight = their number).
+        """
+        R = self.rows
+        cols: dict[Any, int] = {}
+        columns: list[Any] = []
+        weights: list[int] = []
+        data_r, data_c = [], []
+        b = np.zeros(len(rows))
+        interior_free = [c for c in R.interior if c not in fixed]
+        for k, i in enumerate(rows):
+            rhs = R.rhs[i]
+            for c in R.cells[i]:
+                if c in fixed:
+                    rhs -= fixed[c]
+                    continue
+                key = "interior" if c in R.interior_set else c
+                if key not in cols:
+                    cols[key] = len(columns)
+                    columns.append(key)
+                    weights.append(len(interior_free) if key == "interior" else 1)
+                if key == "interior" and data_r and data_r[-1] == k and data_c[-1] == cols[key]:
+                    continue
+                data_r.append(k)
+                data_c.append(cols[key])
+            b[k] = rhs
+        A = sp.csr_array((np.ones(len(data_r)), (data_r, data_c)), shape=(len(rows), len(columns)))
+        return A, b, np.array(weights, dtype=float), columns, cols
+
+    def _solve(self, c, A_ub, b_ub, integral: bool = False):
+        self.lps += 1
+        if self.lps > self.max_lps:
+            raise _OverBudget
+        if integral:
+            n = c.size
+            res = milp(c, constraints=LinearConstraint(A_ub, -np.inf, b_ub),
+                       integrality=np.ones(n), bounds=Bounds(0, 1000), options={"time_limit": 5.0})
+            return res.x if res.status == 0 else None
+        res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs")
+        return res.x if res.status == 0 else None
+
+    def _certify(self, y: np.ndarray, rows: list[int], fixed: dict[Cell, int], accept) -> _S | None:
+        """Rationalise multipliers, scale to integers and keep the first that ``accept`` takes."""
+        nz = np.flatnonzero(np.abs(y) > 1e-9)
+        if nz.size == 0:
+            return None
+        tried = set()
+        for scale in (1.0, 1.0 / np.abs(y[nz]).min(), 1.0 / np.abs(y[nz]).max()):
+            for den in (1, 12, 1000, 10**6):
+                fr = [Fraction(float(y[k] * scale)).limit_denominator(den) for k in nz]
+                L = math.lcm(*(f.denominator for f in fr))
+                ints = [int(f * L) for f in fr]
+                gcd = math.gcd(*ints)
+                if gcd == 0:
+                    continue
+                combo = tuple((rows[k], m // gcd) for k, m in zip(nz.tolist(), ints, strict=True) if m)
+                if not combo or combo in tried:
+                    continue
+                tried.add(combo)
+                step = accept(list(combo))
+                if step is not None:
+                    return step
+        return None
+
+    def lp_fix(self, cell: Cell, value: int, fixed: dict[Cell, int], rows: list[int]) -> _S | None:
+        """A single combining step fixing ``cell`` to ``value`` over ``rows`` (LP dual certificate)."""
+        A, b, w, columns, cols = self._matrix(rows, fixed)
+        key = "interior" if cell in self.rows.interior_set else cell
+        if key not in cols:
+            return None
+        v = cols[key]
+        m, k = A.shape
+        s = 1.0 if value == 0 else -1.0
+        At = A.T.tocsr()
+        # variables [y+ (m), y- (m), n (k)]; n_j >= -g_j, n >= 0; s*g_v >= 1; b.y + w.n <= 0
+        target = At[[v], :]
+        A_ub = sp.vstack([
+            sp.hstack([-s * target, s * target, sp.csr_array((1, k))]),
+            sp.hstack([-At, At, -sp.eye_array(k)]),
+            sp.hstack([sp.csr_array(b[None, :]), sp.csr_array(-b[None, :]), sp.csr_array(w[None, :])]),
+        ]).tocsr()
+        b_ub = np.concatenate([[-1.0], np.zeros(k), [0.0]])
+        c = np.concatenate([np.ones(2 * m), np.zeros(k)])
+
+        def accept(combo):
+            contra, rule, uses = self.rows.evaluate(combo, fixed)
+            if contra or rule.get(cell) != value:
+                return None
+            if sum(mult for _, mult in combo) < 0:  # read with positive multipliers first
+                combo = [(i, -mult) for i, mult in combo]
+            return _S("combine", rows=tuple(combo), fixes=rule, uses=frozenset(uses))
+
+        for integral in (False, True):
+            z = self._solve(c, A_ub, b_ub, integral)
+            if z is None:
+                return None
+            step = self._certify(z[:m] - z[m:2 * m], rows, fixed, accept)
+            if step is not None:
+                return step
+        return None
+
+    def lp_contradiction(self, fixed: dict[Cell, int], rows: list[int]) -> _S | None:
+        """A single combining step that is a contradiction in the context ``fixed`` (Farkas certificate)."""
+        A, b, w, columns, cols = self._matrix(rows, fixed)
+        m, k = A.shape
+        if m == 0:
+            return None
+        At = A.T.tocsr()
+        # variables [y+ (m), y- (m), q (k)]; q_j >= g_j, q >= 0; b.y - w.q >= 1
+        A_ub = sp.vstack([
+            sp.hstack([At, -At, -sp.eye_array(k)]),
+            sp.hstack([sp.csr_array(-b[None, :]), sp.csr_array(b[None, :]), sp.csr_array(w[None, :])]),
+        ]).tocsr()
+        b_ub = np.concatenate([np.zeros(k), [-1.0]])
+        c = np.concatenate([np.ones(2 * m), np.zeros(k)])
+
+        def accept(combo):
+            contra, _, uses = self.rows.evaluate(combo, fixed)
+            if not contra:
+                return None
+            return _S("combine", rows=tuple(combo), uses=frozenset(uses), contradiction=True)
+
+        for integral in (False, True):
+            z = self._solve(c, A_ub, b_ub, integral)
+            if z is None:
+                return None
+            step = self._certify(z[:m] - z[m:2 * m], rows, fixed, accept)
+            if step is not None:
+                return step
+        return None
+
+    def relaxation(self, fixed: dict[Cell, int], rows: list[int]):
+        """A point of the LP relaxation in context ``fixed``: ``{column: value}``, or ``None``."""
+        A, b, w, columns, cols = self._matrix(rows, fixed)
+        if A.shape[1] == 0:
+            return None
+        self.lps += 1
+        if self.lps > self.max_lps:
+            raise _OverBudget
+        res = linprog(np.zeros(A.shape[1]), A_eq=A, b_eq=b, bounds=list(zip([0] * len(w), w, strict=True)),
+                      method="highs")
+        if res.status != 0:
+            return None
+        return {columns[j]: float(res.x[j]) / w[j] for j in range(len(columns))}
+
+    def rows_for(self, seeds: set[Cell], fixed: dict[Cell, int], with_total: bool) -> list[int]:
+        comp = self.rows.component(seeds, fixed)
+        if with_total and self.rows.total is not None:
+            return list(range(self.rows.n_clue_rows)) + [self.rows.total]
+        return comp
+
+    def linear_step(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> _S | None:
+        """A single combining step fixing the cell: on its component, then with the total row."""
+        for with_total in (False, True) if self.rows.total is not None else (False,):
+            rows = self.rows_for({cell}, fixed, with_total)
+            if rows:
+                step = self.lp_fix(cell, value, fixed, rows)
+                if step is not None:
+                    return step
+        return None
+
+    def contradiction_step(self, fixed: dict[Cell, int], seeds: set[Cell]) -> _S | None:
+        for with_total in (False, True) if self.rows.total is not None else (False,):
+            rows = self.rows_for(seeds, fixed, with_total)
+            if rows:
+                step = self.lp_contradiction(fixed, rows)
+                if step is not None:
+                    return step
+        return None
+
+    def assume_step(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> _S | None:
+        """``assume`` the other value and close it with one combining step (bounds propagation)."""
+        inner = dict(fixed)
+        inner[cell] = 1 - value
+        contra = self.contradiction_step(inner, {cell})
+        if contra is None:
+            return None
+        return _S("assume", cell=cell, value=1 - value, inner=[contra], fixes={cell: value},
+                  uses=frozenset(contra.uses - {cell}))
+
+    # ---------------------------------------------------------------- single steps from the position
+
+    def single_step(self, cell: Cell, value: int, style: str, p: int | None) -> _S | None:
+        """The smallest single combining step from the position: one row, two rows, or an LP certificate."""
+        R = self.rows
+        for i in R.cell_rows.get(cell, ()):
+            contra, rule, _ = R.evaluate([(i, 1)], {})
+            if rule.get(cell) == value:
+                return _S("combine", rows=((i, 1),), fixes=rule)
+        if style == "clue":
+            return None
+        for i in R.cell_rows.get(cell, ()):
+            for j in sorted({j for c in R.cells[i] for j in R.cell_rows[c]} - {i}):
+                contra, rule, _ = R.evaluate([(i, 1), (j, -1)], {})
+                if rule.get(cell) == value:
+                    combo = ((i, 1), (j, -1)) if value == 1 else ((j, 1), (i, -1))
+                    return _S("combine", rows=combo, fixes=rule)
+        if style == "pair":
+            return None
+        return self.linear_step(cell, value, {})
+
+    # ---------------------------------------------------------------- modular certificates
+
+    def modular_steps(self, p: int) -> dict[Cell, _S]:
+        """Per cell, a combining step modulo ``p`` read off the RREF of ``[A | b | I]`` over GF(p)."""
+        import flint
+
+        R = self.rows
+        m = len(R)
+        if m == 0:
+            return {}
+        columns: list[Any] = list(R.frontier) + (["interior"] if R.interior and R.total is not None else [])
+        index = {c: j for j, c in enumerate(columns)}
+        n = len(columns)
+        width = n + 1 + m
+        entries = [0] * (m * width)
+        for i in range(m):
+            for c in R.cells[i]:
+                j = index["interior"] if c in R.interior_set else index[c]
+                entries[i * width + j] = 1
+            entries[i * width + n] = R.rhs[i] % p
+            entries[i * width + n + 1 + i] = 1
+        M, _ = flint.nmod_mat(m, width, entries, p).rref()
+        out: dict[Cell, _S] = {}
+        for r in range(m):
+            if not any(int(M[r, j]) for j in range(n)):
+                continue
+            combo = []
+            for i in range(m):
+                y = int(M[r, n + 1 + i])
+                if y:
+                    combo.append((i, y - p if y > p // 2 else y))
+            contra, rule, _ = R.evaluate(combo, {}, modulus=p)
+            if contra or not rule:
+                continue
+            step = _S("combine", rows=tuple(combo), modulus=p, fixes=rule)
+            for c in rule:
+                if c not in out or len(out[c].rows) > len(combo):
+                    out[c] = step
+        return out
+
+    # ---------------------------------------------------------------- chains
+
+    def chain(self, claims: dict[Cell, int], level: str, fixed: dict[Cell, int] | None = None,
+              record: list[_S] | None = None) -> tuple[dict[Cell, int], list[_S]]:
+        """Propagate from the position until every claim is fixed or nothing more follows.
+
+        ``level``: "clue" (single rows), "pair" (and pairs), "linear" (and LP
+        steps and ``assume`` steps closed by one combining step, tried on the
+        claimed cells).  Returns the fixed cells and the record of steps.
+        """
+        fixed = {} if fixed is None else fixed
+        record = [] if record is None else record
+        while True:
+            if self.propagate(fixed, record, "clue" if level == "clue" else "pair") is not None:
+                return fixed, record  # inconsistent position: no proof from here
+            open_claims = [c for c in claims if c not in fixed]
+            if not open_claims or level != "linear":
+                return fixed, record
+            progress = False
+            for c in open_claims:
+                if c in fixed:
+                    continue
+                step = self.linear_step(c, claims[c], fixed)
+                if step is None:
+                    step = self.assume_step(c, claims[c], fixed)
+                if step is not None:
+                    record.append(step)
+                    fixed.update(step.fixes)
+                    progress = True
+            if not progress:
+                return fixed, record
+
+    # ---------------------------------------------------------------- case analysis
+
+    def refute(self, fixed: dict[Cell, int], seeds: set[Cell], depth: int) -> list[_S] | None:
+        """Steps ending in a contradiction in the context ``fixed``, with at most ``depth`` nested splits."""
+        contra = self.contradiction_step(fixed, seeds)  # one step, when it can
+        if contra is not None:
+            return [contra]
+        fixed = dict(fixed)
+        record: list[_S] = []
+        contra = self.propagate(fixed, record, "pair")
+        if contra is not None:
+            return record
+        if record:
+            contra = self.contradiction_step(fixed, seeds)
+            if contra is not None:
+                return record + [contra]
+        if depth == 0:
+            return None
+        rows = self.rows_for(seeds, fixed, self.rows.total is not None)
+        point = self.relaxation(fixed, rows)
+        if point is None:
+            return None
+        R = self.rows
+        frac = [c for c, x in point.items() if c != "interior" and _EPS < x < 1 - _EPS]
+        if not frac:
+            return None  # the relaxation has an integral point: a real layout, no contradiction
+        u = max(frac, key=lambda c: (len(R.cell_rows[c]), -abs(point[c] - 0.5), (-c[0], -c[1])))
+        branches = []
+        for v in (0, 1):
+            inner = dict(fixed)
+            inner[u] = v
+            steps = self.refute(inner, seeds | {u}, depth - 1)
+            if steps is None:
+                return None
+            steps, need = _prune(steps, set(), closing=True)
+            branches.append((steps, need - {u}))
+        uses = branches[0][1] | branches[1][1]
+        record.append(_S("split", cell=u, branches=(branches[0][0], branches[1][0]), contradiction=True,
+                         uses=frozenset(uses)))
+        return record
+
+    def case_proof(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> list[_S] | None:
+        """``assume`` the other value and refute it, with iterative deepening on the splits.
+
+        Steps under the assumption that do not depend on it are moved before it.
+        """
+        for depth in range(self.max_depth + 1):
+            inner = dict(fixed)
+            inner[cell] = 1 - value
+            steps = self.refute(inner, {cell}, depth)
+            if steps is not None:
+                steps, need = _prune(steps, set(), closing=True)
+                outer, steps = _hoist(steps, cell)
+                need = set().union(*(s.uses for s in steps)) - {c for s in steps for c in s.fixes}
+                return outer + [_S("assume", cell=cell, value=1 - value, inner=steps, fixes={cell: value},
+                                   uses=frozenset(need - {cell}))]
+        return None
+
+    # ---------------------------------------------------------------- output
+
+    def to_proof(self, cell: Cell, value: int, method: str, steps: list[_S]) -> Proof:
+        def conv(s: _S):
+            if s.kind == "combine":
+                return Combine([(self.rows.sources[i], m) for i, m in s.rows], s.modulus,
+                               sorted(s.fixes.items()))
+            if s.kind == "assume":
+                return Assume(s.cell, s.value, [conv(t) for t in s.inner])
+            return Split(s.cell, [conv(t) for t in s.branches[0]], [conv(t) for t in s.branches[1]])
+
+        return Proof(cell, value, method, [conv(s) for s in steps])
+
+
+def _hoist(steps: list[_S], hypothesis: Cell) -> tuple[list[_S], list[_S]]:
+    """Split the steps under an assumption into those that do not depend on it and the rest."""
+    tainted = {hypothesis}
+    outer: list[_S] = []
+    inner: list[_S] = []
+    for s in steps:
+        if s.kind == "combine" and not s.contradiction and not (s.uses & tainted):
+            outer.append(s)
+        else:
+            inner.append(s)
+            tainted |= set(s.fixes)
+    return outer, inner
+
+
+def _extract(record: list[_S], cell: Cell) -> list[_S]:
+    steps, _ = _prune(record, {cell}, closing=False)
+    return steps
+
+
+def _smaller(a: list[_S] | None, b: list[_S] | None) -> list[_S] | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if _size(a) <= _size(b) else b
+
+
+def _exact_clues(obs: Any) -> bool:
+    return getattr(obs, "noise", None) not in ("under", "over")
+
+
+def prove_all(
+    obs: Any,
+    safe: Any = (),
+    mines: Any = (),
+    *,
+    style: str = "case",
+    method: str | None = None,
+    use_total: bool = True,
+    p: int = 7,
+    budget: int = DEFAULT_BUDGET,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_lps: int = DEFAULT_MAX_LPS,
+) -> tuple[dict[Cell, Proof], set[Cell]]:
+    """Proofs of claimed cells, in one style.
+
+    Parameters
+    ----------
+    obs : Observation
+    safe, mines : iterable of (int, int)
+        The claims to prove (those of a sound method, normally).
+    style : {"clue", "pair", "linear", "modular", "case"}
+        How to reason (see the module docstring); falls back to more general
+        styles for claims it cannot reach.
+    method : str, optional
+        Recorded in each proof (default: the style).
+    use_total : bool, default True
+        Whether proofs may use the ``"total"`` row (as the method did).
+    p : int, default 7
+        The prime of the ``"modular"`` style.
+    budget : int, default DEFAULT_BUDGET
+        Most combining steps per proof.
+    max_depth : int, default DEFAULT_MAX_DEPTH
+        Most nested splits the case analysis tries.
+    max_lps : int, default DEFAULT_MAX_LPS
+        Linear programs the search may spend on one cell past the first pass.
+
+    Returns
+    -------
+    proofs : dict
+        Cell -> :class:`~sweeplab.proofs.Proof`, each checked by ``check_proof``.
+    over_budget : set
+        Claims with no proof within the budget (or none at all: a wrong claim).
+
+    Raises
+    ------
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise (proofs need exact clues).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> obs = Observation.from_text("???\\n121")
+    >>> proofs, over = prove_all(obs, {(0, 1)}, {(0, 0), (0, 2)}, style="pair")
+    >>> sorted(proofs), over
+    ([(0, 0), (0, 1), (0, 2)], set())
+    >>> [proofs[c].size for c in sorted(proofs)]
+    [ProofSize(steps=1, rows=2), ProofSize(steps=2, rows=3), ProofSize(steps=1, rows=2)]
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown proof style {style!r}; choose from {STYLES}")
+    if not _exact_clues(obs):
+        raise MethodRefused(f"proofs need exact clues (SPEC §6), not clue noise {obs.noise!r}")
+    method = style if method is None else method
+    claims = {tuple(c): 0 for c in safe}
+    claims.update({tuple(c): 1 for c in mines})
+    claims = {(int(c[0]), int(c[1])): v for c, v in claims.items()}
+    prover = _Prover(obs, use_total, budget=budget, max_depth=max_depth, max_lps=10**9)
+    found: dict[Cell, list[_S]] = {}
+    # 1. a single step from the position (the method's own kind of step first)
+    if style == "modular":
+        mod = prover.modular_steps(int(p))
+        for c, v in claims.items():
+            if c in mod and mod[c].fixes.get(c) == v:
+                found[c] = [replace(mod[c], fixes={c: v})]
+    for c, v in claims.items():
+        if c in found:
+            continue
+        if style in ("clue", "pair"):
+            step = prover.single_step(c, v, style, p)
+        else:
+            step = prover.single_step(c, v, "linear", p)
+        if step is not None:
+            found[c] = [replace(step, fixes={c: v})]
+    # 2. chains, shared by the remaining claims
+    rest = {c: v for c, v in claims.items() if c not in found}
+    levels = {"clue": ("clue", "pair", "linear"), "pair": ("pair", "linear")}.get(style, ("linear",))
+    for level in levels:
+        if not rest:
+            break
+        prover.lps, prover.max_lps = 0, max_lps * max(1, len(rest))
+        try:
+            fixed, record = prover.chain(rest, level)
+        except _OverBudget:
+            fixed, record = {}, []
+        for c, v in list(rest.items()):
+            if fixed.get(c) == v:
+                found[c] = _extract(record, c)
+                del rest[c]
+    # 3. case analysis (and, for complete methods, whichever proof is smaller)
+    for c, v in claims.items():
+        if c in rest or (style == "case" and _size(found.get(c, []))[0] > 1):
+            prover.lps, prover.max_lps = 0, max_lps
+            try:
+                steps = prover.case_proof(c, v, {})
+            except _OverBudget:
+                steps = None
+            if steps is not None:
+                found[c] = _smaller(found.get(c), steps)
+                rest.pop(c, None)
+    proofs: dict[Cell, Proof] = {}
+    over: set[Cell] = set(rest)
+    for c, steps in found.items():
+        if _size(steps)[0] > budget:
+            over.add(c)
+            continue
+        proof = prover.to_proof(c, claims[c], method, steps)
+        if check_proof(obs, proof):
+            proofs[c] = proof
+        else:  # never expected: the search builds only justified steps
+            over.add(c)
+    return proofs, over
+
+
+def prove(
+    obs: Any,
+    cell: Cell,
+    value: int,
+    *,
+    style: str = "case",
+    method: str | None = None,
+    use_total: bool = True,
+    p: int = 7,
+    budget: int = DEFAULT_BUDGET,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_lps: int = DEFAULT_MAX_LPS,
+) -> Proof | None:
+    """A proof that ``cell`` has ``value`` (0 safe, 1 mine), or ``None``.
+
+    ``None`` when the cell is not forced to that value, when the proof would
+    pass the budget, or under ``"under"``/``"over"`` clue noise.  The
+    parameters are those of :func:`prove_all`; for chains, the search tries
+    every cell of the target's component as an intermediate step.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> obs = Observation.from_text("????\\n-12-")
+    >>> proof = prove(obs, (0, 3), 1, style="pair")
+    >>> proof.to_dict()["steps"]
+    [{'rows': [[[1, 2], 1], [[1, 1], -1]], 'modulus': None, 'fixes': [[[0, 3], 1]]}]
+    >>> prove(obs, (0, 1), 1) is None
+    True
+    """
+    if not _exact_clues(obs):
+        return None
+    cell = (int(cell[0]), int(cell[1]))
+    grid = np.asarray(obs.grid)
+    if not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]) or grid[cell] != -1:
+        return None
+    kwargs = dict(style=style, method=method, use_total=use_total, p=p, budget=budget,
+                  max_depth=max_depth, max_lps=max_lps)
+    safe, mines = ([cell], []) if value == 0 else ([], [cell])
+    proofs, _ = prove_all(obs, safe, mines, **kwargs)
+    if cell in proofs:
+        return proofs[cell]
+    return None
+
+
+def proofs_for(
+    obs: Any,
+    method: str,
+    safe: Any,
+    mines: Any,
+    *,
+    use_total: bool = True,
+    **options: Any,
+) -> tuple[dict[Cell, Proof], set[Cell]]:
+    """Proofs of a method's claims in its own style (what ``deduce(..., proofs=True)`` calls).
+
+    Parameters
+    ----------
+    obs : Observation
+    method : str
+        A name of :data:`METHOD_STYLES` (an unknown or unsound method gets the ``"case"`` style).
+    safe, mines : iterable of (int, int)
+        The method's claims.
+    use_total : bool, default True
+        As passed to the method.
+    **options
+        The method's options (``p`` for ``gfp``); ``budget``, ``max_depth`` and
+        ``max_lps`` are passed to :func:`prove_all`, others are ignored.
+
+    Returns
+    -------
+    (dict, set)
+        Proofs by cell, and the claims over budget.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> obs = Observation.from_text("??????\\n?1122?")
+    >>> proofs, over = proofs_for(obs, "gfp", {(0, 1)}, {(0, 4)})
+    >>> proofs[(0, 1)].to_dict()["steps"][0]["modulus"]
+    7
+    """
+    style = METHOD_STYLES.get(method, "case")
+    p = 2 if method == "gf2" else int(options.get("p", 7))
+    extra = {k: options[k] for k in ("budget", "max_depth", "max_lps") if k in options}
+    return prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p, **extra)
