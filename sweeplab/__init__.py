@@ -13,7 +13,7 @@ from .clue_system import ClueSystem, clue_system
 from .errors import InconsistentPositionError, MethodRefused
 from .files import load_game, load_position, save_game, save_position
 from .game import LEVELS, Game, new_game
-from .methods import METHODS, Deduction, MethodInfo, deduce
+from .methods import METHODS, Deduction, MethodInfo, deduce, register_method, unregister_method
 from .plotting import plot_position
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .probability import probabilities
@@ -47,7 +47,9 @@ __all__ = [
     "play",
     "plot_position",
     "probabilities",
+    "register_method",
     "save_game",
     "save_position",
+    "unregister_method",
     "__version__",
 ]

@@ -14,12 +14,12 @@ Conventions (so that the figures can be recomputed independently):
   (safe or mine); every other claim (a cell not forced, forced the other way,
   or not covered) is wrong.  ``found + missed = forced`` and
   ``found + wrong = claims`` on every row.
-* Truth is the corpus label for the same use of the total.  A method that
-  ignores the total (``MethodInfo.uses_total`` false) is scored against the
-  truth *with* the total too when ``use_total`` is true.
-* A method that raises ``ValueError`` (brute above its size limit, an input it
-  does not take) or ``MemoryError`` is "refused" on that position; any other
-  exception is an "error"; positions past the time budget are "skipped".  Only
+* Truth is the corpus label for the same use of the total.
+* A method that raises :class:`~sweeplab.MethodRefused` (brute above its size
+  limit, exact methods under noisy bounds) is "refused" on that position; any
+  other exception (an :class:`~sweeplab.InconsistentPositionError` on these
+  consistent positions, a ``MemoryError``, a bug) is an "error"; positions past
+  the time budget are "skipped".  Only
   answered positions enter ``forced``, ``found``, ``recall`` and the timings.
 * "progress" means at least one correct claim; ``progress_share`` is taken
   over answered positions where something is forced.
@@ -46,7 +46,8 @@ import pandas as pd
 
 from .clue_system import clue_system
 from .corpus import CorpusPosition, corpus_hash, midgame_positions
-from .methods import METHODS, MethodInfo
+from .errors import MethodRefused
+from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 
 __all__ = [
@@ -114,8 +115,10 @@ def _call(info: MethodInfo, obs: Observation, use_total: bool, options: dict[str
     """``(status, safe, mines, seconds, error)`` for one call."""
     start = time.perf_counter()
     try:
-        safe, mines = info.function(obs, use_total=use_total, **options)
-    except (ValueError, MemoryError) as exc:
+        target = info.name if METHODS.get(info.name) is info else info.function
+        d = deduce(obs, target, use_total=use_total, **options)
+        safe, mines = d.safe, d.mines
+    except MethodRefused as exc:
         return "refused", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
     except Exception as exc:  # noqa: BLE001 - a crashing method is a measured outcome, not a bench crash
         return "error", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
@@ -192,16 +195,11 @@ def run_bench(
                 "n_covered": pos.n_covered}
         for info in infos:
             key = (info.name, pos.slice)
-            cache: dict[bool, tuple] = {}
             for use_total in totals:
-                effective = use_total and info.uses_total
                 if budget_seconds is not None and spent.get(key, 0.0) > budget_seconds:
                     result = ("skipped", set(), set(), float("nan"), "time budget spent on this slice")
-                elif effective in cache:
-                    result = cache[effective]
                 else:
-                    result = _call(info, pos.obs, effective, options.get(info.name, {}))
-                    cache[effective] = result
+                    result = _call(info, pos.obs, use_total, options.get(info.name, {}))
                     spent[key] = spent.get(key, 0.0) + result[3]
                 status, safe, mines, seconds, error = result
                 t_safe, t_mines = pos.truth(use_total=use_total)
@@ -380,10 +378,9 @@ def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bo
             if info is None:
                 found = _rref_variant(name, obs)
             else:
-                safe, mines = info.function(obs, use_total=use_total)
-                found = len(safe) + len(mines)
+                found = len(deduce(obs, info.name, use_total=use_total))
             status, error = "ok", ""
-        except (ValueError, MemoryError) as exc:
+        except MethodRefused as exc:
             status, found, error = "refused", -1, f"{type(exc).__name__}: {exc}"[:200]
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             status, found, error = "error", -1, f"{type(exc).__name__}: {exc}"[:200]

@@ -24,17 +24,19 @@ import gzip
 import hashlib
 import json
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .agents import Agent, make_agent
 from .clue_system import clue_system
 from .files import position_from_dict, position_to_dict
 from .game import Game, as_generator, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts
+from .referee import referee
 
 __all__ = [
     "CorpusPosition",
@@ -183,22 +185,13 @@ def label(
 
 # --- agents -------------------------------------------------------------------------------------
 
-Policy = Callable[[Observation, np.random.Generator], list[tuple[str, int, int]]]
-
-
 #: Library agents (:data:`sweeplab.AGENTS`) that play the corpus games, weakest to strongest.
 CORPUS_AGENTS = ("trivial", "rref", "csp", "probability")
 
 
-def default_agents() -> list[tuple[str, Policy]]:
+def default_agents() -> list[tuple[str, Agent]]:
     """The agents that play the corpus games: :data:`CORPUS_AGENTS` from :mod:`sweeplab.agents`."""
-    from .agents import make_agent
-
-    out = []
-    for name in CORPUS_AGENTS:
-        step = make_agent(name).next_moves
-        out.append((name, lambda obs, rng, _step=step: [(m[0], m[1], m[2]) for m in _step(obs, rng)]))
-    return out
+    return [(name, make_agent(name)) for name in CORPUS_AGENTS]
 
 
 # --- slices ---------------------------------------------------------------------------------------
@@ -293,35 +286,14 @@ PRESETS: dict[str, tuple[Slice, ...]] = {
 
 
 def _agent_snapshots(
-    policy: Policy, game: Game, rng: np.random.Generator, *, max_steps: int,
+    agent: Agent, game: Game, rng: np.random.Generator, *, max_steps: int,
 ) -> list[tuple[int, Observation]]:
-    """Play ``game`` with ``policy`` from a central first click; every position the agent faced.
-
-    The game stops early when the agent raises ``ValueError`` (one of its
-    methods refused the position).
-    """
+    """Play ``game`` with ``agent`` from a central first click; every position the agent faced."""
     h, w = game.shape
     game.reveal(h // 2, w // 2)
     seen: list[tuple[int, Observation]] = []
-    for step in range(max_steps):
-        if game.status != "playing":
-            break
-        obs = game.observation
-        seen.append((step, obs))
-        try:
-            moves = policy(obs, rng)
-        except ValueError:
-            # the agent's method refused the position (e.g. a component too large to enumerate)
-            break
-        if not moves:
-            raise ValueError("an agent returned no move on a position with covered cells")
-        for kind, r, c in moves:
-            if game.status != "playing":
-                break
-            if kind == "reveal" and game.observation.grid[r, c] == COVERED:
-                game.reveal(r, c)
-            elif kind == "flag" and game.observation.grid[r, c] == COVERED:
-                game.flag(r, c)
+    for _ in referee(agent, game, rng, max_turns=max_steps, on_turn=lambda *turn: seen.append(turn)):
+        pass
     return seen
 
 
@@ -406,7 +378,7 @@ def generate_corpus(
     seed: int,
     preset: str = "small",
     slices: Sequence[Slice] | None = None,
-    agents: Sequence[tuple[str, Policy]] | None = None,
+    agents: Sequence[tuple[str, Agent]] | None = None,
     examples: bool = True,
     max_steps: int = 5000,
     progress: bool = False,
@@ -422,7 +394,7 @@ def generate_corpus(
     preset : {"tiny", "small", "full"}, default "small"
         Slices from :data:`PRESETS`, unless ``slices`` is given.
     slices : sequence of Slice, optional
-    agents : sequence of (name, policy), optional
+    agents : sequence of (name, Agent), optional
         Default :func:`default_agents`.
     examples : bool, default True
         Add the hand-made positions of :mod:`sweeplab.examples` as slice ``"examples"``.
@@ -456,23 +428,23 @@ def generate_corpus(
     jobs = []
     for sl in slices:
         players = agents if sl.player == "agents" else [("safe-clicks", None)]
-        for agent_name, policy in players:
+        for agent_name, agent in players:
             for g in range(sl.games):
                 key = [seed, zlib.crc32(sl.name.encode()), zlib.crc32(agent_name.encode()), g]
                 game_seed = int(np.random.SeedSequence(key).generate_state(1, np.uint64)[0] >> 1)
-                jobs.append((sl, g, agent_name, policy, game_seed))
+                jobs.append((sl, g, agent_name, agent, game_seed))
     bar = _progress(jobs, progress, "corpus games")
     out: list[CorpusPosition] = []
     counters: dict[str, int] = {}
-    for sl, g, agent_name, policy, game_seed in bar:
+    for sl, g, agent_name, agent, game_seed in bar:
         shape, mines, _ = sl.board(g)
         rng = as_generator(game_seed)
         game_rng, agent_rng, pick_rng = rng.spawn(3)
         game = new_game(shape=shape, mines=mines, first_click="zero", noise=sl.noise, seed=game_rng)
-        if policy is None:
+        if agent is None:
             seen = _safe_click_snapshots(game, agent_rng, sl.reveal)
         else:
-            seen = _agent_snapshots(policy, game, agent_rng, max_steps=max_steps)
+            seen = _agent_snapshots(agent, game, agent_rng, max_steps=max_steps)
         seen = [(step, obs) for step, obs in seen if _has_frontier(obs)]
         if not seen:
             continue

@@ -7,7 +7,7 @@ bare ``ValueError``.
 
 from __future__ import annotations
 
-__all__ = ["InconsistentPositionError", "MethodRefused"]
+__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused"]
 
 
 class InconsistentPositionError(ValueError):
@@ -26,3 +26,7 @@ class MethodRefused(ValueError):
     ...
     sweeplab.errors.MethodRefused: method 'brute' refuses 31 frontier cells (limit 20); use 'enumerate'
     """
+
+
+class ComponentTooLargeError(MethodRefused):
+    """Exact enumeration gave up on a block of frontier cells past its node or state budget."""

@@ -85,30 +85,16 @@ def _agent(name: str, options: Mapping[str, Any] | None = None):
 def _play(agent: str, options: Mapping[str, Any] | None = None, **kwargs) -> pd.DataFrame:
     """One batch of games through :func:`sweeplab.simulate.play`, one row per game.
 
-    A game the agent cannot finish (a method refusing a position with
-    ``ValueError``, e.g. a component too large to enumerate under noisy clues)
-    is left out and counted in ``attrs["aborted"]``: the batch is replayed game
-    by game (each game's seed depends only on its index, so the others are
-    unchanged).
+    No game is ever left out: a game the agent could not finish (``status ==
+    "stuck"``, possible only after wrong flags) stays in the table as lost, and
+    ``attrs["aborted"]`` counts them so tables can say so.  A method refusing a
+    position is not such a case: agents move on to their next method or a guess.
     """
     from .simulate import play
 
-    options = dict(options or {})
-    try:
-        df = play(agent, **kwargs, **options)
-        df.attrs["aborted"] = 0
-        return df
-    except ValueError:
-        games = kwargs.pop("games")
-        parts, aborted = [], 0
-        for i in range(games):
-            try:
-                parts.append(play(agent, **kwargs, **options, games=1, start=i))
-            except ValueError:
-                aborted += 1
-        df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-        df.attrs["aborted"] = aborted
-        return df
+    df = play(agent, **kwargs, **dict(options or {}))
+    df.attrs["aborted"] = int((df["status"] == "stuck").sum()) if len(df) else 0
+    return df
 
 
 def _rate_row(df: pd.DataFrame, column: str = "won") -> dict[str, float]:
@@ -275,22 +261,19 @@ def game_steps(
     ``position`` (text form after the move).
     """
     from . import new_game
+    from .referee import referee
 
     game = new_game(shape=shape, density=density, first_click="none", mode="score", seed=seed)
     player = _agent(agent, options)
     rng = np.random.default_rng(seed)
     rows = [{"step": 0, "kind": "start", "row": -1, "col": -1, "source": "",
              "position": game.observation.to_text()}]
-    while game.status == "playing" and len(rows) <= max_steps:
-        moves = player.next_moves(game.observation, rng)
-        if not moves:
+    for played in referee(player, game, rng):
+        if len(rows) > max_steps:
             break
-        for move in moves:
-            if game.status != "playing" or game.observation.grid[move.row, move.col] != -1:
-                continue
-            (game.reveal if move.kind == "reveal" else game.flag)(move.row, move.col)
-            rows.append({"step": len(rows), "kind": move.kind, "row": move.row, "col": move.col,
-                         "source": move.source, "position": game.observation.to_text()})
+        move = played.move
+        rows.append({"step": len(rows), "kind": move.kind, "row": move.row, "col": move.col,
+                     "source": move.source, "position": game.observation.to_text()})
     out = pd.DataFrame(rows)
     out.attrs["layout"] = game.layout.astype(int).tolist()
     out.attrs["score"] = game.score

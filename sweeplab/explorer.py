@@ -28,10 +28,12 @@ import pandas as pd
 
 from .agents import AGENTS
 from .clue_system import ClueSystem, clue_system
+from .errors import MethodRefused
 from .game import Game, new_game
-from .methods import METHODS, deduce
+from .methods import METHODS, deduce, method_info
 from .plotting import plot_position
 from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation, as_observation
+from .referee import referee
 
 __all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "Explorer"]
 
@@ -216,8 +218,7 @@ class Explorer:
     ) -> None:
         import ipywidgets as w
 
-        if method not in METHODS:
-            raise ValueError(f"unknown method {method!r}; choose from {sorted(METHODS)}")
+        method_info(method)  # ValueError naming the choices
         self._level, self._seed, self._first_click = level, seed, first_click
         self.game = game if game is not None else new_game(level, first_click=first_click, seed=seed)
         self.method = method
@@ -280,8 +281,7 @@ class Explorer:
 
     def set_method(self, method: str) -> Explorer:
         """Choose the deduction method shown."""
-        if method not in METHODS:
-            raise ValueError(f"unknown method {method!r}; choose from {sorted(METHODS)}")
+        method_info(method)  # ValueError naming the choices
         self.method = method
         if self.method_box.value != method:
             self.method_box.value = method
@@ -316,11 +316,8 @@ class Explorer:
         if self.game.status != "playing":
             return played
         agent = make_agent(self.agent_box.value)
-        for kind, r, c, source in agent.next_moves(self.game.observation, self._rng):
-            if self.game.status != "playing" or self.game.observation.grid[r, c] != COVERED:
-                continue
-            (self.game.reveal if kind == "reveal" else self.game.flag)(r, c)
-            played.append((kind, r, c, source))
+        for p in referee(agent, self.game, self._rng, max_turns=1):
+            played.append(tuple(p.move))
         self.message = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
         self.refresh(keep_message=True)
         return played
@@ -355,8 +352,8 @@ class Explorer:
                     self.probabilities = probabilities(obs)
             except InconsistentPositionError as exc:
                 self.message = f"inconsistent position: {exc}"
-            except ValueError as exc:  # e.g. a component too large for brute force
-                self.message = f"{self.method}: {exc}"
+            except MethodRefused as exc:  # e.g. a frontier too large for brute force
+                self.message = f"{self.method} declines this position: {exc}"
         self._draw_buttons(obs)
         self._draw_figure(obs)
         self._draw_tables(obs)

@@ -22,18 +22,20 @@ import pandas as pd
 
 from .agents import Agent, make_agent
 from .game import LEVELS, Game, new_game, resolve_board
-from .methods import METHODS
+from .methods import METHODS, method_seconds
+from .referee import referee
 
 __all__ = ["play", "play_game", "game_seeds", "RESULT_COLUMNS"]
 
 #: Sources of certain moves recorded per game, one ``certain_<source>`` column each.
-SOURCES = tuple(m.replace("-", "_") for m in METHODS)
+SOURCES = tuple(name.replace("-", "_") for name, m in METHODS.items() if m.builtin)
 
 #: Columns of :func:`play`'s result, in order.
 RESULT_COLUMNS = (
     "agent", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p", "first_move",
     "seed", "game", "won", "status", "score", "revealed", "mines_hit", "moves", "reveals", "flags",
     "guesses", "certain", *(f"certain_{s}" for s in SOURCES), "wrong_claims", "seconds",
+    *(f"seconds_{s}" for s in SOURCES),
 )
 
 
@@ -45,65 +47,43 @@ def game_seeds(seed: int, game: int) -> tuple[np.random.SeedSequence, np.random.
 
 
 def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, Any]:
-    """Play one game to the end; return its outcome counts.
+    """Play one game to the end through the :func:`~sweeplab.referee.referee`; its outcome counts.
 
-    The agent is called with ``game.observation`` and ``rng`` only.  A turn in
-    which none of its moves changes the board ends the game as ``"stuck"``
-    (possible only after wrong flags).
+    Besides the counts of :data:`RESULT_COLUMNS`, the seconds each method
+    spent (``seconds_<method>``) and the certain moves of methods registered
+    after import (``certain_<method>``).
     """
     counts = dict.fromkeys(SOURCES, 0)
     guesses = reveals = flags = wrong = 0
     wrong_flags: list[tuple[int, int]] = []
-    limit = 4 * game.shape[0] * game.shape[1] + 10
-    status = game.status
-    for _ in range(limit):
-        if game.status != "playing":
-            break
-        moves = agent.next_moves(game.observation, rng)
-        changed = False
-        for kind, r, c, source in moves:
-            if game.status != "playing":
+    with method_seconds() as clock:
+        turns = referee(agent, game, rng)
+        while True:
+            try:
+                played = next(turns)
+            except StopIteration as stop:
+                status = stop.value
                 break
+            kind, r, c, source = played.move
             certain = source not in ("guess", "first")
+            if certain:
+                key = source.replace("-", "_")
+                counts[key] = counts.get(key, 0) + 1
             if kind == "reveal":
-                hit_before = game.mines_hit
-                try:
-                    opened = game.reveal(r, c)
-                except ValueError:  # a cell the agent flagged itself
-                    continue
-                if not opened:
-                    continue
                 reveals += 1
                 if certain:
-                    counts[source.replace("-", "_")] += 1
-                    wrong += game.mines_hit > hit_before
+                    wrong += played.hit_mine
                 else:
                     guesses += source == "guess"
-            elif kind == "flag":
-                before = len(game.moves)
-                try:
-                    game.flag(r, c)
-                except ValueError:  # already revealed
-                    continue
-                if len(game.moves) == before:
-                    continue
+            else:
                 flags += 1
                 if certain:
-                    counts[source.replace("-", "_")] += 1
                     wrong_flags.append((r, c))
-            else:
-                raise ValueError(f"agent {agent.name!r} returned an unknown move kind {kind!r}")
-            changed = True
-        if not changed:
-            status = "stuck"
-            break
-    else:
-        status = "stuck"
-    if game.status != "playing":
-        status = game.status
     layout = game.layout
     if layout is not None:
         wrong += sum(not layout[r, c] for r, c in wrong_flags)
+    seconds = dict.fromkeys(SOURCES, 0.0)
+    seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
     return {
         "won": status == "won" and game.mines_hit == 0,
         "status": status,
@@ -117,6 +97,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
         "certain": sum(counts.values()),
         **{f"certain_{s}": n for s, n in counts.items()},
         "wrong_claims": wrong,
+        **{f"seconds_{s}": t for s, t in seconds.items()},
     }
 
 
@@ -134,6 +115,8 @@ def play(
     noise: tuple[str, float] | None = None,
     first_move: Any = None,
     start: int = 0,
+    workers: int | None = 1,
+    scheduler: Any = None,
     progress: bool = False,
     **agent_options: Any,
 ) -> pd.DataFrame:
@@ -155,6 +138,13 @@ def play(
         Clue noise of report 004.
     first_move : "corner", "centre", "random" or (row, col), optional
         Overrides the agent's opening move.
+    start : int
+        Index of the first game.
+    workers : int, optional
+        Local processes (``None``: every core); the default 1 plays in this process.
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler address (or client): play there instead.  The rows are
+        the same for any ``workers`` and ``scheduler`` (timing columns aside).
     progress : bool
         Show a tqdm progress bar.
     **agent_options
@@ -184,6 +174,32 @@ def play(
     if int(seed) != seed or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     player = player.for_rules(first_click=first_click, shape=(h, w))
+    if int(start) != start or start < 0:
+        raise ValueError(f"start must be a non-negative integer, got {start!r}")
+    from .executor import check_positive, default_chunk_size, run_tasks
+
+    parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
+    if parallel and games:
+        size = default_chunk_size(int(games))
+        common = {"agent": agent, "level": level, "shape": shape, "mines": mines, "density": density,
+                  "seed": seed, "first_click": first_click, "mode": mode, "noise": noise, **agent_options}
+        tasks = [{**common, "start": int(start) + s, "games": min(size, int(games) - s)}
+                 for s in range(0, int(games), size)]
+        parts: list = [None] * len(tasks)
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=int(games), desc=f"{player.name} {level or f'{h}x{w}/{n_mines}'}", unit="game")
+        try:
+            for i, df in run_tasks(play, tasks, workers=workers, scheduler=scheduler):
+                parts[i] = df
+                if bar is not None:
+                    bar.update(len(df))
+        finally:
+            if bar is not None:
+                bar.close()
+        return pd.concat(parts, ignore_index=True)
     if level is None:
         level = next((n for n, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n_mines), None)
     fm = player.first_move
@@ -207,4 +223,5 @@ def play(
                         seed=board_ss)
         outcome = play_game(player, game, np.random.default_rng(agent_ss))
         rows.append({**params, "game": i, **outcome, "seconds": time.perf_counter() - t0})
-    return pd.DataFrame(rows, columns=list(RESULT_COLUMNS))
+    extra = sorted({k for row in rows for k in row} - set(RESULT_COLUMNS))  # registered methods' counts
+    return pd.DataFrame(rows, columns=[*RESULT_COLUMNS, *extra])

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
-import types
 
+import numpy as np
 import pytest
 
-from sweeplab import METHODS
+from sweeplab import METHODS, MethodRefused
 from sweeplab import bench as bench_module
 from sweeplab.bench import run_bench, scaling_study, score_claims, summarize
 from sweeplab.cli import main
@@ -24,11 +23,9 @@ def tiny():
     return generate_corpus(seed=11, slices=slices, examples=False)
 
 
-def _fake(monkeypatch, module: str, forced_cells, *, sound: bool = True) -> MethodInfo:
-    mod = types.ModuleType(f"sweeplab.methods.{module}")
-    mod.forced_cells = forced_cells
-    monkeypatch.setitem(sys.modules, mod.__name__, mod)
-    return MethodInfo(module, sound, False, True, "test double", "none", module)
+def _fake(monkeypatch, name: str, forced_cells, *, sound: bool = True) -> MethodInfo:
+    """A method outside the registry, passed to the bench directly."""
+    return MethodInfo(name, sound, False, "test double", "none", forced_cells)
 
 
 def test_score_claims_arithmetic():
@@ -79,15 +76,20 @@ def test_a_wrong_method_is_caught(tiny, monkeypatch):
 
 def test_refusals_and_errors_are_counted_not_raised(tiny, monkeypatch):
     def refuse(obs, *, use_total=True):
-        raise ValueError("too large for this test")
+        raise MethodRefused("too large for this test")
 
     def crash(obs, *, use_total=True):
         raise RuntimeError("boom")
 
-    infos = [_fake(monkeypatch, "_test_refuse", refuse), _fake(monkeypatch, "_test_crash", crash)]
+    def shape_bug(obs, *, use_total=True):  # a plain ValueError is a bug, not a refusal (issue 9)
+        return np.zeros(2) @ np.zeros(3)
+
+    infos = [_fake(monkeypatch, "_test_refuse", refuse), _fake(monkeypatch, "_test_crash", crash),
+             _fake(monkeypatch, "_test_shape_bug", shape_bug)]
     rows = run_bench(tiny, methods=infos, totals=[True])
     assert set(rows[rows.method == "_test_refuse"].status) == {"refused"}
     assert set(rows[rows.method == "_test_crash"].status) == {"error"}
+    assert set(rows[rows.method == "_test_shape_bug"].status) == {"error"}
     table = summarize(rows, infos=infos)
     all_rows = table[table.slice == "all"].set_index("method")
     assert all_rows.loc["_test_refuse", "refused"] == len(tiny)

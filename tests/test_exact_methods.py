@@ -11,6 +11,7 @@ import pytest
 
 import sweeplab
 from sweeplab import METHODS, InconsistentPositionError, Observation
+from sweeplab.clue_system import clue_system
 from sweeplab.examples import EXAMPLES
 from sweeplab.methods import brute, lp, milp
 from sweeplab.methods import enumerate as en
@@ -25,7 +26,7 @@ def test_examples_exact_methods_and_oracle(name):
     want = (set(ex.safe), set(ex.mines))
     assert oracle.forced(ex.observation) == want
     for method in EXACT:
-        if method == "brute" and en.cell_system(ex.observation).cells.size > brute.MAX_VARIABLES:
+        if method == "brute" and clue_system(ex.observation).cell_bounds().cells.size > brute.MAX_VARIABLES:
             with pytest.raises(ValueError, match="max_variables"):
                 brute.forced_cells(ex.observation)
             continue
@@ -42,7 +43,7 @@ def test_lp_misses_a_deduction_that_needs_integrality():
     # The relaxation's optimum of b is 1/2 (a = b = e = 1/2, d = 1): HiGHS confirms it.
     from scipy.optimize import linprog
 
-    s = en.cell_system(obs)
+    s = clue_system(obs).cell_bounds()
     j = int(np.flatnonzero(s.cells == 2)[0])
     c = np.zeros(s.cells.size)
     c[j] = -1
@@ -195,7 +196,7 @@ def test_groups_and_components():
     # Two blocks, one with a group of two exchangeable cells.
     # Two blocks of three exchangeable cells each: two groups.
     obs = Observation.from_text("??-??\n?1-2?\n-----")
-    p = en.build(obs)
+    p = clue_system(obs).grouped()
     assert sorted(p.group_size.tolist()) == [3, 3]
     assert en.analyse(obs).safe == frozenset()
     q = sweeplab.probabilities(obs, use_total=False)
@@ -206,7 +207,7 @@ def test_groups_and_components():
 def test_lp_never_claims_on_an_inconsistent_position():
     # a + b = 1, a + c = 1, b + c = 1: x = 1/2 fits the relaxation, no 0/1 layout fits.
     obs = Observation.from_text("?1?\n1-1\n-?-")
-    s = en.cell_system(obs)
+    s = clue_system(obs).cell_bounds()
     assert s.A.shape == (3, 3) and (s.A.sum(axis=1) == 2).all()
     from scipy.optimize import linprog
 
@@ -218,7 +219,7 @@ def test_lp_never_claims_on_an_inconsistent_position():
 @pytest.mark.parametrize("name", EXACT + ("lp",))
 def test_deduce_registry_entries(name):
     info = METHODS[name]
-    assert info.sound and info.uses_total
+    assert info.sound and info.builtin
     assert info.complete == (name != "lp")
     d = sweeplab.deduce("???\n121", method=name)
     assert d.safe == {(0, 1)} and d.mines == {(0, 0), (0, 2)}

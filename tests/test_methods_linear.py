@@ -20,9 +20,10 @@ from oracle import forced
 
 import sweeplab
 from sweeplab import Game, InconsistentPositionError, Observation, deduce
+from sweeplab.clue_system import clue_system
 from sweeplab.examples import EXAMPLES
 from sweeplab.methods import METHODS, lstsq
-from sweeplab.methods._common import exact_rref, linear_system, rref_mod_p, rref_rows
+from sweeplab.methods._common import exact_rref, rref_mod_p, rref_rows
 
 SOUND = ["trivial", "subset", "rref", "bounded", "lstsq-certified", "gf2", "gfp"]
 MINE = ["trivial", "subset", "rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp"]
@@ -129,7 +130,7 @@ def test_rref_counterexample_with_the_total_is_found():
 
 
 def test_rref_counterexample_reduced_rows():
-    system = linear_system(EXAMPLES["rref-one-pass-misses"].observation, use_total=True)
+    system = clue_system(EXAMPLES["rref-one-pass-misses"].observation, use_total=True).merged()
     R, rhs = rref_rows(system)
     assert (np.column_stack([R, rhs])).tolist() == [[1, 0, 0, -1, -1, -1], [0, 1, 1, 1, 1, 1]]
 
@@ -139,7 +140,7 @@ def test_report_003_zero_rule_read_literally_is_wrong_on_report_002s_board():
     # row must be zero".  Report 002's row v3 - v6 - v8 = 0 would then make three cells safe
     # that are not forced; the signed row bound rule (rref) does not claim them.
     ex = EXAMPLES["002-one-one-two-two"]
-    system = linear_system(ex.observation, use_total=True)
+    system = clue_system(ex.observation, use_total=True).merged()
     R, rhs = rref_rows(system)
     literal = set()
     for row, r in zip(R, rhs, strict=True):
@@ -391,7 +392,7 @@ def test_block_rref_equals_whole_rref(use_total, p):
         if obs.noise in ("under", "over"):
             continue
         try:
-            system = linear_system(obs, use_total=use_total)
+            system = clue_system(obs, use_total=use_total).merged()
         except InconsistentPositionError:
             continue
         if system.A.shape[0] == 0:

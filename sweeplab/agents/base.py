@@ -10,13 +10,13 @@ generator state always give the same moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from ..methods import METHODS
-from ..positions import COVERED, InconsistentPositionError, Observation
+from ..errors import InconsistentPositionError, MethodRefused
+from ..methods import deduce, method_info
+from ..positions import COVERED, Observation
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
 
@@ -116,11 +116,6 @@ def frontier_mask(grid: np.ndarray) -> np.ndarray:
     return touch & (grid == COVERED)
 
 
-def too_large(exc: Exception) -> bool:
-    """Whether ``exc`` is enumeration's ``ComponentTooLargeError`` (not imported here: numba is heavy)."""
-    return type(exc).__name__ == "ComponentTooLargeError"
-
-
 def read_as_exact(obs: Observation) -> Observation:
     """The position with its noise kind dropped: numbers read as exact (a noise-unaware player).
 
@@ -128,12 +123,6 @@ def read_as_exact(obs: Observation) -> Observation:
     """
     mines = obs.mines if obs.mines is None or obs.known_mines <= obs.mines else None
     return Observation(obs.grid, mines=mines)
-
-
-@cache
-def _method(name: str):
-    """The ``forced_cells`` of method ``name``, looked up once (it is called every move)."""
-    return METHODS[name].function
 
 
 def moves_from(safe, mines, source: str) -> list[Move]:
@@ -181,9 +170,8 @@ class Agent:
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
         methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
-        unknown = [m for m in methods if m not in METHODS]
-        if unknown:
-            raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS)}")
+        for m in methods:
+            method_info(m)  # ValueError naming the choices for an unknown method
         object.__setattr__(self, "methods", methods)
 
     def for_rules(self, *, first_click: str, shape: tuple[int, int]) -> Agent:
@@ -241,16 +229,14 @@ class Agent:
         for name in self.chain(obs):
             try:
                 options = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
-                safe, mines = _method(name)(obs, use_total=self.use_total, **options)
+                d = deduce(obs, name, use_total=self.use_total, **options)
             except InconsistentPositionError:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []
-            except ValueError as exc:
-                if not too_large(exc):
-                    raise
-                continue  # enumeration over a huge block (noisy bounds): the next method, or a guess
-            if safe or mines:
-                return moves_from(safe, mines, name)
+            except MethodRefused:
+                continue  # e.g. enumeration over a huge block (noisy bounds): the next method, or a guess
+            if d.safe or d.mines:
+                return moves_from(d.safe, d.mines, name)
         return []
 
     def guess(self, obs: Observation, rng: np.random.Generator) -> Cell | None:

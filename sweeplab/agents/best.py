@@ -29,7 +29,9 @@ from math import comb
 import numpy as np
 
 from ..clue_system import clue_system
-from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
+from ..errors import InconsistentPositionError, MethodRefused
+from ..methods import deduce
+from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
 
@@ -308,8 +310,6 @@ class BestAgent(ProbabilityAgent):
         a next move is certain if a cell becomes safe, else as safe as the
         safest covered cell.
         """
-        from ..methods.enumerate import analyse
-
         grid = obs.grid
         h, w = grid.shape
         table = neighbour_table(obs.shape)
@@ -334,9 +334,9 @@ class BestAgent(ProbabilityAgent):
                 g.flat[i] = base + k  # a valid code: base + k <= 8
                 g.setflags(write=False)
                 try:
-                    e = analyse(Observation._trusted(g, obs.mines), use_total=self.use_total,
-                                max_nodes=self.max_nodes)
-                except (InconsistentPositionError, ValueError):
+                    e = deduce(Observation._trusted(g, obs.mines), "enumerate", use_total=self.use_total,
+                               max_nodes=self.max_nodes, probabilities=True)
+                except (InconsistentPositionError, MethodRefused):
                     continue
                 if e.safe:
                     nxt = 1.0

@@ -16,25 +16,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..positions import COVERED, InconsistentPositionError, Observation
-from .base import Agent, Move, frontier_mask, moves_from, random_covered, read_as_exact, too_large
+from ..errors import InconsistentPositionError, MethodRefused
+from ..methods import deduce
+from ..positions import COVERED, Observation
+from .base import Agent, Move, frontier_mask, moves_from, random_covered, read_as_exact
 from .reductio import local_estimates
 
-__all__ = ["ProbabilityAgent", "mine_probabilities"]
-
-
-def exact_analysis(obs: Observation, *, use_total: bool = True, max_nodes: int = 200_000):
-    """Forced cells and exact mine probabilities in one enumeration (``methods.enumerate.analyse``)."""
-    from ..methods.enumerate import analyse  # imported lazily: numba is heavy
-
-    return analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes)
-
-
-def mine_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarray:
-    """Exact mine probabilities of the covered cells (``nan`` elsewhere)."""
-    p = np.array(exact_analysis(obs, use_total=use_total).probabilities, dtype=float)
-    p[obs.grid != COVERED] = np.nan
-    return p
+__all__ = ["ProbabilityAgent"]
 
 
 @dataclass(frozen=True)
@@ -66,12 +54,11 @@ class ProbabilityAgent(Agent):
         if moves or "enumerate" not in chain:
             return moves or self._guess_moves(obs, rng, None)
         try:
-            e = exact_analysis(obs, use_total=self.use_total, max_nodes=self.max_nodes)
+            e = deduce(obs, "enumerate", use_total=self.use_total, max_nodes=self.max_nodes,
+                       probabilities=True)
         except InconsistentPositionError:
             return self._guess_moves(obs, rng, None)
-        except ValueError as exc:  # a block too large to enumerate (noisy bounds): local estimates
-            if not too_large(exc):
-                raise
+        except MethodRefused:  # a block too large to enumerate (noisy bounds): local estimates
             return self._guess_moves(obs, rng, local_estimates(obs.grid))
         if e.safe or e.mines:
             return moves_from(e.safe, e.mines, "enumerate")

@@ -1,36 +1,77 @@
-"""Deduction methods behind :func:`sweeplab.deduce` and :data:`sweeplab.METHODS` (SPEC §4).
+"""The open registry of deduction methods: :func:`sweeplab.deduce`, :data:`sweeplab.METHODS` (SPEC §4).
 
-Each method lives in its own module of this package and exposes
-``forced_cells(obs, *, use_total=True, **options) -> (safe, mines)``, two
-sets of ``(row, col)``.  The registry below describes every method and
-imports its module on first use, so importing :mod:`sweeplab` stays cheap
-(``galois`` alone takes seconds to import).
+A method is a function ``function(obs, *, use_total=True, **options) -> (safe,
+mines)``, two sets of ``(row, col)``, that reads the position's clue system
+(:func:`sweeplab.clue_system`).  The built-in methods live one per module of
+this package and are imported on first use, so ``import sweeplab`` stays cheap
+(``galois`` alone takes seconds to import).  :func:`register_method` adds a
+method of your own; it then works wherever a built-in does: :func:`deduce`,
+agents built from method chains, ``sweeplab solve``/``bench``/``play``/``sweep``
+(with ``--plugin MODULE``) and the explorer.
+
+Every call of a method goes through :func:`deduce`, which checks the options
+against the function's signature, times the call, and adds the seconds to
+every open :func:`method_seconds` clock (agents' games report them).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import inspect
+import os
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from ..positions import Observation, as_observation
 
-__all__ = ["Deduction", "MethodInfo", "METHODS", "deduce"]
+__all__ = [
+    "Deduction",
+    "MethodInfo",
+    "METHODS",
+    "deduce",
+    "load_plugins",
+    "load_plugins_from_env",
+    "method_info",
+    "method_seconds",
+    "register_method",
+    "unregister_method",
+]
 
 Cell = tuple[int, int]
+MethodFunction = Callable[..., Any]
+#: Environment variable naming the plugin modules, so worker processes import them too.
+PLUGINS_ENV = "SWEEPLAB_PLUGINS"
 
 
 @dataclass(frozen=True)
 class Deduction:
-    """Cells a method proved (or, for unsound methods, claimed) safe or mined."""
+    """Cells a method proved (or, for unsound methods, claimed) safe or mined.
+
+    Attributes
+    ----------
+    safe, mines : frozenset of (int, int)
+    method : str
+        The method's name (the function's name for an unregistered callable).
+    seconds : float
+        Wall time of the call.
+    probabilities : numpy.ndarray or None
+        Exact mine probabilities, from methods that give them when asked
+        (``deduce(obs, "enumerate", probabilities=True)``).
+    """
 
     safe: frozenset[Cell]
     mines: frozenset[Cell]
     method: str
     seconds: float
+    probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def cells(self) -> frozenset[Cell]:
@@ -52,75 +93,222 @@ class MethodInfo:
         Never claims a wrong cell.
     complete : bool
         Finds every forced cell.
-    uses_total : bool
-        Takes the total-mines information into account when ``use_total``.
     summary : str
         One line.
     reference : str
         The seed report section it follows.
+    gives_probabilities : bool
+        Returns exact mine probabilities too when called with ``probabilities=True``.
+    builtin : bool
+        Shipped with sweeplab (its module is imported on first use).
     """
 
     name: str
     sound: bool
     complete: bool
-    uses_total: bool
     summary: str
     reference: str
-    module: str
+    target: str | MethodFunction = field(repr=False)
+    gives_probabilities: bool = False
+    builtin: bool = False
 
     @property
-    def function(self) -> Callable[..., tuple[set[Cell], set[Cell]]]:
-        """The module's ``forced_cells`` (imported on first use)."""
-        return importlib.import_module(f"{__name__}.{self.module}").forced_cells
+    def function(self) -> MethodFunction:
+        """The method's function (a built-in's module is imported on first use)."""
+        return _resolve(self.target)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """Keyword options the function accepts besides ``use_total``."""
+        accepted, _ = _signature(self.function)
+        return tuple(sorted(accepted - {"use_total"}))
 
 
-_INFOS = [
-    MethodInfo("trivial", True, False, True,
-               "one clue at a time (the total as one more clue): all mines or all safe; to a fixpoint",
-               "000 §2.2; 003 Algorithm A; 001 Global Information", "trivial"),
-    MethodInfo("subset", True, False, True,
-               "pairs of clues (and the total): the difference rule, nested or overlapping; to a fixpoint",
-               "001 Inference (A+B+C=1, A+C+D=2)", "subset"),
-    MethodInfo("rref", True, False, True,
-               "exact rational RREF of [A|b], then the row bound rule on each row",
-               "002 Algorithm 1; 003 Algorithm B", "rref"),
-    MethodInfo("lstsq", False, False, True,
-               "minimum-norm least squares; values within tolerance of 0 or 1 are claimed (unsound)",
-               "000 §3.1", "lstsq"),
-    MethodInfo("lstsq-certified", True, False, True,
-               "claims only cells determined by the system (exact row-space test), valued 0 or 1",
-               "000 §3.1, with a proof", "lstsq_certified"),
-    MethodInfo("gf2", True, False, True,
-               "row reduction over GF(2) (flint; galois as engine option): a cell fixed mod 2 is fixed",
-               "002 (finite fields)", "gf2"),
-    MethodInfo("gfp", True, False, True,
-               "row reduction over GF(p), option p (default 7), with the mod-p bound rule",
-               "002 (GF(p))", "gfp"),
-    MethodInfo("bounded", True, False, True,
-               "bounds propagation of 0/1 cells on original and RREF rows, with substitution, to a fixpoint",
-               "002 Algorithm 1; 003 Algorithm B, iterated", "bounded"),
-    MethodInfo("lp", True, False, True,
-               "LP relaxation (HiGHS, batched solves): max 0 -> safe, min 1 -> mine",
-               "000 §2.4 (relaxed)", "lp"),
-    MethodInfo("milp", True, True, True,
-               "proof by contradiction with an integer program per cell",
-               "000 §2.4 CSP; 001 reductio agent", "milp"),
-    MethodInfo("enumerate", True, True, True,
-               "every consistent assignment of each component (grouped cells, numba backtracking), "
-               "combined with the total by binomial weights; also gives sweeplab.probabilities",
-               "004 §3 (backtracking, split borders)", "enumerate"),
-    MethodInfo("brute", True, True, True,
-               "every 0/1 assignment of the whole frontier, no splitting; refuses above 20 frontier cells",
-               "000 §2.4 (all solutions)", "brute"),
+@cache
+def _resolve(target: str | MethodFunction) -> MethodFunction:
+    if callable(target):
+        return target
+    return importlib.import_module(f"{__name__}.{target}").forced_cells
+
+
+def _builtin(name, sound, complete, summary, reference, module, **kw) -> MethodInfo:
+    return MethodInfo(name, sound, complete, summary, reference, module, builtin=True, **kw)
+
+
+_BUILTINS = [
+    _builtin("trivial", True, False,
+             "one clue at a time (the total as one more clue): all mines or all safe; to a fixpoint",
+             "000 §2.2; 003 Algorithm A; 001 Global Information", "trivial"),
+    _builtin("subset", True, False,
+             "pairs of clues (and the total): the difference rule, nested or overlapping; to a fixpoint",
+             "001 Inference (A+B+C=1, A+C+D=2)", "subset"),
+    _builtin("rref", True, False,
+             "exact rational RREF of [A|b], then the row bound rule on each row",
+             "002 Algorithm 1; 003 Algorithm B", "rref"),
+    _builtin("lstsq", False, False,
+             "minimum-norm least squares; values within tolerance of 0 or 1 are claimed (unsound)",
+             "000 §3.1", "lstsq"),
+    _builtin("lstsq-certified", True, False,
+             "claims only cells determined by the system (exact row-space test), valued 0 or 1",
+             "000 §3.1, with a proof", "lstsq_certified"),
+    _builtin("gf2", True, False,
+             "row reduction over GF(2) (flint; galois as engine option): a cell fixed mod 2 is fixed",
+             "002 (finite fields)", "gf2"),
+    _builtin("gfp", True, False,
+             "row reduction over GF(p), option p (default 7), with the mod-p bound rule",
+             "002 (GF(p))", "gfp"),
+    _builtin("bounded", True, False,
+             "bounds propagation of 0/1 cells on original and RREF rows, with substitution, to a fixpoint",
+             "002 Algorithm 1; 003 Algorithm B, iterated", "bounded"),
+    _builtin("lp", True, False,
+             "LP relaxation (HiGHS, batched solves): max 0 -> safe, min 1 -> mine",
+             "000 §2.4 (relaxed)", "lp"),
+    _builtin("milp", True, True,
+             "proof by contradiction with an integer program per cell",
+             "000 §2.4 CSP; 001 reductio agent", "milp"),
+    _builtin("enumerate", True, True,
+             "every consistent assignment of each component (grouped cells, numba backtracking), "
+             "combined with the total by binomial weights; also gives sweeplab.probabilities",
+             "004 §3 (backtracking, split borders)", "enumerate", gives_probabilities=True),
+    _builtin("brute", True, True,
+             "every 0/1 assignment of the whole frontier, no splitting; refuses above 20 frontier cells",
+             "000 §2.4 (all solutions)", "brute"),
 ]
 
-#: Read-only mapping from method name to its :class:`MethodInfo`.
-METHODS: MappingProxyType[str, MethodInfo] = MappingProxyType({m.name: m for m in _INFOS})
+_REGISTRY: dict[str, MethodInfo] = {m.name: m for m in _BUILTINS}
+#: Read-only, live mapping from method name to its :class:`MethodInfo` (built-ins and registered).
+METHODS: MappingProxyType[str, MethodInfo] = MappingProxyType(_REGISTRY)
+
+
+def register_method(
+    name: str,
+    function: MethodFunction,
+    *,
+    sound: bool,
+    complete: bool,
+    summary: str = "",
+    reference: str = "",
+    replace: bool = False,
+) -> MethodInfo:
+    """Add a deduction method to :data:`METHODS` (SPEC §4).
+
+    Parameters
+    ----------
+    name : str
+        The method's name, as ``deduce(obs, name)`` and the command line use it.
+    function : callable
+        ``function(obs, *, use_total=True, **options) -> (safe, mines)``: two
+        iterables of ``(row, col)``.  It should read :func:`sweeplab.clue_system`
+        (``obs`` is an :class:`~sweeplab.Observation`), raise
+        :class:`~sweeplab.InconsistentPositionError` when it finds no layout
+        fits and :class:`~sweeplab.MethodRefused` for positions it declines.
+    sound, complete : bool
+        What the method promises; check them with
+        :func:`sweeplab.testing.check_sound`.
+    summary, reference : str
+        One line, and the report section (or paper) it follows.
+    replace : bool, default False
+        Replace an earlier registration of ``name`` (never a built-in).
+
+    Returns
+    -------
+    MethodInfo
+
+    Examples
+    --------
+    >>> import sweeplab
+    >>> def nothing(obs, *, use_total=True):
+    ...     return set(), set()
+    >>> sweeplab.register_method("nothing", nothing, sound=True, complete=False).name
+    'nothing'
+    >>> sweeplab.deduce("?1\\n11", "nothing").cells
+    frozenset()
+    >>> sweeplab.unregister_method("nothing")
+    """
+    if not isinstance(name, str) or not name.strip() or name != name.strip() or "," in name:
+        raise ValueError(f"a method name must be a non-empty string without spaces at its ends or "
+                         f"commas, got {name!r}")
+    if not callable(function):
+        raise ValueError(f"method {name!r}: function must be callable, got {function!r}")
+    accepted, var_kw = _signature(function)
+    if "use_total" not in accepted and not var_kw:
+        raise ValueError(f"method {name!r}: function must accept the keyword use_total "
+                         f"(signature function(obs, *, use_total=True, **options))")
+    for flag, value in (("sound", sound), ("complete", complete)):
+        if not isinstance(value, bool):
+            raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
+    old = _REGISTRY.get(name)
+    if old is not None and (old.builtin or not replace):
+        why = "a built-in method" if old.builtin else "registered already (pass replace=True)"
+        raise ValueError(f"method {name!r} is {why}; choose another name")
+    info = MethodInfo(name, sound, complete, str(summary), str(reference), function)
+    _REGISTRY[name] = info
+    return info
+
+
+def unregister_method(name: str) -> None:
+    """Remove a method added by :func:`register_method` (built-ins stay)."""
+    info = method_info(name)
+    if info.builtin:
+        raise ValueError(f"method {name!r} is built in and cannot be removed")
+    del _REGISTRY[name]
+
+
+def method_info(name: str) -> MethodInfo:
+    """The :class:`MethodInfo` of ``name``; ``ValueError`` naming the choices if there is none."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown method {name!r}; choose from {sorted(_REGISTRY)} "
+                         "(or register your own with sweeplab.register_method)") from None
+
+
+@cache
+def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
+    """Keyword names ``function`` accepts, and whether it takes ``**kwargs``."""
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return frozenset(), True
+    # the first parameter is the position; options are the keywords after it
+    names = frozenset(p.name for p in list(params)[1:] if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+    return names, any(p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _check_options(name: str, function: MethodFunction, options: dict[str, Any]) -> None:
+    accepted, var_kw = _signature(function)
+    unknown = sorted(set(options) - accepted)
+    if unknown and not var_kw:
+        allowed = sorted(accepted - {"use_total"}) or "none"
+        raise ValueError(f"method {name!r} has no option {', '.join(map(repr, unknown))}; "
+                         f"its options: {allowed}")
+
+
+_CLOCKS: ContextVar[tuple[dict[str, float], ...]] = ContextVar("sweeplab_method_clocks", default=())
+
+
+@contextlib.contextmanager
+def method_seconds() -> Iterator[dict[str, float]]:
+    """Collect the seconds :func:`deduce` spends per method inside a ``with`` block.
+
+    Examples
+    --------
+    >>> with method_seconds() as clock:
+    ...     _ = deduce("?1\\n11", "trivial")
+    >>> sorted(clock)
+    ['trivial']
+    """
+    clock: dict[str, float] = {}
+    token = _CLOCKS.set(_CLOCKS.get() + (clock,))
+    try:
+        yield clock
+    finally:
+        _CLOCKS.reset(token)
 
 
 def deduce(
     obs: Observation | str,
-    method: str = "rref",
+    method: str | MethodFunction = "rref",
     *,
     use_total: bool = True,
     **options: Any,
@@ -131,12 +319,14 @@ def deduce(
     ----------
     obs : Observation or str
         The position (its text form is accepted too).
-    method : str, default "rref"
-        A key of :data:`METHODS`.
+    method : str or callable, default "rref"
+        A key of :data:`METHODS`, or a function ``function(obs, *, use_total,
+        **options) -> (safe, mines)`` run once without registering it.
     use_total : bool, default True
         Use the board's total number of mines when the position knows it.
     **options
-        Method options (for example ``p`` for ``"gfp"``).
+        Method options (for example ``p`` for ``"gfp"``); ``probabilities=True``
+        asks a method that gives exact probabilities for them too.
 
     Returns
     -------
@@ -144,24 +334,85 @@ def deduce(
 
     Raises
     ------
-    KeyError
-        For an unknown method.
+    ValueError
+        For an unknown method, or an option the method does not take.
     InconsistentPositionError
         When the method detects that no mine layout fits the clues.
+    MethodRefused
+        When the method declines the position (too large, needs exact clues).
 
     Examples
     --------
-    >>> from sweeplab import Observation
-    >>> d = deduce(Observation.from_text("?1\\n11"), method="trivial")
+    >>> d = deduce("?1\\n11", method="trivial")
     >>> sorted(d.mines), sorted(d.safe)
     ([(0, 0)], [])
+    >>> deduce("?1\\n11", lambda obs, *, use_total=True: ({(0, 0)}, set())).method
+    '<lambda>'
     """
-    try:
-        info = METHODS[method]
-    except KeyError:
-        raise KeyError(f"unknown method {method!r}; choose from {sorted(METHODS)}") from None
+    if callable(method):
+        name, function, gives_probabilities = getattr(method, "__name__", repr(method)), method, False
+    else:
+        info = method_info(method)
+        name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
+    if not isinstance(use_total, (bool, np.bool_)):
+        raise ValueError(f"use_total must be True or False, got {use_total!r}")
+    want_probabilities = bool(options.get("probabilities", False))
+    if "probabilities" in options and not gives_probabilities:
+        if want_probabilities:
+            raise ValueError(f"method {name!r} gives no probabilities; 'enumerate' does")
+        del options["probabilities"]
+    _check_options(name, function, options)
     obs = as_observation(obs)
     start = time.perf_counter()
-    safe, mines = info.function(obs, use_total=use_total, **options)
+    result = function(obs, use_total=bool(use_total), **options)
     seconds = time.perf_counter() - start
-    return Deduction(frozenset(safe), frozenset(mines), method, seconds)
+    for clock in _CLOCKS.get():
+        clock[name] = clock.get(name, 0.0) + seconds
+    probabilities = None
+    try:
+        if want_probabilities:
+            safe, mines, probabilities = result
+        else:
+            safe, mines = result
+        safe, mines = _cells(safe), _cells(mines)
+    except (TypeError, ValueError):
+        raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
+                        f"got {type(result).__name__}") from None
+    return Deduction(safe, mines, name, seconds, probabilities)
+
+
+def _cells(cells: Iterable) -> frozenset[Cell]:
+    if isinstance(cells, frozenset):
+        return cells
+    return frozenset((int(r), int(c)) for r, c in cells)
+
+
+def load_plugins(modules: Iterable[str]) -> list[str]:
+    """Import modules that register methods (``--plugin MODULE`` on the command line).
+
+    The names are also put in the environment (:data:`PLUGINS_ENV`), so worker
+    processes started afterwards import them too (:func:`load_plugins_from_env`).
+
+    Raises
+    ------
+    ValueError
+        When a module cannot be imported (its error is named).
+    """
+    loaded = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 - any failure of a plugin is reported as bad input
+            raise ValueError(f"--plugin {module!r} could not be imported: {type(exc).__name__}: {exc}"
+                             ) from exc
+        loaded.append(module)
+    if loaded:
+        known = [m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m]
+        os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(known + loaded))
+    return loaded
+
+
+def load_plugins_from_env() -> list[str]:
+    """Import the plugin modules named in :data:`PLUGINS_ENV` (in worker processes)."""
+    return load_plugins(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
+

@@ -1,21 +1,20 @@
-"""Shared machinery of the grid-rule and linear-algebra methods.
+"""The one shared layer of the methods: machinery over views of the clue system (SPEC §2).
 
-Two views of a position live here, each built once per call:
+Every method reads :func:`sweeplab.clue_system`; this module adds what more
+than one method does with it:
 
-* :class:`Board`, the grid itself on a padded flat array, for the player-style
-  rules (``trivial``, ``subset``): it applies found cells in place, as a player
-  would, and keeps the single-clue and total-mines rules (report 000 §2.2,
-  report 001 "Global Information").
-* :class:`LinearSystem`, the clue system ``A x = b`` with the interior cells
-  (which only the total row touches) merged into one weighted column, for the
-  algebraic methods; with :func:`exact_rref` (python-flint) and the row bound
-  rule of report 002 Algorithm 1 / report 003 Algorithm B.
+* :class:`Board`, the state of the player-style rules (``trivial``, ``subset``)
+  on the clue system's grid view: found cells are applied in place, as a player
+  would, with the single-clue and total-mines rules (report 000 §2.2, report 001
+  "Global Information") as a compiled worklist;
+* exact and modular RREF of the merged view (python-flint), and the row bound
+  rule of report 002 Algorithm 1 / report 003 Algorithm B, for the algebraic
+  methods (``rref``, ``bounded``, ``lstsq-certified``, ``gf2``, ``gfp``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numba
@@ -23,63 +22,29 @@ import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import connected_components
 
-from ..clue_system import clue_system
-from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, neighbour_table
+from ..clue_system import PAD, ClueSystem, MergedSystem, clue_system
+from ..errors import InconsistentPositionError, MethodRefused
+from ..positions import Observation
 
 Cell = tuple[int, int]
 CellSets = tuple[set[Cell], set[Cell]]
 
-PAD = 2  # two rings of padding: pairs of clues up to two cells apart never wrap around
 
+def exact_system(obs: Observation, method: str, *, use_total: bool) -> ClueSystem:
+    """The clue system of ``obs`` for a method that reads rows as equalities.
 
-def reject_bound_noise(obs: Observation, method: str) -> None:
-    """Equality-based methods cannot read noisy numbers: raise for ``"under"``/``"over"``.
-
-    ``"lost"`` clues are simply absent (``NOCLUE`` gives no equation), so they are fine.
+    Raises :class:`MethodRefused` under ``"under"``/``"over"`` noise (numbers are only
+    bounds); ``"lost"`` clues are simply absent (``NOCLUE`` gives no equation), so they are fine.
     """
-    if obs.noise in ("under", "over"):
+    system = clue_system(obs, use_total=use_total)
+    if not system.exact:
         bound = "lower" if obs.noise == "under" else "upper"
-        raise ValueError(
+        raise MethodRefused(
             f"method {method!r} needs exact clues, but this position has noise {obs.noise!r} "
-            f"(its numbers are only {bound} bounds); use 'trivial', which reads them as inequalities"
+            f"(its numbers are only {bound} bounds); use 'trivial', 'lp' or 'enumerate', "
+            "which read them as inequalities"
         )
-
-
-def check_counts(obs: Observation, *, use_total: bool) -> None:
-    """Raise :class:`InconsistentPositionError` when a clue or the total cannot be met.
-
-    A clue needs ``known <= clue <= known + covered`` around it (``known``:
-    flags and revealed mines), and the total ``known <= mines <= known +
-    covered``.  Under clue noise only the side each bound allows is checked.
-    This also covers clues with no covered neighbour, which the clue system
-    drops.
-    """
-    grid = obs.grid
-    flat = grid.ravel()
-    clues = np.flatnonzero(flat >= 0)
-    if clues.size:
-        table = neighbour_table(grid.shape)[clues]
-        ok = table >= 0
-        idx = np.where(ok, table, 0)
-        known = (((flat[idx] == FLAG) | (flat[idx] == MINE)) & ok).sum(axis=1)
-        covered = ((flat[idx] == COVERED) & ok).sum(axis=1)
-        value = flat[clues].astype(np.int64)
-        low = value < known if obs.noise != "under" else np.zeros(value.shape, bool)
-        high = value > known + covered if obs.noise != "over" else np.zeros(value.shape, bool)
-        bad = np.flatnonzero(low | high)
-        if bad.size:
-            r, c = divmod(int(clues[bad[0]]), grid.shape[1])
-            raise InconsistentPositionError(
-                f"clue {int(flat[clues[bad[0]]])} at ({r}, {c}) sees {int(known[bad[0]])} known mines "
-                f"and {int(covered[bad[0]])} covered cells"
-            )
-    if use_total and obs.mines is not None:
-        known, covered = obs.known_mines, int(np.count_nonzero(flat == COVERED))
-        if not known <= obs.mines <= known + covered:
-            raise InconsistentPositionError(
-                f"total of {obs.mines} mines cannot be met with {known} known mines "
-                f"and {covered} covered cells"
-            )
+    return system
 
 
 def merge_claims(safe: set[Cell], mines: set[Cell]) -> CellSets:
@@ -113,18 +78,18 @@ class Board:
         Mines still to place among the unknown cells (``None`` without the total).
     watch : numpy.ndarray
         Clues that may still change: at first every clue (the first
-        :meth:`single_clue_rule` checks them all, as :func:`check_counts`
+        :meth:`single_clue_rule` checks them all, as :meth:`~sweeplab.clue_system.ClueSystem.check_counts`
         would), then those with an undecided neighbour.
     """
 
-    def __init__(self, obs: Observation, *, use_total: bool) -> None:
-        h, w = obs.shape
-        self.shape = (h, w)
-        self.width = w + 2 * PAD
-        self.clue, self.unknown, self.mine, self.watch, n_unknown, known = _padded(obs.grid, PAD)
+    def __init__(self, system: ClueSystem) -> None:
+        view = system.grid_view()
+        self.shape = system.shape
+        self.width = view.width
+        self.clue, self.unknown, self.mine, self.watch = view.clue, view.unknown, view.mine, view.watch
         self.offsets = _offsets(self.width)
-        self.remaining = obs.mines - int(known) if use_total and obs.mines is not None else None
-        self.n_unknown = int(n_unknown)
+        self.remaining = view.remaining
+        self.n_unknown = view.n_unknown
         self.found_safe: list[int] = []
         self.found_mines: list[int] = []
 
@@ -205,35 +170,6 @@ _NOISE_RULE = {"under": 1, "over": 2}
 @lru_cache(maxsize=16)
 def _offsets(width: int) -> np.ndarray:
     return np.array([dr * width + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc], dtype=np.int64)
-
-
-@numba.njit(cache=True)
-def _padded(grid, pad):
-    """The flat padded arrays of :class:`Board`: clue codes (``-5`` on the padding), undecided
-    cells, known mines, clue cells; and the counts of undecided cells and known mines."""
-    h, w = grid.shape
-    wp = w + 2 * pad
-    n = (h + 2 * pad) * wp
-    clue = np.full(n, -5, dtype=np.int64)
-    unknown = np.zeros(n, dtype=np.bool_)
-    mine = np.zeros(n, dtype=np.bool_)
-    clues = np.empty(h * w, dtype=np.int64)
-    n_clues = n_unknown = known = 0
-    for r in range(h):
-        for c in range(w):
-            i = (r + pad) * wp + c + pad
-            v = grid[r, c]
-            clue[i] = v
-            if v >= 0:
-                clues[n_clues] = i
-                n_clues += 1
-            elif v == COVERED:
-                unknown[i] = True
-                n_unknown += 1
-            elif v == FLAG or v == MINE:
-                mine[i] = True
-                known += 1
-    return clue, unknown, mine, clues[:n_clues], n_unknown, known
 
 
 @numba.njit(cache=True)
@@ -331,92 +267,6 @@ def _single_clue_fixpoint(clue, unknown, mine, offsets, watch, has_total, total,
 # the algebraic view (rref, bounded, lstsq, lstsq-certified, gf2, gfp)
 
 
-@dataclass(frozen=True)
-class LinearSystem:
-    """``A x = b`` over 0/1 cells, with identical columns merged.
-
-    The interior cells (covered, touching no clue) appear only in the total
-    row, so their columns are identical: they are merged into one column of
-    weight ``len(columns[-1])``.  Every row operation treats identical columns
-    alike, so the RREF and the bound rules read the merged column exactly as
-    they would read its copies.
-
-    Attributes
-    ----------
-    A : numpy.ndarray
-        0/1 coefficients (``int8``), one row per clue (plus the total row).
-    b : numpy.ndarray
-        ``int64`` right-hand side.
-    weights : numpy.ndarray
-        Cells behind each column.
-    columns : tuple of tuple of (int, int)
-        The cells of each column.
-    has_total : bool
-        Whether the last row is the total-mines row (1 on every column).
-    """
-
-    A: np.ndarray
-    b: np.ndarray
-    weights: np.ndarray
-    columns: tuple[tuple[Cell, ...], ...]
-    has_total: bool = False
-
-    @property
-    def n_columns(self) -> int:
-        return len(self.columns)
-
-    def cells(self, cols) -> set[Cell]:
-        return {cell for j in cols for cell in self.columns[j]}
-
-    def expanded(self) -> tuple[np.ndarray, np.ndarray, tuple[Cell, ...]]:
-        """``(A, b, cells)`` with one column per cell (merged columns repeated)."""
-        A = np.repeat(self.A, self.weights, axis=1)
-        return A, self.b, tuple(cell for col in self.columns for cell in col)
-
-    def substitute(self, ones, zeros) -> LinearSystem:
-        """The system left after fixing columns ``ones`` to 1 and ``zeros`` to 0."""
-        fixed = np.zeros(self.n_columns, dtype=bool)
-        fixed[list(ones)] = True
-        fixed[list(zeros)] = True
-        b = self.b - self.A[:, list(ones)] @ self.weights[list(ones)]
-        keep = ~fixed
-        A = self.A[:, keep]
-        live = A.any(axis=1)
-        if np.any(b[~live] != 0):
-            raise InconsistentPositionError("an equation is left with no cells and a nonzero right side")
-        columns = tuple(c for c, k in zip(self.columns, keep, strict=True) if k)
-        has_total = self.has_total and bool(live[-1])
-        return LinearSystem(A[live], b[live], self.weights[keep], columns, has_total)
-
-
-def linear_system(obs: Observation, *, use_total: bool) -> LinearSystem:
-    """Build the clue system of ``obs`` (SPEC §2) with the interior merged into one column.
-
-    Also checks every clue's count and the total (:func:`check_counts`).
-
-    Examples
-    --------
-    >>> from sweeplab import Observation
-    >>> s = linear_system(Observation.from_text("?1--\\n11--\\n---?\\n---?", mines=2), use_total=True)
-    >>> s.A.tolist(), s.b.tolist(), s.weights.tolist(), s.columns
-    ([[1, 0], [1, 0], [1, 0], [1, 1]], [1, 1, 1, 2], [1, 2], (((0, 0),), ((2, 3), (3, 3))))
-    """
-    check_counts(obs, use_total=use_total)
-    system = clue_system(obs, use_total=use_total)
-    nf = system.n_frontier
-    columns = [(cell,) for cell in system.cells[:nf]]
-    weights = [1] * nf
-    kept = nf
-    if system.n_variables > nf:
-        kept += 1
-        columns.append(tuple(system.cells[nf:]))
-        weights.append(system.n_variables - nf)
-    # 0/1 entries: int8 keeps the dense matrix small on big boards (never densify the interior)
-    A = system.A_sparse[:, :kept].toarray().astype(np.int8)
-    weights = np.array(weights, dtype=np.int64)
-    return LinearSystem(A, system.b.copy(), weights, tuple(columns), system.has_total)
-
-
 def blocks(A: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """``(rows, columns)`` of the independent blocks of ``A`` (rows linked through shared columns)."""
     m, n = A.shape
@@ -490,7 +340,7 @@ def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
 
 
 def rref_rows(
-    system: LinearSystem, *, p: int | None = None, engine: str = "flint"
+    system: MergedSystem, *, p: int | None = None, engine: str = "flint"
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows of the RREF of ``[A | b]``, exact (``p=None``) or over GF(p).
 

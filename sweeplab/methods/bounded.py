@@ -22,9 +22,8 @@ from ..positions import Observation
 from ._common import (
     CellSets,
     bound_propagation,
-    linear_system,
+    exact_system,
     merge_claims,
-    reject_bound_noise,
     rref_rows,
 )
 
@@ -62,8 +61,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([(0, 0), (0, 1), (0, 2)], [])
     """
-    reject_bound_noise(obs, "bounded")
-    system = linear_system(obs, use_total=use_total)
+    system = exact_system(obs, "bounded", use_total=use_total).merged()
     safe: set = set()
     mines: set = set()
     while system.n_columns:

@@ -9,7 +9,7 @@ assignments.  With the total, an assignment with ``S`` frontier mines is kept
 when the ``I`` interior cells can hold the rest (``0 <= R - S <= I``); interior
 cells are forced when every kept assignment leaves them no mine, or all mines.
 
-It costs ``2^n`` for ``n`` frontier cells, so it refuses (``ValueError``) above
+It costs ``2^n`` for ``n`` frontier cells, so it refuses (:class:`~sweeplab.MethodRefused`) above
 ``max_variables`` (default :data:`MAX_VARIABLES` = 20, about a million
 assignments and half a second).  Clue noise: numbers are bounds as in
 :mod:`sweeplab.methods.enumerate`.
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..positions import InconsistentPositionError, Observation
-from .enumerate import cell_system
+from ..clue_system import clue_system
+from ..errors import InconsistentPositionError, MethodRefused
+from ..positions import Observation
 
 __all__ = ["MAX_VARIABLES", "forced_cells"]
 
@@ -39,7 +40,7 @@ def forced_cells(
 
     Raises
     ------
-    ValueError
+    MethodRefused
         When the frontier has more than ``max_variables`` cells.
     InconsistentPositionError
         When no assignment fits.
@@ -50,10 +51,10 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    s = cell_system(obs, use_total=use_total)
+    s = clue_system(obs, use_total=use_total).cell_bounds()
     n = s.cells.size
     if n > max_variables:
-        raise ValueError(
+        raise MethodRefused(
             f"brute force over {n} frontier cells needs 2^{n} assignments; "
             f"the limit is max_variables={max_variables} (use 'enumerate')"
         )

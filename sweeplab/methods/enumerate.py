@@ -53,14 +53,14 @@ from math import comb
 import numba
 import numpy as np
 
-from ..positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation
+from ..clue_system import GroupedSystem, clue_system
+from ..errors import ComponentTooLargeError, InconsistentPositionError
+from ..positions import FLAG, MINE, Observation
 
 __all__ = [
-    "CellSystem",
     "ComponentTooLargeError",
     "Enumeration",
     "analyse",
-    "cell_system",
     "forced_cells",
     "probabilities",
 ]
@@ -69,316 +69,6 @@ Cell = tuple[int, int]
 
 #: Default cap on backtracking nodes per call (:func:`probabilities`, :func:`analyse`).
 MAX_NODES = 200_000
-#: Default cap for :func:`forced_cells`.
-MAX_NODES_FORCED = MAX_NODES
-
-
-class ComponentTooLargeError(ValueError):
-    """A block of frontier cells needs more than ``max_nodes`` backtracking nodes."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """The constraints of a position over groups of exchangeable frontier cells.
-
-    Attributes
-    ----------
-    shape : tuple of int
-    cells : numpy.ndarray
-        Flat indices of the frontier cells, group by group.
-    cell_group : numpy.ndarray
-        Group of each of ``cells``.
-    group_size : numpy.ndarray
-        Cells per group.
-    row_ptr, row_groups : numpy.ndarray
-        CSR lists of the groups in each informative clue.
-    lo, hi : numpy.ndarray
-        ``lo[r] <= sum of the mines of clue r's groups <= hi[r]``.
-    interior : numpy.ndarray
-        Flat indices of covered cells in no informative clue.
-    remaining : int or None
-        Mines among the covered cells (the total minus known mines) when used.
-    """
-
-    shape: tuple[int, int]
-    cells: np.ndarray
-    cell_group: np.ndarray
-    group_size: np.ndarray
-    row_ptr: np.ndarray
-    row_groups: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    interior: np.ndarray
-    remaining: int | None
-
-    @property
-    def group_cells(self) -> list[np.ndarray]:
-        """Flat indices of the cells of each group."""
-        return np.split(self.cells, np.cumsum(self.group_size)[:-1]) if self.group_size.size else []
-
-
-def build(obs: Observation, *, use_total: bool = True) -> Problem:
-    """Read the constraints of a position (clues as bounds under noise), grouped.
-
-    Raises
-    ------
-    InconsistentPositionError
-        When a clue or the total is out of reach whatever the layout.
-
-    Examples
-    --------
-    >>> p = build(Observation.from_text("???\\n121", mines=2))
-    >>> p.group_size.tolist(), p.lo.tolist(), p.remaining
-    ([1, 1, 1], [1, 2, 1], 2)
-    """
-    noise = {"under": 1, "over": 2}.get(obs.noise, 0)
-    cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, info = _build(obs.grid, noise)
-    bad, need, n_cov, n_known, n_covered = info.tolist()
-    if bad >= 0:
-        r, c = divmod(bad, obs.shape[1])
-        raise InconsistentPositionError(
-            f"clue {int(obs.grid[r, c])} at ({r}, {c}) cannot be met: "
-            f"{need} more mines among {n_cov} covered neighbours"
-        )
-    remaining = None
-    if use_total and obs.mines is not None:
-        remaining = obs.mines - n_known
-        if not 0 <= remaining <= n_covered:
-            raise InconsistentPositionError(
-                f"total of {obs.mines} mines cannot be met with {n_known} known mines "
-                f"and {n_covered} covered cells"
-            )
-    return Problem(obs.shape, cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, remaining)
-
-
-@numba.njit(cache=True)
-def _sig_less(sig, a, b):  # pragma: no cover - compiled
-    """Whether row ``a`` of ``sig`` comes strictly before row ``b`` (lexicographic order)."""
-    for k in range(sig.shape[1]):
-        if sig[a, k] != sig[b, k]:
-            return sig[a, k] < sig[b, k]
-    return False
-
-
-@numba.njit(cache=True)
-def _build(grid, noise):  # pragma: no cover - compiled
-    """The arrays of :func:`build` in one pass (``noise``: 0 exact, 1 ``"under"``, 2 ``"over"``).
-
-    Returns the :class:`Problem` arrays and ``info = (bad, need, n_cov, known,
-    covered)``: ``bad`` the flat index of the first clue that cannot be met
-    (``-1`` if none) with its ``need`` and covered neighbours ``n_cov``; the
-    counts of known mines and covered cells.  Groups are the distinct sorted
-    signatures (informative clues around a cell) in lexicographic order, their
-    cells in increasing flat order.
-    """
-    h, w = grid.shape
-    n = h * w
-    info = np.full(5, -1, np.int64)
-    covered = np.zeros(n, np.bool_)
-    known = np.zeros(n, np.bool_)
-    n_known = 0
-    n_covered = 0
-    for r in range(h):
-        for c in range(w):
-            v = grid[r, c]
-            if v == COVERED:
-                covered[r * w + c] = True
-                n_covered += 1
-            elif v == FLAG or v == MINE:
-                known[r * w + c] = True
-                n_known += 1
-    info[3] = n_known
-    info[4] = n_covered
-    row_of = np.full(n, -1, np.int64)
-    member = np.zeros(n, np.bool_)
-    lo_r = np.empty(n, np.int64)
-    hi_r = np.empty(n, np.int64)
-    n_rows = 0
-    empty = np.zeros(0, np.int64)
-    for r in range(h):
-        for c in range(w):
-            v = grid[r, c]
-            if v < 0:
-                continue
-            n_cov = 0
-            n_kn = 0
-            for rr in range(max(r - 1, 0), min(r + 2, h)):
-                for cc in range(max(c - 1, 0), min(c + 2, w)):
-                    j = rr * w + cc
-                    n_cov += covered[j]
-                    n_kn += known[j]
-            need = np.int64(v) - n_kn
-            if noise == 1:
-                lo, hi = need, np.int64(n_cov)
-            elif noise == 2:
-                lo, hi = np.int64(0), need
-            else:
-                lo, hi = need, need
-            lo = max(lo, 0)
-            hi = min(hi, n_cov)
-            if lo > hi:
-                info[0] = r * w + c
-                info[1] = need
-                info[2] = n_cov
-                return empty, empty, empty, empty, empty, empty, empty, empty, info
-            if n_cov > 0 and (lo > 0 or hi < n_cov):
-                row_of[r * w + c] = n_rows
-                lo_r[n_rows] = lo
-                hi_r[n_rows] = hi
-                n_rows += 1
-                for rr in range(max(r - 1, 0), min(r + 2, h)):
-                    for cc in range(max(c - 1, 0), min(c + 2, w)):
-                        if covered[rr * w + cc]:
-                            member[rr * w + cc] = True
-    n_front = 0
-    n_int = 0
-    for i in range(n):
-        if member[i]:
-            n_front += 1
-        elif covered[i]:
-            n_int += 1
-    frontier = np.empty(n_front, np.int64)
-    interior = np.empty(n_int, np.int64)
-    a = 0
-    b = 0
-    for i in range(n):
-        if member[i]:
-            frontier[a] = i
-            a += 1
-        elif covered[i]:
-            interior[b] = i
-            b += 1
-    if n_front == 0:
-        return empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, interior, info
-    # Signature of a frontier cell: its informative clues, sorted, padded in front with -1.
-    sig = np.full((n_front, 8), -1, np.int64)
-    buf = np.empty(8, np.int64)
-    for f in range(n_front):
-        r, c = divmod(frontier[f], w)
-        k = 0
-        for rr in range(max(r - 1, 0), min(r + 2, h)):
-            for cc in range(max(c - 1, 0), min(c + 2, w)):
-                x = row_of[rr * w + cc]
-                if x >= 0:
-                    j = k
-                    while j > 0 and buf[j - 1] > x:
-                        buf[j] = buf[j - 1]
-                        j -= 1
-                    buf[j] = x
-                    k += 1
-        for j in range(k):
-            sig[f, 8 - k + j] = buf[j]
-    # Stable bottom-up merge sort of the frontier by signature.
-    order = np.arange(n_front)
-    tmp = np.empty(n_front, np.int64)
-    width = 1
-    while width < n_front:
-        for lo_i in range(0, n_front, 2 * width):
-            mid = min(lo_i + width, n_front)
-            end = min(lo_i + 2 * width, n_front)
-            i, j, t = lo_i, mid, lo_i
-            while i < mid and j < end:
-                if _sig_less(sig, order[j], order[i]):
-                    tmp[t] = order[j]
-                    j += 1
-                else:
-                    tmp[t] = order[i]
-                    i += 1
-                t += 1
-            while i < mid:
-                tmp[t] = order[i]
-                i += 1
-                t += 1
-            while j < end:
-                tmp[t] = order[j]
-                j += 1
-                t += 1
-        order, tmp = tmp, order
-        width *= 2
-    cells = np.empty(n_front, np.int64)
-    cell_group = np.empty(n_front, np.int64)
-    first = np.empty(n_front, np.int64)
-    G = 0
-    for t in range(n_front):
-        f = order[t]
-        if t == 0 or _sig_less(sig, order[t - 1], f):
-            first[G] = f
-            G += 1
-        cells[t] = frontier[f]
-        cell_group[t] = G - 1
-    group_size = np.zeros(G, np.int64)
-    for t in range(n_front):
-        group_size[cell_group[t]] += 1
-    # Rows -> groups (CSR, groups increasing within a row): each group lies wholly inside or outside each row.
-    row_ptr = np.zeros(n_rows + 1, np.int64)
-    for g in range(G):
-        for k in range(8):
-            x = sig[first[g], k]
-            if x >= 0:
-                row_ptr[x + 1] += 1
-    for x in range(n_rows):
-        row_ptr[x + 1] += row_ptr[x]
-    fill = row_ptr[:n_rows].copy()
-    row_groups = np.empty(row_ptr[n_rows], np.int64)
-    for g in range(G):
-        for k in range(8):
-            x = sig[first[g], k]
-            if x >= 0:
-                row_groups[fill[x]] = g
-                fill[x] += 1
-    return (cells, cell_group, group_size, row_ptr, row_groups, lo_r[:n_rows].copy(), hi_r[:n_rows].copy(),
-            interior, info)
-
-
-@dataclass(frozen=True)
-class CellSystem:
-    """The bounds ``lo <= A x <= hi`` over single frontier cells (no grouping).
-
-    Attributes
-    ----------
-    cells : numpy.ndarray
-        Flat indices of the frontier cells (the columns of ``A``).
-    A : numpy.ndarray
-        ``(clues, cells)`` 0/1 ``int64`` matrix of the informative clues.
-    lo, hi : numpy.ndarray
-    interior : numpy.ndarray
-        Flat indices of the other covered cells.
-    remaining : int or None
-        Mines among all covered cells, when the total is used.
-    """
-
-    shape: tuple[int, int]
-    cells: np.ndarray
-    A: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    interior: np.ndarray
-    remaining: int | None
-
-    def cell(self, j: int) -> Cell:
-        """``(row, col)`` of column ``j``."""
-        r, c = divmod(int(self.cells[j]), self.shape[1])
-        return (r, c)
-
-
-def cell_system(obs: Observation, *, use_total: bool = True) -> CellSystem:
-    """The constraints of :func:`build` over single cells, for ``brute``, ``lp`` and ``milp``.
-
-    Examples
-    --------
-    >>> s = cell_system(Observation.from_text("???\\n121"))
-    >>> s.A.tolist(), s.lo.tolist(), s.hi.tolist()
-    ([[1, 1, 0], [1, 1, 1], [0, 1, 1]], [1, 2, 1], [1, 2, 1])
-    """
-    p = build(obs, use_total=use_total)
-    order = np.argsort(p.cells)
-    cells = p.cells[order]
-    G, n_rows = p.group_size.size, p.lo.size
-    group_cell = np.zeros((G, cells.size), dtype=np.int64)
-    group_cell[p.cell_group[order], np.arange(cells.size)] = 1
-    row_group = np.zeros((n_rows, G), dtype=np.int64)
-    row_group[np.repeat(np.arange(n_rows), np.diff(p.row_ptr)), p.row_groups] = 1
-    return CellSystem(p.shape, cells, row_group @ group_cell, p.lo, p.hi, p.interior, p.remaining)
 
 
 @numba.njit(cache=True)
@@ -835,7 +525,7 @@ def analyse(
 MAX_STATES = 200_000
 
 
-def _dp_counts(p: Problem, max_states: int = MAX_STATES):
+def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES):
     """The counts of :func:`_search` by dynamic programming over the clue states (no enumeration).
 
     Used when a block has too many layouts to enumerate one by one.  Groups are
@@ -972,7 +662,7 @@ def _dp_counts(p: Problem, max_states: int = MAX_STATES):
 
 def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int):
     """Flat indices of the forced safe and mined cells, and the probabilities (or ``None``)."""
-    p = build(obs, use_total=use_total)
+    p = clue_system(obs, use_total=use_total).grouped()
     G = p.group_size.size
     if G:
         comp, counts, coff, gmines, cansafe, goff, status = _search(
@@ -1038,9 +728,10 @@ def forced_cells(
     obs: Observation,
     *,
     use_total: bool = True,
-    max_nodes: int = MAX_NODES_FORCED,
+    max_nodes: int = MAX_NODES,
     fallback: str | None = "milp",
-) -> tuple[set[Cell], set[Cell]]:
+    probabilities: bool = False,
+):
     """Every forced cell, by exact enumeration (sound and complete).
 
     Parameters
@@ -1048,12 +739,20 @@ def forced_cells(
     obs : Observation
     use_total : bool, default True
     max_nodes : int
-        Cap on backtracking nodes (default :data:`MAX_NODES_FORCED`).
+        Cap on backtracking nodes (default :data:`MAX_NODES`).
     fallback : {"milp", None}, default "milp"
         When a block is beyond both the backtracking (``max_nodes``) and the
         dynamic programme (:data:`MAX_STATES`), hand the position to the
         ``milp`` method, which is also sound and complete; ``None`` raises
         :class:`ComponentTooLargeError` instead.
+    probabilities : bool, default False
+        Also return the exact mine probabilities (:func:`probabilities`) as a
+        third element; no fallback then: a block beyond both caps raises
+        :class:`ComponentTooLargeError`.
+
+    Returns
+    -------
+    (set, set) or (set, set, numpy.ndarray)
 
     Examples
     --------
@@ -1062,7 +761,13 @@ def forced_cells(
     ([(0, 1)], [(0, 0), (0, 2)])
     """
     if fallback not in ("milp", None):
-        raise ValueError(f"fallback must be 'milp' or None, got {fallback!r}")
+        raise ValueError(f"option fallback of method 'enumerate' must be 'milp' or None, got {fallback!r}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+        raise ValueError(f"option max_nodes of method 'enumerate' must be a positive integer, "
+                         f"got {max_nodes!r}")
+    if probabilities:
+        e = analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes)
+        return set(e.safe), set(e.mines), e.probabilities
     try:
         e = analyse(obs, use_total=use_total, probabilities=False, max_nodes=max_nodes)
     except ComponentTooLargeError:

@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..clue_system import MergedSystem
 from ..positions import InconsistentPositionError, Observation
 from ._common import (
     MAX_INT64_MODULUS,
     CellSets,
-    LinearSystem,
     check_columns,
-    linear_system,
+    exact_system,
     merge_claims,
-    reject_bound_noise,
     rref_rows,
 )
 
@@ -78,12 +77,11 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
-    reject_bound_noise(obs, "gf2" if p == 2 else "gfp")
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not _is_prime(int(p)):
         raise ValueError(f"option p of method 'gfp' must be a prime below 2**63, got {p!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    system = linear_system(obs, use_total=use_total)
+    system = exact_system(obs, "gf2" if p == 2 else "gfp", use_total=use_total).merged()
     if system.A.shape[0] == 0:
         return set(), set()
     R, rhs = rref_rows(system, p=int(p), engine=engine)
@@ -94,7 +92,7 @@ def forced_cells(
     return merge_claims(system.cells(zeros), system.cells(ones))
 
 
-def _read_rows(R: np.ndarray, p: int, system: LinearSystem) -> tuple[set[int], set[int]]:
+def _read_rows(R: np.ndarray, p: int, system: MergedSystem) -> tuple[set[int], set[int]]:
     """The single-cell rule and the mod-p bound rule on each reduced row."""
     A, r = R[:, :-1], R[:, -1]
     c = np.where(A > p // 2, A - p, A)  # residue nearest 0

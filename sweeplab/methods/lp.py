@@ -30,8 +30,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
-from ..positions import InconsistentPositionError, Observation
-from .enumerate import ComponentTooLargeError, analyse, cell_system
+from ..clue_system import clue_system
+from ..errors import ComponentTooLargeError, InconsistentPositionError
+from ..positions import Observation
+from .enumerate import analyse
 
 __all__ = ["forced_cells"]
 
@@ -49,7 +51,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell]
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    s = cell_system(obs, use_total=use_total)
+    s = clue_system(obs, use_total=use_total).cell_bounds()
     try:
         analyse(obs, use_total=use_total, probabilities=False, max_nodes=100_000)
     except ComponentTooLargeError:

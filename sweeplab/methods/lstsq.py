@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, blocks, linear_system, reject_bound_noise
+from ._common import CellSets, blocks, exact_system
 
 __all__ = ["forced_cells", "min_norm_solution"]
 
@@ -54,7 +54,7 @@ def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.n
     >>> cells, x.round(6).tolist()
     (((0, 0), (0, 1)), [0.5, 0.5])
     """
-    system = linear_system(obs, use_total=use_total)
+    system = exact_system(obs, "lstsq", use_total=use_total).merged()
     if system.n_columns == 0:
         return np.zeros(0), ()
     scale = np.sqrt(system.weights.astype(float))
@@ -128,9 +128,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) 
     >>> forced_cells(Observation.from_text("?1\\n11"))
     (set(), {(0, 0)})
     """
-    reject_bound_noise(obs, "lstsq")
     if not 0 <= tol < 0.5:
-        raise ValueError(f"tol must be in [0, 0.5), got {tol!r}")
+        raise ValueError(f"option tol of method 'lstsq' must be in [0, 0.5), got {tol!r}")
     x, cells = min_norm_solution(obs, use_total=use_total)
     safe = {cells[j] for j in np.flatnonzero(np.abs(x) <= tol)}
     mines = {cells[j] for j in np.flatnonzero(np.abs(x - 1) <= tol)}

@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, linear_system, merge_claims, reject_bound_noise, rref_rows
+from ._common import CellSets, exact_system, merge_claims, rref_rows
 
 __all__ = ["forced_cells"]
 
@@ -65,8 +65,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([], [(0, 0)])
     """
-    reject_bound_noise(obs, "lstsq-certified")
-    system = linear_system(obs, use_total=use_total)
+    system = exact_system(obs, "lstsq-certified", use_total=use_total).merged()
     R, rhs = rref_rows(system)
     safe: set = set()
     mines: set = set()

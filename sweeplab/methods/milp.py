@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from ..positions import InconsistentPositionError, Observation
-from .enumerate import cell_system
+from ..clue_system import clue_system
+from ..errors import InconsistentPositionError
+from ..positions import Observation
 
 __all__ = ["forced_cells"]
 
@@ -41,7 +42,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell]
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    s = cell_system(obs, use_total=use_total)
+    s = clue_system(obs, use_total=use_total).cell_bounds()
     n = s.cells.size
     I = s.interior.size
     R = s.remaining

@@ -30,7 +30,7 @@ reached, although the first equation alone shows three safe cells (see
 from __future__ import annotations
 
 from ..positions import Observation
-from ._common import CellSets, linear_system, merge_claims, reject_bound_noise, row_bound_rule, rref_rows
+from ._common import CellSets, exact_system, merge_claims, row_bound_rule, rref_rows
 
 __all__ = ["forced_cells"]
 
@@ -69,8 +69,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = Fa
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
-    reject_bound_noise(obs, "rref")
-    system = linear_system(obs, use_total=use_total)
+    system = exact_system(obs, "rref", use_total=use_total).merged()
     safe: set = set()
     mines: set = set()
     while system.n_columns:

@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import Board, CellSets, reject_bound_noise
+from ._common import Board, CellSets, exact_system
 
 __all__ = ["forced_cells"]
 
@@ -62,8 +62,7 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([(0, 0)], [(0, 3)])
     """
-    reject_bound_noise(obs, "subset")
-    board = Board(obs, use_total=use_total)
+    board = Board(exact_system(obs, "subset", use_total=use_total))
     tables = _tables(board.width)
     while True:
         board.single_clue_rule()

@@ -18,6 +18,7 @@ around each cell it decides.
 
 from __future__ import annotations
 
+from ..clue_system import clue_system
 from ..positions import Observation
 from ._common import Board, CellSets
 
@@ -53,6 +54,6 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([(0, 0), (0, 2)], [])
     """
-    board = Board(obs, use_total=use_total)
+    board = Board(clue_system(obs, use_total=use_total))
     board.single_clue_rule(obs.noise)
     return board.claims()

@@ -1,0 +1,126 @@
+"""The referee: one loop that plays an agent's moves on a game (SPEC §5).
+
+The referee owns the :class:`~sweeplab.game.Game`, hands the agent only
+``game.observation`` and a random generator, and applies the moves it gets
+back.  :func:`sweeplab.play`, the corpus, the experiments and the explorer all
+play through :func:`referee`, so a move means the same everywhere: a reveal of
+a cell the agent flagged itself, or a move on a cell no longer covered, changes
+nothing and is skipped; a turn in which no move changes the board ends the game
+as ``"stuck"`` (possible only after wrong flags).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .agents import Agent, Move
+from .game import Game
+from .positions import Observation
+
+__all__ = ["Played", "referee"]
+
+
+@dataclass(frozen=True)
+class Played:
+    """One move that changed the board.
+
+    Attributes
+    ----------
+    turn : int
+        The agent call that returned it (0 for the first).
+    move : Move
+        ``kind, row, col, source`` as the agent returned it.
+    opened : int
+        Cells the reveal opened (0 for a flag).
+    hit_mine : bool
+        The reveal stepped on a mine.
+    """
+
+    turn: int
+    move: Move
+    opened: int
+    hit_mine: bool
+
+
+def referee(
+    agent: Agent,
+    game: Game,
+    rng: np.random.Generator,
+    *,
+    max_turns: int | None = None,
+    on_turn: Callable[[int, Observation], None] | None = None,
+) -> Generator[Played, None, str]:
+    """Play ``agent`` on ``game``, yielding every move that changed the board.
+
+    Parameters
+    ----------
+    agent : Agent
+    game : Game
+        Played in place.
+    rng : numpy.random.Generator
+        The agent's random choices.
+    max_turns : int, optional
+        Stop after this many agent calls (default: enough for any game,
+        ``4 * cells + 10``, past which the game is ``"stuck"``).
+    on_turn : callable, optional
+        ``on_turn(turn, observation)`` before each agent call.
+
+    Returns
+    -------
+    str
+        The generator's return value: the game's status, ``"stuck"`` when the
+        agent could not move or ran out of turns, ``"playing"`` after
+        ``max_turns``.
+
+    Examples
+    --------
+    >>> from sweeplab import Game
+    >>> from sweeplab.agents import make_agent
+    >>> game = Game.from_layout(np.array([[1, 0, 0, 0]], dtype=bool))
+    >>> played = list(referee(make_agent("trivial", first_move=(0, 3)), game, np.random.default_rng(0)))
+    >>> [(p.move.kind, p.move.col, p.move.source) for p in played], game.status
+    ([('reveal', 3, 'first'), ('flag', 0, 'trivial')], 'won')
+    """
+    limit = 4 * game.shape[0] * game.shape[1] + 10 if max_turns is None else max_turns
+    for turn in range(limit):
+        if game.status != "playing":
+            return game.status
+        obs = game.observation
+        if on_turn is not None:
+            on_turn(turn, obs)
+        changed = False
+        for move in agent.next_moves(obs, rng):
+            if game.status != "playing":
+                break
+            kind, r, c = move.kind, move.row, move.col
+            if kind == "reveal":
+                hit_before = game.mines_hit
+                try:
+                    opened = game.reveal(r, c)
+                except ValueError:  # a cell the agent flagged itself
+                    continue
+                if not opened:
+                    continue
+                played = Played(turn, move, int(opened), game.mines_hit > hit_before)
+            elif kind == "flag":
+                before = len(game.moves)
+                try:
+                    game.flag(r, c)
+                except ValueError:  # already revealed
+                    continue
+                if len(game.moves) == before:
+                    continue
+                played = Played(turn, move, 0, False)
+            else:
+                raise ValueError(f"agent {agent.name!r} returned the move kind {kind!r}; "
+                                 "allowed: 'reveal', 'flag'")
+            changed = True
+            yield played
+        if not changed:
+            return "stuck"
+    if game.status != "playing":
+        return game.status
+    return "stuck" if max_turns is None else "playing"

@@ -1,0 +1,234 @@
+"""Test a deduction method against exact enumeration, in your own test suite (SPEC §4).
+
+>>> import sweeplab
+>>> from sweeplab.testing import check_sound
+>>> report = check_sound("subset", positions=random_positions(40, seed=1))
+>>> report.ok, report.wrong_claims
+(True, 0)
+
+The positions are small, so exact enumeration (``deduce(obs, "enumerate")``)
+labels them in microseconds: :func:`random_positions` cuts them from random
+layouts and adds what a careful adversary would (flags, revealed mines, lost
+clues, clue noise, unknown totals, clues that fit no layout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InconsistentPositionError, MethodRefused
+from ..methods import deduce, method_info
+from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
+
+__all__ = ["Counterexample", "SoundnessReport", "assert_sound", "check_sound", "random_positions"]
+
+Cell = tuple[int, int]
+#: The exact oracle every check compares with.
+ORACLE = "enumerate"
+
+
+def random_positions(n: int, *, seed: int = 0, max_side: int = 6, noise: bool = True,
+                     arbitrary: float = 0.15) -> Iterator[Observation]:
+    """``n`` small random positions, adversarial ones included (seeded).
+
+    Most are cut from a random layout (some cells covered, some flagged, some
+    revealed mines and lost clues; a random share of clues under "under" /
+    "over" noise when ``noise``; the total known four times in five); a share
+    ``arbitrary`` have clue numbers drawn at random, so many fit no layout.
+
+    Examples
+    --------
+    >>> [o.shape for o in random_positions(3, seed=7)]
+    [(6, 4), (6, 5), (1, 1)]
+    """
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        h, w = (int(v) for v in rng.integers(1, max_side + 1, 2))
+        if rng.random() < arbitrary:
+            grid = rng.integers(0, 6, (h, w))
+            grid[rng.random((h, w)) < 0.5] = COVERED
+            grid[rng.random((h, w)) < 0.05] = FLAG
+            known = int(np.count_nonzero(grid == FLAG))
+            mines = None if rng.random() < 0.3 else int(rng.integers(known, h * w + 1))
+            yield Observation(grid, mines=mines)
+            continue
+        layout = rng.random((h, w)) < rng.uniform(0.05, 0.5)
+        counts = neighbour_counts(layout).astype(np.int64)
+        kind = rng.choice(["exact", "exact", "exact", "lost", "under", "over"]) if noise else "exact"
+        shown = counts.copy()
+        hit = rng.random((h, w)) < 0.4
+        if kind == "under":
+            shown = np.where(hit, np.floor(rng.random((h, w)) * (counts + 1)), counts)
+        elif kind == "over":
+            around = neighbour_counts(np.ones((h, w), bool))
+            shown = np.where(hit, counts + np.floor(rng.random((h, w)) * (around - counts + 1)), counts)
+        grid = np.where(layout, COVERED, shown).astype(np.int64)
+        grid[~layout & (rng.random((h, w)) < rng.uniform(0.2, 0.8))] = COVERED
+        grid[layout & (rng.random((h, w)) < 0.2)] = FLAG
+        grid[layout & (rng.random((h, w)) < 0.1)] = MINE
+        if kind == "lost" or rng.random() < 0.2:
+            grid[(grid >= 0) & (rng.random((h, w)) < 0.15)] = NOCLUE
+        mines = None if rng.random() < 0.2 else int(layout.sum())
+        yield Observation(grid, mines=mines, noise=None if kind == "exact" else str(kind))
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A position where a method claimed a cell that is not forced that way (or a wrong verdict)."""
+
+    observation: Observation
+    use_total: bool
+    wrong_safe: frozenset[Cell]
+    wrong_mines: frozenset[Cell]
+    note: str = ""
+
+    def __str__(self) -> str:
+        what = self.note or f"wrong safe {sorted(self.wrong_safe)}, wrong mines {sorted(self.wrong_mines)}"
+        text = self.observation.to_text()
+        return (f"{what} (use_total={self.use_total}, mines={self.observation.mines}, "
+                f"noise={self.observation.noise!r}):\n{text}")
+
+
+@dataclass(frozen=True)
+class SoundnessReport:
+    """What :func:`check_sound` found; true (``bool(report)``) when the method was never wrong.
+
+    Attributes
+    ----------
+    method : str
+    checked : int
+        Calls compared with the oracle (positions times uses of the total).
+    wrong_claims : int
+        Claimed cells not forced that way.
+    false_inconsistent : int
+        Consistent positions the method called inconsistent.
+    refused : int
+        Calls the method declined (:class:`~sweeplab.MethodRefused`).
+    claims_on_inconsistent : int
+        Cells claimed on positions no layout fits (not wrong, but worthless).
+    missed : int
+        Forced cells the method did not find (a complete method must find all).
+    counterexamples : tuple of Counterexample
+        The first few failures, with a reproducer each.
+    """
+
+    method: str
+    checked: int
+    wrong_claims: int
+    false_inconsistent: int
+    refused: int
+    claims_on_inconsistent: int
+    missed: int
+    counterexamples: tuple[Counterexample, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.wrong_claims == 0 and self.false_inconsistent == 0
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        head = (f"{self.method}: {'sound' if self.ok else 'UNSOUND'} on {self.checked} checks "
+                f"({self.wrong_claims} wrong claims, {self.false_inconsistent} false inconsistencies, "
+                f"{self.refused} refused, {self.missed} forced cells missed)")
+        return "\n\n".join([head, *map(str, self.counterexamples)])
+
+
+def check_sound(
+    method: str | Callable[..., Any],
+    *,
+    positions: Iterable[Observation] | None = None,
+    use_total: Iterable[bool] = (True, False),
+    options: dict[str, Any] | None = None,
+    keep: int = 5,
+) -> SoundnessReport:
+    """Compare a method's claims with exact enumeration on many positions.
+
+    Parameters
+    ----------
+    method : str or callable
+        A registered method's name or a function ``function(obs, *,
+        use_total, **options) -> (safe, mines)``.
+    positions : iterable of Observation, optional
+        Default: 300 positions of :func:`random_positions` (seed 0).  Keep them
+        small (exact enumeration labels each one).
+    use_total : iterable of bool, default (True, False)
+    options : dict, optional
+        Method options.
+    keep : int, default 5
+        Counterexamples kept in the report.
+
+    Returns
+    -------
+    SoundnessReport
+        True when no claim was wrong and no consistent position was called
+        inconsistent.
+
+    Examples
+    --------
+    A method that calls every covered cell safe is caught:
+
+    >>> def reckless(obs, *, use_total=True):
+    ...     return {tuple(c) for c in np.argwhere(obs.grid == COVERED)}, set()
+    >>> report = check_sound(reckless, positions=random_positions(30, seed=2))
+    >>> bool(report), report.wrong_claims > 0
+    (False, True)
+    """
+    if isinstance(method, str):
+        method_info(method)  # an unknown name fails here, not on the first position
+    name = method if isinstance(method, str) else getattr(method, "__name__", repr(method))
+    positions = random_positions(300, seed=0) if positions is None else positions
+    totals = tuple(bool(t) for t in use_total)
+    options = dict(options or {})
+    stats = dict.fromkeys(("checked", "wrong", "false_inconsistent", "refused", "on_inconsistent",
+                           "missed"), 0)
+    found: list[Counterexample] = []
+    for obs in positions:
+        for total in totals:
+            try:
+                truth = deduce(obs, ORACLE, use_total=total)
+            except InconsistentPositionError:
+                truth = None
+            try:
+                got = deduce(obs, method, use_total=total, **options)
+            except MethodRefused:
+                stats["refused"] += 1
+                continue
+            except InconsistentPositionError:
+                stats["checked"] += 1
+                if truth is not None:
+                    stats["false_inconsistent"] += 1
+                    if len(found) < keep:
+                        found.append(Counterexample(obs, total, frozenset(), frozenset(),
+                                                    "called a consistent position inconsistent"))
+                continue
+            stats["checked"] += 1
+            if truth is None:
+                stats["on_inconsistent"] += len(got)
+                continue
+            wrong_safe, wrong_mines = got.safe - truth.safe, got.mines - truth.mines
+            stats["wrong"] += len(wrong_safe) + len(wrong_mines)
+            stats["missed"] += len(truth.safe - got.safe) + len(truth.mines - got.mines)
+            if (wrong_safe or wrong_mines) and len(found) < keep:
+                found.append(Counterexample(obs, total, wrong_safe, wrong_mines))
+    return SoundnessReport(name, stats["checked"], stats["wrong"], stats["false_inconsistent"],
+                           stats["refused"], stats["on_inconsistent"], stats["missed"], tuple(found))
+
+
+def assert_sound(method: str | Callable[..., Any], **kwargs: Any) -> SoundnessReport:
+    """:func:`check_sound`, raising ``AssertionError`` with the counterexamples when it fails.
+
+    Examples
+    --------
+    >>> assert_sound("trivial", positions=random_positions(20, seed=3)).checked
+    40
+    """
+    report = check_sound(method, **kwargs)
+    if not report.ok:
+        raise AssertionError(str(report))
+    return report

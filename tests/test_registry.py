@@ -1,0 +1,155 @@
+"""The open registry (SPEC §4, issue 9): methods of one's own work wherever a built-in does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sweeplab
+from sweeplab import METHODS, InconsistentPositionError, MethodRefused, Observation, deduce
+from sweeplab.agents import make_agent
+from sweeplab.methods import method_seconds
+from sweeplab.positions import COVERED
+from sweeplab.testing import assert_sound, check_sound, random_positions
+
+
+def single_clue(obs, *, use_total=True):
+    """A sound re-implementation of the single-clue rule (one pass), through the public clue system."""
+    system = sweeplab.clue_system(obs, use_total=use_total)
+    safe, mines = set(), set()
+    A, b = system.A, system.b
+    for i in range(system.n_equations):
+        cols = np.flatnonzero(A[i])
+        if not system.exact and system.lo[i] != system.hi[i]:
+            continue
+        if b[i] == 0:
+            safe.update(system.cells[j] for j in cols)
+        elif b[i] == cols.size:
+            mines.update(system.cells[j] for j in cols)
+    if safe & mines:
+        raise InconsistentPositionError("a cell is forced both ways")
+    return safe, mines
+
+
+def reckless(obs, *, use_total=True, corner=True):
+    """Unsound: claims the top-left covered cell safe."""
+    covered = np.argwhere(obs.grid == COVERED)
+    return ({tuple(int(v) for v in covered[0])} if corner and covered.size else set()), set()
+
+
+@pytest.fixture
+def registered():
+    sweeplab.register_method("test-single", single_clue, sound=True, complete=False, summary="one pass")
+    sweeplab.register_method("test-reckless", reckless, sound=False, complete=False)
+    yield
+    for name in ("test-single", "test-reckless"):
+        if name in METHODS:
+            sweeplab.unregister_method(name)
+
+
+def test_registered_methods_appear_and_run(registered):
+    assert METHODS["test-single"].sound and not METHODS["test-single"].builtin
+    assert METHODS["test-reckless"].options == ("corner",)
+    d = deduce("?1\n11", "test-single")
+    assert d.mines == {(0, 0)} and d.method == "test-single" and d.seconds >= 0
+    assert deduce("?1\n11", "test-reckless", corner=False).cells == frozenset()
+
+
+def test_check_sound_passes_the_sound_and_catches_the_unsound(registered):
+    positions = list(random_positions(120, seed=4))
+    good = check_sound("test-single", positions=positions)
+    assert good and good.wrong_claims == 0 and good.checked > 150
+    bad = check_sound("test-reckless", positions=positions)
+    assert not bad and bad.wrong_claims > 0 and bad.counterexamples
+    # a counterexample is real: the claimed-safe cell is a mine in some layout
+    ex = bad.counterexamples[0]
+    truth = deduce(ex.observation, "enumerate", use_total=ex.use_total)
+    assert ex.wrong_safe and not ex.wrong_safe <= truth.safe
+    with pytest.raises(AssertionError, match="UNSOUND"):
+        assert_sound("test-reckless", positions=positions)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in METHODS.items() if m.sound and m.builtin))
+def test_every_sound_builtin_passes_check_sound(name):
+    options = {"brute": {"max_variables": 12}}.get(name, {})
+    report = check_sound(name, positions=random_positions(60, seed=9), options=options)
+    assert report.ok, str(report)
+
+
+def test_unsound_builtin_is_caught():
+    from sweeplab.examples import EXAMPLES
+
+    positions = [EXAMPLES["lstsq-wrong-claim"].observation, *random_positions(50, seed=1)]
+    report = check_sound("lstsq", positions=positions)
+    assert not report and report.wrong_claims > 0  # report 000's least squares, kept as described
+
+
+def test_deduce_runs_an_unregistered_callable_once():
+    d = deduce("?1\n11", single_clue)
+    assert d.method == "single_clue" and d.mines == {(0, 0)}
+    assert "single_clue" not in METHODS
+
+
+def test_errors_name_the_choices():
+    with pytest.raises(ValueError, match="unknown method 'nope'.*choose from"):
+        deduce("?1\n11", "nope")
+    with pytest.raises(ValueError, match="method 'gfp' has no option 'q'.*'p'"):
+        deduce("?1\n11", "gfp", q=3)
+    with pytest.raises(ValueError, match="unknown method"):
+        make_agent("chain", methods=["trivial", "nope"])
+    with pytest.raises(ValueError, match="unknown agent"):
+        sweeplab.play("nope", level="beginner", games=1)
+
+
+def test_register_method_checks_its_arguments(registered):
+    with pytest.raises(ValueError, match="built-in"):
+        sweeplab.register_method("rref", single_clue, sound=True, complete=False)
+    with pytest.raises(ValueError, match="registered already"):
+        sweeplab.register_method("test-single", single_clue, sound=True, complete=False)
+    sweeplab.register_method("test-single", single_clue, sound=True, complete=False, replace=True)
+    with pytest.raises(ValueError, match="use_total"):
+        sweeplab.register_method("test-bad", lambda obs: (set(), set()), sound=True, complete=False)
+    with pytest.raises(ValueError, match="callable"):
+        sweeplab.register_method("test-bad", "not a function", sound=True, complete=False)
+    with pytest.raises(ValueError, match="True or False"):
+        sweeplab.register_method("test-bad", single_clue, sound="yes", complete=False)
+    with pytest.raises(ValueError, match="built in"):
+        sweeplab.unregister_method("trivial")
+
+
+def test_a_method_returning_garbage_is_a_type_error():
+    with pytest.raises(TypeError, match="must return"):
+        deduce("?1\n11", lambda obs, *, use_total=True: 42)
+
+
+def test_refusals_and_inconsistency_are_their_own_errors():
+    noisy = Observation.from_text("???\n121", noise="under")
+    with pytest.raises(MethodRefused, match="needs exact clues"):
+        deduce(noisy, "rref")
+    with pytest.raises(InconsistentPositionError):
+        deduce(Observation.from_text("?2\n??", mines=1), "enumerate")
+    assert issubclass(MethodRefused, ValueError) and issubclass(InconsistentPositionError, ValueError)
+
+
+def test_method_seconds_collects_per_method():
+    with method_seconds() as outer:
+        deduce("???\n121", "trivial")
+        with method_seconds() as inner:
+            deduce("???\n121", "rref")
+    assert set(outer) == {"trivial", "rref"} and set(inner) == {"rref"}
+
+
+def test_chain_agent_with_a_registered_method_plays(registered):
+    df = sweeplab.play("chain", methods=["test-single"], level="beginner", games=4, seed=3)
+    assert len(df) == 4 and df["certain_test_single"].sum() > 0
+    assert df["seconds_test_single"].gt(0).all()
+    builtin = sweeplab.play("chain", methods=["trivial"], level="beginner", games=4, seed=3)
+    assert {"seconds_trivial", "certain_trivial"} <= set(builtin.columns)
+    assert builtin["seconds_trivial"].gt(0).all()
+
+
+def test_example_plugin_registers_a_sound_method():
+    import sweeplab.example_plugin  # noqa: F401
+
+    assert "rref-reversed" in METHODS
+    assert check_sound("rref-reversed", positions=random_positions(60, seed=6, noise=False)).ok
