@@ -1,0 +1,169 @@
+"""Running independent tasks in this process, a local process pool or a Dask cluster.
+
+:func:`sweeplab.play` and :func:`sweeplab.sweeps.run_sweep` share this code, so
+``workers`` and ``scheduler`` mean the same on the command line and in Python.
+A task is a set of keyword arguments of a module-level function; results come
+back as tasks finish, tagged with the task's index, so a caller's output never
+depends on the executor or the order of completion.
+
+Local workers die with the process that started them, even after a SIGKILL:
+each watches its parent's sentinel (a pipe that closes when that process dies),
+and on Linux also asks the kernel for SIGKILL when the forkserver it was forked
+from dies.  With the workers gone, the forkserver and the resource tracker see
+their pipes close and exit too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing.connection import wait
+from typing import Any
+
+__all__ = ["CONNECT_TIMEOUT", "check_positive", "default_chunk_size", "connect", "run_tasks"]
+
+#: Seconds to wait for a Dask scheduler before giving up.
+CONNECT_TIMEOUT = 10.0
+
+
+def check_positive(name: str, value: Any, *, none: str | None = None) -> int | None:
+    """``value`` as a positive int; ``None`` is allowed when ``none`` says what it means.
+
+    Examples
+    --------
+    >>> check_positive("workers", 2)
+    2
+    >>> check_positive("workers", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be a positive integer, got 0
+    """
+    if value is None and none is not None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 1:
+        allowed = f" (or None: {none})" if none is not None else ""
+        raise ValueError(f"{name} must be a positive integer{allowed}, got {value!r}")
+    return int(value)
+
+
+def default_chunk_size(games: int) -> int:
+    """About 20 chunks per point, between 1 and 200 games each."""
+    return max(1, min(200, -(-games // 20)))
+
+
+def _die_with_parent() -> None:
+    """Worker initializer: exit as soon as the process that started the pool is gone."""
+    if sys.platform == "linux":
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            pr_set_pdeathsig, sigkill = 1, 9
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, sigkill)
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sweeplab-parent-watchdog", daemon=True).start()
+
+
+def connect(scheduler: Any):
+    """A ``distributed.Client`` for an address (or the client given), and whether we own it.
+
+    Raises ``ValueError`` naming the address when no scheduler answers within
+    :data:`CONNECT_TIMEOUT` seconds or the address is malformed.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError(
+            f"scheduler={scheduler!r} needs Dask distributed: pip install 'sweeplab[cluster]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    if not isinstance(scheduler, str):
+        raise ValueError(
+            f"scheduler must be a Dask scheduler address such as tcp://host:8786, got {scheduler!r}")
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT), True
+    except (OSError, ValueError, TypeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValueError(
+            f"cannot connect to the Dask scheduler {scheduler!r} within {CONNECT_TIMEOUT:g} s ({reason}); "
+            f"give the address of a running scheduler, for example tcp://host:8786") from None
+
+
+def run_tasks(
+    function: Callable[..., Any],
+    tasks: Sequence[Mapping[str, Any]],
+    *,
+    workers: int | None = 1,
+    scheduler: Any = None,
+    preload: Sequence[str] = ("sweeplab.simulate",),
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(i, function(**tasks[i]))`` for every task, in the order they finish.
+
+    Parameters
+    ----------
+    function : callable
+        A module-level function (workers import it by name).
+    tasks : sequence of dict
+        Keyword arguments, one dict per task.
+    workers : int, optional
+        Local processes (``None``: every core); 1 runs in this process.
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler address (or client): run there instead.
+    preload : sequence of str
+        Modules the local forkserver imports once, before forking workers.
+
+    Notes
+    -----
+    Close the generator (``contextlib.closing``) if you stop before the end:
+    that shuts the pool down or releases the Dask client.
+
+    Examples
+    --------
+    >>> sorted(run_tasks(pow, [{"base": 2, "exp": 10}, {"base": 3, "exp": 2}]))
+    [(0, 1024), (1, 9)]
+    """
+    workers = check_positive("workers", workers, none="every core")
+    if not tasks:
+        return
+    if scheduler is not None:
+        yield from _dask(function, tasks, scheduler)
+        return
+    n_workers = min(workers or os.cpu_count() or 1, len(tasks))
+    if n_workers == 1:
+        for i, task in enumerate(tasks):
+            yield i, function(**task)
+        return
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(list(preload))
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx, initializer=_die_with_parent) as pool:
+        futures = {pool.submit(function, **task): i for i, task in enumerate(tasks)}
+        try:
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
+    from distributed import as_completed as dask_completed
+
+    client, owned = connect(scheduler)
+    try:
+        futures = [client.submit(function, **task, pure=False) for task in tasks]
+        index = {fut.key: i for i, fut in enumerate(futures)}
+        for fut in dask_completed(futures):
+            yield index[fut.key], fut.result()
+    finally:
+        if owned:
+            client.close()
