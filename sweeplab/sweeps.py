@@ -8,42 +8,68 @@ the executor, the worker count or the order in which chunks finish.
 
 On disk (``out`` directory)::
 
+    .lock                    held (flock) by the one sweep writing here
     manifest.json            points, games, seed, chunk size, package version, git commit
     chunks/p0003-g000001200.parquet   games 1200.. of point 3, written atomically
 
-A chunk file appears only complete (written to a temporary name, then renamed),
-so a sweep stopped in any way (SIGKILL included) and started again with the
-same ``out`` runs exactly the missing chunks: no game lost, none counted twice.
+One sweep at a time writes a directory: it holds an exclusive ``flock`` on
+``.lock`` (the kernel releases it when the process dies, so the lock of a
+killed sweep is taken over by the next one), and a second sweep started
+meanwhile is refused, naming the holder.  The manifest is written atomically
+before any chunk; a directory holding another sweep is refused, naming the keys
+that differ.
 
-Executors: ``workers=1`` runs in this process; otherwise a local process pool
-(every core by default); ``scheduler="tcp://host:8786"`` (or a
-``distributed.Client``) runs the chunks on a Dask cluster.  Workers return
-results; only this process writes files.
+A chunk file appears only complete (written to a temporary name unique to its
+writer, then renamed) and carries its identity in its Parquet metadata: point
+index and parameters, first game, number of games and root seed.  A sweep
+stopped in any way (SIGKILL included) and started again with the same ``out``
+checks every chunk it finds and runs exactly the missing ones; a chunk that is
+unreadable, truncated or belongs elsewhere is logged and recomputed, never
+counted: no game lost, none counted twice.
+
+Executors (:mod:`sweeplab.executor`): ``workers=1`` runs in this process;
+otherwise a local process pool (every core by default);
+``scheduler="tcp://host:8786"`` (or a ``distributed.Client``) runs the chunks on
+a Dask cluster.  Workers return results; only this process writes files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import itertools
 import json
+import logging
 import os
+import secrets
+import socket
 import subprocess
+import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
+from .executor import check_positive, connect, default_chunk_size, run_tasks
 from .simulate import RESULT_COLUMNS, play
 
-__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST"]
+__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
+
+log = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
+LOCK = ".lock"
+#: Parquet metadata key of a chunk's identity.
+CHUNK_KEY = b"sweeplab.chunk"
 #: Keys a point may hold besides agent options.
 PLAY_KEYS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
+#: Manifest keys that define a sweep.
+SWEEP_KEYS = ("points", "games", "seed")
 
 
 @dataclass(frozen=True)
@@ -59,21 +85,42 @@ class Chunk:
         return f"p{self.point:04d}-g{self.start:09d}.parquet"
 
 
+def _json(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-friendly copy of a point: tuples as lists, keys sorted."""
-    out = {}
-    for key in sorted(point):
-        value = point[key]
-        if isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
-    if "agent" not in out:
+    if not isinstance(point, Mapping):
+        raise ValueError(f"a sweep point is a dict of sweeplab.play arguments, got {point!r}")
+    if "agent" not in point:
         raise ValueError(f"every sweep point needs an 'agent', got {dict(point)!r}")
-    return out
+    try:
+        return {key: _json(point[key]) for key in sorted(point)}
+    except (TypeError, ValueError):
+        raise ValueError(f"a sweep point holds names, numbers and lists only (it is kept as JSON), "
+                         f"got {dict(point)!r}") from None
+
+
+def is_single_value(key: str, value: list) -> bool:
+    """Whether a list given for ``key`` is one value (a shape, noise or cell), not a list to sweep."""
+    def number(v):
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+    if key in ("shape", "first_move"):
+        return len(value) == 2 and all(number(v) for v in value)
+    if key == "noise":
+        return len(value) == 2 and isinstance(value[0], str) and number(value[1])
+    return False
 
 
 def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every combination of the listed values (scalars are held fixed).
+
+    A list is swept over, except a single ``shape`` (``[9, 9]``), ``noise``
+    (``["lost", 0.1]``) or ``first_move`` cell (``[3, 4]``), which is one value.
+    A value repeated in a list is refused: it would play the same games twice.
 
     Examples
     --------
@@ -81,9 +128,25 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     {'agent': 'trivial', 'first_click': 'zero', 'level': 'beginner'}
     >>> len(expand_grid({"agent": "best", "noise": [None, ["lost", 0.1]]}))
     2
+    >>> expand_grid({"agent": "trivial", "shape": [9, 9], "mines": 10})
+    [{'agent': 'trivial', 'mines': 10, 'shape': [9, 9]}]
     """
     keys = list(grid)
-    values = [v if isinstance(v, list) else [v] for v in grid.values()]
+    values = []
+    for key, value in grid.items():
+        if not isinstance(value, list | tuple) or is_single_value(key, list(value)):
+            values.append([value])
+            continue
+        if not value:
+            raise ValueError(f"grid key {key!r} has an empty list of values")
+        seen = set()
+        for v in value:
+            text = json.dumps(v, sort_keys=True, default=repr)
+            if text in seen:
+                raise ValueError(f"grid key {key!r} repeats the value {v!r} (in {list(value)!r}): "
+                                 f"each value is played with the same seeded games, give it once")
+            seen.add(text)
+        values.append(list(value))
     return [_normalise(dict(zip(keys, combo, strict=True))) for combo in itertools.product(*values)]
 
 
@@ -95,24 +158,20 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
     >>> [(c.point, c.start, c.games) for c in plan_chunks(2, 5, 2)][:4]
     [(0, 0, 2), (0, 2, 2), (0, 4, 1), (1, 0, 2)]
     """
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be at least 1, got {chunk_size!r}")
+    check_positive("chunk_size", chunk_size)
     starts = range(0, games, chunk_size)
     return [Chunk(p, s, min(chunk_size, games - s)) for p in range(n_points) for s in starts]
-
-
-def default_chunk_size(games: int) -> int:
-    """About 20 chunks per point, between 1 and 200 games each."""
-    return max(1, min(200, -(-games // 20)))
 
 
 def _play_kwargs(point: Mapping[str, Any]) -> dict[str, Any]:
     kwargs = dict(point)
     if kwargs.get("shape") is not None:
         kwargs["shape"] = tuple(kwargs["shape"])
-    if kwargs.get("noise") is not None:
-        kind, p = kwargs["noise"]
-        kwargs["noise"] = (str(kind), float(p))
+    noise = kwargs.get("noise")
+    if noise is not None:
+        if not isinstance(noise, list | tuple) or len(noise) != 2:
+            raise ValueError(f"noise must be None or [kind, p] such as ['lost', 0.1], got {noise!r}")
+        kwargs["noise"] = (str(noise[0]), float(noise[1]))
     if isinstance(kwargs.get("first_move"), list):
         kwargs["first_move"] = tuple(kwargs["first_move"])
     for key, value in kwargs.items():
@@ -137,63 +196,159 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def _manifest(points, games, seed, chunk_size) -> dict[str, Any]:
-    from . import __version__
+def _atomic_write(path: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file unique to this writer, then rename it to ``path``."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # honours the umask
+    try:
+        write(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
-    return {"points": points, "games": games, "seed": seed, "chunk_size": chunk_size,
-            "version": __version__, "git_commit": _git_commit(),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
-
-def _open_output(out: Path, points, games, seed, chunk_size) -> dict[str, Any]:
-    """Create ``out`` with its manifest, or check that it holds this very sweep."""
-    path = out / MANIFEST
-    (out / "chunks").mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        manifest = json.loads(path.read_text())
-        mine = {"points": points, "games": games, "seed": seed}
-        theirs = {k: manifest.get(k) for k in mine}
-        if theirs != mine:
-            raise ValueError(
-                f"{out} holds another sweep (its points, games or seed differ); "
-                f"choose a new output directory or delete it"
-            )
-        return manifest
-    manifest = _manifest(points, games, seed, chunk_size)
-    tmp = out / f".{MANIFEST}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2))
-    os.replace(tmp, path)
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """A sweep directory's manifest, or ``ValueError`` naming the file."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable sweep manifest ({exc}); delete the directory or choose "
+                         f"another output directory") from None
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{path}: a sweep manifest is a JSON object, got {type(manifest).__name__}")
+    for key in ("points", "games", "seed", "chunk_size"):
+        if key not in manifest:
+            raise ValueError(f"{path}: sweep manifest has no {key!r}")
+    ok = (isinstance(manifest["points"], list) and all(isinstance(p, dict) for p in manifest["points"])
+          and all(isinstance(manifest[k], int) and not isinstance(manifest[k], bool)
+                  for k in ("games", "seed", "chunk_size"))
+          and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)
+    if not ok:
+        raise ValueError(f"{path}: sweep manifest has malformed points, games, seed or chunk_size")
     return manifest
 
 
-def _write_chunk(out: Path, chunk: Chunk, df: pd.DataFrame) -> None:
-    final = out / "chunks" / chunk.filename
-    tmp = final.with_name(f".{chunk.filename}.{os.getpid()}.tmp")
-    df.to_parquet(tmp, index=False)
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
+class _DirectoryLock:
+    """An exclusive ``flock`` on ``out/.lock``, naming its holder inside the file."""
+
+    def __init__(self, out: Path):
+        self.path = out / LOCK
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = self._holder() or "holder unknown"
+            os.close(self.fd)
+            raise ValueError(f"{out} is in use by another running sweep ({holder}); wait for it to finish "
+                             f"or choose another output directory") from None
+        except BaseException:
+            os.close(self.fd)
+            raise
+        stale = self._holder()
+        if stale:  # a holder that did not release: it was killed, and the kernel dropped its lock
+            log.info("%s: taking over the lock of a stopped sweep (%s)", out, stale)
+        os.ftruncate(self.fd, 0)
+        start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        os.pwrite(self.fd, f"pid {os.getpid()} on {socket.gethostname()} since {start}\n".encode(), 0)
+
+    def _holder(self) -> str:
+        return os.pread(self.fd, 4096, 0).decode("utf-8", "replace").strip()
+
+    def release(self) -> None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+        os.close(self.fd)
 
 
-def _local_results(executor, tasks, seed) -> Iterator[tuple[Chunk, pd.DataFrame]]:
-    futures = {executor.submit(run_chunk, point, chunk, seed): chunk for point, chunk in tasks}
-    for fut in as_completed(futures):
-        yield futures[fut], fut.result()
-
-
-def _dask_results(scheduler, tasks, seed) -> Iterator[tuple[Chunk, pd.DataFrame]]:
-    from distributed import Client
-    from distributed import as_completed as dask_completed
-
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+def _prepare_output(out: Path) -> _DirectoryLock:
+    """Create ``out`` (and ``chunks``), lock it and check that it is writable."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out={str(out)!r} is a file; give a directory (new, or one a sweep wrote)")
     try:
-        futures = [client.submit(run_chunk, point, chunk, seed, pure=False) for point, chunk in tasks]
-        chunk_of = {fut.key: chunk for fut, (_, chunk) in zip(futures, tasks, strict=True)}
-        for fut in dask_completed(futures):
-            yield chunk_of[fut.key], fut.result()
-    finally:
-        if client is not scheduler:
-            client.close()
+        (out / "chunks").mkdir(parents=True, exist_ok=True)
+        lock = _DirectoryLock(out)
+    except OSError as exc:
+        raise ValueError(f"cannot write to the sweep directory {str(out)!r} ({exc.strerror or exc}); "
+                         f"give a writable directory") from None
+    try:
+        for tmp in (out / "chunks").glob(".*.tmp"):  # left by a killed sweep: we hold the lock now
+            tmp.unlink(missing_ok=True)
+        for tmp in out.glob(f".{MANIFEST}.*.tmp"):
+            tmp.unlink(missing_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out / "chunks", prefix=".probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        lock.release()
+        raise ValueError(f"cannot write to the sweep directory {str(out)!r} ({exc.strerror or exc}); "
+                         f"give a writable directory") from None
+    return lock
+
+
+def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]:
+    """The manifest of ``out`` after checking it holds this sweep, or a new one written atomically."""
+    path = out / MANIFEST
+    if path.exists():
+        manifest = _read_manifest(path)
+        mine = {"points": points, "games": games, "seed": seed}
+        if chunk_size is not None:
+            mine["chunk_size"] = chunk_size
+        differ = [k for k in mine if _json(manifest[k]) != _json(mine[k])]
+        if differ:
+            detail = "; ".join(f"{k}: {len(manifest[k])} points there, {len(mine[k])} here" if k == "points"
+                               and len(manifest[k]) != len(mine[k]) else
+                               f"{k}: {manifest[k]!r} there, {mine[k]!r} here" for k in differ)
+            raise ValueError(f"{path} holds another sweep: its {', '.join(differ)} differ ({detail}); "
+                             f"run the same sweep to resume it, or choose another output directory")
+        return manifest
+    from . import __version__
+
+    manifest = {"points": points, "games": games, "seed": seed,
+                "chunk_size": chunk_size or default_chunk_size(games),
+                "version": __version__, "git_commit": _git_commit(),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
+    return manifest
+
+
+def _identity(points: list[dict[str, Any]], chunk: Chunk, seed: int) -> dict[str, Any]:
+    return {"point": chunk.point, "params": points[chunk.point], "start": chunk.start, "games": chunk.games,
+            "seed": seed}
+
+
+def _write_chunk(out: Path, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]) -> None:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           CHUNK_KEY: json.dumps(identity).encode()})
+    _atomic_write(out / "chunks" / chunk.filename, lambda tmp: pq.write_table(table, tmp))
+
+
+def _read_chunk(path: Path, identity: Mapping[str, Any]) -> pd.DataFrame:
+    """A chunk's rows after checking they are the games ``identity`` names; ``ValueError`` why not."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise ValueError(f"unreadable or truncated ({type(exc).__name__})") from None
+    stored = (table.schema.metadata or {}).get(CHUNK_KEY)
+    if stored is None:
+        raise ValueError("it carries no chunk identity")
+    try:
+        theirs = json.loads(stored)
+    except ValueError:
+        raise ValueError("its chunk identity is corrupt") from None
+    if not isinstance(theirs, dict) or theirs != identity:
+        differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
+        raise ValueError(f"it belongs to another chunk or sweep (its {', '.join(differ)} differ)")
+    df = table.to_pandas()
+    games = list(range(identity["start"], identity["start"] + identity["games"]))
+    if (list(df.columns) != ["point", *RESULT_COLUMNS] or df["game"].tolist() != games
+            or (df["point"] != identity["point"]).any() or (df["seed"] != identity["seed"]).any()):
+        raise ValueError("its rows are not the games its identity names")
+    return df
 
 
 def run_sweep(
@@ -212,7 +367,8 @@ def run_sweep(
     Parameters
     ----------
     points : iterable of dict
-        Keyword arguments of :func:`sweeplab.play` (see :func:`expand_grid`).
+        Keyword arguments of :func:`sweeplab.play` (see :func:`expand_grid`);
+        no two alike.
     games : int
         Games per point.
     seed : int
@@ -221,7 +377,7 @@ def run_sweep(
         Directory for the manifest and Parquet chunks; an existing one resumes.
         Without it nothing is written (and nothing can be resumed).
     chunk_size : int, optional
-        Games per chunk (kept in the manifest, so a resumed sweep reuses it).
+        Games per chunk (kept in the manifest: a resumed sweep reuses it).
     workers : int, optional
         Local processes (default: every core); 1 runs in this process.
     scheduler : str or distributed.Client, optional
@@ -234,72 +390,107 @@ def run_sweep(
     pandas.DataFrame
         One row per game, with a ``point`` column, sorted by point and game.
 
+    Raises
+    ------
+    ValueError
+        Bad parameters, a duplicated point, an ``out`` that is a file, not
+        writable, held by another running sweep or holding another sweep.
+
     Examples
     --------
     >>> point = {"agent": "random", "level": "beginner"}
     >>> run_sweep([point], games=4, workers=1, progress=False)["game"].tolist()
     [0, 1, 2, 3]
     """
+    if isinstance(points, Mapping):
+        raise ValueError("points is a list of dicts (see expand_grid), got a single dict")
     points = [_normalise(p) for p in points]
     if not points:
         raise ValueError("a sweep needs at least one point")
-    if isinstance(games, bool) or int(games) != games or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
+    first = {}
+    for i, p in enumerate(points):
+        text = json.dumps(p, sort_keys=True)
+        if text in first:
+            raise ValueError(f"sweep point {i} repeats point {first[text]} ({p!r}): it would play the same "
+                             f"seeded games twice; give each point once")
+        first[text] = i
+    games = check_positive("games", games)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    chunk_size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
+    check_positive("workers", workers, none="every core")
     for p in points:  # fail early, here, on bad parameters
         run_chunk(p, Chunk(0, 0, 0), seed)
-    chunk_size = chunk_size or default_chunk_size(games)
-    done: dict[Chunk, pd.DataFrame] = {}
+    client, owned = connect(scheduler) if scheduler is not None else (None, False)  # fail before writing
     outdir = None if out is None else Path(out)
-    if outdir is not None:
-        manifest = _open_output(outdir, points, games, seed, chunk_size)
-        chunk_size = manifest["chunk_size"]
-        for tmp in (outdir / "chunks").glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
-    chunks = plan_chunks(len(points), games, chunk_size)
-    todo = [c for c in chunks if outdir is None or not (outdir / "chunks" / c.filename).exists()]
+    try:
+        lock = None if outdir is None else _prepare_output(outdir)
+    except BaseException:
+        if owned:
+            client.close()
+        raise
+    done: dict[Chunk, pd.DataFrame] = {}
+    try:
+        if outdir is not None:
+            chunk_size = _open_manifest(outdir, points, games, seed, chunk_size)["chunk_size"]
+        chunks = plan_chunks(len(points), games, chunk_size or default_chunk_size(games))
+        todo = chunks if outdir is None else [c for c in chunks if not _chunk_ok(outdir, points, c, seed)]
+        _run(points, chunks, todo, seed, outdir, workers, client, progress, done)
+        if outdir is not None:
+            return load_results(outdir)
+    finally:
+        if lock is not None:
+            lock.release()
+        if owned:
+            client.close()
+    return pd.concat([done[c] for c in chunks], ignore_index=True)
+
+
+def _chunk_ok(out: Path, points, chunk: Chunk, seed: int) -> bool:
+    """Whether ``chunk`` is on disk and sound; a bad one is logged and removed."""
+    path = out / "chunks" / chunk.filename
+    if not path.exists():
+        return False
+    try:
+        _read_chunk(path, _identity(points, chunk, seed))
+    except ValueError as exc:
+        log.warning("%s: %s; recomputing it", path, exc)
+        path.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _run(points, chunks, todo, seed, outdir, workers, scheduler, progress, done) -> None:
+    """Play the chunks ``todo``: write each to ``outdir``, or keep it in ``done``."""
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(points) * games, initial=len(points) * games - sum(c.games for c in todo),
-                   unit="game", desc="sweep", smoothing=0.05)
-    tasks = [(points[c.point], c) for c in todo]
-    n_workers = min(workers or os.cpu_count() or 1, max(len(tasks), 1))
-    executor = None
+        total = sum(c.games for c in chunks)
+        bar = tqdm(total=total, initial=total - sum(c.games for c in todo), unit="game", desc="sweep",
+                   smoothing=0.05)
+    tasks = [{"point": points[c.point], "chunk": c, "seed": seed} for c in todo]
     try:
-        if not tasks:
-            results: Iterable = ()
-        elif scheduler is not None:
-            results = _dask_results(scheduler, tasks, seed)
-        elif n_workers == 1:
-            results = ((c, run_chunk(p, c, seed)) for p, c in tasks)
-        else:
-            ctx = get_context("forkserver")
-            ctx.set_forkserver_preload(["sweeplab.simulate"])
-            executor = ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx)
-            results = _local_results(executor, tasks, seed)
-        for chunk, df in results:
-            if outdir is not None:
-                _write_chunk(outdir, chunk, df)
-            else:
-                done[chunk] = df
-            if bar is not None:
-                bar.update(chunk.games)
+        with contextlib.closing(run_tasks(run_chunk, tasks, workers=workers, scheduler=scheduler)) as results:
+            for i, df in results:
+                chunk = todo[i]
+                if outdir is not None:
+                    _write_chunk(outdir, chunk, df, _identity(points, chunk, seed))
+                else:
+                    done[chunk] = df
+                if bar is not None:
+                    bar.update(chunk.games)
     finally:
         if bar is not None:
             bar.close()
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-    if outdir is not None:
-        return load_results(outdir)
-    frames = [done[c] for c in chunks]
-    if not frames:
-        return pd.DataFrame(columns=["point", *RESULT_COLUMNS])
-    return pd.concat(frames, ignore_index=True)
 
 
 def load_results(out: str | os.PathLike) -> pd.DataFrame:
     """Every finished game of a sweep directory, sorted by point and game.
+
+    Only the chunks the manifest plans are read, and each is checked against
+    its identity: a bad one raises ``ValueError`` naming it (running the sweep
+    again recomputes it).
 
     Examples
     --------
@@ -311,10 +502,20 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
     3
     """
     outdir = Path(out)
-    if not (outdir / MANIFEST).exists():
+    path = outdir / MANIFEST
+    if not path.is_file():
         raise FileNotFoundError(f"{outdir} has no {MANIFEST}: not a sweep directory")
-    files = sorted((outdir / "chunks").glob("p*-g*.parquet"))
-    if not files:
+    manifest = _read_manifest(path)
+    points = manifest["points"]
+    frames = []
+    for chunk in plan_chunks(len(points), manifest["games"], manifest["chunk_size"]):
+        file = outdir / "chunks" / chunk.filename
+        if not file.exists():
+            continue
+        try:
+            frames.append(_read_chunk(file, _identity(points, chunk, manifest["seed"])))
+        except ValueError as exc:
+            raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
+    if not frames:
         return pd.DataFrame(columns=["point", *RESULT_COLUMNS])
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-    return df.sort_values(["point", "game"], kind="stable").reset_index(drop=True)
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,262 @@
+"""Sweep directories with one writer, chunks that prove their identity, workers that die with their parent,
+and ``play`` on any executor (issue 14)."""
+
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import sweeplab
+from sweeplab.cli import main
+from sweeplab.sweeps import load_results, run_sweep
+
+psutil = pytest.importorskip("psutil")
+
+POINT = {"agent": "trivial", "level": "beginner"}
+
+
+def outcome(df):
+    """The rows without their timing columns (seconds, seconds_<method>)."""
+    return df.drop(columns=[c for c in df.columns if c.startswith("seconds")]).reset_index(drop=True)
+
+
+def cli(out, *extra, games=60, seed=5, workers=1, chunk_size=2):
+    """The command line of a sweep, as a subprocess argument list."""
+    return [sys.executable, "-m", "sweeplab.cli", "sweep", "--agent", "trivial", "--level", "intermediate",
+            "--games", str(games), "--seed", str(seed), "--chunk-size", str(chunk_size),
+            "--workers", str(workers), "--out", str(out), "--no-progress", *extra]
+
+
+def wait_for(predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+# --- one writer per directory ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_concurrent_sweeps_with_different_seeds_never_mix(tmp_path, trial):
+    out = tmp_path / "fresh"
+    start = threading.Barrier(2)
+    outcomes = {}
+
+    def sweep(seed):
+        start.wait()
+        try:
+            outcomes[seed] = run_sweep([POINT], games=40, seed=seed, chunk_size=2, out=out, workers=1,
+                                       progress=False)
+        except ValueError as exc:
+            outcomes[seed] = exc
+
+    threads = [threading.Thread(target=sweep, args=(seed,)) for seed in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    errors = [str(v) for v in outcomes.values() if isinstance(v, ValueError)]
+    assert len(errors) == 1, outcomes  # one sweep ran, the other was refused
+    assert str(out) in errors[0]
+    assert "in use by another running sweep" in errors[0] or "holds another sweep" in errors[0]
+    manifest = json.loads((out / "manifest.json").read_text())
+    df = load_results(out)
+    assert len(df) == 40 and df["game"].is_unique and set(df["seed"]) == {manifest["seed"]}
+
+
+def test_running_sweep_locks_its_directory_and_a_killed_one_is_taken_over(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    point = {"agent": "trivial", "level": "intermediate"}
+    proc = subprocess.Popen(cli(out, games=4000), start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: len(list((out / "chunks").glob("*.parquet"))) >= 2)
+        with pytest.raises(ValueError, match="in use by another running sweep") as exc:  # the same sweep
+            run_sweep([point], games=4000, seed=5, chunk_size=2, out=out, workers=1, progress=False)
+        assert str(out) in str(exc.value) and f"pid {proc.pid}" in str(exc.value)
+        assert main(cli(out, games=4000, seed=6)[3:]) == 2  # another sweep, from the command line
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and err.startswith("sweeplab sweep: error:")
+        assert "in use by another running sweep" in err and f"pid {proc.pid}" in err
+        assert proc.poll() is None
+    finally:
+        kill_group(proc)
+    assert (out / ".lock").read_text().startswith(f"pid {proc.pid}")  # stale: its holder is dead
+    # the lock is taken over: this call gets as far as the manifest, which holds the other seed
+    with pytest.raises(ValueError, match="holds another sweep"):
+        run_sweep([point], games=4000, seed=6, chunk_size=2, out=out, workers=1, progress=False)
+    assert (out / ".lock").read_text() == ""  # released
+    assert not list((out / "chunks").glob(".*"))  # the killed sweep's temporary files are gone
+
+
+def test_manifest_mismatch_names_the_file_and_the_keys(tmp_path):
+    run_sweep([POINT], games=2, seed=1, out=tmp_path, workers=1, progress=False)
+    with pytest.raises(ValueError, match="seed") as exc:
+        run_sweep([POINT], games=2, seed=2, out=tmp_path, workers=1, progress=False)
+    assert str(tmp_path / "manifest.json") in str(exc.value) and "games" not in str(exc.value)
+    with pytest.raises(ValueError, match=r"points, games") as exc:
+        run_sweep([POINT, {**POINT, "first_click": "zero"}], games=3, seed=1, out=tmp_path, workers=1,
+                  progress=False)
+    with pytest.raises(ValueError, match="chunk_size"):
+        run_sweep([POINT], games=2, seed=1, out=tmp_path, chunk_size=2, workers=1, progress=False)
+    assert len(run_sweep([POINT], games=2, seed=1, out=tmp_path, workers=1, progress=False)) == 2
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"points": []}', "", '{"points": [], "games": '
+                                  '"2", "seed": 1, "chunk_size": 1}'])
+def test_corrupt_manifest_is_a_clear_error_naming_it(tmp_path, text):
+    (tmp_path / "manifest.json").write_text(text)
+    with pytest.raises(ValueError) as exc:
+        run_sweep([POINT], games=2, seed=1, out=tmp_path, workers=1, progress=False)
+    assert str(tmp_path / "manifest.json") in str(exc.value)
+    with pytest.raises(ValueError, match="manifest.json"):
+        load_results(tmp_path)
+
+
+# --- chunks carry their identity --------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def finished(tmp_path):
+    """A finished sweep of 2 points x 6 games in chunks of 2, and its rows."""
+    points = [POINT, {**POINT, "first_click": "zero"}]
+    df = run_sweep(points, games=6, seed=3, chunk_size=2, out=tmp_path / "s", workers=1, progress=False)
+    return points, tmp_path / "s", df
+
+
+def test_chunk_metadata_names_point_games_and_seed(finished):
+    import pyarrow.parquet as pq
+
+    points, out, _ = finished
+    meta = pq.read_schema(out / "chunks" / "p0001-g000000004.parquet").metadata[b"sweeplab.chunk"]
+    assert json.loads(meta) == {"point": 1, "params": points[1], "start": 4, "games": 2, "seed": 3}
+
+
+def damage_swap(chunks, other):
+    shutil.copy(chunks / "p0000-g000000000.parquet", chunks / "p0000-g000000002.parquet")
+
+
+def damage_point(chunks, other):
+    shutil.copy(chunks / "p0001-g000000002.parquet", chunks / "p0000-g000000002.parquet")
+
+
+def damage_truncate(chunks, other):
+    path = chunks / "p0000-g000000002.parquet"
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def damage_garbage(chunks, other):
+    (chunks / "p0000-g000000002.parquet").write_bytes(b"PAR1" + os.urandom(300))
+
+
+def damage_other_sweep(chunks, other):
+    shutil.copy(other / "chunks" / "p0000-g000000002.parquet", chunks / "p0000-g000000002.parquet")
+
+
+@pytest.mark.parametrize("damage", [damage_swap, damage_point, damage_truncate, damage_garbage,
+                                    damage_other_sweep])
+def test_foreign_or_broken_chunk_is_refused_then_recomputed(finished, tmp_path, damage, caplog):
+    points, out, expected = finished
+    other = tmp_path / "other"
+    run_sweep(points, games=6, seed=4, chunk_size=2, out=other, workers=1, progress=False)  # another seed
+    damage(out / "chunks", other)
+    bad = out / "chunks" / "p0000-g000000002.parquet"
+    with pytest.raises(ValueError, match="p0000-g000000002.parquet"):
+        load_results(out)
+    with caplog.at_level(logging.WARNING, logger="sweeplab.sweeps"):
+        resumed = run_sweep(points, games=6, seed=3, out=out, workers=1, progress=False)
+    assert any(str(bad) in r.getMessage() and "recomputing" in r.getMessage() for r in caplog.records)
+    pd.testing.assert_frame_equal(outcome(resumed), outcome(expected))
+    pd.testing.assert_frame_equal(outcome(load_results(out)), outcome(expected))
+
+
+def test_missing_chunk_only_is_rerun(finished, caplog):
+    points, out, expected = finished
+    (out / "chunks" / "p0001-g000000000.parquet").unlink()
+    stray = out / "chunks" / "p0009-g000000000.parquet"  # not in the plan: ignored
+    shutil.copy(out / "chunks" / "p0000-g000000000.parquet", stray)
+    with caplog.at_level(logging.WARNING, logger="sweeplab.sweeps"):
+        resumed = run_sweep(points, games=6, seed=3, out=out, workers=1, progress=False)
+    assert not caplog.records
+    pd.testing.assert_frame_equal(outcome(resumed), outcome(expected))
+
+
+# --- children die with their parent -----------------------------------------------------------------------
+
+
+def test_sigkill_of_the_parent_leaves_no_process_behind(tmp_path):
+    proc = subprocess.Popen(cli(tmp_path / "s", games=2000, workers=2), start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: len(list((tmp_path / "s" / "chunks").glob("*.parquet"))) >= 2)
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert len(children) >= 3  # forkserver, resource tracker, workers
+        proc.send_signal(signal.SIGKILL)  # the parent only, not its process group
+        proc.wait()
+
+        def gone():
+            return not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+        assert wait_for(gone, timeout=5), [c.cmdline() for c in children if c.is_running()]
+    finally:
+        kill_group(proc)
+
+
+# --- play on any executor ---------------------------------------------------------------------------------
+
+
+def test_play_with_workers_gives_the_same_rows():
+    one = sweeplab.play("trivial", level="beginner", games=30, seed=9, first_click="zero")
+    two = sweeplab.play("trivial", level="beginner", games=30, seed=9, first_click="zero", workers=2)
+    pd.testing.assert_frame_equal(outcome(one), outcome(two))
+    shifted = sweeplab.play("trivial", level="beginner", games=10, seed=9, first_click="zero", start=20,
+                            workers=2)
+    pd.testing.assert_frame_equal(outcome(shifted), outcome(one.iloc[20:]))
+
+
+def test_play_on_a_dask_cluster_gives_the_same_rows():
+    distributed = pytest.importorskip("distributed")
+    one = sweeplab.play("random", shape=(6, 7), mines=8, games=12, seed=2, noise=("lost", 0.2))
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        dask = sweeplab.play("random", shape=(6, 7), mines=8, games=12, seed=2, noise=("lost", 0.2),
+                             scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(outcome(one), outcome(dask))
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
+def test_play_refuses_bad_worker_counts(workers):
+    with pytest.raises(ValueError, match="workers must be a positive integer"):
+        sweeplab.play("trivial", level="beginner", games=2, workers=workers)
+
+
+def test_unreachable_scheduler_is_a_quick_clear_error(monkeypatch, tmp_path):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("sweeplab.executor.CONNECT_TIMEOUT", 1.0)
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match=r"cannot connect to the Dask scheduler 'tcp://127.0.0.1:9'"):
+        sweeplab.play("trivial", level="beginner", games=2, scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(ValueError, match="cannot connect"):
+        run_sweep([POINT], games=2, out=tmp_path / "s", scheduler="tcp://127.0.0.1:9", progress=False)
+    assert time.monotonic() - t0 < 15
+    assert not Path(tmp_path / "s").exists()  # nothing written before the scheduler answered
