@@ -11,7 +11,13 @@ Give the grid as flags (comma-separated values) or a TOML/JSON config file::
     first_click = ["none", "safe", "zero"]
     noise = [false, ["lost", 0.1]]      # false: no noise
 
-Running the same command again on the same ``--out`` resumes where it stopped.
+A list sweeps over its values, except a single shape (``shape = [9, 9]``),
+noise (``noise = ["lost", 0.1]``) or first-move cell; a repeated value is an
+error.  Agent options (``--option use_total=no``) read true/false/yes/no/on/off
+in any case as booleans, none/null as None, numbers as numbers, JSON lists.
+
+Running the same command again on the same ``--out`` resumes where it stopped;
+while a sweep runs, its ``--out`` is locked against other sweeps.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ def parse_noise(text: str):
     kind, sep, p = text.partition(":")
     if not sep:
         raise ValueError(f"noise must be 'none' or 'kind:p' (for example lost:0.1), got {text!r}")
-    return [kind, float(p)]
+    return [kind, _parse_float(p)]
 
 
 def parse_shape(text: str) -> list[int]:
@@ -62,18 +68,70 @@ def parse_first_moves(text: str) -> list:
     return out
 
 
+#: Words read as booleans or None in option values, in any case.
+WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False,
+         "none": None, "null": None}
+
+
+def parse_value(text: str) -> Any:
+    """One option value: a boolean or None word, an int, a float, JSON for a list or object, else a string.
+
+    Examples
+    --------
+    >>> [parse_value(t) for t in ("False", "YES", "null", "3", "0.5", '["rref", "milp"]', "rref")]
+    [False, True, None, 3, 0.5, ['rref', 'milp'], 'rref']
+    """
+    text = text.strip()
+    if text.lower() in WORDS:
+        return WORDS[text.lower()]
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    if text[:1] in ("[", "{", '"'):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{text!r} is not valid JSON ({exc})") from None
+    return text
+
+
 def parse_option(text: str) -> tuple[str, Any]:
-    """``key=value``, the value read as JSON when it parses (``use_total=false``, ``methods=["rref"]``)."""
+    """``key=value`` -> ``(key, value)``, the value read by :func:`parse_value`.
+
+    Examples
+    --------
+    >>> parse_option("use_total=False")
+    ('use_total', False)
+    """
     key, sep, value = text.partition("=")
-    if not sep:
-        raise ValueError(f"agent options look like key=value, got {text!r}")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise ValueError(f"--option {text!r}: agent options look like key=value, for example use_total=false")
+    if key in GRID_FLAGS:
+        raise ValueError(f"--option {text!r}: {key} has its own flag, --{key.replace('_', '-')}")
     try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
-        return key.strip(), value
+        return key, parse_value(value)
+    except ValueError as exc:
+        raise ValueError(f"--option {text!r}: {exc}") from None
 
 
-_PARSERS = {"shape": parse_shape, "mines": int, "density": float, "noise": parse_noise}
+def _parse_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"expected a whole number, got {text!r}") from None
+
+
+def _parse_float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"expected a number, got {text!r}") from None
+
+
+_PARSERS = {"shape": parse_shape, "mines": _parse_int, "density": _parse_float, "noise": parse_noise}
 
 
 def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
@@ -90,7 +148,8 @@ def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
     p.add_argument("--first-move", dest="first_move",
                    help=f"corner, centre, random or ROW,COL (default: the agent's){many}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="agent option, repeatable (for example use_total=false)")
+                   help="agent option, repeatable (for example use_total=false; values: true/false/yes/no/"
+                        "on/off in any case, none, numbers, JSON lists, else text)")
 
 
 def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None) -> None:
@@ -112,31 +171,83 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         text = getattr(args, key, None)
         if text is None:
             continue
-        if key == "first_move":
-            values = parse_first_moves(text)
-        else:
-            parse = _PARSERS.get(key, str)
-            values = [parse(v.strip()) for v in text.split(",")]
+        flag = f"--{key.replace('_', '-')}"
+        try:
+            if key == "first_move":
+                values = parse_first_moves(text)
+            else:
+                parse = _PARSERS.get(key, str)
+                values = [parse(v.strip()) for v in text.split(",")]
+        except ValueError as exc:
+            raise ValueError(f"{flag} {text!r}: {exc}") from None
+        if not lists and len(values) != 1:
+            raise ValueError(f"{flag} {text!r}: give one value here (sweeplab sweep takes lists)")
         grid[key] = values if lists else values[0]
     for text in args.option:
         key, value = parse_option(text)
-        grid[key] = value
+        grid[key] = [value] if lists and isinstance(value, list) else value  # one value, not a list to sweep
     return grid
 
 
+#: Top-level keys of a sweep config file.
+CONFIG_KEYS = ("games", "seed", "out", "chunk_size", "grid")
+
+
+def _config_value(key: str, value: Any) -> Any:
+    """A config grid value with ``false`` read as None and strings of shapes and noise parsed."""
+    if value is False:
+        return None
+    if key in ("shape", "noise") and isinstance(value, str):
+        return _PARSERS[key](value)
+    return value
+
+
 def load_config(path: str) -> dict[str, Any]:
-    """A sweep config from TOML or JSON (``false`` stands for "none" in value lists)."""
+    """A sweep config from TOML or JSON (``false`` stands for "none" in value lists).
+
+    Raises ``OSError`` for a file that cannot be read and ``ValueError``,
+    naming the file and key, for malformed content.
+    """
     file = Path(path)
-    text = file.read_text()
-    config = tomllib.loads(text) if file.suffix.lower() == ".toml" else json.loads(text)
+    if file.is_dir():
+        raise ValueError(f"config {path}: is a directory; give a TOML or JSON file")
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"config {path}: not UTF-8 text ({exc.reason})") from None
+    try:
+        config = tomllib.loads(text) if file.suffix.lower() == ".toml" else json.loads(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError and json.JSONDecodeError
+        kind = "TOML" if file.suffix.lower() == ".toml" else "JSON (or give a .toml file)"
+        raise ValueError(f"config {path}: not valid {kind}: {exc}") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"config {path}: a sweep config is a table of {', '.join(CONFIG_KEYS)}")
+    unknown = sorted(set(config) - set(CONFIG_KEYS))
+    if unknown:
+        raise ValueError(f"config {path}: unknown key(s) {', '.join(map(repr, unknown))}; "
+                         f"a sweep config holds {', '.join(CONFIG_KEYS)}")
     grid = config.get("grid")
     if not isinstance(grid, dict):
-        raise ValueError(f"{path}: a sweep config needs a [grid] table of parameters")
-    for key, value in grid.items():
-        if isinstance(value, list):
-            grid[key] = [None if v is False else v for v in value]
-        elif value is False:
-            grid[key] = None
+        raise ValueError(f"config {path}: a sweep config needs a [grid] table of parameters")
+    for key in ("games", "chunk_size"):
+        value = config.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"config {path}: {key} must be a positive integer, got {value!r}")
+    seed = config.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"config {path}: seed must be a non-negative integer, got {seed!r}")
+    if config.get("out") is not None and not isinstance(config["out"], str):
+        raise ValueError(f"config {path}: out must be a directory name (a string), got {config['out']!r}")
+    from ..sweeps import is_single_value
+
+    try:
+        for key, value in grid.items():
+            if isinstance(value, list) and not is_single_value(key, value):
+                grid[key] = [_config_value(key, v) for v in value]
+            else:
+                grid[key] = _config_value(key, value)
+    except ValueError as exc:
+        raise ValueError(f"config {path}: [grid] {key}: {exc}") from None
     return config
 
 
@@ -157,22 +268,25 @@ def run(args: argparse.Namespace) -> int:
     from ..sweeps import expand_grid, run_sweep
 
     path = args.config or args.config_flag
+    if args.config and args.config_flag:
+        raise ValueError(f"give the config once, as CONFIG or --config, not both ({args.config}, "
+                         f"{args.config_flag})")
     config = load_config(path) if path else {"grid": {}}
     grid = {**config["grid"], **grid_from_args(args, lists=True)}
     if "agent" not in grid:
         raise ValueError("give --agent (or an agent in the config's [grid])")
     if "level" not in grid and "shape" not in grid:
         raise ValueError("give --level or --shape (or one in the config's [grid])")
-    games = args.games or config.get("games")
+    games = args.games if args.games is not None else config.get("games")
     out = args.out or config.get("out")
-    if not games:
+    if games is None:
         raise ValueError("give --games (or games in the config)")
     if not out:
         raise ValueError("give --out (or out in the config): the directory results are written to")
-    seed = args.seed if args.seed is not None else int(config.get("seed", 0))
-    results = run_sweep(expand_grid(grid), games=int(games), seed=seed, out=out,
-                        chunk_size=args.chunk_size or config.get("chunk_size"), workers=args.workers,
-                        scheduler=args.scheduler, progress=args.progress)
+    seed = args.seed if args.seed is not None else config.get("seed", 0)
+    chunk_size = args.chunk_size if args.chunk_size is not None else config.get("chunk_size")
+    results = run_sweep(expand_grid(grid), games=games, seed=seed, out=out, chunk_size=chunk_size,
+                        workers=args.workers, scheduler=args.scheduler, progress=args.progress)
     print(format_summary(summarize(results)))
     print(f"\n{len(results)} games in {out}")
     return 0

@@ -1,0 +1,232 @@
+"""Sweep and play inputs: duplicates refused, option values parsed, bad input: one clear line (issue 14)."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from sweeplab.cli import main
+from sweeplab.commands.sweep import load_config, parse_option, parse_value
+from sweeplab.sweeps import expand_grid, load_results, run_sweep
+
+POINT = {"agent": "trivial", "level": "beginner"}
+FAST = ["--workers", "1", "--no-progress"]
+
+
+def error_line(capsys):
+    """The CLI's stderr, checked to be one ``sweeplab <command>: error:`` line."""
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and ": error: " in err and "Traceback" not in err, err
+    return err
+
+
+# --- duplicates ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("grid", "key", "value"), [
+    ({"agent": ["trivial", "trivial"], "level": "beginner"}, "agent", "trivial"),
+    ({"agent": "trivial", "level": "beginner", "noise": [None, ["lost", 0.1], ("lost", 0.1)]}, "noise",
+     "lost"),
+    ({"agent": "trivial", "shape": [[9, 9], [9, 9]], "mines": 10}, "shape", "9"),
+])
+def test_repeated_grid_value_is_refused(grid, key, value):
+    with pytest.raises(ValueError, match=f"grid key '{key}' repeats the value") as exc:
+        expand_grid(grid)
+    assert value in str(exc.value)
+
+
+def test_repeated_point_is_refused():
+    with pytest.raises(ValueError, match="sweep point 1 repeats point 0"):
+        run_sweep([POINT, dict(POINT)], games=2, workers=1, progress=False)
+
+
+def test_cli_repeated_agent_is_refused_before_any_game(tmp_path, capsys):
+    assert main(["sweep", "--agent", "trivial,trivial", "--level", "beginner", "--games", "200",
+                 "--out", str(tmp_path / "s"), *FAST]) == 2
+    err = error_line(capsys)
+    assert "'agent'" in err and "'trivial'" in err
+    assert not (tmp_path / "s").exists()
+
+
+# --- option values ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("False", False), ("false", False), ("NO", False), ("off", False), ("True", True), ("yes", True),
+    ("On", True), ("None", None), ("null", None), ("3", 3), ("-2", -2), ("0.25", 0.25), ("1e-3", 0.001),
+    ("rref", "rref"), ('["rref", "lp"]', ["rref", "lp"]), ('"3"', "3"), (" no ", False),
+])
+def test_option_values(text, value):
+    parsed = parse_value(text)
+    assert parsed == value and type(parsed) is type(value)
+
+
+@pytest.mark.parametrize("text", ["use_total", "=False", "a b=1", "methods=[rref", "level=expert"])
+def test_bad_options_are_refused(text):
+    with pytest.raises(ValueError, match="--option"):
+        parse_option(text)
+
+
+@pytest.mark.parametrize("command", ["sweep", "play"])
+def test_option_false_in_any_case_turns_the_total_off(tmp_path, command):
+    out = tmp_path / command
+    assert main([command, "--agent", "trivial", "--level", "beginner", "--games", "4", "--option",
+                 "use_total=False", "--out", str(out), *FAST]) == 0
+    point = json.loads((out / "manifest.json").read_text())["points"][0]
+    assert point["use_total"] is False
+    expected = run_sweep([{**POINT, "use_total": False}], games=4, workers=1, progress=False)
+    assert load_results(out)["won"].tolist() == expected["won"].tolist()
+
+
+# --- one clear line for every bad input ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "needles"), [
+    (["--workers", "0"], ["workers must be a positive integer", "0"]),
+    (["--workers", "-3"], ["workers must be a positive integer"]),
+    (["--chunk-size", "0"], ["chunk_size must be a positive integer", "0"]),
+    (["--games", "0"], ["games must be a positive integer"]),
+    (["--seed", "-1"], ["seed must be a non-negative integer"]),
+    (["--mines", "ten"], ["--mines", "'ten'", "whole number"]),
+    (["--noise", "lost:abc"], ["--noise", "'abc'"]),
+    (["--noise", "lost"], ["--noise", "kind:p"]),
+    (["--shape", "9by9"], ["--shape", "16x30"]),
+    (["--first-move", "3"], ["--first-move", "ROW,COL"]),
+    (["--option", "use_total"], ["--option", "key=value"]),
+    (["--option", "methods=[rref"], ["--option", "not valid JSON"]),
+    (["--agent", "nobody"], ["unknown agent 'nobody'"]),
+    (["--option", "bogus=1"], ["bogus"]),
+])
+def test_cli_bad_flag_values_are_one_line(tmp_path, capsys, args, needles):
+    flags = {"--agent": "trivial", "--level": "beginner", "--games": "3", "--out": str(tmp_path / "s"),
+             "--workers": "1"}
+    if "--shape" in args or "--mines" in args:
+        flags = {**{k: v for k, v in flags.items() if k != "--level"}, "--shape": "9x9", "--mines": "10"}
+    flags.update(zip(args[::2], args[1::2], strict=True))
+    argv = ["sweep", *[x for kv in flags.items() for x in kv], "--no-progress"]
+    assert main(argv) == 2
+    err = error_line(capsys)
+    assert err.startswith("sweeplab sweep: error:")
+    for needle in needles:
+        assert needle in err
+
+
+def test_cli_out_is_a_file(tmp_path, capsys):
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "2", "--out", str(target),
+                 *FAST]) == 2
+    err = error_line(capsys)
+    assert str(target) in err and "is a file" in err
+
+
+def test_read_only_out_fails_before_any_game(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "ro"
+    (out / "chunks").mkdir(parents=True)
+    if os.geteuid() == 0:  # root writes through permissions: make the directory immutable instead
+        if shutil.which("chattr") is None:
+            pytest.skip("needs chattr to make a directory read-only for root")
+        if subprocess.run(["chattr", "+i", str(out)], capture_output=True).returncode != 0:
+            pytest.skip("this file system has no immutable attribute")
+        restore = ["chattr", "-i", str(out)]
+    else:
+        out.chmod(0o555)
+        restore = ["chmod", "755", str(out)]
+    played = []
+    import sweeplab.sweeps
+
+    real = sweeplab.sweeps.run_chunk
+    monkeypatch.setattr(sweeplab.sweeps, "run_chunk", lambda p, c, s: played.append(c.games) or real(p, c, s))
+    try:
+        assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "4", "--out", str(out),
+                     *FAST]) == 2
+    finally:
+        subprocess.run(restore, check=True)
+    err = error_line(capsys)
+    assert "cannot write to the sweep directory" in err and str(out) in err
+    assert sum(played) == 0  # only the zero-game parameter check ran
+
+
+def test_cli_unreachable_scheduler_is_one_quick_line(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("sweeplab.executor.CONNECT_TIMEOUT", 1.0)
+    assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "2", "--out",
+                 str(tmp_path / "s"), "--scheduler", "tcp://127.0.0.1:9", "--no-progress"]) == 2
+    assert "cannot connect to the Dask scheduler 'tcp://127.0.0.1:9'" in error_line(capsys)
+
+
+def test_cli_corrupt_manifest_names_the_file(tmp_path, capsys):
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"points": [')
+    assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "2", "--out", str(out),
+                 *FAST]) == 2
+    assert str(out / "manifest.json") in error_line(capsys)
+
+
+# --- config files ------------------------------------------------------------------------------------------
+
+
+def run_config(tmp_path, text, suffix=".toml"):
+    config = tmp_path / f"grid{suffix}"
+    config.write_text(text)
+    out = tmp_path / "out"
+    return main(["sweep", str(config), "--out", str(out), *FAST]), out
+
+
+def test_config_single_shape_as_a_list(tmp_path):
+    code, out = run_config(tmp_path, 'games = 3\n[grid]\nagent = "trivial"\nshape = [9, 9]\nmines = 10\n')
+    assert code == 0
+    df = load_results(out)
+    assert len(df) == 3 and set(df["height"]) == {9} and set(df["width"]) == {9}
+    assert df["level"].tolist() == ["beginner"] * 3
+
+
+def test_config_single_noise_as_a_list(tmp_path):
+    code, out = run_config(tmp_path, 'games = 3\n[grid]\nagent = "random"\nlevel = "beginner"\n'
+                                     'noise = ["lost", 0.1]\n')
+    assert code == 0
+    df = load_results(out)
+    assert len(df) == 3 and set(df["noise"]) == {"lost"} and set(df["noise_p"]) == {0.1}
+
+
+def test_config_list_of_shapes_and_noise_strings(tmp_path):
+    code, out = run_config(tmp_path, 'games = 2\n[grid]\nagent = "random"\nshape = ["6x6", [7, 8]]\n'
+                                     'density = 0.1\nnoise = ["none", "under:0.2"]\n')
+    assert code == 0
+    df = load_results(out)
+    assert len(df) == 8 and set(zip(df["height"], df["width"], strict=True)) == {(6, 6), (7, 8)}
+
+
+@pytest.mark.parametrize(("text", "needles"), [
+    ('games = 10.7\n[grid]\nagent = "trivial"\nlevel = "beginner"\n', ["games", "10.7", "positive integer"]),
+    ('games = true\n[grid]\nagent = "trivial"\nlevel = "beginner"\n', ["games", "True"]),
+    ('games = 2\nseed = -1\n[grid]\nagent = "trivial"\nlevel = "beginner"\n', ["seed", "-1"]),
+    ('games = 2\nchunk_size = 0\n[grid]\nagent = "trivial"\nlevel = "beginner"\n', ["chunk_size", "0"]),
+    ('game = 2\n[grid]\nagent = "trivial"\nlevel = "beginner"\n', ["'game'", "games"]),
+    ('games = 2\n[grid]\nagent = "trivial"\nlevel = "beginner"\nagent = "x"\n', ["not valid TOML"]),
+    ('games = 2\n', ["[grid]"]),
+    ('games = 2\n[grid]\nagent = ["trivial", "trivial"]\nlevel = "beginner"\n', ["'agent'", "repeats"]),
+    ('games = 2\n[grid]\nagent = "trivial"\nshape = "9by9"\nmines = 3\n', ["shape", "16x30"]),
+])
+def test_bad_config_is_one_line_naming_the_file(tmp_path, capsys, text, needles):
+    code, _ = run_config(tmp_path, text)
+    assert code == 2
+    err = error_line(capsys)
+    for needle in needles:
+        assert needle in err
+    if "repeats" not in needles:
+        assert "grid.toml" in err
+
+
+def test_bad_json_config_and_missing_config(tmp_path, capsys):
+    code, _ = run_config(tmp_path, "[1, 2]", suffix=".json")
+    assert code == 2 and "grid.json" in error_line(capsys)
+    code, _ = run_config(tmp_path, "{oops", suffix=".json")
+    assert code == 2 and "not valid JSON" in error_line(capsys)
+    assert main(["sweep", str(tmp_path / "missing.toml"), "--out", str(tmp_path / "o"), *FAST]) == 2
+    assert "missing.toml" in error_line(capsys)
+    with pytest.raises(ValueError, match="is a directory"):
+        load_config(str(tmp_path))
