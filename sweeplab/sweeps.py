@@ -118,8 +118,9 @@ def is_single_value(key: str, value: list) -> bool:
 def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every combination of the listed values (scalars are held fixed).
 
-    A list is swept over, except a single ``shape`` (``[9, 9]``), ``noise``
-    (``["lost", 0.1]``) or ``first_move`` cell (``[3, 4]``), which is one value.
+    A list is swept over (a tuple is one value), except a single ``shape``
+    (``[9, 9]``), ``noise`` (``["lost", 0.1]``) or ``first_move`` cell
+    (``[3, 4]``), which is one value.
     A value repeated in a list is refused: it would play the same games twice.
 
     Examples
@@ -134,7 +135,7 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     keys = list(grid)
     values = []
     for key, value in grid.items():
-        if not isinstance(value, list | tuple) or is_single_value(key, list(value)):
+        if not isinstance(value, list) or is_single_value(key, value):
             values.append([value])
             continue
         if not value:
@@ -143,10 +144,10 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
         for v in value:
             text = json.dumps(v, sort_keys=True, default=repr)
             if text in seen:
-                raise ValueError(f"grid key {key!r} repeats the value {v!r} (in {list(value)!r}): "
+                raise ValueError(f"grid key {key!r} repeats the value {v!r} (in {value!r}): "
                                  f"each value is played with the same seeded games, give it once")
             seen.add(text)
-        values.append(list(value))
+        values.append(value)
     return [_normalise(dict(zip(keys, combo, strict=True))) for combo in itertools.product(*values)]
 
 
