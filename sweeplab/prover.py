@@ -153,6 +153,7 @@ class _Rows:
             for c in cells:
                 self.cell_rows[c].append(i)
         self.interior_set = set(self.interior)
+        self.sets = [frozenset(cells) for cells in self.cells]
 
     def __len__(self) -> int:
         return len(self.sources)
@@ -438,14 +439,17 @@ class _Prover:
         v = cols[key]
         m, k = A.shape
         s = 1.0 if value == 0 else -1.0
-        At = A.T.tocsr()
-        # variables [y+ (m), y- (m), n (k)]; n_j >= -g_j, n >= 0; s*g_v >= 1; b.y + w.n <= 0
-        target = At[[v], :]
-        A_ub = sp.vstack([
-            sp.hstack([-s * target, s * target, sp.csr_array((1, k))]),
-            sp.hstack([-At, At, -sp.eye_array(k)]),
-            sp.hstack([sp.csr_array(b[None, :]), sp.csr_array(-b[None, :]), sp.csr_array(w[None, :])]),
-        ]).tocsr()
+        # variables [y+ (m), y- (m), n (k)]; s*g_v >= 1; n_j >= -g_j, n >= 0; b.y + w.n <= 0
+        coo = A.tocoo()
+        col_v = coo.col == v
+        rows_ = [np.zeros(int(col_v.sum()), dtype=np.int64), np.zeros(int(col_v.sum()), dtype=np.int64),
+                 1 + coo.col, 1 + coo.col, np.arange(1, k + 1), np.full(m, k + 1), np.full(m, k + 1),
+                 np.full(k, k + 1)]
+        cols_ = [coo.row[col_v], m + coo.row[col_v], coo.row, m + coo.row, 2 * m + np.arange(k),
+                 np.arange(m), m + np.arange(m), 2 * m + np.arange(k)]
+        vals_ = [-s * coo.data[col_v], s * coo.data[col_v], -coo.data, coo.data, -np.ones(k), b, -b, w]
+        A_ub = sp.csr_array((np.concatenate(vals_), (np.concatenate(rows_), np.concatenate(cols_))),
+                            shape=(k + 2, 2 * m + k))
         b_ub = np.concatenate([[-1.0], np.zeros(k), [0.0]])
         c = np.concatenate([np.ones(2 * m), np.zeros(k)])
 
@@ -472,12 +476,14 @@ class _Prover:
         m, k = A.shape
         if m == 0:
             return None
-        At = A.T.tocsr()
         # variables [y+ (m), y- (m), q (k)]; q_j >= g_j, q >= 0; b.y - w.q >= 1
-        A_ub = sp.vstack([
-            sp.hstack([At, -At, -sp.eye_array(k)]),
-            sp.hstack([sp.csr_array(-b[None, :]), sp.csr_array(b[None, :]), sp.csr_array(w[None, :])]),
-        ]).tocsr()
+        coo = A.tocoo()
+        rows_ = [coo.col, coo.col, np.arange(k), np.full(m, k), np.full(m, k), np.full(k, k)]
+        cols_ = [coo.row, m + coo.row, 2 * m + np.arange(k), np.arange(m), m + np.arange(m),
+                 2 * m + np.arange(k)]
+        vals_ = [coo.data, -coo.data, -np.ones(k), -b, b, w]
+        A_ub = sp.csr_array((np.concatenate(vals_), (np.concatenate(rows_), np.concatenate(cols_))),
+                            shape=(k + 1, 2 * m + k))
         b_ub = np.concatenate([np.zeros(k), [-1.0]])
         c = np.concatenate([np.ones(2 * m), np.zeros(k)])
 
@@ -558,13 +564,31 @@ class _Prover:
             return None
         for i in R.cell_rows.get(cell, ()):
             for j in sorted({j for c in R.cells[i] for j in R.cell_rows[c]} - {i}):
-                contra, rule, _ = R.evaluate([(i, 1), (j, -1)], {})
-                if rule.get(cell) == value:
-                    combo = ((i, 1), (j, -1)) if value == 1 else ((j, 1), (i, -1))
-                    return _S("combine", rows=combo, fixes=rule)
+                step = self.pair_step(i, j, cell, value)
+                if step is not None:
+                    return step
         if style == "pair":
             return None
         return self.linear_step(cell, value, {})
+
+    def pair_step(self, i: int, j: int, cell: Cell, value: int) -> _S | None:
+        """Row ``i`` minus row ``j`` from the position, if its bound rule fixes ``cell`` to ``value``."""
+        R = self.rows
+        only_i, only_j = R.sets[i] - R.sets[j], R.sets[j] - R.sets[i]
+        beta = R.rhs[i] - R.rhs[j]
+        if cell in only_i:
+            hit = value == 1 and beta == len(only_i) or value == 0 and beta == -len(only_j)
+        elif cell in only_j:
+            hit = value == 0 and beta == len(only_i) or value == 1 and beta == -len(only_j)
+        else:
+            return None
+        if not hit:
+            return None
+        v_i = int(beta == len(only_i))  # the value of the cells of row i only (those of row j: the other)
+        rule = dict.fromkeys(only_i, v_i)
+        rule.update(dict.fromkeys(only_j, 1 - v_i))
+        combo = ((i, 1), (j, -1)) if value == (cell in only_i) else ((j, 1), (i, -1))
+        return _S("combine", rows=combo, fixes=rule)
 
     # ---------------------------------------------------------------- modular certificates
 
