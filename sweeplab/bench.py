@@ -443,8 +443,8 @@ def scaling_study(
     unknown = [n for n in names if n not in METHODS and n not in RREF_VARIANTS]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS) + list(RREF_VARIANTS)}")
-    jobs = [(n, n in METHODS and METHODS[n].uses_total) for n in names]
-    jobs += [(n, False) for n in names if n in without_total and METHODS[n].uses_total]
+    jobs = [(n, n in METHODS) for n in names]
+    jobs += [(n, False) for n in names if n in without_total and n in METHODS]
     shapes = sorted((tuple(int(v) for v in s) for s in shapes), key=lambda s: s[0] * s[1])
     ctx = multiprocessing.get_context("fork")
     timed_out: set[tuple[str, float]] = set()
@@ -490,7 +490,7 @@ def format_scaling(table: pd.DataFrame) -> str:
                 return f"{ok.ms.median():.3g}"
             return str(s.status.mode().iat[0])
 
-        plain = g.use_total | ~g.method.map(lambda m: m in METHODS and METHODS[m].uses_total)
+        plain = g.use_total | ~g.method.isin(list(METHODS))
         g = g.assign(method=np.where(plain, g.method, g.method + " (no total)"))
         view = g.groupby(["method", "area"], sort=False).apply(cell, include_groups=False).unstack("area")
         sizes = g.groupby("area").agg(frontier=("n_frontier", "median"), largest=("largest_component", "max"))
