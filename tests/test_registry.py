@@ -153,3 +153,22 @@ def test_example_plugin_registers_a_sound_method():
 
     assert "rref-reversed" in METHODS
     assert check_sound("rref-reversed", positions=random_positions(60, seed=6, noise=False)).ok
+
+
+@pytest.mark.parametrize("name", ["gf2", "gfp", "trivial", "rref", "lstsq-certified", "subset", "bounded"])
+def test_claims_are_never_returned_for_positions_with_no_layout(name):
+    """Issue 14 item 11: '??0' with 2 mines has no layout; gf2 used to call both cells safe."""
+    obs = Observation.from_text("??0", mines=2)
+    with pytest.raises(InconsistentPositionError):
+        deduce(obs, name)
+    raw = METHODS[name].function(obs) if name == "gf2" else None
+    if raw is not None:  # the bare function still claims: deduce is what checks
+        assert raw[0]
+
+
+def test_consistency_is_reported():
+    obs = Observation.from_text("???\n121", mines=2)
+    assert deduce(obs, "enumerate").consistent is True
+    assert deduce(obs, "rref").consistent is True
+    assert deduce(obs, "rref", check_consistency=False).consistent is None
+    assert deduce(Observation.from_text("????\n????"), "trivial").consistent is None  # nothing claimed

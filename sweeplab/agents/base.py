@@ -229,7 +229,9 @@ class Agent:
         for name in self.chain(obs):
             try:
                 options = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
-                d = deduce(obs, name, use_total=self.use_total, **options)
+                # no consistency check: claims on a position made inconsistent by the agent's own
+                # wrong flags are the referee's to count (as wrong claims), as before
+                d = deduce(obs, name, use_total=self.use_total, check_consistency=False, **options)
             except InconsistentPositionError:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import MethodRefused
 from ..positions import Observation, as_observation
 
 __all__ = [
@@ -65,6 +66,13 @@ class Deduction:
     probabilities : numpy.ndarray or None
         Exact mine probabilities, from methods that give them when asked
         (``deduce(obs, "enumerate", probabilities=True)``).
+    consistent : bool or None
+        ``True`` when some layout is known to fit the position (complete
+        methods prove it; for the others :func:`deduce` checks it with exact
+        enumeration whenever cells are claimed); ``None`` when it was not
+        checked (nothing claimed, ``check_consistency=False``, or a position
+        too large to enumerate quickly).  No layout fitting is never a
+        result: it raises :class:`~sweeplab.InconsistentPositionError`.
     """
 
     safe: frozenset[Cell]
@@ -72,6 +80,7 @@ class Deduction:
     method: str
     seconds: float
     probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
+    consistent: bool | None = None
 
     @property
     def cells(self) -> frozenset[Cell]:
@@ -311,6 +320,7 @@ def deduce(
     method: str | MethodFunction = "rref",
     *,
     use_total: bool = True,
+    check_consistency: bool = True,
     **options: Any,
 ) -> Deduction:
     """Deduce safe cells and mines of a position with one method (SPEC §4).
@@ -324,6 +334,12 @@ def deduce(
         **options) -> (safe, mines)`` run once without registering it.
     use_total : bool, default True
         Use the board's total number of mines when the position knows it.
+    check_consistency : bool, default True
+        When a method that is not complete claims cells, check with exact
+        enumeration (a node budget of :data:`CONSISTENCY_NODES`) that some
+        layout fits, so that no claim is ever returned for a position with no
+        layout (incomplete methods cannot see every contradiction: ``"??0"``
+        with 2 mines looks fine to ``gf2``).  Not counted in ``seconds``.
     **options
         Method options (for example ``p`` for ``"gfp"``); ``probabilities=True``
         asks a method that gives exact probabilities for them too.
@@ -351,9 +367,11 @@ def deduce(
     """
     if callable(method):
         name, function, gives_probabilities = getattr(method, "__name__", repr(method)), method, False
+        complete = False
     else:
         info = method_info(method)
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
+        complete = info.complete
     if not isinstance(use_total, (bool, np.bool_)):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
     want_probabilities = bool(options.get("probabilities", False))
@@ -378,7 +396,26 @@ def deduce(
     except (TypeError, ValueError):
         raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
                         f"got {type(result).__name__}") from None
-    return Deduction(safe, mines, name, seconds, probabilities)
+    consistent = True if complete else None
+    if consistent is None and check_consistency and (safe or mines):
+        consistent = _has_layout(obs, use_total=bool(use_total))
+    return Deduction(safe, mines, name, seconds, probabilities, consistent)
+
+
+#: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert
+#: positions; past it the position is reported unchecked rather than waited for).
+CONSISTENCY_NODES = 20_000
+
+
+def _has_layout(obs: Observation, *, use_total: bool) -> bool | None:
+    """``True`` when exact enumeration finds a layout, ``None`` past its budget; raises when none fits."""
+    from .enumerate import analyse  # numba: imported on first use
+
+    try:
+        analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES)
+    except MethodRefused:
+        return None
+    return True
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:
