@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import operator
 import os
 import sys
 import threading
@@ -45,10 +46,17 @@ def check_positive(name: str, value: Any, *, none: str | None = None) -> int | N
     """
     if value is None and none is not None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 1:
+    number = None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            if isinstance(value, float) and value.is_integer():
+                number = int(value)
+    if number is None or number < 1:
         allowed = f" (or None: {none})" if none is not None else ""
         raise ValueError(f"{name} must be a positive integer{allowed}, got {value!r}")
-    return int(value)
+    return number
 
 
 def default_chunk_size(games: int) -> int:

@@ -40,6 +40,7 @@ import fcntl
 import itertools
 import json
 import logging
+import operator
 import os
 import secrets
 import socket
@@ -165,14 +166,22 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
 
 
 def _play_kwargs(point: Mapping[str, Any]) -> dict[str, Any]:
+    """Keyword arguments of :func:`sweeplab.play` from a JSON point (lists back to tuples)."""
+    def whole(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+
     kwargs = dict(point)
-    if kwargs.get("shape") is not None:
-        kwargs["shape"] = tuple(kwargs["shape"])
+    shape = kwargs.get("shape")
+    if shape is not None:
+        if not isinstance(shape, list | tuple) or len(shape) != 2 or not all(whole(v) for v in shape):
+            raise ValueError(f"shape must be [height, width] (two whole numbers), got {shape!r}")
+        kwargs["shape"] = tuple(shape)
     noise = kwargs.get("noise")
     if noise is not None:
-        if not isinstance(noise, list | tuple) or len(noise) != 2:
+        if (not isinstance(noise, list | tuple) or len(noise) != 2 or not isinstance(noise[0], str)
+                or isinstance(noise[1], bool) or not isinstance(noise[1], int | float)):
             raise ValueError(f"noise must be None or [kind, p] such as ['lost', 0.1], got {noise!r}")
-        kwargs["noise"] = (str(noise[0]), float(noise[1]))
+        kwargs["noise"] = (noise[0], float(noise[1]))
     if isinstance(kwargs.get("first_move"), list):
         kwargs["first_move"] = tuple(kwargs["first_move"])
     for key, value in kwargs.items():
@@ -416,12 +425,19 @@ def run_sweep(
                              f"seeded games twice; give each point once")
         first[text] = i
     games = check_positive("games", games)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    try:
+        if isinstance(seed, bool) or operator.index(seed) < 0:
+            raise TypeError
+    except TypeError:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}") from None
+    seed = operator.index(seed)
     chunk_size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
     check_positive("workers", workers, none="every core")
-    for p in points:  # fail early, here, on bad parameters
-        run_chunk(p, Chunk(0, 0, 0), seed)
+    for i, p in enumerate(points):  # fail early, here, on bad parameters
+        try:
+            run_chunk(p, Chunk(0, 0, 0), seed)
+        except TypeError as exc:  # a value of the wrong type, deep in play
+            raise ValueError(f"sweep point {i} {p!r}: a parameter has the wrong type ({exc})") from None
     client, owned = connect(scheduler) if scheduler is not None else (None, False)  # fail before writing
     outdir = None if out is None else Path(out)
     try:
