@@ -299,6 +299,16 @@ def _prepare_output(out: Path) -> _DirectoryLock:
     return lock
 
 
+def _difference(key: str, theirs: Any, mine: Any) -> str:
+    """How a manifest value differs from the requested one, in a few words."""
+    if key != "points":
+        return f"{key} {theirs!r} there, {mine!r} here"
+    if len(theirs) != len(mine):
+        return f"{len(theirs)} points there, {len(mine)} here"
+    i = next(i for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b)
+    return f"point {i} is {theirs[i]!r} there, {mine[i]!r} here"
+
+
 def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]:
     """The manifest of ``out`` after checking it holds this sweep, or a new one written atomically."""
     path = out / MANIFEST
@@ -309,9 +319,7 @@ def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]
             mine["chunk_size"] = chunk_size
         differ = [k for k in mine if _json(manifest[k]) != _json(mine[k])]
         if differ:
-            detail = "; ".join(f"{k}: {len(manifest[k])} points there, {len(mine[k])} here" if k == "points"
-                               and len(manifest[k]) != len(mine[k]) else
-                               f"{k}: {manifest[k]!r} there, {mine[k]!r} here" for k in differ)
+            detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
             raise ValueError(f"{path} holds another sweep: its {', '.join(differ)} differ ({detail}); "
                              f"run the same sweep to resume it, or choose another output directory")
         return manifest
