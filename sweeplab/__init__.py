@@ -15,8 +15,11 @@ from .files import load_game, load_position, save_game, save_position
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, MethodInfo, deduce, register_method, unregister_method
 from .plotting import plot_position
+from .plotting_proofs import plot_proof
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .probability import probabilities
+from .proof_check import check_proof
+from .proofs import Proof
 from .simulate import play
 
 try:
@@ -39,6 +42,8 @@ __all__ = [
     "MethodInfo",
     "MethodRefused",
     "Observation",
+    "Proof",
+    "check_proof",
     "clue_system",
     "deduce",
     "load_game",
@@ -46,6 +51,7 @@ __all__ = [
     "new_game",
     "play",
     "plot_position",
+    "plot_proof",
     "probabilities",
     "register_method",
     "save_game",

@@ -172,3 +172,12 @@ def test_consistency_is_reported():
     assert deduce(obs, "rref").consistent is True
     assert deduce(obs, "rref", check_consistency=False).consistent is None
     assert deduce(Observation.from_text("????\n????"), "trivial").consistent is None  # nothing claimed
+
+
+def test_deduce_with_proofs_fills_checkable_proofs():
+    obs = Observation.from_text("??????\n?1122?", mines=3)
+    for name in ("subset", "rref", "gfp", "lp", "enumerate"):
+        d = deduce(obs, name, proofs=True)
+        assert set(d.proofs) | d.unproved == d.cells and d.cells
+        assert all(sweeplab.check_proof(obs, p) and p.cell == c for c, p in d.proofs.items()), name
+    assert deduce(obs, "rref").proofs is None  # no cost unless asked

@@ -21,17 +21,20 @@ import importlib
 import inspect
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import MethodRefused
 from ..positions import Observation, as_observation
+
+if TYPE_CHECKING:
+    from ..proofs import Proof
 
 __all__ = [
     "Deduction",
@@ -73,6 +76,13 @@ class Deduction:
         checked (nothing claimed, ``check_consistency=False``, or a position
         too large to enumerate quickly).  No layout fitting is never a
         result: it raises :class:`~sweeplab.InconsistentPositionError`.
+    proofs : mapping of (int, int) to Proof, or None
+        With ``deduce(..., proofs=True)``: a checkable proof (SPEC §6) of each
+        claimed cell, in the way the method reasons.
+    unproved : frozenset of (int, int)
+        Claimed cells left without a proof: over the prover's size budget
+        (:data:`sweeplab.prover.DEFAULT_BUDGET`), not forced (unsound methods),
+        or clues that are only bounds (proofs need exact clues).
     """
 
     safe: frozenset[Cell]
@@ -81,6 +91,8 @@ class Deduction:
     seconds: float
     probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
     consistent: bool | None = None
+    proofs: Mapping[Cell, Proof] | None = field(default=None, repr=False, compare=False)
+    unproved: frozenset[Cell] = frozenset()
 
     @property
     def cells(self) -> frozenset[Cell]:
@@ -321,6 +333,7 @@ def deduce(
     *,
     use_total: bool = True,
     check_consistency: bool = True,
+    proofs: bool = False,
     **options: Any,
 ) -> Deduction:
     """Deduce safe cells and mines of a position with one method (SPEC §4).
@@ -340,6 +353,9 @@ def deduce(
         layout fits, so that no claim is ever returned for a position with no
         layout (incomplete methods cannot see every contradiction: ``"??0"``
         with 2 mines looks fine to ``gf2``).  Not counted in ``seconds``.
+    proofs : bool, default False
+        Also find a proof of every claimed cell (``Deduction.proofs``), checkable
+        by :func:`sweeplab.check_proof`; costs nothing when False.
     **options
         Method options (for example ``p`` for ``"gfp"``); ``probabilities=True``
         asks a method that gives exact probabilities for them too.
@@ -399,7 +415,13 @@ def deduce(
     consistent = True if complete else None
     if consistent is None and check_consistency and (safe or mines):
         consistent = _has_layout(obs, use_total=bool(use_total))
-    return Deduction(safe, mines, name, seconds, probabilities, consistent)
+    if not proofs:
+        return Deduction(safe, mines, name, seconds, probabilities, consistent)
+    from ..prover import proofs_for
+
+    found, _ = proofs_for(obs, name, safe, mines, use_total=bool(use_total), **options)
+    return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
+                     (safe | mines) - frozenset(found))
 
 
 #: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert
