@@ -278,6 +278,10 @@ class _OverBudget(Exception):
     pass
 
 
+class _Satisfiable(Exception):
+    """A context has a mine layout: no refutation exists."""
+
+
 # --------------------------------------------------------------------------------------------
 # the prover
 
@@ -687,7 +691,7 @@ class _Prover:
         R = self.rows
         frac = [c for c, x in point.items() if c != "interior" and _EPS < x < 1 - _EPS]
         if not frac:
-            return None  # the relaxation has an integral point: a real layout, no contradiction
+            raise _Satisfiable  # the relaxation has an integral point: a layout, no contradiction anywhere
         u = max(frac, key=lambda c: (len(R.cell_rows[c]), -abs(point[c] - 0.5), (-c[0], -c[1])))
         branches = []
         for v in (0, 1):
@@ -703,15 +707,49 @@ class _Prover:
                          uses=frozenset(uses)))
         return record
 
+    def layout_exists(self, fixed: dict[Cell, int], seeds: set[Cell], limit: int = 2000) -> bool | None:
+        """Whether the context has a mine layout (backtracking with the single-row rule), ``None``
+        past ``limit`` nodes.  Without the total only the seeds' component is searched (the others
+        are those of the position, consistent)."""
+        R = self.rows
+        if R.total is None:
+            cells = sorted({c for i in R.component(seeds, fixed) for c in R.cells[i]})
+        else:
+            cells = list(R.frontier)
+        nodes = 0
+
+        def search(ctx: dict[Cell, int]) -> bool:
+            nonlocal nodes
+            nodes += 1
+            if nodes > limit:
+                raise _OverBudget
+            if self.unit(ctx, []) is not None:
+                return False
+            free = [c for c in cells if c not in ctx]
+            if not free:
+                return True
+            u = max(free, key=lambda c: len(R.cell_rows[c]))
+            return any(search({**ctx, u: v}) for v in (0, 1))
+
+        try:
+            return search(dict(fixed))
+        except _OverBudget:
+            return None
+
     def case_proof(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> list[_S] | None:
         """``assume`` the other value and refute it, with iterative deepening on the splits.
 
         Steps under the assumption that do not depend on it are moved before it.
         """
+        if self.layout_exists({**fixed, cell: 1 - value}, {cell}):
+            return None  # not forced: no proof exists
         for depth in range(self.max_depth + 1):
             inner = dict(fixed)
             inner[cell] = 1 - value
-            steps = self.refute(inner, {cell}, depth)
+            try:
+                steps = self.refute(inner, {cell}, depth)
+            except _Satisfiable:
+                return None
             if steps is not None:
                 steps, need = _prune(steps, set(), closing=True)
                 outer, steps = _hoist(steps, cell)

@@ -63,7 +63,8 @@ def test_to_dict_is_spec_json():
 def test_objects_normalise_and_validate():
     import numpy as np
 
-    p = Proof([np.int64(0), 1], np.int8(1), "m", [{"rows": [[[1, 1], np.int64(2)]], "modulus": 7, "fixes": []}])
+    step = {"rows": [[[1, 1], np.int64(2)]], "modulus": 7, "fixes": []}
+    p = Proof([np.int64(0), 1], np.int8(1), "m", [step])
     assert p.cell == (0, 1) and type(p.cell[0]) is int and p.value == 1
     assert p.steps[0] == Combine((((1, 1), 2),), 7, ())
     assert type(p.steps[0].rows[0][1]) is int
