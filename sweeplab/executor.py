@@ -131,6 +131,10 @@ def run_tasks(
     preload : sequence of str
         Modules the local forkserver imports once, before forking workers.
 
+    Worker processes (local or Dask) first import the plugin modules this
+    process loaded (:func:`sweeplab.methods.load_plugins`, ``--plugin``), so
+    methods registered there work in every worker.
+
     Notes
     -----
     Close the generator (``contextlib.closing``) if you stop before the end:
@@ -152,10 +156,11 @@ def run_tasks(
         for i, task in enumerate(tasks):
             yield i, function(**task)
         return
+    plugins = _loaded_plugins()
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(list(preload))
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx, initializer=_die_with_parent) as pool:
-        futures = {pool.submit(function, **task): i for i, task in enumerate(tasks)}
+        futures = {pool.submit(_call, function, plugins, task): i for i, task in enumerate(tasks)}
         try:
             for fut in as_completed(futures):
                 yield futures[fut], fut.result()
@@ -163,12 +168,28 @@ def run_tasks(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _loaded_plugins() -> tuple[str, ...]:
+    from .methods import PLUGINS_ENV
+
+    return tuple(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
+
+
+def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any]) -> Any:
+    """Run one task in a worker, after importing the plugin modules that register methods."""
+    if plugins:
+        from .methods import load_plugins
+
+        load_plugins(plugins)
+    return function(**task)
+
+
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
     client, owned = connect(scheduler)
+    plugins = _loaded_plugins()
     try:
-        futures = [client.submit(function, **task, pure=False) for task in tasks]
+        futures = [client.submit(_call, function, plugins, task, pure=False) for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
             yield index[fut.key], fut.result()

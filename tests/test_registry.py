@@ -181,3 +181,23 @@ def test_deduce_with_proofs_fills_checkable_proofs():
         assert set(d.proofs) | d.unproved == d.cells and d.cells
         assert all(sweeplab.check_proof(obs, p) and p.cell == c for c, p in d.proofs.items()), name
     assert deduce(obs, "rref").proofs is None  # no cost unless asked
+
+
+def test_plugins_reach_worker_processes():
+    """A method registered by a plugin module works in play(workers=2) (issue 9): workers import it."""
+    from sweeplab.methods import load_plugins
+
+    load_plugins(["sweeplab.example_plugin"])
+    kwargs = dict(methods=["trivial", "rref-reversed"], level="beginner", games=6, seed=5)
+    one = sweeplab.play("chain", **kwargs)
+    two = sweeplab.play("chain", **kwargs, workers=2)
+    cols = [c for c in one.columns if not c.startswith("seconds")]
+    assert one[cols].equals(two[cols])
+    assert "certain_rref_reversed" in two.columns
+
+
+def test_bad_plugin_is_a_value_error():
+    from sweeplab.methods import load_plugins
+
+    with pytest.raises(ValueError, match="no_such_module_xyz"):
+        load_plugins(["no_such_module_xyz"])

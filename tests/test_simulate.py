@@ -8,7 +8,7 @@ import sweeplab
 from sweeplab.agents import make_agent
 from sweeplab.simulate import RESULT_COLUMNS, play_game
 
-OUTCOME = [c for c in RESULT_COLUMNS if c != "seconds"]
+OUTCOME = [c for c in RESULT_COLUMNS if not c.startswith("seconds")]  # timings differ run to run
 
 
 def test_rows_columns_and_parameters():
