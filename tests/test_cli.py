@@ -106,3 +106,52 @@ def test_usage_errors_return_2(capsys):
     assert "the following arguments are required" in capsys.readouterr().err
     assert main(["solve", "-", "--mines", "many"]) == 2
     assert "invalid int value" in capsys.readouterr().err
+
+
+@pytest.fixture
+def junk(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "list.jsonl").write_text("[1]\n")
+    (tmp_path / "nolabel.jsonl").write_text('{"format": "sweeplab.position", "version": 1, "rows": ["??"]}\n')
+    (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "parts"),
+    [
+        (["bench", "--scaling", "--areas", "abc"], ["--areas: 'abc' is not an integer"]),
+        (["bench", "--scaling", "--areas", "-4"], ["--areas: -4 is outside"]),  # was a TypeError traceback
+        (["bench", "--scaling", "--areas", ","], ["--areas: no values"]),  # was an AttributeError traceback
+        (["bench", "--scaling", "--areas", "90"], ["--areas: 90 is not a positive square"]),
+        (["bench", "--scaling", "--densities", "0.1,nan"], ["--densities: nan is outside [0.0, 1.0]"]),
+        (["bench", "--scaling", "--densities", "x"], ["--densities: 'x' is not a number"]),
+        (["bench", "--scaling", "--positions", "0"], ["--positions must be at least 1"]),  # was a traceback
+        (["bench", "--scaling", "--positions", "-2"], ["--positions must be at least 1"]),  # OverflowError
+        (["bench", "--scaling", "--cap", "-1"], ["--cap must be a positive number of seconds"]),
+        (["bench", "--scaling", "--seed", "-1"], ["--seed must be at least 0"]),
+        (["bench", "--budget", "0"], ["--budget must be a positive number"]),
+        (["bench", "--out", "{tmp}/afile"], ["--out {tmp}/afile is a file"]),
+        (["bench", "--corpus", "{tmp}/list.jsonl"], ["corpus {tmp}/list.jsonl: not a sweeplab.position"]),
+        (["bench", "--corpus", "{tmp}/nolabel.jsonl"], ["corpus {tmp}/nolabel.jsonl: "]),
+        (["bench", "--corpus", "{tmp}/bin.jsonl"], ["corpus {tmp}/bin.jsonl: "]),
+        (["bench", "--corpus", "{tmp}"], ["Is a directory", "{tmp}"]),
+        (["bench", "--corpus", "{tmp}/nope.jsonl"], ["nope.jsonl"]),
+        (["corpus", "--seed", "-1", "--out", "{tmp}/c.jsonl"], ["--seed must be a non-negative integer"]),
+        (["corpus", "--seed", "1", "--out", "{tmp}"], ["--out {tmp} is a directory"]),
+        (["corpus", "--seed", "1", "--out", "{tmp}/afile/c.jsonl"], ["{tmp}/afile is a file"]),
+        (["corpus", "--seed", "1", "--out", "{tmp}/c.jsonl", "--slices", ","], ["--slices: no slice names"]),
+        (["corpus", "--seed", "1", "--out", "{tmp}/c.jsonl", "--slices", "nope"], ["unknown slice(s)"]),
+        (["report", "--seed", "-1"], ["--seed must be a non-negative integer"]),
+        (["report", "--out", "{tmp}/afile"], ["--out {tmp}/afile is a file"]),
+        (["report", "--only", "nope"], ["unknown experiment(s) ['nope']; choose from"]),
+    ],
+)
+def test_bad_flags_are_one_line_before_any_work(junk, capsys, argv, parts):
+    argv = [a.replace("{tmp}", str(junk)) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sweeplab {argv[0]}: error: ") and err.count("\n") == 1, err
+    for part in parts:
+        assert part.replace("{tmp}", str(junk)) in err, err
+    assert not (junk / "c.jsonl").exists()

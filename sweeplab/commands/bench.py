@@ -45,20 +45,52 @@ def _split(text: str | None) -> list[str] | None:
 def _shape(area: int) -> tuple[int, int]:
     if area == 480:
         return (16, 30)
-    side = round(area ** 0.5)
-    if side * side != area:
-        raise ValueError(f"area {area} is not a square (or 480): give square areas such as 900 or 10000")
+    side = round(area ** 0.5) if area > 0 else 0
+    if area <= 0 or side * side != area:
+        raise ValueError(f"--areas: {area} is not a positive square (or 480): give square areas such as "
+                         f"900 or 10000")
     return (side, side)
+
+
+def _numbers(text: str, flag: str, kind: type, lo: float, hi: float | None = None, *, example: str) -> list:
+    """A comma-separated list of numbers within ``[lo, hi]`` for ``flag``, or a ``ValueError`` naming it."""
+    values = []
+    for item in _split(text) or []:
+        try:
+            value = kind(item)
+        except ValueError:
+            raise ValueError(f"{flag}: {item!r} is not {'an integer' if kind is int else 'a number'}; "
+                             f"give a comma-separated list such as {flag} {example}") from None
+        if not (lo <= value and (hi is None or value <= hi)):  # also refuses nan
+            raise ValueError(f"{flag}: {item} is outside [{lo}, {'inf' if hi is None else hi}]")
+        values.append(value)
+    if not values:
+        raise ValueError(f"{flag}: no values in {text!r}; give a list such as {flag} {example}")
+    return values
+
+
+def _check_run_arguments(args: argparse.Namespace) -> None:
+    """Refuse bad flag values before any work is done (each error names its flag)."""
+    for flag, value, lo in (("--positions", args.positions, 1), ("--seed", args.seed, 0)):
+        if value < lo:
+            raise ValueError(f"{flag} must be at least {lo}, got {value}")
+    for flag, value in (("--cap", args.cap), ("--budget", args.budget)):
+        if value is not None and not value > 0:  # also refuses nan
+            raise ValueError(f"{flag} must be a positive number of seconds, got {value}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
 
 
 def run(args: argparse.Namespace) -> int:
     from .. import bench
 
+    _check_run_arguments(args)
     out = Path(args.out)
     methods = _split(args.methods)
     if args.scaling:
-        shapes = [_shape(int(a)) for a in _split(args.areas) or []]
-        densities = [float(d) for d in _split(args.densities) or []]
+        shapes = [_shape(a) for a in _numbers(args.areas, "--areas", int, 1, example="81,900")]
+        densities = _numbers(args.densities, "--densities", float, 0.0, 1.0, example="0.1,0.2")
         table = bench.scaling_study(shapes=shapes, densities=densities, methods=methods,
                                     positions=args.positions, seed=args.seed, cap_seconds=args.cap,
                                     progress=not args.no_progress)
@@ -79,7 +111,15 @@ def run(args: argparse.Namespace) -> int:
 
     from ..corpus import load_corpus
 
-    corpus = load_corpus(args.corpus, slices=_split(args.slices))
+    try:
+        corpus = load_corpus(args.corpus, slices=_split(args.slices))
+    except ValueError as exc:  # name the file when the reader did not
+        message = str(exc)
+        raise ValueError(message if args.corpus in message else f"corpus {args.corpus}: {message}") from None
+    except (AttributeError, KeyError, TypeError) as exc:  # a JSON line that is not a corpus record
+        raise ValueError(
+            f"corpus {args.corpus}: not a sweeplab corpus ({type(exc).__name__}: {exc})"
+        ) from None
     if not corpus:
         raise ValueError(f"no positions in {args.corpus} (slices {args.slices})")
     totals = {"with": [True], "without": [False], "both": [True, False]}[args.total]

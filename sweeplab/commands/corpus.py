@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,13 +25,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _check_out(out: str) -> None:
+    """Refuse an ``--out`` that cannot be written, before hours of generation."""
+    path = Path(out)
+    if path.is_dir():
+        raise ValueError(f"--out {out} is a directory; give a file name such as {path / 'corpus.jsonl.gz'}")
+    parent = next((p for p in path.parents if p.exists()), Path("."))
+    if not parent.is_dir():
+        raise ValueError(f"--out {out}: {parent} is a file, so the file cannot be created there")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..corpus import PRESETS, generate_corpus, save_corpus
 
+    if args.seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    _check_out(args.out)
     slices = PRESETS[args.preset]
     if args.slices:
         wanted = [s.strip() for s in args.slices.split(",") if s.strip()]
-        unknown = set(wanted) - {s.name for s in slices}
+        names = [s.name for s in slices]
+        if not wanted:
+            raise ValueError(f"--slices: no slice names in {args.slices!r}; choose from {names}")
+        unknown = set(wanted) - set(names)
         if unknown:
             raise ValueError(f"unknown slice(s) {sorted(unknown)} in preset {args.preset!r}; "
                              f"choose from {[s.name for s in slices]}")

@@ -193,6 +193,11 @@ def run(args: argparse.Namespace) -> int:
         for exp in EXPERIMENTS.values():
             print(f"{exp.name:20s} report {exp.report:4s} {exp.title}")
         return 0
+    if args.seed < 0:  # every experiment would fail on it, after the others had run
+        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
     preset = args.preset or ("full" if args.full else "quick")
     start = time.perf_counter()
     results = build_report(args.out, preset=preset, only=args.only, seed=args.seed)
