@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
               f"see {parser.prog} --help", file=sys.stderr)
         return 2
     try:
+        if getattr(args, "plugin", None):
+            from .methods import load_plugins
+
+            load_plugins(args.plugin)
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(file=sys.stderr)

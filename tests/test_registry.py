@@ -201,3 +201,30 @@ def test_bad_plugin_is_a_value_error():
 
     with pytest.raises(ValueError, match="no_such_module_xyz"):
         load_plugins(["no_such_module_xyz"])
+
+
+def test_cli_plugin_solve_bench_play(tmp_path, capsys):
+    """``--plugin MODULE`` makes a registered method usable from every sub-command (issue 9)."""
+    from sweeplab.cli import main
+    from sweeplab.corpus import Slice, generate_corpus, save_corpus
+
+    pos = tmp_path / "p.txt"
+    pos.write_text("??????\n?1122?\n")
+    assert main(["solve", str(pos), "--plugin", "sweeplab.example_plugin", "--method", "rref-reversed",
+                 "--mines", "3", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "rref-reversed (sound)" in out and "(0,1) is safe." in out
+
+    corpus = tmp_path / "c.jsonl.gz"
+    save_corpus(generate_corpus(seed=3, slices=[Slice("b", level="beginner", games=1, per_game=2)],
+                                examples=False), corpus)
+    assert main(["bench", "--plugin", "sweeplab.example_plugin", "--corpus", str(corpus),
+                 "--methods", "rref,rref-reversed", "--out", str(tmp_path / "bench")]) == 0
+    assert "rref-reversed" in capsys.readouterr().out
+
+    assert main(["play", "--plugin", "sweeplab.example_plugin", "--agent", "chain", "--option",
+                 'methods=["trivial","rref-reversed"]', "--level", "beginner", "--games", "4",
+                 "--workers", "2"]) == 0
+    assert "chain" in capsys.readouterr().out
+    assert main(["solve", str(pos), "--plugin", "no_such_module_xyz"]) == 2
+    assert "no_such_module_xyz" in capsys.readouterr().err

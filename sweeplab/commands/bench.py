@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from . import add_plugin_argument
+
 DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
 
 
@@ -35,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scaling: seconds per method and board before it is stopped (default 20)")
     p.add_argument("--seed", type=int, default=0, help="scaling: seed of the positions")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_plugin_argument(p)
     p.set_defaults(func=run)
 
 

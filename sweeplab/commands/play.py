@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from . import add_plugin_argument
 from .sweep import add_board_arguments, add_run_arguments, grid_from_args
 
 
@@ -18,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_board_arguments(p, lists=False)
     add_run_arguments(p, games=1000)
     p.add_argument("--out", help="also keep the games in this directory (resumable)")
+    add_plugin_argument(p)
     p.set_defaults(func=run, agent="best")
 
 

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from ..positions import COVERED, NOISE_KINDS, Observation
+from . import add_plugin_argument
 
 __all__ = ["register", "run", "read_position", "overlay", "probability_grid", "solve_report"]
 
@@ -40,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--noise", choices=NOISE_KINDS, default=None,
                    help="clue-noise model of the numbers (under: lower bounds, over: upper bounds)")
     p.add_argument("--probabilities", "-p", action="store_true", help="print the exact mine probabilities")
+    p.add_argument("--explain", "-e", action="store_true",
+                   help="print a checkable proof of every deduced cell, in words (SPEC §6)")
+    add_plugin_argument(p)
     p.set_defaults(func=run)
 
 
@@ -122,7 +126,7 @@ def probability_grid(obs: Observation, probs: np.ndarray) -> str:
 
 
 def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True,
-                 probabilities: bool = False) -> str:
+                 probabilities: bool = False, explain: bool = False) -> str:
     """The text ``sweeplab solve`` prints.
 
     Each method runs twice and the second run is timed, so first-call costs
@@ -137,14 +141,14 @@ def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True
     MSM
     121
     """
-    return _report(obs, methods, use_total=use_total, probabilities=probabilities)[0]
+    return _report(obs, methods, use_total=use_total, probabilities=probabilities, explain=explain)[0]
 
 
 def _report(
-    obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool
+    obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False
 ) -> tuple[str, bool]:
     from .. import METHODS, deduce
-    from ..positions import InconsistentPositionError
+    from ..errors import InconsistentPositionError, MethodRefused
     from ..probability import probabilities as exact_probabilities
 
     covered = int(np.count_nonzero(obs.grid == COVERED))
@@ -160,19 +164,21 @@ def _report(
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
         try:
             deduce(obs, name, use_total=use_total)
-            d = deduce(obs, name, use_total=use_total)
+            d = deduce(obs, name, use_total=use_total, proofs=explain)
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"== {name} ({tag}): inconsistent position: {exc}", ""]
             summary.append(f"{name:16s} {'inconsistent':>12s}")
             continue
-        except ValueError as exc:
+        except MethodRefused as exc:
             out += [f"== {name} ({tag}): refused: {exc}", ""]
             summary.append(f"{name:16s} {'refused':>12s}")
             continue
         ms = d.seconds * 1000
         out += [f"== {name} ({tag}): {len(d.safe)} safe, {len(d.mines)} mines, {ms:.2f} ms",
                 overlay(obs, d.safe, d.mines), ""]
+        if explain:
+            out += _explanations(obs, d)
         summary.append(f"{name:16s} {len(d.safe):5d} {len(d.mines):6d} {ms:10.2f}")
     if len(methods) > 1:
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
@@ -187,6 +193,25 @@ def _report(
     return "\n".join(out).rstrip() + "\n", consistent
 
 
+def _explanations(obs: Observation, d) -> list[str]:
+    """Each claimed cell's proof in words (SPEC §6), or why there is none."""
+    from .. import METHODS
+
+    sound = METHODS[d.method].sound
+    lines = []
+    for cell in sorted(d.cells):
+        proof = d.proofs.get(cell)
+        if proof is None:
+            why = ("clues that are only bounds have no proof format" if obs.noise in ("under", "over")
+                   else "not forced (an unsound claim)" if not sound
+                   else "no proof within the prover's size budget")
+            lines += [f"({cell[0]},{cell[1]}): no proof: {why}", ""]
+            continue
+        size = proof.size
+        lines += [f"-- proof {size.steps} step(s), {size.rows} row(s):", proof.explain(obs), ""]
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     from .. import METHODS
 
@@ -194,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown method {args.method!r}; choose from {', '.join(sorted(METHODS))}")
     obs = read_position(args.file, mines=args.mines, noise=args.noise)
     methods = list(METHODS) if args.all else [args.method]
-    text, consistent = _report(obs, methods, use_total=not args.no_total, probabilities=args.probabilities)
+    text, consistent = _report(obs, methods, use_total=not args.no_total, probabilities=args.probabilities,
+                               explain=args.explain)
     sys.stdout.write(text)
     return 0 if consistent else 1

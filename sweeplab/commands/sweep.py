@@ -28,6 +28,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from . import add_plugin_argument
+
 #: Parameters a grid may vary, with the parser of one command-line value.
 GRID_FLAGS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
 
@@ -260,6 +262,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="output directory (manifest.json + Parquet chunks); rerun to resume")
     add_board_arguments(p, lists=True)
     add_run_arguments(p, games=None)
+    add_plugin_argument(p)
     p.set_defaults(func=run)
 
 
