@@ -382,17 +382,20 @@ class _Prover:
         interior_free = [c for c in R.interior if c not in fixed]
         for k, i in enumerate(rows):
             rhs = R.rhs[i]
+            interior_seen = False
             for c in R.cells[i]:
                 if c in fixed:
                     rhs -= fixed[c]
                     continue
                 key = "interior" if c in R.interior_set else c
+                if key == "interior":
+                    if interior_seen:
+                        continue  # one entry for the shared column: its weight counts the cells
+                    interior_seen = True
                 if key not in cols:
                     cols[key] = len(columns)
                     columns.append(key)
                     weights.append(len(interior_free) if key == "interior" else 1)
-                if key == "interior" and data_r and data_r[-1] == k and data_c[-1] == cols[key]:
-                    continue
                 data_r.append(k)
                 data_c.append(cols[key])
             b[k] = rhs
@@ -739,17 +742,15 @@ class _Prover:
     def case_proof(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> list[_S] | None:
         """``assume`` the other value and refute it, with iterative deepening on the splits.
 
-        Steps under the assumption that do not depend on it are moved before it.
+        Steps under the assumption that do not depend on it are moved before it.  ``None``
+        past the depth; raises ``_Satisfiable`` when the cell can have the other value.
         """
         if self.layout_exists({**fixed, cell: 1 - value}, {cell}):
-            return None  # not forced: no proof exists
+            raise _Satisfiable  # not forced: no proof exists
         for depth in range(self.max_depth + 1):
             inner = dict(fixed)
             inner[cell] = 1 - value
-            try:
-                steps = self.refute(inner, {cell}, depth)
-            except _Satisfiable:
-                return None
+            steps = self.refute(inner, {cell}, depth)
             if steps is not None:
                 steps, need = _prune(steps, set(), closing=True)
                 outer, steps = _hoist(steps, cell)
@@ -844,7 +845,9 @@ def prove_all(
     proofs : dict
         Cell -> :class:`~sweeplab.proofs.Proof`, each checked by ``check_proof``.
     over_budget : set
-        Claims with no proof within the budget (or none at all: a wrong claim).
+        Claims with no proof within the budget.  A claim in neither is wrong: the
+        search found a layout where the cell has the other value (only an unsound
+        method such as ``lstsq`` makes such claims).
 
     Raises
     ------
@@ -902,6 +905,7 @@ def prove_all(
                 found[c] = _extract(record, c)
                 del rest[c]
     # 3. case analysis (and, for complete methods, whichever proof is smaller)
+    wrong: set[Cell] = set()
     for c, v in claims.items():
         if c in rest or (style == "case" and _size(found.get(c, []))[0] > 1):
             prover.lps, prover.max_lps = 0, max_lps
@@ -909,11 +913,14 @@ def prove_all(
                 steps = prover.case_proof(c, v, {})
             except _OverBudget:
                 steps = None
+            except _Satisfiable:  # a layout gives the cell the other value: a wrong claim
+                steps = None
+                wrong.add(c)
             if steps is not None:
                 found[c] = _smaller(found.get(c), steps)
                 rest.pop(c, None)
     proofs: dict[Cell, Proof] = {}
-    over: set[Cell] = set(rest)
+    over: set[Cell] = set(rest) - wrong
     for c, steps in found.items():
         if _size(steps)[0] > budget:
             over.add(c)

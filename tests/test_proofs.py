@@ -167,7 +167,26 @@ def test_budget_and_noise():
 
 def test_wrong_claims_get_no_proof():
     proofs, over = prove_all(ONE_TWO_ONE, {(0, 0)}, {(0, 1)}, style="case")
-    assert proofs == {} and over == {(0, 0), (0, 1)}
+    assert proofs == {} and over == set()  # in neither: wrong claims, not over budget
+    for style in ("clue", "linear", "modular"):
+        assert prove_all(ONE_TWO_ONE, {(0, 0), (0, 1)}, {(0, 2)}, style=style)[1] == set()
+
+
+def test_unsound_claims():
+    """Claims as an unsound method could make (lstsq's, plus a flipped cell): right ones get a
+    proof, wrong ones none, and none is called over budget."""
+    for obs in CASES[:40]:
+        d = sweeplab.deduce(obs, "lstsq")
+        forced = sweeplab.deduce(obs, "enumerate")
+        safe, mines = set(d.safe), set(d.mines)
+        if forced.safe:
+            flip = min(forced.safe)
+            safe.discard(flip)
+            mines.add(flip)
+        proofs, over = proofs_for(obs, "lstsq", safe, mines)
+        right = (safe & forced.safe) | (mines & forced.mines)
+        assert set(proofs) == right and not over
+        assert all(check_proof(obs, p) for p in proofs.values())
 
 
 # --------------------------------------------------------------------------------------------
