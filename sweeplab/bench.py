@@ -33,7 +33,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -49,6 +48,7 @@ from .corpus import CorpusPosition, corpus_hash, midgame_positions
 from .errors import MethodRefused
 from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
+from .provenance import source_commit
 
 __all__ = [
     "score_claims",
@@ -274,23 +274,11 @@ def format_table(summary: pd.DataFrame, *, slices: Sequence[str] | None = None) 
     return "\n\n".join(parts)
 
 
-def _git_commit() -> tuple[str | None, bool | None]:
-    root = Path(__file__).resolve().parent.parent
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
-                                check=True, timeout=10).stdout.strip()
-        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                    capture_output=True, text=True, check=True, timeout=10).stdout.strip())
-    except (OSError, subprocess.SubprocessError):
-        return None, None
-    return commit, dirty
-
-
 def manifest(*, corpus_path: str | Path | None, methods: Sequence[str], **extra: Any) -> dict[str, Any]:
     """Provenance of a bench run: package version, git commit, corpus hash, methods, machine."""
     from . import __version__
 
-    commit, dirty = _git_commit()
+    commit, dirty = source_commit()
     return {
         "package": "sweeplab",
         "version": __version__,

@@ -93,22 +93,35 @@ def neighbour_table(shape: tuple[int, int]) -> np.ndarray:
     return table
 
 
+def neighbour_sum(values: np.ndarray) -> np.ndarray:
+    """For every cell, the sum of ``values`` over its (up to 8) neighbours, in the dtype of ``values``.
+
+    The neighbours are added in row-major order, so float sums are the same on every call.
+
+    Examples
+    --------
+    >>> neighbour_sum(np.array([[0.5, 1.0], [0.0, 2.0]])).tolist()
+    [[3.0, 2.5], [3.5, 1.5]]
+    """
+    v = np.asarray(values)
+    h, w = v.shape
+    p = np.zeros((h + 2, w + 2), dtype=v.dtype)
+    p[1:-1, 1:-1] = v
+    out = p[:-2, :-2] + p[:-2, 1:-1]
+    for dr, dc in ((0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)):
+        out += p[dr : dr + h, dc : dc + w]
+    return out
+
+
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:
-    """Number of ``True`` cells among the 8 neighbours of every cell.
+    """Number of ``True`` cells among the 8 neighbours of every cell (``int8``: at most 8).
 
     Examples
     --------
     >>> neighbour_counts(np.array([[1, 0], [0, 0]], dtype=bool)).tolist()
     [[0, 1], [1, 1]]
     """
-    m = np.asarray(mask, dtype=bool)
-    h, w = m.shape
-    p = np.zeros((h + 2, w + 2), dtype=np.int8)
-    p[1:-1, 1:-1] = m
-    out = p[:-2, :-2] + p[:-2, 1:-1]  # at most 8: int8 cannot overflow
-    for dr, dc in ((0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)):
-        out += p[dr : dr + h, dc : dc + w]
-    return out
+    return neighbour_sum(np.asarray(mask, dtype=bool).astype(np.int8))
 
 
 class Observation:

@@ -44,7 +44,6 @@ import operator
 import os
 import secrets
 import socket
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
@@ -57,6 +56,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .executor import check_positive, connect, default_chunk_size, run_tasks
+from .provenance import source_commit
 from .simulate import RESULT_COLUMNS, play
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
@@ -197,15 +197,6 @@ def run_chunk(point: Mapping[str, Any], chunk: Chunk, seed: int) -> pd.DataFrame
     return df
 
 
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
-
-
 def _atomic_write(path: Path, write) -> None:
     """Call ``write(tmp)`` on a temporary file unique to this writer, then rename it to ``path``."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
@@ -327,7 +318,7 @@ def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]
 
     manifest = {"points": points, "games": games, "seed": seed,
                 "chunk_size": chunk_size or default_chunk_size(games),
-                "version": __version__, "git_commit": _git_commit(),
+                "version": __version__, "git_commit": source_commit()[0],
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return manifest

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import InconsistentPositionError, MethodRefused
 from ..methods import deduce, method_info
-from ..positions import COVERED, Observation
+from ..positions import COVERED, Observation, neighbour_counts
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
 
@@ -106,14 +106,7 @@ def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray 
 
 def frontier_mask(grid: np.ndarray) -> np.ndarray:
     """Covered cells touching at least one revealed clue (a number, not NOCLUE or a mine)."""
-    clue = np.pad(grid >= 0, 1)
-    h, w = grid.shape
-    touch = np.zeros((h, w), dtype=bool)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr != 1 or dc != 1:
-                touch |= clue[dr : dr + h, dc : dc + w]
-    return touch & (grid == COVERED)
+    return (neighbour_counts(grid >= 0) > 0) & (grid == COVERED)
 
 
 def read_as_exact(obs: Observation) -> Observation:

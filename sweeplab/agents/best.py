@@ -31,24 +31,13 @@ import numpy as np
 from ..clue_system import clue_system
 from ..errors import InconsistentPositionError, MethodRefused
 from ..methods import deduce
-from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
+from ..positions import COVERED, FLAG, MINE, Observation, neighbour_sum, neighbour_table
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
 
 __all__ = ["BestAgent", "endgame_layouts", "endgame_choice"]
 
 Cell = tuple[int, int]
-
-
-def _neighbour_sum(mask: np.ndarray) -> np.ndarray:
-    h, w = mask.shape
-    p = np.pad(mask.astype(np.float64), 1)
-    out = np.zeros((h, w))
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr != 1 or dc != 1:
-                out += p[dr : dr + h, dc : dc + w]
-    return out
 
 
 def _frontier_solutions(system, *, limit: int, max_nodes: int) -> list[list[int]] | None:
@@ -286,15 +275,15 @@ class BestAgent(ProbabilityAgent):
             return super().guess(obs, rng, p)
         low = p[covered].min()
         cand = covered & (p <= low + self.tolerance)
-        n_cov = _neighbour_sum(covered)
+        n_cov = neighbour_sum(covered.astype(np.float64))
         dead = cand & (n_cov == 0) & (p == low)
         if dead.any():
             return random_covered(grid, rng, mask=dead)
         q = np.where(covered, p, 0.0)
         logsafe = np.log(np.clip(1.0 - q, 1e-300, 1.0))
         logmine = np.where(covered, np.log(np.clip(q, 1e-300, 1.0)), 0.0)
-        all_safe = np.exp(_neighbour_sum(logsafe))
-        all_mine = np.where(n_cov > 0, np.exp(_neighbour_sum(logmine)), 0.0)
+        all_safe = np.exp(neighbour_sum(logsafe))
+        all_mine = np.where(n_cov > 0, np.exp(neighbour_sum(logmine)), 0.0)
         progress = np.clip(all_safe + all_mine, 0.0, 1.0)
         score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
         if self.lookahead > 1 and obs.noise is None and np.count_nonzero(cand) > 1:

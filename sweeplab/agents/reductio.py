@@ -20,22 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..positions import COVERED, FLAG, MINE, Observation
+from ..positions import COVERED, FLAG, MINE, Observation, neighbour_counts
 from .base import Agent, random_covered
 
 __all__ = ["ReductioAgent", "local_estimates"]
 
 _OFFSETS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-
-
-def _shift_sum(mask: np.ndarray) -> np.ndarray:
-    """For every cell, the sum of ``mask`` over its 8 neighbours."""
-    h, w = mask.shape
-    p = np.pad(mask.astype(np.int16), 1)
-    out = np.zeros((h, w), dtype=np.int16)
-    for dr, dc in _OFFSETS:
-        out += p[1 + dr : 1 + dr + h, 1 + dc : 1 + dc + w]
-    return out
 
 
 def local_estimates(grid: np.ndarray) -> np.ndarray:
@@ -55,8 +45,8 @@ def local_estimates(grid: np.ndarray) -> np.ndarray:
     h, w = grid.shape
     covered = grid == COVERED
     known = (grid == FLAG) | (grid == MINE)
-    n_cov = _shift_sum(covered)
-    n_known = _shift_sum(known)
+    n_cov = neighbour_counts(covered)
+    n_known = neighbour_counts(known)
     clue = grid >= 0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(clue & (n_cov > 0), (grid - n_known) / np.maximum(n_cov, 1), np.nan)

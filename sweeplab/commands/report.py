@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from ..provenance import source_commit
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -37,15 +38,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="root seed added to every experiment's seeds")
     p.add_argument("--list", action="store_true", help="list the experiments and exit")
     p.set_defaults(func=run)
-
-
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
-                             cwd=Path(__file__).resolve().parent)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
 
 
 def _pct(x: float) -> str:
@@ -177,7 +169,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         record["seconds"] = time.perf_counter() - start
         results.append(record)
     manifest = {
-        "preset": preset, "seed": seed, "version": __version__, "git_commit": _git_commit(),
+        "preset": preset, "seed": seed, "version": __version__, "git_commit": source_commit()[0],
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "experiments": [{k: v for k, v in r.items() if k != "comparison"} for r in results],
     }
