@@ -497,16 +497,16 @@ class _Narrator:
             admissible = list(range(first, hi + 1, p))
             if not admissible:
                 lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
-                             f"and no integer there is ≡ {beta % p} (mod {p}): a contradiction.")
+                             f"and no integer there is ≡ {near(beta)} (mod {p}): a contradiction.")
                 return True
             if len(admissible) > 1 or admissible[0] not in (lo, hi):
                 lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the "
-                             f"values there ≡ {beta % p} (mod {p}) are {admissible}: nothing is fixed"
+                             f"values there ≡ {near(beta)} (mod {p}) are {admissible}: nothing is fixed"
                              + (" (this step does not justify its fixes)." if step.fixes else "."))
                 return False
             end = admissible[0]
             lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the only "
-                         f"value there ≡ {beta % p} (mod {p}) is {end},")
+                         f"value there ≡ {near(beta)} (mod {p}) is {end},")
         else:
             if beta < lo or beta > hi:
                 lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "

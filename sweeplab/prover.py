@@ -63,6 +63,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from .errors import MethodRefused
+from .positions import as_observation
 from .proof_check import check_proof
 from .proofs import Assume, Combine, Proof, Split
 
@@ -866,6 +867,7 @@ def prove_all(
     """
     if style not in STYLES:
         raise ValueError(f"unknown proof style {style!r}; choose from {STYLES}")
+    obs = as_observation(obs)
     if not _exact_clues(obs):
         raise MethodRefused(f"proofs need exact clues (SPEC §6), not clue noise {obs.noise!r}")
     method = style if method is None else method
@@ -950,8 +952,9 @@ def prove(
 
     ``None`` when the cell is not forced to that value, when the proof would
     pass the budget, or under ``"under"``/``"over"`` clue noise.  The
-    parameters are those of :func:`prove_all`; for chains, the search tries
-    every cell of the target's component as an intermediate step.
+    parameters are those of :func:`prove_all`.  Alone, the cell has no other
+    claims to chain through: where :func:`prove_all` would build a chain over
+    intermediate claimed cells, this proves it by contradiction instead.
 
     Examples
     --------
@@ -963,6 +966,7 @@ def prove(
     >>> prove(obs, (0, 1), 1) is None
     True
     """
+    obs = as_observation(obs)
     if not _exact_clues(obs):
         return None
     cell = (int(cell[0]), int(cell[1]))
@@ -1005,7 +1009,10 @@ def proofs_for(
     Returns
     -------
     (dict, set)
-        Proofs by cell, and the claims over budget.
+        Proofs by cell, and the claims over budget.  Claims in neither have no
+        proof at all: wrong claims (only an unsound method makes them), or any
+        claim under ``"under"``/``"over"`` clue noise, where proofs are not
+        defined (SPEC §6).
 
     Examples
     --------
@@ -1015,6 +1022,9 @@ def proofs_for(
     >>> proofs[(0, 1)].to_dict()["steps"][0]["modulus"]
     7
     """
+    obs = as_observation(obs)
+    if not _exact_clues(obs):
+        return {}, set()
     style = METHOD_STYLES.get(method, "case")
     p = 2 if method == "gf2" else int(options.get("p", 7))
     extra = {k: options[k] for k in ("budget", "max_depth", "max_lps") if k in options}

@@ -159,6 +159,7 @@ def test_budget_and_noise():
     assert prove(noisy, (0, 1), 0) is None
     with pytest.raises(sweeplab.MethodRefused):
         prove_all(noisy, {(0, 1)}, (), style="linear")
+    assert proofs_for(noisy, "trivial", {(0, 1)}, ()) == ({}, set())  # no proof, and not over budget
     with pytest.raises(ValueError, match="style"):
         prove_all(obs, (), (), style="nope")
     lost = Observation.from_text("???\n121", noise="lost")
