@@ -1,0 +1,213 @@
+"""Soundness at scale: every sound method, with its options, against exact answers on adversarial positions.
+
+Run it as ``python -m sweeplab.testing.fuzz --positions N --seed S`` (issue 14, Deliver 7).
+Each position comes from :func:`sweeplab.testing.random_positions` (random layouts
+with flags, revealed mines, lost clues, clue noise, unknown totals, and clue
+grids drawn at random, most of them inconsistent).  For each position and each
+use of the total:
+
+* every sound method of :data:`sweeplab.METHODS` (and the option settings of
+  :data:`OPTION_SETTINGS`) is compared with exact enumeration: a wrong claim, a
+  consistent position called inconsistent, or an exception other than
+  :class:`~sweeplab.MethodRefused` / :class:`~sweeplab.InconsistentPositionError`
+  is a failure;
+* :func:`sweeplab.probabilities` is compared with a plain count of every
+  layout of the covered cells (positions with at most :data:`MAX_COUNTED`
+  covered cells), exact to 1e-9.
+
+It prints positions per second and, for any failure, a reproducer (the
+position's text, total, noise and the call), and exits 1 when anything failed.
+Runs split into parts (``--start``) cover disjoint positions of the same seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InconsistentPositionError, MethodRefused
+from ..methods import METHODS, deduce
+from ..positions import COVERED, FLAG, MINE, Observation
+from ..probability import probabilities
+from . import random_positions
+
+__all__ = ["Failure", "OPTION_SETTINGS", "count_probabilities", "fuzz", "main"]
+
+#: Option settings checked besides each method's defaults.
+OPTION_SETTINGS: dict[str, tuple[dict[str, Any], ...]] = {
+    "gfp": ({"p": 2}, {"p": 3}, {"p": 31}, {"p": 2**31 - 1}, {"p": 4294967311}, {"p": 2**61 - 1}),
+    "rref": ({"iterate": True},),
+    "enumerate": ({"max_nodes": 1},),
+    "brute": ({"max_variables": 16},),
+}
+#: Largest number of covered cells whose layouts :func:`count_probabilities` counts one by one.
+MAX_COUNTED = 14
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One disagreement, with what it takes to reproduce it."""
+
+    index: int
+    call: str
+    what: str
+    observation: Observation
+
+    def __str__(self) -> str:
+        o = self.observation
+        return (f"position {self.index}: {self.call}: {self.what}\n"
+                f"  Observation.from_text({o.to_text()!r}, mines={o.mines}, noise={o.noise!r})")
+
+
+def count_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarray | None:
+    """Mine probabilities by listing every layout of the covered cells (``None`` past :data:`MAX_COUNTED`).
+
+    Independent of the package's methods: it reads the cell codes and checks
+    each clue (an equality, or a bound under ``"under"``/``"over"`` noise) and
+    the total on every layout.  Raises :class:`InconsistentPositionError` when
+    no layout fits.
+    """
+    grid = obs.grid
+    h, w = grid.shape
+    covered = [(int(r), int(c)) for r, c in np.argwhere(grid == COVERED)]
+    if len(covered) > MAX_COUNTED:
+        return None
+    known = (grid == FLAG) | (grid == MINE)
+    clues = [(int(r), int(c)) for r, c in np.argwhere(grid >= 0)]
+    around = {q: [(r, c) for r in range(q[0] - 1, q[0] + 2) for c in range(q[1] - 1, q[1] + 2)
+                  if (r, c) != q and 0 <= r < h and 0 <= c < w] for q in clues}
+    left = None
+    if use_total and obs.mines is not None:
+        left = obs.mines - int(known.sum())
+    counts = np.zeros(len(covered))
+    total = 0
+    for bits in itertools.product((0, 1), repeat=len(covered)):
+        if left is not None and sum(bits) != left:
+            continue
+        mine = dict(zip(covered, bits, strict=True))
+        ok = True
+        for q in clues:
+            n = sum(mine.get(v, 0) + int(known[v]) for v in around[q])
+            shown = int(grid[q])
+            if (obs.noise == "under" and n < shown) or (obs.noise == "over" and n > shown) or (
+                    obs.noise not in ("under", "over") and n != shown):
+                ok = False
+                break
+        if ok:
+            counts += bits
+            total += 1
+    if total == 0:
+        raise InconsistentPositionError("no layout fits")
+    out = np.full(grid.shape, np.nan)
+    out[known] = 1.0
+    for (r, c), k in zip(covered, counts, strict=True):
+        out[r, c] = k / total
+    return out
+
+
+def _calls() -> Iterator[tuple[str, dict[str, Any]]]:
+    for name, info in METHODS.items():
+        if info.sound:
+            yield name, {}
+            for options in OPTION_SETTINGS.get(name, ()):
+                yield name, options
+
+
+def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False) -> tuple[int, list[Failure]]:
+    """Check ``n`` positions (indices ``start .. start + n - 1`` of ``seed``); ``(calls, failures)``."""
+    calls = list(_calls())
+    failures: list[Failure] = []
+    n_calls = 0
+    positions = itertools.islice(random_positions(start + n, seed=seed), start, None)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n, unit="position", desc="fuzz")
+    for index, obs in enumerate(positions, start):
+        for use_total in (True, False):
+            try:
+                truth = deduce(obs, "enumerate", use_total=use_total)
+            except InconsistentPositionError:
+                truth = None
+            for name, options in calls:
+                extra = "".join(f", {k}={v!r}" for k, v in options.items())
+                call = f"deduce(obs, {name!r}, use_total={use_total}{extra})"
+                n_calls += 1
+                try:
+                    got = deduce(obs, name, use_total=use_total, **options)
+                except MethodRefused:
+                    continue
+                except InconsistentPositionError:
+                    if truth is not None:
+                        failures.append(Failure(index, call, "called a consistent position inconsistent",
+                                                obs))
+                    continue
+                except Exception as exc:  # noqa: BLE001 - every other exception is a finding
+                    failures.append(Failure(index, call, f"raised {type(exc).__name__}: {exc}", obs))
+                    continue
+                if truth is None:
+                    if got.cells:
+                        failures.append(Failure(index, call, "claimed cells on a position no layout fits",
+                                                obs))
+                    continue
+                wrong = (got.safe - truth.safe) | (got.mines - truth.mines)
+                if wrong:
+                    failures.append(Failure(index, call, f"wrong claims {sorted(wrong)}", obs))
+            n_calls += 1
+            call = f"probabilities(obs, use_total={use_total})"
+            try:
+                want = count_probabilities(obs, use_total=use_total)
+            except InconsistentPositionError:
+                want = "inconsistent"
+            if want is None:
+                continue
+            try:
+                got_p = probabilities(obs, use_total=use_total)
+            except InconsistentPositionError:
+                if not isinstance(want, str):
+                    failures.append(Failure(index, call, "called a consistent position inconsistent", obs))
+                continue
+            except Exception as exc:  # noqa: BLE001
+                failures.append(Failure(index, call, f"raised {type(exc).__name__}: {exc}", obs))
+                continue
+            if isinstance(want, str):
+                failures.append(Failure(index, call, "gave probabilities for a position no layout fits", obs))
+            elif not np.allclose(got_p, want, atol=1e-9, rtol=0, equal_nan=True):
+                failures.append(Failure(index, call, f"off by {np.nanmax(np.abs(got_p - want)):.3g}", obs))
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return n_calls, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sweeplab.testing.fuzz",
+                                     description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=1000, help="positions to check (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="root seed of the positions")
+    parser.add_argument("--start", type=int, default=0, help="index of the first position (to split a run)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    if args.positions < 1 or args.seed < 0 or args.start < 0:
+        parser.error("--positions must be positive, --seed and --start non-negative")
+    t0 = time.perf_counter()
+    n_calls, failures = fuzz(args.positions, seed=args.seed, start=args.start, progress=not args.no_progress)
+    seconds = time.perf_counter() - t0
+    print(f"{args.positions} positions (seed {args.seed}, from {args.start}), {n_calls} calls, "
+          f"{len(failures)} failures, {seconds:.1f} s: {args.positions / seconds:.1f} positions/s")
+    for f in failures[:20]:
+        print(f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
