@@ -881,7 +881,14 @@ def prove_all(
         mod = prover.modular_steps(int(p))
         for c, v in claims.items():
             if c in mod and mod[c].fixes.get(c) == v:
-                found[c] = [replace(mod[c], fixes={c: v})]
+                step = mod[c]
+                if len(step.rows) > 1:  # one clue or two read modulo p, when they do it
+                    small = prover.single_step(c, v, "pair", p)
+                    if small is not None and len(small.rows) < len(step.rows):
+                        contra, rule, _ = prover.rows.evaluate(list(small.rows), {}, modulus=int(p))
+                        if not contra and rule.get(c) == v:
+                            step = replace(small, modulus=int(p), fixes=rule)
+                found[c] = [replace(step, fixes={c: v})]
     for c, v in claims.items():
         if c in found:
             continue
