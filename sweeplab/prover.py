@@ -53,7 +53,7 @@ Proofs need exact clues (SPEC §6): under ``"under"`` or ``"over"`` clue noise
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -301,10 +301,11 @@ class _Prover:
     def unit(self, fixed: dict[Cell, int], record: list[_S], todo: set[int] | None = None) -> _S | None:
         """The single-row rule to a fixpoint; a contradiction step, or ``None``."""
         R = self.rows
-        queue = set(range(len(R))) if todo is None else set(todo)
-        while queue:
-            i = min(queue)
-            queue.discard(i)
+        order = deque(range(len(R)) if todo is None else sorted(todo))  # first in, first out: short chains
+        queued = set(order)
+        while order:
+            i = order.popleft()
+            queued.discard(i)
             free, r, uses = [], R.rhs[i], []
             for c in R.cells[i]:
                 if c in fixed:
@@ -322,7 +323,10 @@ class _Prover:
                                  uses=frozenset(uses)))
                 for c in free:
                     fixed[c] = v
-                    queue.update(R.cell_rows[c])
+                    for j in R.cell_rows[c]:
+                        if j not in queued:
+                            queued.add(j)
+                            order.append(j)
         return None
 
     def pairs(self, fixed: dict[Cell, int], record: list[_S]) -> tuple[bool, _S | None]:
