@@ -315,6 +315,7 @@ def _safe_click_snapshots(
     h, w = game.shape
     game.reveal(h // 2, w // 2)
     mines = game.layout
+    assert mines is not None  # a game made here, not loaded without its layout
     out: list[tuple[int, Observation]] = []
     rounds = 0
     targets = sorted(fractions)

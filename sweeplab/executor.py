@@ -21,7 +21,7 @@ import operator
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing.connection import wait
 from typing import Any
@@ -115,7 +115,7 @@ def run_tasks(
     workers: int | None = 1,
     scheduler: Any = None,
     preload: Sequence[str] = ("sweeplab.simulate",),
-) -> Iterator[tuple[int, Any]]:
+) -> Generator[tuple[int, Any], None, None]:
     """Yield ``(i, function(**tasks[i]))`` for every task, in the order they finish.
 
     Parameters

@@ -125,7 +125,7 @@ def game_from_dict(data: dict[str, Any], *, replay: bool = True) -> Game:
     noise = _noise(data.get("noise"))
     shown = _shown(data.get("shown"), layout, noise)
     moves = _moves(data.get("moves", []), layout.shape)
-    expected = {}
+    expected: dict[str, Any] = {}
     if "status" in data:
         expected["status"] = _choice(data, "status", STATUSES, None)
     if "mines_hit" in data:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from scipy import ndimage
@@ -41,8 +40,6 @@ from .positions import (
 
 __all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator"]
 
-FirstClick = Literal["none", "safe", "zero"]
-Mode = Literal["classic", "score"]
 FIRST_CLICKS = ("none", "safe", "zero")
 MODES = ("classic", "score")
 _EIGHT = np.ones((3, 3), dtype=bool)
@@ -131,6 +128,7 @@ def resolve_board(
         if not 0.0 <= density <= 1.0:
             raise ValueError(f"density must be within [0, 1], got {density!r}")
         mines = int(round(density * h * w))
+    assert mines is not None
     if isinstance(mines, bool) or int(mines) != mines or not 0 <= mines <= h * w:
         raise ValueError(f"mines must be an integer within [0, {h * w}], got {mines!r}")
     return (h, w), int(mines)
@@ -176,8 +174,8 @@ class Game:
         shape: tuple[int, int],
         mines: int,
         *,
-        first_click: FirstClick = "safe",
-        mode: Mode = "classic",
+        first_click: str = "safe",
+        mode: str = "classic",
         noise: tuple[str, float] | None = None,
         seed: int | np.random.Generator | np.random.SeedSequence | None = None,
         _layout: np.ndarray | None = None,
@@ -227,7 +225,7 @@ class Game:
         cls,
         layout,
         *,
-        mode: Mode = "classic",
+        mode: str = "classic",
         noise: tuple[str, float] | None = None,
         seed: int | np.random.Generator | np.random.SeedSequence | None = None,
     ) -> Game:
@@ -288,6 +286,7 @@ class Game:
             return truth.copy()
         kind, p = self._noise
         draws, self._noise_draws = self._noise_draws, None
+        assert draws is not None  # drawn when the layout was fixed
         hit = draws[0] < p
         u = draws[1]
         if kind == "lost":
@@ -446,6 +445,7 @@ class Game:
         """
         if self._region_of is None:
             self._zero_regions()
+        assert self._region_of is not None
         flat = self._flat
         k = self._region_of[i]
         cells = self._region_cells[self._region_ptr[k] : self._region_ptr[k + 1]]
@@ -522,8 +522,8 @@ def new_game(
     shape: tuple[int, int] | None = None,
     mines: int | None = None,
     density: float | None = None,
-    first_click: FirstClick = "safe",
-    mode: Mode = "classic",
+    first_click: str = "safe",
+    mode: str = "classic",
     noise: tuple[str, float] | None = None,
     seed: int | np.random.Generator | np.random.SeedSequence | None = None,
 ) -> Game:

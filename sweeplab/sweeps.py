@@ -416,14 +416,14 @@ def run_sweep(
     points = [_normalise(p) for p in points]
     if not points:
         raise ValueError("a sweep needs at least one point")
-    first = {}
+    first: dict[str, int] = {}
     for i, p in enumerate(points):
         text = json.dumps(p, sort_keys=True)
         if text in first:
             raise ValueError(f"sweep point {i} repeats point {first[text]} ({p!r}): it would play the same "
                              f"seeded games twice; give each point once")
         first[text] = i
-    games = check_positive("games", games)
+    games = int(check_positive("games", games))  # type: ignore[arg-type]  # never None without none=
     try:
         if isinstance(seed, bool) or operator.index(seed) < 0:
             raise TypeError
@@ -442,7 +442,7 @@ def run_sweep(
     try:
         lock = None if outdir is None else _prepare_output(outdir)
     except BaseException:
-        if owned:
+        if owned and client is not None:
             client.close()
         raise
     done: dict[Chunk, pd.DataFrame] = {}
@@ -457,7 +457,7 @@ def run_sweep(
     finally:
         if lock is not None:
             lock.release()
-        if owned:
+        if owned and client is not None:
             client.close()
     return pd.concat([done[c] for c in chunks], ignore_index=True)
 

@@ -10,7 +10,7 @@ generator state always give the same moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -221,7 +221,7 @@ class Agent:
             obs = read_as_exact(obs)
         for name in self.chain(obs):
             try:
-                options = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
+                options: dict[str, Any] = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
                 # no consistency check: claims on a position made inconsistent by the agent's own
                 # wrong flags are the referee's to count (as wrong claims), as before
                 d = deduce(obs, name, use_total=self.use_total, check_consistency=False, **options)

@@ -331,6 +331,7 @@ class BestAgent(ProbabilityAgent):
                     nxt = 1.0
                 else:
                     cov = g == COVERED
+                    assert e.probabilities is not None  # asked for
                     nxt = 1.0 - float(np.min(e.probabilities[cov])) if cov.any() else 1.0
                 value += pk * nxt
                 norm += pk

@@ -163,6 +163,7 @@ def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False) -> tu
                     failures.append(Failure(index, call, f"wrong claims {sorted(wrong)}", obs))
             n_calls += 1
             call = f"probabilities(obs, use_total={use_total})"
+            want: np.ndarray | str | None
             try:
                 want = count_probabilities(obs, use_total=use_total)
             except InconsistentPositionError:
