@@ -335,6 +335,7 @@ def _combine(board: _Board, step: Mapping, fixed: dict, label: str) -> bool:
     g = {cell: a for cell, a in g.items() if a != 0}
     lo = sum(a for a in g.values() if a < 0)
     hi = sum(a for a in g.values() if a > 0)
+    end: int | None
     if modulus is None:
         contradiction = beta < lo or beta > hi
         end = beta

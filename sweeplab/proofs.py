@@ -32,7 +32,7 @@ ProofSize(steps=1, rows=3)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
@@ -95,9 +95,9 @@ class Combine:
         The cells this step fixes (empty for a contradiction).
     """
 
-    rows: tuple[tuple[Source, int], ...]
+    rows: Sequence[tuple[Source, int]]
     modulus: int | None = None
-    fixes: tuple[tuple[Cell, int], ...] = ()
+    fixes: Sequence[tuple[Cell, int]] = ()
 
     def __post_init__(self):
         rows = tuple((_as_source(s), _as_int(m, "multiplier")) for s, m in self.rows)
@@ -121,7 +121,7 @@ class Assume:
 
     cell: Cell
     value: int
-    steps: tuple[Step, ...]
+    steps: Sequence[Step]
 
     def __post_init__(self):
         object.__setattr__(self, "cell", _as_cell(self.cell))
@@ -138,8 +138,8 @@ class Split:
     """Case analysis on ``cell``: both ``if_0`` and ``if_1`` end in a contradiction."""
 
     cell: Cell
-    if_0: tuple[Step, ...]
-    if_1: tuple[Step, ...]
+    if_0: Sequence[Step]
+    if_1: Sequence[Step]
 
     def __post_init__(self):
         object.__setattr__(self, "cell", _as_cell(self.cell))
@@ -205,7 +205,7 @@ class Proof:
     cell: Cell
     value: int
     method: str
-    steps: tuple[Step, ...]
+    steps: Sequence[Step]
 
     def __post_init__(self):
         object.__setattr__(self, "cell", _as_cell(self.cell))
@@ -321,7 +321,7 @@ def _status(v: int) -> str:
 
 
 def _source_name(src: Source) -> str:
-    return "the total" if src == "total" else f"clue {_name(src)}"
+    return "the total" if isinstance(src, str) else f"clue {_name(src)}"
 
 
 def _combination(rows: Iterable[tuple[Source, int]]) -> str:
@@ -354,7 +354,7 @@ class _Narrator:
             return self.rows[src]
         grid = self.grid
         h, w = grid.shape
-        if src == "total":
+        if isinstance(src, str):
             if self.obs.mines is None:
                 return None
             cells = {(r, c): 1 for r in range(h) for c in range(w) if grid[r, c] == _COVERED}
@@ -414,7 +414,7 @@ class _Narrator:
         lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         return "\n".join(lines)
 
-    def steps(self, steps: tuple[Step, ...], fixed: dict[Cell, int], lines: list[str], number: str,
+    def steps(self, steps: Sequence[Step], fixed: dict[Cell, int], lines: list[str], number: str,
               indent: str) -> bool:
         """Narrate ``steps``; whether they end in a contradiction."""
         closed = False
@@ -446,10 +446,11 @@ class _Narrator:
 
     def combine(self, step: Combine, fixed: dict[Cell, int], lines: list[str], label: str,
                 indent: str) -> bool:
-        rows = [(src, m, self.row(src)) for src, m in step.rows]
+        read = [(src, m, self.row(src)) for src, m in step.rows]
         fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
         head = f"{indent}Step {label}. {_combination(step.rows)}"
-        if any(r is None for _, _, r in rows):
+        rows = [(src, m, r) for src, m, r in read if r is not None]
+        if len(rows) < len(read):
             # no position (or a source it does not have): the recipe only
             mod = f", read modulo {step.modulus}" if step.modulus else ""
             verdict = f"fixes {fixes}" if step.fixes else "is a contradiction"

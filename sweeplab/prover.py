@@ -260,7 +260,7 @@ def _prune(steps: list[_S], need: set[Cell], closing: bool) -> tuple[list[_S], s
 
 
 def _size(steps: list[_S]) -> tuple[int, int]:
-    n, rows = 0, set()
+    n, rows = 0, set[int]()
     stack = list(steps)
     while stack:
         s = stack.pop()
@@ -767,13 +767,14 @@ class _Prover:
     # ---------------------------------------------------------------- output
 
     def to_proof(self, cell: Cell, value: int, method: str, steps: list[_S]) -> Proof:
-        def conv(s: _S):
+        def conv(s: _S) -> Combine | Assume | Split:
             if s.kind == "combine":
-                return Combine([(self.rows.sources[i], m) for i, m in s.rows], s.modulus,
-                               sorted(s.fixes.items()))
+                return Combine(tuple((self.rows.sources[i], m) for i, m in s.rows), s.modulus,
+                               tuple(sorted(s.fixes.items())))
+            assert s.cell is not None
             if s.kind == "assume":
-                return Assume(s.cell, s.value, [conv(t) for t in s.inner])
-            return Split(s.cell, [conv(t) for t in s.branches[0]], [conv(t) for t in s.branches[1]])
+                return Assume(s.cell, s.value, tuple(conv(t) for t in s.inner))
+            return Split(s.cell, tuple(conv(t) for t in s.branches[0]), tuple(conv(t) for t in s.branches[1]))
 
         return Proof(cell, value, method, [conv(s) for s in steps])
 
@@ -795,14 +796,6 @@ def _hoist(steps: list[_S], hypothesis: Cell) -> tuple[list[_S], list[_S]]:
 def _extract(record: list[_S], cell: Cell) -> list[_S]:
     steps, _ = _prune(record, {cell}, closing=False)
     return steps
-
-
-def _smaller(a: list[_S] | None, b: list[_S] | None) -> list[_S] | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a if _size(a) <= _size(b) else b
 
 
 def _exact_clues(obs: Any) -> bool:
@@ -896,12 +889,9 @@ def prove_all(
     for c, v in claims.items():
         if c in found:
             continue
-        if style in ("clue", "pair"):
-            step = prover.single_step(c, v, style, p)
-        else:
-            step = prover.single_step(c, v, "linear", p)
-        if step is not None:
-            found[c] = [replace(step, fixes={c: v})]
+        single = prover.single_step(c, v, style if style in ("clue", "pair") else "linear", p)
+        if single is not None:
+            found[c] = [replace(single, fixes={c: v})]
     # 2. chains, shared by the remaining claims
     rest = {c: v for c, v in claims.items() if c not in found}
     levels = {"clue": ("clue", "pair", "linear"), "pair": ("pair", "linear")}.get(style, ("linear",))
@@ -930,7 +920,7 @@ def prove_all(
                 steps = None
                 wrong.add(c)
             if steps is not None:
-                found[c] = _smaller(found.get(c), steps)
+                found[c] = steps if c not in found or _size(steps) < _size(found[c]) else found[c]
                 rest.pop(c, None)
     proofs: dict[Cell, Proof] = {}
     over: set[Cell] = set(rest) - wrong
@@ -984,10 +974,9 @@ def prove(
     grid = np.asarray(obs.grid)
     if not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]) or grid[cell] != -1:
         return None
-    kwargs = dict(style=style, method=method, use_total=use_total, p=p, budget=budget,
-                  max_depth=max_depth, max_lps=max_lps)
     safe, mines = ([cell], []) if value == 0 else ([], [cell])
-    proofs, _ = prove_all(obs, safe, mines, **kwargs)
+    proofs, _ = prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p,
+                          budget=budget, max_depth=max_depth, max_lps=max_lps)
     if cell in proofs:
         return proofs[cell]
     return None
