@@ -527,11 +527,16 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
                 continue
             try:
                 data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', 'nested too deeply')})") from None
+            if not isinstance(data, dict):
+                raise ValueError(f"{path}:{n}: a corpus line is a JSON object, got {type(data).__name__}")
             if slices is not None and data.get("slice") not in slices:
                 continue
-            out.append(CorpusPosition.from_dict(data))
+            try:
+                out.append(CorpusPosition.from_dict(data))
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise ValueError(f"{path}:{n}: not a corpus position ({exc})") from None
     return out
 
 

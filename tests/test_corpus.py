@@ -125,3 +125,11 @@ def test_cli_corpus(tmp_path, capsys):
     assert corpus and {p.slice for p in corpus} == {"beginner"}
     assert "positions ->" in capsys.readouterr().out
     assert main(["corpus", "--seed", "3", "--out", str(out), "--preset", "tiny", "--slices", "nope"]) == 2
+
+
+@pytest.mark.parametrize("line", ['[1, 2]', '"text"', '{"slice": "x"}', '{"id": 3, "obs": null}', "[" * 5000])
+def test_load_corpus_bad_lines_are_value_errors(tmp_path, line):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line + "\n")
+    with pytest.raises(ValueError, match="bad.jsonl:1"):
+        load_corpus(path)
