@@ -528,7 +528,8 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
             try:
                 data = json.loads(line)
             except (json.JSONDecodeError, RecursionError) as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', 'nested too deeply')})") from None
+                why = getattr(exc, "msg", "nested too deeply")
+                raise ValueError(f"{path}:{n}: not JSON ({why})") from None
             if not isinstance(data, dict):
                 raise ValueError(f"{path}:{n}: a corpus line is a JSON object, got {type(data).__name__}")
             if slices is not None and data.get("slice") not in slices:
