@@ -203,8 +203,9 @@ def _explanations(obs: Observation, d) -> list[str]:
         proof = d.proofs.get(cell)
         if proof is None:
             why = ("clues that are only bounds have no proof format" if obs.noise in ("under", "over")
-                   else "not forced (an unsound claim)" if not sound
-                   else "no proof within the prover's size budget")
+                   else "over the prover's size budget" if cell in d.over_budget
+                   else "not forced: a wrong claim" if not sound
+                   else "no proof found")
             lines += [f"({cell[0]},{cell[1]}): no proof: {why}", ""]
             continue
         size = proof.size

@@ -79,10 +79,15 @@ class Deduction:
     proofs : mapping of (int, int) to Proof, or None
         With ``deduce(..., proofs=True)``: a checkable proof (SPEC §6) of each
         claimed cell, in the way the method reasons.
+    over_budget : frozenset of (int, int)
+        Claimed cells whose proof would pass the prover's documented size
+        budget (:data:`sweeplab.prover.DEFAULT_BUDGET` combining steps,
+        :data:`~sweeplab.prover.DEFAULT_MAX_DEPTH` nested splits): the method
+        says so instead of returning a huge proof.
     unproved : frozenset of (int, int)
-        Claimed cells left without a proof: over the prover's size budget
-        (:data:`sweeplab.prover.DEFAULT_BUDGET`), not forced (unsound methods),
-        or clues that are only bounds (proofs need exact clues).
+        Every claimed cell without a proof: over budget, not forced (a wrong
+        claim of an unsound method), or clues that are only bounds (proofs need
+        exact clues, SPEC §6).
     """
 
     safe: frozenset[Cell]
@@ -92,6 +97,7 @@ class Deduction:
     probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
     consistent: bool | None = None
     proofs: Mapping[Cell, Proof] | None = field(default=None, repr=False, compare=False)
+    over_budget: frozenset[Cell] = frozenset()
     unproved: frozenset[Cell] = frozenset()
 
     @property
@@ -419,9 +425,9 @@ def deduce(
         return Deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
 
-    found, _ = proofs_for(obs, name, safe, mines, use_total=bool(use_total), **options)
+    found, over = proofs_for(obs, name, safe, mines, use_total=bool(use_total), **options)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
-                     (safe | mines) - frozenset(found))
+                     frozenset(over), (safe | mines) - frozenset(found))
 
 
 #: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert
