@@ -23,6 +23,14 @@ Conventions (so that the figures can be recomputed independently):
   answered positions enter ``forced``, ``found``, ``recall`` and the timings.
 * "progress" means at least one correct claim; ``progress_share`` is taken
   over answered positions where something is forced.
+* With ``proofs=True`` (issue 10) every claim also gets a proof (SPEC §6,
+  :func:`sweeplab.deduce` with ``proofs=True``); ``ms`` is then the method's own
+  time (``Deduction.seconds``) and ``proof_ms`` the proof search's.  Proof
+  sizes (combining steps, distinct rows) are taken over the proved cells;
+  ``case_share`` is the share of proved cells whose proof needs an ``assume``
+  or a ``split``; cells over the prover's budget are counted in
+  ``over_budget``, apart from the sizes (:func:`proof_cells` lists every
+  proved cell).
 
 :func:`scaling_study` times methods against board area (81 cells to 10^6)
 and density, and :func:`peer_compare` times ms-toollib on the same positions.
@@ -54,6 +62,7 @@ __all__ = [
     "score_claims",
     "run_bench",
     "summarize",
+    "proof_cells",
     "format_table",
     "manifest",
     "write_bench",
@@ -111,18 +120,63 @@ def _resolve(methods: Sequence[str | MethodInfo] | None) -> list[MethodInfo]:
     return out
 
 
-def _call(info: MethodInfo, obs: Observation, use_total: bool, options: dict[str, Any]):
-    """``(status, safe, mines, seconds, error)`` for one call."""
+def _call(info: MethodInfo, obs: Observation, use_total: bool, options: dict[str, Any],
+          proofs: bool = False):
+    """``(status, safe, mines, seconds, error, wall, proof_columns)`` for one call.
+
+    ``seconds`` is the call's wall time, or with ``proofs`` the method's own
+    time (``Deduction.seconds``); ``wall`` is always the whole call's, and
+    ``proof_columns`` (with ``proofs`` only) the proof figures of
+    :func:`_proof_columns`.
+    """
     start = time.perf_counter()
     try:
         target = info.name if METHODS.get(info.name) is info else info.function
-        d = deduce(obs, target, use_total=use_total, check_consistency=False, **options)
+        d = deduce(obs, target, use_total=use_total, check_consistency=False, proofs=proofs, **options)
         safe, mines = d.safe, d.mines
     except MethodRefused as exc:
-        return "refused", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
+        wall = time.perf_counter() - start
+        return "refused", set(), set(), wall, f"{type(exc).__name__}: {exc}"[:300], wall, {}
     except Exception as exc:  # noqa: BLE001 - a crashing method is a measured outcome, not a bench crash
-        return "error", set(), set(), time.perf_counter() - start, f"{type(exc).__name__}: {exc}"[:300]
-    return "ok", set(safe), set(mines), time.perf_counter() - start, ""
+        wall = time.perf_counter() - start
+        return "error", set(), set(), wall, f"{type(exc).__name__}: {exc}"[:300], wall, {}
+    wall = time.perf_counter() - start
+    if not proofs:
+        return "ok", set(safe), set(mines), wall, "", wall, {}
+    return "ok", set(safe), set(mines), d.seconds, "", wall, _proof_columns(d, wall - d.seconds)
+
+
+#: Proof columns of a bench row (``run_bench(..., proofs=True)``), with their value when not answered.
+_PROOF_COLUMNS = {"proved": 0, "over_budget": 0, "unproved": 0, "case_cells": 0,
+                  "proof_steps_mean": float("nan"), "proof_steps_max": 0, "proof_rows_mean": float("nan"),
+                  "proof_rows_max": 0, "case_share": float("nan"), "proof_ms": float("nan"),
+                  "proof_sizes": "[]"}
+
+
+def _proof_columns(d: Any, proof_seconds: float) -> dict[str, Any]:
+    """Proof figures of one Deduction with proofs: counts, sizes, case analysis.
+
+    ``proof_sizes`` is JSON, one ``[row, col, value, steps, rows, case]``
+    per proved cell in row-major order (``case`` 1 when the proof needs an
+    ``assume`` or a ``split``), so that per-cell distributions can be rebuilt
+    from the tidy rows (:func:`proof_cells`).
+    """
+    cells = sorted(d.proofs.items())
+    sizes = [[c[0], c[1], p.value, p.size.steps, p.size.rows, int(p.case_analysis)] for c, p in cells]
+    steps = [s[3] for s in sizes]
+    rows = [s[4] for s in sizes]
+    case = sum(s[5] for s in sizes)
+    n = len(sizes)
+    return {
+        "proved": n, "over_budget": len(d.over_budget), "unproved": len(d.unproved), "case_cells": case,
+        "proof_steps_mean": float(np.mean(steps)) if n else float("nan"),
+        "proof_steps_max": max(steps, default=0),
+        "proof_rows_mean": float(np.mean(rows)) if n else float("nan"),
+        "proof_rows_max": max(rows, default=0),
+        "case_share": case / n if n else float("nan"),
+        "proof_ms": proof_seconds * 1e3,
+        "proof_sizes": json.dumps(sizes, separators=(",", ":")),
+    }
 
 
 def _warm_up(infos: Sequence[MethodInfo]) -> None:
@@ -143,6 +197,7 @@ def run_bench(
     options: dict[str, dict[str, Any]] | None = None,
     budget_seconds: float | None = None,
     progress: bool = False,
+    proofs: bool = False,
 ) -> pd.DataFrame:
     """Run methods on every corpus position and score them; one tidy row per position, method, total.
 
@@ -157,16 +212,26 @@ def run_bench(
     options : dict, optional
         Per-method options, e.g. ``{"gfp": {"p": 7}}``.
     budget_seconds : float, optional
-        Per method and slice: once a method has spent this long on a slice,
-        its remaining positions there are "skipped".
+        Per method and slice: once a method has spent this long on a slice
+        (with ``proofs``, the proof search counts too), its remaining
+        positions there are "skipped".
     progress : bool, default False
         tqdm bar over positions.
+    proofs : bool, default False
+        Also prove every claim (``deduce(..., proofs=True)``) and record the
+        proof sizes; off by default, so the bench costs what it did.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``id, slice, source, method, use_total, status, error, height,
-        width, n_covered, ms`` and the counts of :func:`score_claims`.
+        width, n_covered, ms`` and the counts of :func:`score_claims`.  With
+        ``proofs``, ``ms`` is the method's own time and the columns ``proved,
+        over_budget, unproved`` (every claim without a proof, over budget
+        included, as ``Deduction.unproved``), ``case_cells, proof_steps_mean,
+        proof_steps_max, proof_rows_mean, proof_rows_max, case_share`` (over the
+        proved cells), ``proof_ms`` and ``proof_sizes`` (JSON, see
+        :func:`proof_cells`) follow.
 
     Examples
     --------
@@ -175,6 +240,9 @@ def run_bench(
     >>> rows = run_bench([p], methods=["enumerate"], totals=[True])
     >>> rows[["method", "forced", "found", "wrong"]].values.tolist()
     [['enumerate', 3, 3, 0]]
+    >>> rows = run_bench([p], methods=["rref"], totals=[True], proofs=True)
+    >>> rows.loc[0, ["proved", "over_budget", "proof_steps_max", "proof_rows_max", "case_cells"]].tolist()
+    [3, 0, 1, 3, 0]
     """
     infos = _resolve(methods)
     totals = [bool(t) for t in totals]
@@ -197,18 +265,21 @@ def run_bench(
             key = (info.name, pos.slice)
             for use_total in totals:
                 if budget_seconds is not None and spent.get(key, 0.0) > budget_seconds:
-                    result = ("skipped", set(), set(), float("nan"), "time budget spent on this slice")
+                    result = ("skipped", set(), set(), float("nan"), "time budget spent on this slice",
+                              0.0, {})
                 else:
-                    result = _call(info, pos.obs, use_total, options.get(info.name, {}))
-                    spent[key] = spent.get(key, 0.0) + result[3]
-                status, safe, mines, seconds, error = result
+                    result = _call(info, pos.obs, use_total, options.get(info.name, {}), proofs)
+                    spent[key] = spent.get(key, 0.0) + result[5]
+                status, safe, mines, seconds, error, _, proof_columns = result
                 t_safe, t_mines = pos.truth(use_total=use_total)
                 scores = score_claims(safe, mines, t_safe, t_mines)
                 if status != "ok":
                     scores = dict.fromkeys(scores, 0)
-                rows.append({**base, "method": info.name, "use_total": use_total, "status": status,
-                             "error": error, "ms": seconds * 1e3 if status == "ok" else float("nan"),
-                             **scores})
+                row = {**base, "method": info.name, "use_total": use_total, "status": status,
+                       "error": error, "ms": seconds * 1e3 if status == "ok" else float("nan"), **scores}
+                if proofs:
+                    row.update(_PROOF_COLUMNS | proof_columns)
+                rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -218,6 +289,13 @@ def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) 
     ``x_enumerate`` is the method's median ms over the median ms of
     ``enumerate`` on the same positions (those both answered, same use of
     the total; NaN when ``enumerate`` was not run).
+
+    Rows from ``run_bench(..., proofs=True)`` add, over the proved cells of
+    answered positions: ``proved, over_budget, unproved, proof_steps_mean,
+    proof_steps_median, proof_steps_p90, proof_steps_max`` and the same for
+    ``proof_rows``, ``case_share`` (share of proved cells whose proof needs
+    an ``assume`` or a ``split``) and ``proof_median_ms`` (proof search per
+    position).
     """
     if rows.empty:
         raise ValueError("no bench rows to summarize")
@@ -248,7 +326,53 @@ def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) 
             "p90_ms": float(np.percentile(ms, 90)) if ms.size else float("nan"),
             "x_enumerate": _paired_ratio(ok, ref),
         })
+        if "proof_sizes" in ok.columns:
+            out[-1].update(_proof_summary(ok))
     return pd.DataFrame(out)
+
+
+def proof_cells(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per proved cell of ``run_bench(..., proofs=True)`` rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id, slice, method, use_total, row, col, value, steps,
+        proof_rows, case`` (``case`` True when the proof needs an ``assume``
+        or a ``split``); empty when nothing was proved.
+
+    Examples
+    --------
+    >>> from sweeplab.corpus import label
+    >>> p = label(Observation.from_text("???\\n121", mines=2), id="e-0", slice="e", source="example")
+    >>> cells = proof_cells(run_bench([p], methods=["subset"], totals=[True], proofs=True))
+    >>> cells[["row", "col", "value", "steps", "proof_rows", "case"]].values.tolist()
+    [[0, 0, 1, 1, 2, False], [0, 1, 0, 2, 3, False], [0, 2, 1, 1, 2, False]]
+    """
+    if "proof_sizes" not in rows.columns:
+        raise ValueError("no proof columns: run the bench with proofs=True")
+    columns = ["id", "slice", "method", "use_total", "row", "col", "value", "steps", "proof_rows", "case"]
+    out = [(r.id, r.slice, r.method, bool(r.use_total), *cell)
+           for r in rows[["id", "slice", "method", "use_total", "proof_sizes"]].itertuples(index=False)
+           for cell in json.loads(r.proof_sizes)]
+    cells = pd.DataFrame(out, columns=columns)
+    return cells.astype({"row": int, "col": int, "value": int, "steps": int, "proof_rows": int, "case": bool})
+
+
+def _proof_summary(ok: pd.DataFrame) -> dict[str, Any]:
+    """Proof-size figures over the proved cells of answered rows (see :func:`summarize`)."""
+    sizes = np.array([s for text in ok.proof_sizes for s in json.loads(text)], dtype=int).reshape(-1, 6)
+    out: dict[str, Any] = {"proved": len(sizes), "over_budget": int(ok.over_budget.sum()),
+                           "unproved": int(ok.unproved.sum())}
+    for name, column in (("steps", 3), ("rows", 4)):
+        values = sizes[:, column]
+        stats = ((np.mean(values), np.median(values), np.percentile(values, 90), np.max(values))
+                 if len(values) else (float("nan"),) * 4)
+        out |= {f"proof_{name}_{k}": float(v) for k, v in zip(("mean", "median", "p90", "max"), stats,
+                                                                strict=True)}
+    out["case_share"] = float(sizes[:, 5].mean()) if len(sizes) else float("nan")
+    out["proof_median_ms"] = float(ok.proof_ms.median()) if len(ok) else float("nan")
+    return out
 
 
 def _paired_ratio(ok: pd.DataFrame, ref: pd.Series) -> float:
@@ -271,6 +395,13 @@ def format_table(summary: pd.DataFrame, *, slices: Sequence[str] | None = None) 
         view = g[cols].rename(columns={"progress_share": "progress", "x_enumerate": "x_enum"})
         parts.append(f"use_total={use_total}\n" + view.to_string(
             index=False, float_format=lambda v: f"{v:.3g}", na_rep="-"))
+        if "proof_rows_median" in g.columns:
+            proof_cols = ["method", "slice", "proved", "over_budget", "proof_steps_mean", "proof_steps_max",
+                          "proof_rows_mean", "proof_rows_median", "proof_rows_p90", "proof_rows_max",
+                          "case_share", "proof_median_ms"]
+            view = g[proof_cols].rename(columns=lambda c: c.replace("proof_", "").replace("median", "med"))
+            parts.append(f"proof sizes (combining steps, distinct rows), use_total={use_total}\n"
+                         + view.to_string(index=False, float_format=lambda v: f"{v:.3g}", na_rep="-"))
     return "\n\n".join(parts)
 
 

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds per method and slice; later positions are counted as skipped")
     p.add_argument("--out", default="reports/bench", help="output folder (default: reports/bench)")
     p.add_argument("--peer", action="store_true", help="also time ms-toollib (if installed)")
+    p.add_argument("--proofs", action="store_true",
+                   help="also prove every claim (SPEC §6) and report proof sizes (combining steps, distinct "
+                   "rows), the share needing case analysis and the claims over the prover's budget")
     p.add_argument("--scaling", action="store_true", help="run the scaling study instead of the corpus bench")
     p.add_argument("--areas", default="81,256,480,900,2500,10000,99856,1000000",
                    help="scaling: board areas (square boards except 480 = expert's 16x30)")
@@ -127,10 +130,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"no positions in {args.corpus} (slices {args.slices})")
     totals = {"with": [True], "without": [False], "both": [True, False]}[args.total]
     rows = bench.run_bench(corpus, methods=methods, totals=totals, budget_seconds=args.budget,
-                           progress=not args.no_progress)
+                           progress=not args.no_progress, proofs=args.proofs)
     summary = bench.summarize(rows)
     meta = bench.manifest(corpus_path=args.corpus, methods=list(dict.fromkeys(rows.method)),
-                          totals=totals, positions=len(corpus), budget_seconds=args.budget)
+                          totals=totals, positions=len(corpus), budget_seconds=args.budget,
+                          proofs=args.proofs)
     print(bench.format_table(summary))
     paths = bench.write_bench(out, rows=rows, summary=summary, meta=meta)
     if args.peer:
