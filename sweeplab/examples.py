@@ -214,6 +214,26 @@ _CATALOGUE = [
         "1/2: the lp method finds nothing (found with the test oracle)",
         safe=[(0, 2)],
     ),
+    _example(
+        "proof-needs-total",
+        "?1--\n11--\n---?\n---?",
+        "issue 10 (proofs): a proof that needs the total",
+        "the three clues 1 force the mine (0,0); the cells (2,3) and (3,3) touch no clue, so only the "
+        "total row (1 mine on the board) can speak of them: the total minus clue (0,1) leaves "
+        "x(2,3) + x(3,3) = 0, both safe; without the total nothing proves them",
+        safe=[(2, 3), (3, 3)],
+        mines=[(0, 0)],
+        total=1,
+    ),
+    _example(
+        "proof-lp-only",
+        "?3?\n2??\n?4?\n?3?",
+        "issue 10 (proofs): a single linear step only the LP relaxation finds (found on random small boards)",
+        "clue (0,1) - clue (2,1) + clue (3,1) reads x(0,0) + x(0,2) = 2: two mines, in one combining "
+        "step of three rows; the LP's dual certificate is that step, while the rows of one RREF pass, "
+        "pairs of clues (subset), bounds propagation and GF(2)/GF(7) reduction all miss it",
+        mines=[(0, 0), (0, 2)],
+    ),
 ]
 
 #: Read-only mapping from name to :class:`Example`.
