@@ -377,6 +377,67 @@ def method_power(
     return rows
 
 
+# ------------------------------------------------------- proof size as a difficulty (issue 10)
+#: Methods whose proofs the proofs experiment measures: one per style of proof (prover.METHOD_STYLES), and
+#: enumerate's shortest proofs (case analysis only where no linear chain does).
+PROOF_METHODS = ("trivial", "subset", "rref", "bounded", "lp", "gfp", "enumerate")
+
+
+def proof_sizes(
+    *,
+    corpus: str = "small",
+    methods: tuple[str, ...] = PROOF_METHODS,
+    slices: tuple[str, ...] | None = ("beginner", "intermediate", "expert", "dense30", "examples"),
+    per_slice: int | None = None,
+    totals: tuple[bool, ...] = (True, False),
+    seed: int = 0,
+    budget_seconds: float | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Proof sizes of every claim, by method and level (issue 10 item 4, notebook 15).
+
+    Runs :func:`sweeplab.bench.run_bench` with ``proofs=True`` on a corpus:
+    ``corpus`` is a corpus file or a preset of
+    :func:`sweeplab.corpus.generate_corpus` (the committed
+    ``data/corpus/corpus-<preset>.jsonl.gz`` when the source tree has it,
+    else generated from ``seed``), restricted to ``slices`` and to the first
+    ``per_slice`` positions of each.  The levels are positions met in real
+    games; ``examples`` are the hand-made positions of
+    :mod:`sweeplab.examples` (where case analysis shows up).
+
+    Returns the bench's tidy rows (one per position, method and use of the
+    total) with its proof columns; :func:`sweeplab.bench.proof_cells` gives
+    one row per proved cell and :func:`sweeplab.bench.summarize` the sizes
+    per method and slice.
+    """
+    from pathlib import Path
+
+    from .bench import run_bench
+    from .corpus import generate_corpus, load_corpus
+
+    committed = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
+    if Path(corpus).suffix in (".jsonl", ".gz"):
+        positions = load_corpus(corpus)
+    elif committed.exists():
+        positions = load_corpus(committed)
+    else:
+        positions = generate_corpus(seed=seed, preset=corpus, progress=progress)
+    if slices is not None:
+        positions = [p for p in positions if p.slice in slices]
+    if per_slice is not None:
+        taken: dict[str, int] = {}
+        kept = []
+        for p in positions:
+            if taken.get(p.slice, 0) < per_slice:
+                taken[p.slice] = taken.get(p.slice, 0) + 1
+                kept.append(p)
+        positions = kept
+    if not positions:
+        raise ValueError(f"no corpus positions in slices {slices} of {corpus!r}")
+    return run_bench(positions, methods=methods, totals=totals, budget_seconds=budget_seconds,
+                     progress=progress, proofs=True)
+
+
 # ------------------------------------------------------------------ registry
 @dataclass(frozen=True)
 class Experiment:
@@ -514,6 +575,16 @@ _REGISTRY = [
         "Best agent against the published win rates, both first-click rules",
         best_vs_published,
         {"smoke": {"games": 3}, "quick": {"games": 300}, "full": {"games": 10000}},
+    ),
+    Experiment(
+        "015-proofs", "new", "issue 10 (proof size as a measure of difficulty)",
+        "Proof sizes (combining steps, distinct rows) and case analysis by method and level",
+        proof_sizes,
+        {"smoke": {"methods": ("trivial", "rref", "enumerate"), "slices": ("beginner", "expert", "examples"),
+                   "per_slice": 2},
+         "quick": {"per_slice": 25, "budget_seconds": 120.0},
+         "full": {"methods": PROOF_METHODS + ("gf2", "lstsq-certified", "milp"), "slices": None,
+                  "budget_seconds": 1200.0}},
     ),
 ]
 

@@ -91,7 +91,38 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
     if name == "001-game-steps":
         return [f"- {len(df) - 1} moves, final score {df.attrs.get('score', float('nan')):.2f} "
                 "(report 001's own game: final score 0.75)"]
+    if name == "015-proofs":
+        return _proof_sizes_lines(df)
     return []
+
+
+def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
+    """Markdown tables of the proofs experiment (issue 10): sizes by method, and by method and level."""
+    from ..bench import summarize
+
+    table = summarize(df)
+    lines = []
+    for use_total, g in table.groupby("use_total", sort=False):
+        whole = g[g["slice"] == "all"]
+        lines += ["", f"Proof sizes {'with' if use_total else 'without'} the total (SPEC §6: combining "
+                  "steps, distinct rows; median / 90th percentile / max over the proved cells; every proof "
+                  "checked):",
+                  "", "| method | proved | steps | rows | case analysis | over budget | proof ms (median) |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in whole.itertuples():
+            steps = f"{r.proof_steps_median:g} / {r.proof_steps_p90:g} / {r.proof_steps_max:g}"
+            sizes = f"{r.proof_rows_median:g} / {r.proof_rows_p90:g} / {r.proof_rows_max:g}"
+            lines.append(f"| {r.method} | {r.proved} | {steps} | {sizes} | {_pct(r.case_share)} | "
+                         f"{r.over_budget} | {r.proof_median_ms:.1f} |")
+        levels = [s for s in dict.fromkeys(g["slice"]) if s != "all"]
+        lines += ["", "Median [90th percentile] distinct rows per proof, by level:", "",
+                  "| method | " + " | ".join(levels) + " |", "|---|" + "---|" * len(levels)]
+        for method, gm in g[g["slice"] != "all"].groupby("method", sort=False):
+            row = gm.set_index("slice").reindex(levels)
+            cells = ["—" if not math.isfinite(m) else f"{m:g} [{p:g}]"
+                     for m, p in zip(row["proof_rows_median"], row["proof_rows_p90"], strict=True)]
+            lines.append(f"| {method} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
