@@ -1,0 +1,229 @@
+"""Reach, the cascade and the solution-space geometry along games (issue 11 items 1, 2 and 4)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+
+import sweeplab
+from sweeplab import Game, InconsistentPositionError, Observation
+from sweeplab.geometry import block_counts, geometry, log10_layouts
+from sweeplab.noguess import CASCADE, ReachAgent, solve_layout
+from sweeplab.positions import COVERED, neighbour_counts
+from sweeplab.reach import (
+    PUBLISHED_CASCADE,
+    cascade_games,
+    cascade_shares,
+    geometry_games,
+    reach_games,
+    reach_summary,
+    run_games,
+)
+from sweeplab.testing import random_positions
+
+# ------------------------------------------------------------------------------------------ reach
+
+
+def test_reach_agent_stops_at_the_first_guess():
+    layout = np.zeros((2, 5), dtype=bool)
+    layout[0, 4] = True  # the last column is a 50/50 for every method
+    game = solve_layout(layout, (0, 0), "enumerate")
+    assert game.status == "playing" and game.mines_hit == 0
+    assert game.observation.grid[0, 4] == COVERED and game.observation.grid[1, 4] == COVERED
+    assert game.revealed_fraction == pytest.approx(8 / 9)
+
+
+def test_reach_rows_and_meaning():
+    rows = reach_games(method="trivial", level="beginner", games=6, seed=3)
+    assert len(rows) == 6 and rows["game"].tolist() == list(range(6))
+    assert (rows["mines_hit"] == 0).all()
+    assert (rows.loc[rows["won"], "revealed"] == 1).all()
+    assert (rows.loc[~rows["won"], "revealed"] < 1).all()
+    assert (rows["opening"] > 0).all() and (rows["opening"] <= rows["revealed"]).all()
+    assert set(rows["first_move"]) == {"2,2"}  # "auto" under the zero rule
+
+
+def test_exact_enumeration_reaches_every_game_a_sound_method_reaches():
+    """The forced cells only grow as cells open, so enumerate's reach covers every sound method's."""
+    kw = {"level": "beginner", "games": 12, "seed": 7, "first_click": "zero"}
+    exact = reach_games(method="enumerate", **kw)
+    for method in ("trivial", "subset", "rref", "gf2"):
+        rows = reach_games(method=method, **kw)
+        assert (~rows["won"] | exact["won"]).all(), method
+        assert (rows["revealed"] <= exact["revealed"] + 1e-12).all(), method
+
+
+def test_reach_summary_has_wilson_intervals():
+    rows = reach_games(method="subset", level="beginner", games=8, seed=0, use_total=False)
+    table = reach_summary(rows)
+    assert len(table) == 1
+    r = table.iloc[0]
+    assert r.games == 8 and r.wins == rows["won"].sum()
+    assert r.ci_low <= r.win_rate <= r.ci_high
+    assert not r.use_total
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"method": "magic", "level": "beginner"}, "unknown method 'magic'"),
+    ({"method": "lstsq", "level": "beginner"}, "not sound"),
+    ({"method": "rref", "level": "giant"}, "unknown level"),
+    ({"method": "rref", "level": "beginner", "games": -1}, "games must be"),
+    ({"method": "rref", "level": "beginner", "use_total": "yes"}, "use_total"),
+])
+def test_reach_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        reach_games(**kwargs)
+
+
+def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
+    points = [{"method": "trivial", "level": "beginner"}, {"method": "subset", "shape": [8, 8], "mines": 9}]
+    plain = run_games("reach", points, games=6, seed=2, chunk_size=2)
+    out = tmp_path / "run"
+    first = run_games("reach", points, games=6, seed=2, chunk_size=2, out=out, workers=2)
+    chunks = sorted((out / "chunks").glob("*.parquet"))
+    assert len(chunks) == 6
+    chunks[3].unlink()
+    chunks[0].write_bytes(b"broken")
+    again = run_games("reach", points, games=6, seed=2, out=out)
+    cols = [c for c in plain.columns if c != "seconds"]
+    assert plain[cols].equals(first[cols]) and plain[cols].equals(again[cols])
+    with pytest.raises(ValueError, match="holds another run"):
+        run_games("reach", points, games=7, seed=2, out=out)
+
+
+def test_run_games_bad_points():
+    with pytest.raises(ValueError, match="unknown kind"):
+        run_games("nope", [{}], games=1)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        run_games("reach", [{"method": "rref", "level": "beginner", "colour": 1}], games=1)
+    with pytest.raises(ValueError, match="repeats point 0"):
+        run_games("reach", [{"level": "beginner"}, {"level": "beginner"}], games=1)
+
+
+# ---------------------------------------------------------------------------------------- cascade
+
+
+def test_cascade_decisions_are_credited_to_the_first_method_that_proves_them():
+    rows = cascade_games(level="beginner", games=5, seed=1)
+    assert set(rows["source"]) <= {"first", "guess", *CASCADE}
+    assert (rows.groupby("game")["move"].apply(lambda m: m.tolist() == list(range(len(m))))).all()
+    firsts = rows[rows["move"] == 0]
+    assert (firsts["source"] == "first").all() and len(firsts) == 5
+    # replay: at every turn, the methods before the credited one prove nothing
+    game = sweeplab.new_game("expert", first_click="zero", seed=sweeplab.simulate.game_seeds(3, 0)[0])
+    agent = sweeplab.reach.CascadeAgent().for_rules(first_click="zero", shape=(16, 30))
+    seen = {}
+    played = sweeplab.referee.referee(agent, game, np.random.default_rng(0),
+                                      on_turn=lambda turn, obs: seen.__setitem__(turn, obs))
+    checked = 0
+    for p in played:
+        src = p.move.source
+        if src in CASCADE:
+            for weaker in CASCADE[: CASCADE.index(src)]:
+                assert not sweeplab.deduce(seen[p.turn], weaker).cells, (src, weaker)
+            checked += 1
+    assert checked > 10
+
+
+def test_cascade_shares_sum_to_one_and_carry_the_published_shares():
+    rows = cascade_games(level="beginner", games=4, seed=0)
+    table = cascade_shares(rows, move_bins=(1, 5, 20))
+    overall = table[(table["scope"] == "game") & (table["group"] == "all")]
+    assert overall["share"].sum() == pytest.approx(1.0)
+    assert overall["cell_share"].sum() == pytest.approx(1.0)
+    published = overall.set_index("source")["report"].dropna().to_dict()
+    assert published == PUBLISHED_CASCADE
+    for _, part in table[table["scope"] == "move"].groupby(["group", "move"]):
+        assert part["share"].sum() == pytest.approx(1.0)
+
+
+def test_a_layout_decided_by_single_clue_rules_alone():
+    layout = np.zeros((3, 4), dtype=bool)
+    layout[0, 3] = True
+    game = Game.from_layout(layout)
+    agent = sweeplab.reach.CascadeAgent(first_move=(2, 0))
+    sources = [p.move.source for p in sweeplab.referee.referee(agent, game, np.random.default_rng(0))]
+    assert game.status == "won" and set(sources) <= {"first", "trivial"}
+
+
+# --------------------------------------------------------------------------------------- geometry
+
+
+def count_layouts(obs: Observation, use_total: bool) -> int:
+    """Every 0/1 assignment of the covered cells checked against every clue and the total (plain loops)."""
+    grid = np.asarray(obs.grid)
+    cells = list(zip(*np.nonzero(grid == COVERED), strict=True))
+    known = int(np.count_nonzero((grid == sweeplab.FLAG) | (grid == sweeplab.MINE)))
+    total = 0
+    for bits in itertools.product((0, 1), repeat=len(cells)):
+        mines = np.isin(grid, (sweeplab.FLAG, sweeplab.MINE))
+        for (r, c), b in zip(cells, bits, strict=True):
+            mines[r, c] = bool(b)
+        if use_total and obs.mines is not None and int(mines.sum()) != obs.mines:
+            continue
+        counts = neighbour_counts(mines)
+        clues = grid >= 0
+        if (counts[clues] == grid[clues]).all():
+            total += 1
+    assert known >= 0
+    return total
+
+
+def exact_positions(n: int, seed: int):
+    for obs in random_positions(n, seed=seed, max_side=4, noise=False, arbitrary=0.0):
+        if np.count_nonzero(obs.grid == COVERED) <= 12:
+            yield obs
+
+
+@pytest.mark.parametrize("use_total", [True, False])
+def test_log10_layouts_is_the_plain_count(use_total):
+    checked = 0
+    for obs in exact_positions(60, seed=5):
+        if not use_total and obs.mines is None:
+            continue
+        n = count_layouts(obs, use_total)
+        if n == 0:
+            with pytest.raises(InconsistentPositionError):
+                log10_layouts(obs, use_total=use_total)
+            continue
+        got = log10_layouts(obs, use_total=use_total)
+        assert got == pytest.approx(math.log10(n), abs=1e-9), obs.to_text()
+        checked += 1
+    assert checked >= 20
+
+
+def test_block_counts_by_number_of_mines():
+    counts, interior, remaining = block_counts(Observation.from_text("???\n121", mines=2))
+    assert [c.tolist() for c in counts] == [[0.0, 0.0, 1.0, 0.0]] and interior == 0 and remaining == 2
+
+
+def test_geometry_rank_is_the_exact_rank():
+    for obs in exact_positions(40, seed=9):
+        g = geometry(obs, use_total=False)
+        system = sweeplab.clue_system(obs, use_total=False)
+        exact = sympy.Matrix(system.A.tolist()).rank() if system.A.size else 0
+        assert g.rank == exact and g.rank + g.nullity == g.n_frontier
+        assert sum(g.components) == g.n_frontier
+        assert g.n_frontier + g.n_interior == int(np.count_nonzero(obs.grid == COVERED))
+
+
+def test_report_002_board_is_a_space_of_dimension_four():
+    g = geometry("??????\n?1122?", use_total=False)
+    assert (g.n_frontier, g.rank, g.nullity, g.components) == (8, 4, 4, (8,))
+
+
+def test_geometry_along_games():
+    rows = geometry_games(level="beginner", games=2, seed=0)
+    assert len(rows) and set(rows["game"]) == {0, 1}
+    assert ((rows["rank"] + rows["nullity"]) == rows["n_frontier"]).all()
+    assert (rows["revealed"] > 0).all() and np.isfinite(rows["log10_layouts"]).all()
+
+
+def test_reach_agent_is_an_agent_that_returns_no_guess():
+    agent = ReachAgent(methods=("trivial",))
+    assert agent.next_moves(Observation.from_text("1?\n??", mines=1), np.random.default_rng(0)) == []
