@@ -9,6 +9,7 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 from importlib.metadata import PackageNotFoundError, version
 
 from .agents import AGENTS
+from .boards import generate_board, grade
 from .clue_system import ClueSystem, clue_system
 from .errors import InconsistentPositionError, MethodRefused
 from .files import load_game, load_position, save_game, save_position
@@ -46,6 +47,8 @@ __all__ = [
     "check_proof",
     "clue_system",
     "deduce",
+    "generate_board",
+    "grade",
     "load_game",
     "load_position",
     "new_game",

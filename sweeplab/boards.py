@@ -1,0 +1,383 @@
+"""Boards graded by the deduction they need (issue 11 item 5; notebook 14, report section 014).
+
+:func:`generate_board` returns a mine layout and an opening cell (whose first
+click opens a zero) that a named method solves from the opening without a
+single guess, using the total number of mines; :func:`grade` tells the weakest
+method of the cascade ``trivial -> subset -> rref -> bounded -> lp ->
+enumerate`` that solves a board, or ``"guess"`` when none does.
+
+*Solving* a board with a method means what :class:`sweeplab.noguess.ReachAgent`
+does: click the opening, then repeatedly run the method (with the total) on
+the position, reveal every cell it proves safe and flag every cell it proves a
+mine, until every safe cell is open (solved) or the method proves nothing
+(a guess would be needed).
+
+Generation is rejection sampling with a local repair: a layout is drawn
+uniformly among those whose opening is a zero; when the solver gets stuck, a
+mine next to the revealed area is moved to a random covered cell away from it
+(the position where the player had to guess changes there, as in Simon
+Tatham's generator) and the board is solved again from the opening; after
+``repairs`` such moves a fresh layout is drawn.  A board needing a guess for
+every method is rejected by exact enumeration first (fast), so slow methods
+run only on boards that can be solved at all.  Boards are therefore not
+uniform among the no-guess boards; the method's guarantee is what is checked.
+
+Examples
+--------
+>>> board = generate_board("beginner", solvable_by="subset", seed=3)
+>>> board.layout.shape, int(board.layout.sum()), board.grade in ("trivial", "subset")
+((9, 9), 10, True)
+>>> solves(board.layout, board.opening, "subset")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .game import Game, as_generator, resolve_board
+from .methods import METHODS, method_info
+from .noguess import CASCADE, solve_layout
+from .positions import COVERED, neighbour_counts
+
+__all__ = ["Board", "BoardNotFound", "generate_board", "generate_boards", "grade", "solves", "GRADES"]
+
+Cell = tuple[int, int]
+#: The grades, weakest first; ``"guess"``: no method of the cascade solves the board.
+GRADES = (*CASCADE, "guess")
+#: Default cap on the layouts tried (fresh draws and repairs) for one board.
+MAX_TRIES = 20_000
+#: Repairs of one layout before a fresh draw.
+REPAIRS = 8
+
+
+class BoardNotFound(ValueError):
+    """No board found within ``max_tries`` layouts (a ``ValueError``: raise the cap or relax the request)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A generated board.
+
+    Attributes
+    ----------
+    layout : numpy.ndarray
+        Boolean mine layout (read-only).
+    opening : (int, int)
+        The first click; it opens a zero.
+    grade : str
+        The weakest method of the cascade that solves the board (:func:`grade`).
+    solvable_by : str
+        The method the board was generated for (it solves it).
+    tries : int
+        Layouts tried (fresh draws and repairs).
+    seconds : float
+        Time spent generating and grading.
+    """
+
+    layout: np.ndarray = field(compare=False, repr=False)
+    opening: Cell
+    grade: str
+    solvable_by: str
+    tries: int = 1
+    seconds: float = 0.0
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return tuple(self.layout.shape)  # type: ignore[return-value]
+
+    @property
+    def mines(self) -> int:
+        return int(self.layout.sum())
+
+    def game(self) -> Game:
+        """A fresh :class:`~sweeplab.Game` on this layout (click :attr:`opening` first)."""
+        return Game.from_layout(self.layout)
+
+    def to_dict(self, **extra: Any) -> dict[str, Any]:
+        """The ``sweeplab.game`` JSON document (no moves yet) with ``opening``, ``grade`` and ``solvable_by``.
+
+        Examples
+        --------
+        >>> board = generate_board(shape=(5, 5), mines=3, solvable_by="trivial", seed=0)
+        >>> doc = board.to_dict()
+        >>> doc["format"], doc["moves"], doc["opening"] == list(board.opening)
+        ('sweeplab.game', [], True)
+        """
+        from .files import game_to_dict
+
+        return {**game_to_dict(self.game()), "opening": list(self.opening), "grade": self.grade,
+                "solvable_by": self.solvable_by, **extra}
+
+
+# ---------------------------------------------------------------------------- solving
+def _check_layout(layout, opening) -> tuple[np.ndarray, Cell]:
+    arr = np.asarray(layout)
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"layout must be a non-empty 2-D boolean array, got shape {arr.shape}")
+    if not (arr.dtype == bool or np.issubdtype(arr.dtype, np.number)) or not np.isin(arr, (0, 1)).all():
+        raise ValueError("layout must hold booleans (or 0/1)")
+    arr = arr.astype(bool)
+    try:
+        r, c = (int(v) for v in opening)
+    except (TypeError, ValueError):
+        raise ValueError(f"opening must be a (row, col) pair, got {opening!r}") from None
+    h, w = arr.shape
+    if not (0 <= r < h and 0 <= c < w):
+        raise ValueError(f"opening {opening!r} is outside the {h}x{w} board")
+    if arr[max(r - 1, 0): r + 2, max(c - 1, 0): c + 2].any():
+        raise ValueError(f"opening {opening!r} is not a zero: a mine lies on it or next to it")
+    return arr, (r, c)
+
+
+def _solve(layout: np.ndarray, opening: Cell, method: str, use_total: bool = True) -> Game:
+    """Play the method from the opening without guessing; the game at its end (won, or stuck)."""
+    return solve_layout(layout, opening, method, use_total=use_total)
+
+
+def _sound(method: str, what: str = "solvable_by") -> str:
+    sound = sorted(n for n, m in METHODS.items() if m.sound)
+    try:
+        info = method_info(method)
+    except ValueError:
+        raise ValueError(f"{what}={method!r} is not a method; choose a sound one from {sound}") from None
+    if not info.sound:
+        raise ValueError(f"{what}={method!r} is not a sound method; choose from {sound}")
+    return info.name
+
+
+def solves(layout, opening, method: str, *, use_total: bool = True) -> bool:
+    """Whether ``method`` alone solves the board from ``opening`` without a guess.
+
+    Examples
+    --------
+    >>> layout = np.zeros((3, 4), dtype=bool); layout[0, 3] = True
+    >>> solves(layout, (2, 0), "trivial")
+    True
+    """
+    arr, cell = _check_layout(layout, opening)
+    return _solve(arr, cell, _sound(method, "method"), use_total).status == "won"
+
+
+def grade(layout, opening, *, use_total: bool = True) -> str:
+    """The weakest method of the cascade that solves the board from ``opening``, or ``"guess"``.
+
+    The cascade is :data:`sweeplab.noguess.CASCADE` (``trivial``, ``subset``,
+    ``rref``, ``bounded``, ``lp``, ``enumerate``); each method is tried alone,
+    weakest first, so a board of grade ``"rref"`` is solved by rref and by
+    neither trivial nor subset.
+
+    Raises
+    ------
+    ValueError
+        A layout that is not a 2-D boolean array, or an opening off the board or not a zero.
+
+    Examples
+    --------
+    >>> layout = np.zeros((3, 4), dtype=bool); layout[0, 3] = True
+    >>> grade(layout, (2, 0))
+    'trivial'
+    >>> layout = np.zeros((2, 5), dtype=bool); layout[0, 4] = True
+    >>> grade(layout, (0, 0))  # the last column is a 50/50
+    'guess'
+    """
+    arr, cell = _check_layout(layout, opening)
+    if _solve(arr, cell, "enumerate", use_total).status != "won":
+        return "guess"  # no sound method solves what exact enumeration cannot
+    for m in CASCADE[:-1]:
+        if _solve(arr, cell, m, use_total).status == "won":
+            return m
+    return "enumerate"
+
+
+# ------------------------------------------------------------------------- generation
+def _draw(rng: np.random.Generator, shape: tuple[int, int], mines: int, opening: Cell | None
+          ) -> tuple[np.ndarray, Cell]:
+    h, w = shape
+    if opening is None:
+        i = int(rng.integers(h * w))
+        opening = (i // w, i % w)
+    r, c = opening
+    free = np.ones((h, w), dtype=bool)
+    free[max(r - 1, 0): r + 2, max(c - 1, 0): c + 2] = False
+    cells = np.flatnonzero(free)
+    if cells.size < mines:
+        raise ValueError(f"{mines} mines do not fit on {h}x{w} outside the opening {opening}'s "
+                         f"neighbourhood ({cells.size} cells); give fewer mines")
+    layout = np.zeros(h * w, dtype=bool)
+    layout[rng.choice(cells, size=mines, replace=False)] = True
+    return layout.reshape(h, w), opening
+
+
+def _repair(rng: np.random.Generator, layout: np.ndarray, opening: Cell, game: Game) -> np.ndarray | None:
+    """Move one mine next to the stuck player's revealed area to a covered cell away from it."""
+    grid = game.observation.grid
+    covered = grid == COVERED
+    near = neighbour_counts(grid >= 0) > 0
+    frontier_mines = np.flatnonzero((covered & near & layout).ravel())
+    r, c = opening
+    keep = np.zeros(layout.shape, dtype=bool)
+    keep[max(r - 1, 0): r + 2, max(c - 1, 0): c + 2] = True
+    targets = np.flatnonzero((covered & ~near & ~layout & ~keep).ravel())
+    if frontier_mines.size == 0 or targets.size == 0:
+        return None
+    out = layout.copy().ravel()
+    out[int(rng.choice(frontier_mines))] = False
+    out[int(rng.choice(targets))] = True
+    return out.reshape(layout.shape)
+
+
+def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
+    """The checked request: ``(method, shape, mines, opening)``; ``ValueError`` naming a bad value."""
+    method = _sound(solvable_by)
+    if exact_grade and method not in CASCADE:
+        raise ValueError(f"exact_grade needs solvable_by in the cascade {list(CASCADE)}, got {method!r}")
+    if isinstance(max_tries, bool) or not isinstance(max_tries, int | np.integer) or max_tries < 1:
+        raise ValueError(f"max_tries must be a positive integer, got {max_tries!r}")
+    shape_, n_mines = resolve_board(level, shape=shape, mines=mines)
+    if opening is not None:
+        _check_layout(np.zeros(shape_, dtype=bool), opening)
+        opening = (int(opening[0]), int(opening[1]))
+    h, w = shape_
+    if n_mines > h * w - min(h, 3) * min(w, 3):
+        raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening "
+                         f"(at most {h * w - min(h, 3) * min(w, 3)} anywhere but a corner)")
+    return method, shape_, n_mines, opening
+
+
+def generate_board(
+    level: str | None = None,
+    *,
+    shape: tuple[int, int] | None = None,
+    mines: int | None = None,
+    solvable_by: str = "rref",
+    seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+    opening: Cell | None = None,
+    exact_grade: bool = False,
+    max_tries: int = MAX_TRIES,
+) -> Board:
+    """A board that ``solvable_by`` solves from its opening without a guess, with the total (issue 11 item 5).
+
+    Parameters
+    ----------
+    level : {"beginner", "intermediate", "expert"}, optional
+        Or ``shape=(height, width)`` with ``mines``.
+    solvable_by : str
+        A sound method of :data:`sweeplab.METHODS` (the cascade's, or any other sound one).
+    seed : int, SeedSequence or Generator, optional
+    opening : (int, int), optional
+        The first click (default: a random cell, drawn with each fresh layout).
+    exact_grade : bool
+        Also require that no weaker method of the cascade solves the board
+        (``grade == solvable_by``; ``solvable_by`` must then be in the cascade).
+    max_tries : int
+        Cap on the layouts tried (fresh draws and repairs).
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    ValueError
+        An unknown level or method, an unsound method, mines that do not fit
+        around a zero opening, or a bad ``max_tries``.
+    BoardNotFound
+        (a ``ValueError``) when ``max_tries`` layouts gave no such board.
+
+    Examples
+    --------
+    >>> b = generate_board(shape=(6, 6), mines=4, solvable_by="rref", seed=1)
+    >>> b.solvable_by, b.grade in GRADES[:3]
+    ('rref', True)
+    >>> generate_board("beginner", solvable_by="magic")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: solvable_by='magic' is not a method; choose a sound one from ['bounded', ...]
+    """
+    start = time.perf_counter()
+    method, shape_, n_mines, opening = _request(level, shape, mines, solvable_by, opening, exact_grade,
+                                                max_tries)
+    rng = as_generator(seed)
+    weaker = CASCADE[: CASCADE.index(method)] if exact_grade else ()
+    tries = 0
+    while tries < max_tries:
+        layout, cell = _draw(rng, shape_, n_mines, opening)
+        tries += 1
+        stuck = Game.from_layout(layout)
+        for repair in range(REPAIRS + 1):
+            if repair:
+                fixed = _repair(rng, layout, cell, stuck)
+                if fixed is None or tries >= max_tries:
+                    break
+                layout = fixed
+                tries += 1
+            if method != "enumerate":
+                stuck = _solve(layout, cell, "enumerate")
+                if stuck.status != "won":
+                    continue
+            stuck = _solve(layout, cell, method)
+            if stuck.status != "won":
+                continue
+            if any(_solve(layout, cell, m).status == "won" for m in weaker):
+                break  # too easy for exact_grade: draw afresh (a repair would make it easier still)
+            layout.setflags(write=False)
+            return Board(layout, cell, grade(layout, cell), method, tries, time.perf_counter() - start)
+    raise BoardNotFound(
+        f"no {shape_[0]}x{shape_[1]} board with {n_mines} mines solvable by {method!r}"
+        f"{' and by no weaker method' if exact_grade else ''} in max_tries={max_tries} layouts; "
+        f"raise max_tries, or ask for fewer mines or a stronger method")
+
+
+def _one(index: int, seed: int, options: dict[str, Any]) -> Board:
+    return generate_board(**options, seed=np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def generate_boards(
+    count: int,
+    *,
+    level: str | None = None,
+    shape: tuple[int, int] | None = None,
+    mines: int | None = None,
+    solvable_by: str = "rref",
+    seed: int = 0,
+    start: int = 0,
+    opening: Cell | None = None,
+    exact_grade: bool = False,
+    max_tries: int = MAX_TRIES,
+    workers: int | None = 1,
+):
+    """Yield ``(index, board)`` for boards ``start .. start + count - 1`` of root ``seed``, in order.
+
+    Board ``i`` is :func:`generate_board` with ``seed=SeedSequence(seed, spawn_key=(i,))``,
+    so a board never depends on ``count``, ``start`` or the number of ``workers``.
+
+    Examples
+    --------
+    >>> [(i, b.grade) for i, b in generate_boards(2, shape=(5, 5), mines=2, solvable_by="trivial")]
+    [(0, 'trivial'), (1, 'trivial')]
+    """
+    for name, value in (("count", count), ("seed", seed), ("start", start)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries)
+    options = {"level": level, "shape": shape, "mines": mines, "solvable_by": solvable_by, "opening": opening,
+               "exact_grade": exact_grade, "max_tries": max_tries}
+    tasks = [{"index": int(start) + i, "seed": int(seed), "options": options} for i in range(int(count))]
+    return _in_order(tasks, int(start), workers)
+
+
+def _in_order(tasks, start: int, workers):
+    from .executor import run_tasks
+
+    pending: dict[int, Board] = {}
+    nxt = 0
+    for i, board in run_tasks(_one, tasks, workers=workers, preload=("sweeplab.boards",)):
+        pending[i] = board
+        while nxt in pending:
+            yield start + nxt, pending.pop(nxt)
+            nxt += 1

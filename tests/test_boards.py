@@ -1,0 +1,151 @@
+"""Boards graded by method (issue 11 item 5): generate_board, grade, solves, ``sweeplab generate``.
+
+Generated boards are replayed here by a loop written for the test (deduce, reveal the safe cells,
+flag the mines, repeat), not by the package's agents: a board is solvable by its method, and by no
+method weaker than its grade.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sweeplab
+from sweeplab import Game, deduce, generate_board, grade, load_game
+from sweeplab.boards import GRADES, BoardNotFound, generate_boards, solves
+from sweeplab.cli import main
+from sweeplab.noguess import CASCADE
+
+
+def replay(layout: np.ndarray, opening: tuple[int, int], method: str) -> bool:
+    """Whether ``method`` alone, with the total, opens every safe cell from ``opening`` (no guess)."""
+    game = Game.from_layout(layout)
+    game.reveal(*opening)
+    while game.status == "playing":
+        d = deduce(game.observation, method, use_total=True)
+        changed = False
+        for r, c in sorted(d.safe):
+            if game.status == "playing" and game.observation.grid[r, c] == sweeplab.COVERED:
+                assert not layout[r, c], f"{method} called a mine safe"
+                game.reveal(r, c)
+                changed = True
+        for r, c in sorted(d.mines):
+            if game.status == "playing" and game.observation.grid[r, c] == sweeplab.COVERED:
+                assert layout[r, c], f"{method} called a safe cell a mine"
+                game.flag(r, c)
+                changed = True
+        if not changed:
+            return False
+    return game.status == "won"
+
+
+def check_board(board, method: str) -> None:
+    r, c = board.opening
+    assert not board.layout[max(r - 1, 0): r + 2, max(c - 1, 0): c + 2].any(), "the opening is not a zero"
+    assert replay(board.layout, board.opening, method)
+    assert board.grade in GRADES
+    assert replay(board.layout, board.opening, board.grade)
+    for weaker in CASCADE[: CASCADE.index(board.grade)]:
+        assert not replay(board.layout, board.opening, weaker), (board.grade, weaker)
+
+
+@pytest.mark.parametrize(("level", "method"), [("beginner", "trivial"), ("beginner", "subset"),
+                                               ("beginner", "rref"), ("intermediate", "subset")])
+def test_generated_boards_are_solved_by_their_method_and_graded(level, method):
+    board = generate_board(level, solvable_by=method, seed=11)
+    assert board.layout.shape == sweeplab.LEVELS[level].shape
+    assert board.mines == sweeplab.LEVELS[level].mines
+    assert board.solvable_by == method
+    check_board(board, method)
+
+
+def test_exact_grade_needs_the_method():
+    board = generate_board(shape=(8, 8), mines=12, solvable_by="rref", exact_grade=True, seed=4)
+    assert board.grade == "rref"
+    check_board(board, "rref")
+
+
+def test_same_seed_same_board_and_any_worker_count():
+    a = generate_board("beginner", solvable_by="subset", seed=5)
+    b = generate_board("beginner", solvable_by="subset", seed=5)
+    assert (a.layout == b.layout).all() and a.opening == b.opening and a.tries == b.tries
+    one = [(i, b.layout.tolist(), b.opening) for i, b in generate_boards(3, level="beginner", seed=2,
+                                                                          solvable_by="trivial")]
+    two = [(i, b.layout.tolist(), b.opening) for i, b in generate_boards(2, level="beginner", seed=2, start=1,
+                                                                          solvable_by="trivial", workers=2)]
+    assert one[1:] == two
+
+
+def test_grade_of_hand_made_boards():
+    easy = np.zeros((3, 4), dtype=bool)
+    easy[0, 3] = True
+    assert grade(easy, (2, 0)) == "trivial"
+    fifty = np.zeros((2, 5), dtype=bool)
+    fifty[0, 4] = True
+    assert grade(fifty, (0, 0)) == "guess"
+    assert not solves(fifty, (0, 0), "enumerate")
+
+
+def test_board_document_round_trip(tmp_path: Path):
+    board = generate_board(shape=(6, 6), mines=4, solvable_by="subset", seed=3)
+    doc = board.to_dict()
+    assert doc["format"] == "sweeplab.game" and doc["moves"] == [] and doc["opening"] == list(board.opening)
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc))
+    game = load_game(path)
+    assert (game.layout == board.layout).all() and game.moves == []
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"level": "huge"}, "unknown level 'huge'"),
+    ({"level": "beginner", "solvable_by": "magic"}, "solvable_by='magic' is not a method"),
+    ({"level": "beginner", "solvable_by": "lstsq"}, "not a sound method"),
+    ({"shape": (4, 4), "mines": 10}, "do not fit"),
+    ({"level": "beginner", "solvable_by": "gf2", "exact_grade": True}, "exact_grade needs solvable_by"),
+    ({"level": "beginner", "max_tries": 0}, "max_tries must be a positive integer"),
+    ({"level": "beginner", "opening": (9, 0)}, "outside the 9x9 board"),
+])
+def test_bad_requests_name_the_value(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        generate_board(**kwargs)
+
+
+def test_a_board_not_found_is_a_value_error_naming_max_tries():
+    with pytest.raises(BoardNotFound, match="max_tries=2"):
+        generate_board("intermediate", solvable_by="lp", exact_grade=True, max_tries=2, seed=0)
+
+
+def test_grade_refuses_an_opening_that_is_not_a_zero():
+    layout = np.zeros((3, 3), dtype=bool)
+    layout[0, 0] = True
+    with pytest.raises(ValueError, match="not a zero"):
+        grade(layout, (1, 1))
+    with pytest.raises(ValueError, match="outside"):
+        grade(layout, (5, 5))
+
+
+def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFixture):
+    out = tmp_path / "boards"
+    assert main(["generate", "--shape", "6", "6", "--mines", "4", "--solvable-by", "subset", "--count", "2",
+                 "--seed", "1", "--out", str(out)]) == 0
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    for path in files:
+        doc = json.loads(path.read_text())
+        game = load_game(path)
+        assert game.moves == [] and doc["solvable_by"] == "subset" and doc["grade"] in GRADES
+        assert replay(np.asarray(game.layout), tuple(doc["opening"]), "subset")
+    assert "boards/s" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "match"), [
+    (["--level", "beginner", "--solvable-by", "magic"], "solvable_by='magic'"),
+    (["--shape", "6", "6"], "--shape needs --mines"),
+    (["--level", "beginner", "--count", "0"], "--count must be"),
+])
+def test_generate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture, argv, match):
+    assert main(["generate", *argv, "--out", str(tmp_path / "x")]) == 2
+    assert match in capsys.readouterr().err
