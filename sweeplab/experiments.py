@@ -377,6 +377,181 @@ def method_power(
     return rows
 
 
+# ------------------------------------------------ how far linear algebra gets (issue 11, notebook 14)
+def _density_label(h: int, w: int, d: float) -> str:
+    return f"{h}x{w} d={d:.2f}"
+
+
+def reach(
+    *,
+    methods: tuple[str, ...],
+    levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    first_clicks: tuple[str, ...] = ("zero", "safe"),
+    use_totals: tuple[bool, ...] = (True, False),
+    games: int,
+    density_shape: tuple[int, int] = (16, 16),
+    densities: tuple[float, ...] = (),
+    density_first_clicks: tuple[str, ...] = ("zero",),
+    density_games: int | None = None,
+    seed: int = 0,
+    out: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Share of games each method wins alone, without a guess after the opening (issue 11 item 1).
+
+    Every method plays the same boards (game ``i`` of ``seed``, as in
+    :func:`sweeplab.play`) on each level and first-click rule, with and
+    without the total, then on ``density_shape`` boards at each density
+    (:func:`sweeplab.reach.reach_games`, run by :func:`sweeplab.reach.run_games`:
+    resumable in ``out``, rows independent of ``workers``).
+
+    Returns one row per point: ``sweep`` ("level" | "density"), ``board``,
+    ``method, use_total, first_click, first_move, level, height, width, mines,
+    density, games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %),
+    ``mean_revealed, sem_revealed`` (share of safe cells open at the first
+    forced guess).
+    """
+    from pathlib import Path
+
+    from .reach import reach_summary, run_games
+
+    parts = []
+    runs = [("level", [{"method": m, "level": lv, "first_click": fc, "use_total": t}
+                       for fc in first_clicks for lv in levels for t in use_totals for m in methods], games)]
+    if densities:
+        h, w = density_shape
+        runs.append(("density", [{"method": m, "shape": [h, w], "mines": int(round(d * h * w)),
+                                  "first_click": fc, "use_total": t}
+                                 for fc in density_first_clicks for d in densities for t in use_totals
+                                 for m in methods], density_games or games))
+    for sweep, points, n in runs:
+        rows = run_games("reach", points, games=n, seed=seed, out=None if out is None else Path(out) / sweep,
+                         workers=workers, progress=progress)
+        table = reach_summary(rows)
+        table.insert(0, "sweep", sweep)
+        board = [lv if sweep == "level" else _density_label(h_, w_, d)
+                 for lv, h_, w_, d in zip(table["level"], table["height"], table["width"], table["density"],
+                                          strict=True)]
+        table.insert(1, "board", board)
+        parts.append(table)
+    return pd.concat(parts, ignore_index=True)
+
+
+def cascade(
+    *,
+    levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    games: int,
+    first_click: str = "zero",
+    move_bins: tuple[int, ...] = (1, 2, 3, 5, 10, 20, 50, 100, 200),
+    seed: int = 0,
+    out: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Share of each game decided by each method of the cascade, beside the published shares (item 2).
+
+    One player tries trivial -> subset -> rref -> bounded -> lp -> enumerate
+    (with the total) and guesses when all fail; each decision goes to the
+    first method that proved it (:func:`sweeplab.reach.cascade_games`).
+    Returns :func:`sweeplab.reach.cascade_shares` per level and overall, per
+    move-number bin, with ``report`` (published: single-clue about 88%, subset
+    about 8%, guessed under 2%) and ``games``.
+    """
+    from .reach import cascade_shares, run_games
+
+    points = [{"level": lv, "first_click": first_click} for lv in levels]
+    rows = run_games("cascade", points, games=games, seed=seed, out=out, workers=workers, progress=progress)
+    table = cascade_shares(rows, move_bins=move_bins)
+    won = rows.groupby(["level", "game"])["won"].first()
+    rate = {**won.groupby(level=0).mean().to_dict(), "all": float(won.mean())}
+    table["games"] = [games * (len(levels) if g == "all" else 1) for g in table["group"]]
+    table["cascade_win_rate"] = table["group"].map(rate)
+    return table
+
+
+def dominance(
+    *,
+    corpus: str | None = "small",
+    random: int = 0,
+    seed: int = 0,
+    max_side: int = 6,
+    use_total: bool = True,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Does A find everything B finds, for every ordered pair of sound methods? (item 3)
+
+    Tested on the corpus and ``random`` random small positions
+    (:func:`sweeplab.dominance.dominance`).  Returns one row per ordered pair:
+    ``a, b, tested, witnesses`` (positions where B proves a cell A misses),
+    ``dominates``, and the size of the committed smallest witness
+    (``witness_covered``, ``witness_area``; :mod:`sweeplab.examples`).
+    """
+    from .dominance import dominance as run_dominance
+    from .dominance import dominance_positions, summary_rows
+
+    positions = dominance_positions(corpus=corpus, random=random, seed=seed, max_side=max_side)
+    result = run_dominance(positions, use_total=use_total, progress=progress)
+    table = summary_rows(result)
+    table["positions"] = result.positions
+    return table
+
+
+def geometry_along_games(
+    *,
+    levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    games: int,
+    first_click: str = "zero",
+    every: int = 1,
+    seed: int = 0,
+    out: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Rank, nullity, number of layouts and blocks of the positions met along games (item 4).
+
+    The cascade player's positions (:func:`sweeplab.reach.geometry_games`),
+    one row each; report 002's "space of dimension 68" becomes the
+    distribution of ``nullity``.
+    """
+    from .reach import run_games
+
+    points = [{"level": lv, "first_click": first_click, "every": every} for lv in levels]
+    return run_games("geometry", points, games=games, seed=seed, out=out, workers=workers,
+                     progress=progress).drop(columns="point")
+
+
+def board_generation(
+    *,
+    cases: tuple[tuple[str, str], ...],
+    count: int,
+    seed: int = 0,
+    max_tries: int = 20_000,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Boards solvable without a guess by a named method: speed and grades (item 5).
+
+    For each ``(level, method)`` of ``cases``, ``count`` boards of
+    :func:`sweeplab.generate_board`; returns one row per case: ``level,
+    solvable_by, boards, seconds, boards_per_second, mean_tries`` and the
+    number of boards of each grade (``grade_<method>``).
+    """
+    from .boards import GRADES, generate_boards
+
+    rows = []
+    for level, method in _progress(cases, total=len(cases), desc="boards", progress=progress):
+        start = time.perf_counter()
+        boards = [b for _, b in generate_boards(count, level=level, solvable_by=method, seed=seed,
+                                                  max_tries=max_tries)]
+        seconds = time.perf_counter() - start
+        row = {"level": level, "solvable_by": method, "boards": len(boards), "seconds": seconds,
+               "boards_per_second": len(boards) / seconds if seconds else math.nan,
+               "mean_tries": float(np.mean([b.tries for b in boards]))}
+        row.update({f"grade_{g}": sum(b.grade == g for b in boards) for g in GRADES})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # ------------------------------------------------------- proof size as a difficulty (issue 10)
 #: Methods whose proofs the proofs experiment measures: one per style of proof (prover.METHOD_STYLES), and
 #: enumerate's shortest proofs (case analysis only where no linear chain does).
@@ -493,6 +668,16 @@ def _densities(step: float, stop: float, start: float = 0.05) -> tuple[float, ..
     return tuple(round(float(d), 3) for d in np.arange(start, stop + 1e-9, step))
 
 
+_REACH_METHODS = ("trivial", "subset", "rref", "lstsq-certified", "gf2", "gfp", "bounded", "lp", "enumerate")
+_BOARD_CASES_QUICK = (
+    ("beginner", "trivial"), ("beginner", "subset"), ("beginner", "rref"), ("beginner", "bounded"),
+    ("intermediate", "trivial"), ("intermediate", "subset"), ("intermediate", "rref"),
+    ("expert", "subset"), ("expert", "rref"),
+)
+_BOARD_CASES_FULL = tuple((lv, m) for lv in ("beginner", "intermediate", "expert")
+                          for m in ("trivial", "subset", "rref", "bounded", "lp", "enumerate"))
+
+
 _REGISTRY = [
     Experiment(
         "000-win-rates", "000", "§2.1.3, §2.2.3, §2.5.3, §3.1.3 (win rates on Intermediate)",
@@ -575,6 +760,53 @@ _REGISTRY = [
         "Best agent against the published win rates, both first-click rules",
         best_vs_published,
         {"smoke": {"games": 3}, "quick": {"games": 300}, "full": {"games": 10000}},
+    ),
+    Experiment(
+        "014-reach", "new", "issue 11 item 1 (games won by one method alone, without a guess)",
+        "Reach: share of games each method wins alone without guessing, per level and density",
+        reach,
+        {
+            "smoke": {"methods": ("trivial", "rref"), "levels": ("beginner",), "first_clicks": ("zero",),
+                      "use_totals": (True,), "games": 4, "densities": (0.1,), "density_games": 2,
+                      "workers": 1},
+            "quick": {"methods": _REACH_METHODS, "games": 150, "densities": _densities(0.05, 0.25),
+                      "density_games": 60},
+            "full": {"methods": _REACH_METHODS, "games": 10_000, "densities": _densities(0.025, 0.3),
+                     "density_first_clicks": ("zero", "safe"), "density_games": 10_000,
+                     "out": "sweeps/014-reach"},
+        },
+    ),
+    Experiment(
+        "014-cascade", "new", "issue 11 item 2 (published: single-clue 88%, subset 8%, guessed <2%)",
+        "Share of each game decided by trivial, subset, rref, bounded, lp, enumerate and guesses",
+        cascade,
+        {"smoke": {"levels": ("beginner",), "games": 2, "workers": 1},
+         "quick": {"games": 300},
+         "full": {"games": 10_000, "out": "sweeps/014-cascade"}},
+    ),
+    Experiment(
+        "014-dominance", "new", "issue 11 item 3 (which method finds everything another finds)",
+        "Dominance between the sound methods, and the smallest counterexamples",
+        dominance,
+        {"smoke": {"corpus": None, "random": 20},
+         "quick": {"corpus": "small", "random": 300},
+         "full": {"corpus": "small", "random": 20_000}},
+    ),
+    Experiment(
+        "014-geometry", "new", "issue 11 item 4; report 002 (\"a space of dimension 68\")",
+        "Rank, nullity, number of layouts and blocks of the positions along games",
+        geometry_along_games,
+        {"smoke": {"levels": ("beginner",), "games": 1, "workers": 1},
+         "quick": {"games": 40},
+         "full": {"games": 2000, "out": "sweeps/014-geometry"}},
+    ),
+    Experiment(
+        "014-boards", "new", "issue 11 item 5 (boards solvable without a guess, graded by method)",
+        "Generated boards: speed per level and method, and their grades",
+        board_generation,
+        {"smoke": {"cases": (("beginner", "trivial"),), "count": 1},
+         "quick": {"cases": _BOARD_CASES_QUICK, "count": 5},
+         "full": {"cases": _BOARD_CASES_FULL, "count": 100}},
     ),
     Experiment(
         "015-proofs", "new", "issue 10 (proof size as a measure of difficulty)",

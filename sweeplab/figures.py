@@ -33,6 +33,12 @@ __all__ = [
     "scaling_figure",
     "best_figure",
     "methods_figure",
+    "reach_figure",
+    "cascade_figure",
+    "dominance_figure",
+    "geometry_figure",
+    "boards_figure",
+    "hasse_layers",
     "proofs_figure",
     "save_figure",
 ]
@@ -231,6 +237,205 @@ def methods_figure(rows: pd.DataFrame):
     return fig
 
 
+# ------------------------------------------------ how far linear algebra gets (issue 11, notebook 14)
+def reach_figure(df: pd.DataFrame):
+    """Reach per method: win rate without a guess per level (Wilson 95 %), against density, and cells opened.
+
+    Solid bars and lines: with the total; hatched bars and dashed lines: without it.
+    """
+    plt, sns = _plt()
+    levels = df[df["sweep"] == "level"]
+    dens = df[df["sweep"] == "density"]
+    methods = list(dict.fromkeys(df["method"]))
+    colours = dict(zip(methods, sns.color_palette("tab10", len(methods)), strict=True))
+    clicks = list(dict.fromkeys(levels["first_click"]))
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.4), gridspec_kw={"width_ratios": [1.5, 1, 1]})
+    ax = axes[0]
+    zero = levels[levels["first_click"] == clicks[0]] if clicks else levels
+    boards = list(dict.fromkeys(zero["board"]))
+    totals = sorted(set(zero["use_total"]), reverse=True)
+    width = 0.8 / max(len(methods) * len(totals), 1)
+    for k, (m, t) in enumerate((m, t) for m in methods for t in totals):
+        part = zero[(zero["method"] == m) & (zero["use_total"] == t)].set_index("board").reindex(boards)
+        x = np.arange(len(boards)) + (k - (len(methods) * len(totals) - 1) / 2) * width
+        rate = part["win_rate"]
+        ax.bar(x, rate, width=width * 0.95, color=colours[m], hatch=None if t else "//", edgecolor="white",
+               label=m if t else None)
+        ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
+                    capsize=1.5, lw=0.8)
+    ax.set_xticks(np.arange(len(boards)), boards)
+    ax.set(ylim=(0, 1.05), ylabel="games won without a guess",
+           title=f"reach per method (first click {clicks[0] if clicks else '?'}; hatched: no total)")
+    ax.legend(fontsize=7, ncol=3, loc="upper right")
+    ax = axes[1]
+    for (m, t), g in dens.groupby(["method", "use_total"], sort=False):
+        g = g.sort_values("density")
+        err = [g["win_rate"] - g["ci_low"], g["ci_high"] - g["win_rate"]]
+        ax.errorbar(g["density"], g["win_rate"], yerr=err, color=colours[m], ls="-" if t else "--",
+                    marker="o", ms=3, capsize=2, label=m if t else None)
+    if len(dens):
+        h, w = int(dens["height"].iloc[0]), int(dens["width"].iloc[0])
+        ax.set_title(f"{h}x{w} boards against mine density")
+    ax.set(xlabel="mine density", ylabel="games won without a guess", ylim=(0, 1.05))
+    ax = axes[2]
+    if len(zero):
+        table = zero[zero["use_total"] == totals[0]].pivot(index="method", columns="board",
+                                                            values="mean_revealed")
+        table = table.reindex(index=methods, columns=boards)
+        sns.heatmap(table, ax=ax, annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1,
+                    cbar_kws={"label": "share of safe cells"})
+    ax.set(title="safe cells opened before the first forced guess", xlabel="", ylabel="")
+    fig.tight_layout()
+    return fig
+
+
+def cascade_figure(df: pd.DataFrame):
+    """Share of the decisions of each method of the cascade per level (and published), and by move."""
+    plt, sns = _plt()
+    games = df[(df["scope"] == "game") & (df["source"] != "first")]
+    sources = list(dict.fromkeys(games["source"]))
+    colours = dict(zip(sources, sns.color_palette("tab10", len(sources)), strict=True))
+    groups = list(dict.fromkeys(games["group"]))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
+    ax = axes[0]
+    bottom = np.zeros(len(groups))
+    for src in sources:
+        share = games[games["source"] == src].set_index("group").reindex(groups)["share"].fillna(0).to_numpy()
+        ax.bar(groups, share, bottom=bottom, color=colours[src], label=src)
+        for i, (b0, v) in enumerate(zip(bottom, share, strict=True)):
+            if v >= 0.03:
+                ax.text(i, b0 + v / 2, f"{100 * v:.1f}%", ha="center", va="center", fontsize=7, color="white")
+        bottom += share
+    published = games[games["group"] == "all"].set_index("source")["report"].dropna()
+    if len(published):  # one more bar: the published shares, the rest left grey
+        x, b = len(groups), 0.0
+        for src in sources:
+            v = float(published.get(src, 0.0))
+            if v:
+                ax.bar(x, v, bottom=b, color=colours[src], edgecolor="black", hatch="..")
+                ax.text(x, b + v / 2, f"{100 * v:.0f}%", ha="center", va="center", fontsize=7)
+                b += v
+        ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..")
+        ax.set_xticks(np.arange(len(groups) + 1), [*groups, "published"])
+    ax.set(ylim=(0, 1.02), ylabel="share of the decisions after the opening",
+           title=f"who decides each cell ({int(df['games'].iloc[0])} games per level)")
+    ax.legend(fontsize=7, loc="lower left")
+    ax = axes[1]
+    moves = df[(df["scope"] == "move") & (df["group"] == "all") & (df["source"] != "first")]
+    if len(moves):
+        table = moves.pivot(index="move", columns="source", values="share").reindex(columns=sources).fillna(0)
+        ax.stackplot(np.arange(len(table)), table.to_numpy().T, colors=[colours[c] for c in table.columns],
+                     labels=list(table.columns))
+        ax.set_xticks(np.arange(len(table)), [f"{m}+" for m in table.index])
+    ax.set(xlabel="move number (bin start)", ylabel="share of the decisions", ylim=(0, 1),
+           title="by move number, all levels")
+    fig.tight_layout()
+    return fig
+
+
+def hasse_layers(classes: list[tuple[str, ...]], edges: list[tuple[tuple[str, ...], tuple[str, ...]]]
+                 ) -> dict[tuple[str, ...], int]:
+    """Layer of each class in a Hasse diagram: 0 for the bottom, then the longest path from it.
+
+    Examples
+    --------
+    >>> hasse_layers([("a",), ("b",), ("c",)], [(("b",), ("a",)), (("c",), ("b",))])
+    {('a',): 0, ('b',): 1, ('c',): 2}
+    """
+    below = {c: [y for x, y in edges if x == c] for c in classes}
+    layer: dict[tuple[str, ...], int] = {}
+
+    def depth(c):
+        if c not in layer:
+            layer[c] = 1 + max((depth(y) for y in below[c]), default=-1)
+        return layer[c]
+
+    for c in classes:
+        depth(c)
+    return {c: layer[c] for c in classes}
+
+
+def dominance_figure(df: pd.DataFrame):
+    """Hasse diagram of dominance between the sound methods (drawn by hand, layered), and witness counts."""
+    from .dominance import classes_from_table, hasse_from_table
+
+    plt, sns = _plt()
+    classes = classes_from_table(df)
+    edges = hasse_from_table(df)
+    layer = hasse_layers(classes, edges)
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5.6), gridspec_kw={"width_ratios": [1, 1.1]})
+    ax = axes[0]
+    pos = {}
+    for k in sorted(set(layer.values())):
+        row = [c for c in classes if layer[c] == k]
+        for i, c in enumerate(row):
+            pos[c] = ((i + 1) / (len(row) + 1), k)
+    for upper, lower in edges:
+        (x0, y0), (x1, y1) = pos[upper], pos[lower]
+        ax.annotate("", xy=(x1, y1 + 0.12), xytext=(x0, y0 - 0.12),
+                    arrowprops={"arrowstyle": "->", "color": "#555", "lw": 1.2})
+    for c, (xc, yc) in pos.items():
+        ax.text(xc, yc, "\n= ".join(c), ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.35", "fc": "#e8eef7", "ec": "#335"})
+    top = max(layer.values(), default=0)
+    ax.set(xlim=(0, 1), ylim=(-0.6, top + 0.6))
+    ax.axis("off")
+    n = int(df["positions"].iloc[0]) if "positions" in df.columns else 0
+    ax.set_title(f"A above B: A finds every cell B finds ({n} positions)", fontsize=10)
+    ax = axes[1]
+    methods = list(dict.fromkeys([*df["a"], *df["b"]]))
+    table = df.pivot(index="a", columns="b", values="witnesses").reindex(index=methods, columns=methods)
+    sns.heatmap(np.log10(table.astype(float) + 1), ax=ax, annot=table.fillna(-1).astype(int).replace(-1, ""),
+                fmt="", cmap="rocket_r", cbar_kws={"label": "log10(1 + positions)"})
+    ax.set(title="positions where B (column) proves a cell A (row) misses", xlabel="B", ylabel="A")
+    fig.tight_layout()
+    return fig
+
+
+def geometry_figure(df: pd.DataFrame):
+    """Nullity and number of layouts per level, and along a game (report 002's "space of dimension 68")."""
+    plt, sns = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    levels = list(dict.fromkeys(df["level"]))
+    sns.boxplot(df, x="level", y="nullity", hue="level", order=levels, ax=axes[0], legend=False)
+    axes[0].set(title="nullity of the frontier's clue matrix", ylabel="variables - rank")
+    for lv in levels:
+        g = df[df["level"] == lv]
+        bins = np.linspace(0, 1, 11)
+        idx = np.clip(np.digitize(g["revealed"], bins) - 1, 0, 9)
+        med = g.groupby(idx)["log10_layouts"].median()
+        axes[1].plot((bins[med.index] + 0.05), med.to_numpy(), marker="o", label=lv)
+    axes[1].set(xlabel="share of safe cells open", ylabel="log10 consistent layouts (median)",
+                title="layouts left along a game (with the total)")
+    axes[1].legend(fontsize=8)
+    sizes = [(lv, int(s)) for lv, text in zip(df["level"], df["components"], strict=True)
+             for s in str(text).split()]
+    if sizes:
+        frame = pd.DataFrame(sizes, columns=["level", "size"])
+        sns.histplot(frame, x="size", hue="level", hue_order=levels, ax=axes[2], element="step",
+                     stat="density", common_norm=False, discrete=True)
+    axes[2].set(xlabel="frontier cells per independent block", title="block sizes")
+    fig.tight_layout()
+    return fig
+
+
+def boards_figure(df: pd.DataFrame):
+    """Boards per second per level and method, and the grades of the boards made."""
+    plt, sns = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4))
+    sns.barplot(df, x="solvable_by", y="boards_per_second", hue="level", ax=axes[0])
+    axes[0].set(yscale="log", ylabel="boards per second (one core)", xlabel="solvable by",
+                title="generation speed")
+    grades = [c for c in df.columns if c.startswith("grade_")]
+    table = df.set_index(df["level"] + " / " + df["solvable_by"])[grades]
+    table.columns = [c.removeprefix("grade_") for c in grades]
+    table.plot.barh(stacked=True, ax=axes[1], colormap="tab10", width=0.8)
+    axes[1].set(xlabel="boards", ylabel="", title="grade: the weakest method that solves the board")
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 # ------------------------------------------------ proof size as a difficulty (issue 10, notebook 15)
 def proofs_figure(rows: pd.DataFrame):
     """Proof sizes by method and level, and the share of proofs that need case analysis (issue 10).
@@ -296,6 +501,11 @@ FIGURES: dict[str, Callable[[pd.DataFrame], object]] = {
     "004-density-score": density_score_figure,
     "006-methods": methods_figure,
     "011-best": best_figure,
+    "014-reach": reach_figure,
+    "014-cascade": cascade_figure,
+    "014-dominance": dominance_figure,
+    "014-geometry": geometry_figure,
+    "014-boards": boards_figure,
     "015-proofs": proofs_figure,
 }
 

@@ -44,8 +44,96 @@ def _pct(x: float) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
+def _game_level(name: str, df: pd.DataFrame) -> list[str]:
+    """Markdown lines of the "how far linear algebra gets" section (issue 11, notebook 14): tables."""
+    if name == "014-reach":
+        part = df[(df["sweep"] == "level") & df["use_total"]]
+        lines = []
+        for fc, g in part.groupby("first_click", sort=False):
+            boards = list(dict.fromkeys(g["board"]))
+            lines += ["", f"Games won without a guess after the opening (first click {fc}, with the total; "
+                      f"{int(g['games'].iloc[0])} games per cell, Wilson 95% interval; in brackets the share "
+                      "of safe cells opened before the first forced guess):", "",
+                      "| method | " + " | ".join(boards) + " |", "|---|" + "---|" * len(boards)]
+            for m, gm in g.groupby("method", sort=False):
+                cells = []
+                for b in boards:
+                    r = gm[gm["board"] == b].iloc[0]
+                    cells.append(f"{_pct(r.win_rate)} [{_pct(r.ci_low)}–{_pct(r.ci_high)}] "
+                                 f"({_pct(r.mean_revealed)})")
+                lines.append(f"| {m} | " + " | ".join(cells) + " |")
+        nototal = df[(df["sweep"] == "level") & ~df["use_total"].astype(bool)]
+        if len(nototal):
+            both = part.merge(nototal, on=["method", "board", "first_click"], suffixes=("", "_no"))
+            gain = (both["win_rate"] - both["win_rate_no"]).abs().max()
+            lines += ["", f"Without the total the reach changes by at most {100 * gain:.1f} points "
+                      "(table `tables/014-reach.csv`, column `use_total`)."]
+        return lines
+    if name == "014-cascade":
+        g = df[(df["scope"] == "game") & (df["source"] != "first")]
+        groups = list(dict.fromkeys(g["group"]))
+        lines = ["", "Share of the decisions after the opening credited to each method (a decision: a cell "
+                 "revealed or flagged; cells a zero opens around it are not counted):", "",
+                 "| source | " + " | ".join(groups) + " | published |", "|---|" + "---|" * (len(groups) + 1)]
+        for src, gs in g.groupby("source", sort=False):
+            row = gs.set_index("group").reindex(groups)
+            if row["decisions"].sum() == 0 and not math.isfinite(row["report"].iloc[-1]):
+                continue
+            pub = row["report"].iloc[-1]
+            cells = [_pct(v) for v in row["share"]]
+            lines.append(f"| {src} | " + " | ".join(cells) + f" | {_pct(pub)} |")
+        return lines
+    if name == "014-dominance":
+        from ..dominance import classes_from_table, hasse_from_table
+
+        edges = hasse_from_table(df)
+        lines = ["", f"Tested on {int(df['positions'].iloc[0])} positions. Hasse diagram (A above B: A finds "
+                 "every cell B finds), edges of the transitive reduction:", ""]
+        lines += [f"- {' = '.join(x)} ⊇ {' = '.join(y)}" for x, y in edges]
+        lines += ["", "Incomparable or strictly weaker pairs, with the smallest committed counterexample "
+                  "(covered cells, board area; `sweeplab.examples`, names `smallest-<B>-beats-<A>`):", ""]
+        classes = classes_from_table(df)
+        reps = {c[0] for c in classes}
+        bad = df[~df["dominates"] & df["a"].isin(reps) & df["b"].isin(reps)]
+        for r in bad.itertuples():
+            size = ("—" if not math.isfinite(r.witness_covered) else
+                    f"{int(r.witness_covered)} covered, {int(r.witness_area)} cells")
+            lines.append(f"- {r.b} finds cells {r.a} misses on {r.witnesses} of {r.tested} positions; "
+                         f"smallest: {size}")
+        return lines
+    if name == "014-geometry":
+        from ..reach import geometry_summary
+
+        table = geometry_summary(df)
+        lines = ["", "Positions met along the cascade player's games: median [10th–90th percentile]:", "",
+                 "| level | positions | frontier | rank | nullity | log10 layouts | blocks | largest block |",
+                 "|---|---|---|---|---|---|---|---|"]
+        for lv, g in table.groupby("group", sort=False):
+            q = g.set_index("quantity")
+
+            def f(k, q=q):
+                return f"{q.loc[k, 'median']:.3g} [{q.loc[k, 'p10']:.3g}–{q.loc[k, 'p90']:.3g}]"
+
+            lines.append(f"| {lv} | {int(q['positions'].iloc[0])} | {f('frontier')} | {f('rank')} | "
+                         f"{f('nullity')} | {f('log10 layouts')} | {f('blocks')} | {f('largest block')} |")
+        lines += ["", "Report 002's \"space of dimension 68\" is one nullity; here is its distribution."]
+        return lines
+    if name == "014-boards":
+        grades = [c for c in df.columns if c.startswith("grade_")]
+        lines = ["", "| level | solvable by | boards | boards/s | layouts tried (mean) | grades |",
+                 "|---|---|---|---|---|---|"]
+        for r in df.itertuples():
+            made = ", ".join(f"{c.removeprefix('grade_')} {getattr(r, c)}" for c in grades if getattr(r, c))
+            lines.append(f"| {r.level} | {r.solvable_by} | {r.boards} | {r.boards_per_second:.2f} | "
+                         f"{r.mean_tries:.1f} | {made} |")
+        return lines
+    return []
+
+
 def _comparison(name: str, df: pd.DataFrame) -> list[str]:
     """Markdown bullet lines: the report's number beside ours, or our headline numbers."""
+    if name.startswith("014-"):
+        return _game_level(name, df)
     if "report" in df.columns and "win_rate" in df.columns:
         keys = [c for c in ("agent", "level", "first_click") if c in df.columns and df[c].nunique() > 1]
         keys = keys or ["agent"]

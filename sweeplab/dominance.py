@@ -1,0 +1,514 @@
+"""Which method beats which: dominance between the sound methods (issue 11 item 3; notebook 14, report 014).
+
+Method ``A`` *dominates* ``B`` on a set of positions when, on every position
+both answer (neither refuses it), ``A`` proves every cell ``B`` proves.  Where
+it does not, a *witness* is a position on which ``B`` proves a cell ``A``
+misses.  :func:`dominance` tests every ordered pair on a list of positions (the
+committed corpus plus random positions, :func:`dominance_positions`);
+:func:`search_counterexamples` looks for the smallest witness of each pair
+(fewest covered cells, then smallest board) over every small position
+(exhaustively on tiny boards, then at random) and shrinks what it finds.
+The witnesses found this way are in :mod:`sweeplab.examples` (names
+``"<B>-beats-<A>"``, :data:`COUNTEREXAMPLES`), each checked against an
+independent oracle by the tests.
+
+The complete methods (``milp``, ``enumerate``, ``brute`` where it answers)
+prove exactly the forced cells, so they dominate every sound method and are
+equivalent to each other; the interesting order is among the others.
+
+Examples
+--------
+>>> from sweeplab import Observation
+>>> pos = [Observation.from_text("???\\n121", mines=2), Observation.from_text("????\\nF11?")]
+>>> d = dominance(pos, methods=("trivial", "rref", "enumerate"))
+>>> d.dominates("enumerate", "rref"), d.dominates("rref", "trivial")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import InconsistentPositionError, MethodRefused
+from .methods import METHODS, deduce, method_info
+from .positions import COVERED, Observation, neighbour_counts
+
+__all__ = [
+    "SOUND",
+    "counterexamples",
+    "Dominance",
+    "Witness",
+    "deductions",
+    "dominance",
+    "dominance_positions",
+    "hasse_edges",
+    "hasse_from_table",
+    "classes_from_table",
+    "search_counterexamples",
+    "witness_size",
+]
+
+Cell = tuple[int, int]
+#: The sound built-in methods, in registry order.
+SOUND = tuple(n for n, m in METHODS.items() if m.sound and m.builtin)
+#: The complete ones (they find every forced cell).
+COMPLETE = tuple(n for n in SOUND if METHODS[n].complete)
+#: What :func:`search_counterexamples` compares: the incomplete sound methods and ``enumerate``,
+#: which stands for every complete method (they prove the same cells).
+SEARCH = (*(n for n in SOUND if n not in COMPLETE), "enumerate")
+
+
+@dataclass(frozen=True)
+class Dominance:
+    """Dominance between methods on a list of positions.
+
+    Attributes
+    ----------
+    methods : tuple of str
+    positions : int
+        Positions tested.
+    tested : mapping
+        ``(A, B) -> positions on which both answered``.
+    witnesses : mapping
+        ``(A, B) -> positions on which B proves a cell A misses``.
+    first_witness : mapping
+        ``(A, B) -> index of the first such position`` (pairs with a witness only).
+    use_total : bool
+    """
+
+    methods: tuple[str, ...]
+    positions: int
+    tested: MappingProxyType
+    witnesses: MappingProxyType
+    first_witness: MappingProxyType = field(repr=False)
+    use_total: bool = True
+
+    def dominates(self, a: str, b: str) -> bool:
+        """Whether ``a`` proved everything ``b`` proved on every position both answered."""
+        return self.witnesses[(a, b)] == 0
+
+    def classes(self) -> list[tuple[str, ...]]:
+        """Groups of methods that dominate each other (equivalent on the tested positions)."""
+        out: list[tuple[str, ...]] = []
+        for m in self.methods:
+            for i, cls in enumerate(out):
+                if self.dominates(m, cls[0]) and self.dominates(cls[0], m):
+                    out[i] = (*cls, m)
+                    break
+            else:
+                out.append((m,))
+        return out
+
+    def table(self) -> pd.DataFrame:
+        """One row per ordered pair: ``a, b, tested, witnesses, dominates``."""
+        return pd.DataFrame([{"a": a, "b": b, "tested": self.tested[(a, b)],
+                              "witnesses": self.witnesses[(a, b)], "dominates": self.dominates(a, b)}
+                             for a in self.methods for b in self.methods if a != b])
+
+    def matrix(self) -> pd.DataFrame:
+        """Rows A, columns B: True where A dominates B."""
+        return pd.DataFrame([[a == b or self.dominates(a, b) for b in self.methods] for a in self.methods],
+                            index=list(self.methods), columns=list(self.methods))
+
+
+def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = True
+               ) -> dict[str, frozenset[Cell] | None]:
+    """Every cell each method proves on ``obs`` (``None`` where the method refuses the position).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits the position.
+
+    Examples
+    --------
+    >>> d = deductions(Observation.from_text("???\\n121", mines=2), ["trivial", "subset"])
+    >>> sorted(d["trivial"]), len(d["subset"])
+    ([], 3)
+    """
+    out: dict[str, frozenset[Cell] | None] = {}
+    for m in methods:
+        try:
+            d = deduce(obs, m, use_total=use_total, check_consistency=False)
+        except MethodRefused:
+            out[m] = None
+            continue
+        out[m] = d.safe | d.mines
+    return out
+
+
+def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:
+    if methods is None:
+        return SOUND
+    out = []
+    for m in methods:
+        info = method_info(m)
+        if not info.sound:
+            raise ValueError(f"method {m!r} is not sound; dominance compares sound methods: {list(SOUND)}")
+        out.append(info.name)
+    if len(set(out)) != len(out) or len(out) < 2:
+        raise ValueError(f"give two or more distinct sound methods, got {list(out)}")
+    return tuple(out)
+
+
+def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None = None,
+              use_total: bool = True, progress: bool = False) -> Dominance:
+    """Test every ordered pair of methods on every position (issue 11 item 3).
+
+    Positions with no layout are skipped; a method that refuses a position
+    (``MethodRefused``) is left out of the pairs it belongs to there.
+
+    Parameters
+    ----------
+    positions : iterable of Observation
+    methods : iterable of str, optional
+        Sound methods (default :data:`SOUND`).
+    use_total : bool
+    progress : bool
+
+    Returns
+    -------
+    Dominance
+    """
+    methods = _check_methods(methods)
+    pairs = [(a, b) for a in methods for b in methods if a != b]
+    tested = dict.fromkeys(pairs, 0)
+    witnesses = dict.fromkeys(pairs, 0)
+    first: dict[tuple[str, str], int] = {}
+    items = list(positions)
+    if progress:
+        from tqdm.auto import tqdm
+
+        items = tqdm(items, desc="dominance", unit="position")
+    n = 0
+    for k, obs in enumerate(items):
+        try:
+            found = deductions(obs, methods, use_total=use_total)
+        except InconsistentPositionError:
+            continue
+        n += 1
+        for a, b in pairs:
+            fa, fb = found[a], found[b]
+            if fa is None or fb is None:
+                continue
+            tested[(a, b)] += 1
+            if not fb <= fa:
+                witnesses[(a, b)] += 1
+                first.setdefault((a, b), k)
+    return Dominance(methods, n, MappingProxyType(tested), MappingProxyType(witnesses),
+                     MappingProxyType(first), bool(use_total))
+
+
+def hasse_edges(result: Dominance) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Edges ``(stronger class, weaker class)`` of the Hasse diagram (the transitive reduction).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> pos = [Observation.from_text("???\\n121", mines=2)]
+    >>> d = dominance(pos, methods=("trivial", "subset", "enumerate"))
+    >>> hasse_edges(d)
+    [(('subset', 'enumerate'), ('trivial',))]
+    """
+    classes = result.classes()
+
+    def above(x, y):  # x strictly above y
+        return result.dominates(x[0], y[0]) and not result.dominates(y[0], x[0])
+
+    edges = []
+    for x, y in itertools.permutations(classes, 2):
+        if above(x, y) and not any(above(x, z) and above(z, y) for z in classes if z not in (x, y)):
+            edges.append((x, y))
+    return edges
+
+
+def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0, seed: int = 0,
+                   max_side: int = 6) -> list[Observation]:
+    """The positions dominance is tested on: a corpus and random small positions from layouts.
+
+    Parameters
+    ----------
+    corpus : str or path, optional
+        ``"small"`` (the committed ``data/corpus/corpus-small.jsonl.gz``), a
+        corpus file, or ``None``.
+    random : int
+        Random positions to add (:func:`random_position`: a random layout,
+        some safe cells revealed, the total known).
+    seed, max_side : int
+
+    Examples
+    --------
+    >>> [o.shape for o in dominance_positions(corpus=None, random=2, seed=3)]
+    [(5, 1), (4, 4)]
+    """
+    out: list[Observation] = []
+    if corpus is not None:
+        from .corpus import load_corpus
+
+        path = Path(corpus)
+        if str(corpus) in ("tiny", "small", "full", "huge"):
+            path = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
+        out.extend(p.obs for p in load_corpus(path))
+    rng = np.random.default_rng(seed)
+    for _ in range(random):
+        h, w = (int(v) for v in rng.integers(1, max_side + 1, 2))
+        out.append(random_position(rng, (h, w))[0])
+    return out
+
+
+def random_position(rng: np.random.Generator, shape: tuple[int, int], *, total: bool = True
+                    ) -> tuple[Observation, np.ndarray]:
+    """A random position cut from a random layout: ``(observation, layout)``.
+
+    Mines stay covered; each safe cell is revealed (showing its true number)
+    with a probability drawn per position.
+    """
+    h, w = shape
+    layout = rng.random((h, w)) < rng.uniform(0.1, 0.5)
+    revealed = ~layout & (rng.random((h, w)) < rng.uniform(0.2, 0.9))
+    return _position(layout, revealed, total), layout
+
+
+def _position(layout: np.ndarray, revealed: np.ndarray, total: bool = True) -> Observation:
+    grid = np.where(revealed, neighbour_counts(layout), COVERED).astype(np.int8)
+    return Observation(grid, mines=int(layout.sum()) if total else None)
+
+
+# ------------------------------------------------------------------------- counterexamples
+@dataclass(frozen=True)
+class Witness:
+    """A position on which method ``b`` proves a cell that method ``a`` misses.
+
+    Attributes
+    ----------
+    a, b : str
+    observation : Observation
+    cells : frozenset of (int, int)
+        The cells ``b`` proves and ``a`` misses.
+    """
+
+    a: str
+    b: str
+    observation: Observation
+    cells: frozenset[Cell]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(covered cells, board area)``: smaller is better."""
+        return witness_size(self.observation)
+
+
+def witness_size(obs: Observation) -> tuple[int, int]:
+    """``(covered cells, board area)`` of a position, the order in which witnesses are compared.
+
+    Examples
+    --------
+    >>> witness_size(Observation.from_text("???\\n121"))
+    (3, 6)
+    """
+    return int(np.count_nonzero(obs.grid == COVERED)), obs.shape[0] * obs.shape[1]
+
+
+def _key(obs: Observation) -> tuple[int, int, str]:
+    return (*witness_size(obs), obs.to_text())
+
+
+def _missed(found, a, b) -> frozenset[Cell]:
+    fa, fb = found[a], found[b]
+    if fa is None or fb is None:
+        return frozenset()
+    return fb - fa
+
+
+def _consider(best, found, obs, methods):
+    forced = found.get("enumerate")
+    if forced is not None and not forced:
+        return
+    for a in methods:
+        for b in methods:
+            if a == b:
+                continue
+            cells = _missed(found, a, b)
+            if cells and ((a, b) not in best or _key(obs) < _key(best[(a, b)].observation)):
+                best[(a, b)] = Witness(a, b, obs, cells)
+
+
+def _tiny_positions(max_area: int, total: bool):
+    """Every position of every board of at most ``max_area`` cells (each cell a mine, covered or revealed)."""
+    shapes = sorted(((h, w) for h in range(1, max_area + 1) for w in range(1, max_area + 1)
+                     if h * w <= max_area), key=lambda s: (s[0] * s[1], s))
+    for h, w in shapes:
+        for states in itertools.product((0, 1, 2), repeat=h * w):  # 0 mine, 1 covered safe, 2 revealed
+            s = np.array(states).reshape(h, w)
+            if (s == 2).any() and not (s == 2).all():
+                yield _position(s == 0, s == 2, total), s == 0
+
+
+def shrink(witness: Witness, layout: np.ndarray, *, use_total: bool = True, methods=None) -> Witness:
+    """A smaller witness of the same pair, by greedy steps that keep B's win over A.
+
+    Steps: reveal a covered safe cell of ``layout`` (its true number), or crop
+    an edge row or column of the layout; each step is kept when ``b`` still
+    proves a cell ``a`` misses.
+    """
+    a, b = witness.a, witness.b
+    best, lay = witness, layout
+    revealed = best.observation.grid >= 0
+    improved = True
+    while improved:
+        improved = False
+        candidates = []
+        h, w = lay.shape
+        for r, c in zip(*np.nonzero(~revealed & ~lay), strict=True):
+            rv = revealed.copy()
+            rv[r, c] = True
+            candidates.append((lay, rv))
+        for sl in ((slice(1, None), slice(None)), (slice(None, -1), slice(None)),
+                   (slice(None), slice(1, None)), (slice(None), slice(None, -1))):
+            sub_l, sub_r = lay[sl], revealed[sl]
+            if sub_l.size and sub_r.any() and (~sub_r).any():
+                candidates.append((sub_l, sub_r))
+        for cand_l, cand_r in candidates:
+            obs = _position(cand_l, cand_r, use_total)
+            if _key(obs) >= _key(best.observation):
+                continue
+            try:
+                found = deductions(obs, (a, b), use_total=use_total)
+            except InconsistentPositionError:
+                continue
+            cells = _missed(found, a, b)
+            if cells:
+                best, lay, revealed = Witness(a, b, obs, cells), cand_l, cand_r
+                improved = True
+                break
+    return best
+
+
+def search_counterexamples(*, methods: Iterable[str] | None = None, seed: int = 0, exhaustive_area: int = 6,
+                           random: int = 2000, max_side: int = 5, use_total: bool = True,
+                           progress: bool = False) -> dict[tuple[str, str], Witness]:
+    """The smallest witness found for every ordered pair that is not a dominance (issue 11 item 3).
+
+    Every position of every board of at most ``exhaustive_area`` cells is
+    tried, then ``random`` random positions on boards up to ``max_side``
+    (smaller boards first); each pair keeps its smallest witness (fewest
+    covered cells, then smallest board, then text), which is then shrunk
+    (:func:`shrink`).  Positions are cut from layouts (clues exact, total
+    known when ``use_total``).
+
+    Returns
+    -------
+    dict
+        ``(a, b) -> Witness`` for every pair where ``b`` proved a cell ``a`` missed.
+
+    Examples
+    --------
+    >>> found = search_counterexamples(methods=("trivial", "subset"), exhaustive_area=4, random=0)
+    >>> w = found[("trivial", "subset")]  # with 2 mines, the pair rule sees the bottom cell is one
+    >>> print(w.observation.to_text()); w.size, sorted(w.cells)
+    ?
+    1
+    ?
+    ?
+    ((3, 4), [(3, 0)])
+    """
+    methods = _check_methods(SEARCH if methods is None else methods)
+    best: dict[tuple[str, str], Witness] = {}
+    layouts: dict[str, np.ndarray] = {}
+    rng = np.random.default_rng(seed)
+    sizes = sorted(((h, w) for h in range(1, max_side + 1) for w in range(1, max_side + 1)),
+                   key=lambda s: (s[0] * s[1], s))
+    weights = np.array([1.0 / (h * w) for h, w in sizes])
+    weights /= weights.sum()
+
+    def randoms():
+        for _ in range(random):
+            h, w = sizes[int(rng.choice(len(sizes), p=weights))]
+            yield random_position(rng, (h, w), total=use_total)
+
+    stream: Any = itertools.chain(_tiny_positions(exhaustive_area, use_total), randoms())
+    if progress:
+        from tqdm.auto import tqdm
+
+        stream = tqdm(stream, desc="counterexamples", unit="position")
+    need = [m for m in methods if m != "enumerate"]
+    for obs, layout in stream:
+        try:
+            found = deductions(obs, ("enumerate",), use_total=use_total)
+            if not found["enumerate"]:
+                continue
+            found.update(deductions(obs, need, use_total=use_total))
+        except InconsistentPositionError:
+            continue
+        before = {k: v.observation for k, v in best.items()}
+        _consider(best, {k: v for k, v in found.items() if k in methods or k == "enumerate"}, obs,
+                  methods)
+        if any(before.get(k) is not v.observation for k, v in best.items()):
+            layouts[obs.to_text()] = layout
+    return {pair: shrink(w, layouts[w.observation.to_text()], use_total=use_total)
+            for pair, w in sorted(best.items())}
+
+
+def classes_from_table(table: pd.DataFrame) -> list[tuple[str, ...]]:
+    """The equivalence classes of a pair table (:meth:`Dominance.table`), as :meth:`Dominance.classes`."""
+    return _from_table(table).classes()
+
+
+def hasse_from_table(table: pd.DataFrame) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The Hasse edges of a pair table (:meth:`Dominance.table`), as :func:`hasse_edges`.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"a": ["x", "y"], "b": ["y", "x"], "tested": [1, 1], "witnesses": [0, 3],
+    ...                       "dominates": [True, False]})
+    >>> hasse_from_table(table)
+    [(('x',), ('y',))]
+    """
+    return hasse_edges(_from_table(table))
+
+
+def _from_table(table: pd.DataFrame) -> Dominance:
+    methods = tuple(dict.fromkeys([*table["a"], *table["b"]]))
+    pairs = list(zip(table["a"], table["b"], strict=True))
+    tested = dict(zip(pairs, table["tested"].astype(int), strict=True))
+    witnesses = dict(zip(pairs, table["witnesses"].astype(int), strict=True))
+    return Dominance(methods, 0, MappingProxyType(tested), MappingProxyType(witnesses), MappingProxyType({}))
+
+
+def counterexamples() -> MappingProxyType:
+    """The committed smallest witnesses of :mod:`sweeplab.examples`, by pair ``(a, b)``: b beats a.
+
+    Examples
+    --------
+    >>> ce = counterexamples()
+    >>> all(b in ex.name and a in ex.name for (a, b), ex in ce.items())
+    True
+    """
+    from .examples import EXAMPLES
+
+    out = {}
+    for name, ex in EXAMPLES.items():
+        if name.startswith("smallest-"):
+            b, _, a = name.removeprefix("smallest-").partition("-beats-")
+            out[(a, b)] = ex
+    return MappingProxyType(out)
+
+
+def summary_rows(result: Dominance) -> pd.DataFrame:
+    """The pair table with the size (covered cells, area) of each committed smallest witness."""
+    table = result.table()
+    ce = counterexamples()
+    size = [witness_size(ce[(a, b)].observation) if (a, b) in ce else (math.nan, math.nan)
+            for a, b in zip(table["a"], table["b"], strict=True)]
+    table["witness_covered"] = [s[0] for s in size]
+    table["witness_area"] = [s[1] for s in size]
+    return table
