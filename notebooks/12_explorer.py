@@ -1,40 +1,97 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 12. The interactive explorer
 #
-# A JupyterLab widget (ipywidgets): click a covered cell to reveal it (toggle *flag* to flag instead),
-# or let an agent play one turn with *Agent step*. Choose a method to see its deductions overlaid
-# (green: safe, red: mine; the status line says whether the method is sound), tick *probabilities* for
-# the exact mine probabilities, and open the `[A | b]` and `RREF` tabs to see the clue matrix of the
-# current position and its exact reduced form. *Apply* plays the method's deductions.
+# One board to play on, with a method's reasoning drawn on it (`sweeplab.explorer.Explorer`, a widget
+# that runs in JupyterLab, Notebook 7 and VS Code). The game and the methods run in Python; the board
+# draws what they hold after every move and sends back your clicks.
+#
+# - **Left click** reveals a covered cell; **right click** flags or unflags it (or turn on
+#   *⚑ flag mode* to flag with left clicks). *New game* starts the next seed; the level menu starts a
+#   game on another level.
+# - **method**: the deduction method whose conclusions are drawn on the covered cells, a white ring for
+#   a safe cell and a purple cross for a mine (colours no clue digit uses). *Apply* plays them all.
+#   Unsound methods (`lstsq`) are marked as such: their claims can be wrong.
+# - **Hover** any cell: its exact mine probability, and for a deduced cell its proof (SPEC §6) in
+#   words, with the clues it uses framed on the board (blue: added, orange: subtracted, with their
+#   multipliers).
+# - **probabilities** colours every covered cell by its exact mine probability, from blue (0) to
+#   orange (1), with the percentage on cells large enough for it.
+# - **matrix**: `[A | b]` or its exact `RREF` beside the board (below it on a narrow screen), scrolling
+#   on its own; the rows of the hovered cell's proof are highlighted, with their multipliers, and its
+#   column is marked.
+# - **Agent step**: one turn of the chosen agent (`sweeplab.AGENTS`).
+#
+# The board at the end of this notebook is a new game, ready to play. Widgets live in the running
+# kernel: if a board shows *Error displaying widget: model not found* (a saved notebook reopened),
+# run the notebook again (**Run → Run All Cells**).
+
+# %% [markdown]
+# ## What the buttons call
+#
+# Every action of the board is a method of the explorer, so a scenario can be scripted. This one plays a
+# beginner game from code (it is not displayed; the board to play is the last cell).
 
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
 
 import sweeplab
-from sweeplab.explorer import Explorer
+from sweeplab.explorer import Explorer, bound_table, rref_table
 
-explorer = Explorer(level="beginner", seed=7, method="rref")
-explorer
+demo = Explorer(level="beginner", seed=3, method="enumerate")
+demo.click(4, 4)
+print(demo.board.summary)
 
 # %% [markdown]
-# The same actions from code (what the buttons call), so a notebook can script a scenario:
+# The proof of one deduced cell, as the board shows it on hover, and as a picture:
 
 # %%
-explorer.click(4, 4)
-explorer.set_method("bounded")
-explorer.show_probabilities.value = True
-print(explorer.status.value)
+obs = demo.game.observation
+cell, proof = min(demo.deduction.proofs.items())
+print(proof.explain(obs))
+fig, ax = plt.subplots(figsize=(4, 4))
+sweeplab.plot_proof(obs, proof, ax=ax)
+plt.show()
+
+# %% [markdown]
+# The matrix panel holds the same tables as `sweeplab.explorer.panel_table`; the notebooks' labelled
+# tables show the component of that cell, its exact RREF and what the row bound rule reads off each row:
 
 # %%
-explorer.agent_box.value = "best"
+part = next(p for p in sweeplab.clue_system(obs, use_total=False).components() if cell in p.cells)
+bound_table(rref_table(part))
+
+# %% [markdown]
+# Three turns of the `best` agent, then *Apply* with `bounded`:
+
+# %%
 for _ in range(3):
-    print(explorer.agent_step())
+    print(demo.agent_step("best"))
+demo.set_method("bounded")
+print("apply:", demo.apply(), "moves;", demo.board.summary)
 
 # %%
 fig, ax = plt.subplots(figsize=(4, 4))
-d = explorer.deduction
-sweeplab.plot_position(explorer.game.observation, ax=ax, safe=d.safe if d else None,
-                       mines=d.mines if d else None, probabilities=explorer.probabilities)
-ax.set_title(f"after three agent turns: {explorer.game.status}")
+d = demo.deduction
+sweeplab.plot_position(demo.game.observation, ax=ax, safe=d.safe if d else None,
+                       mines=d.mines if d else None, probabilities=demo.probabilities)
+ax.set_title(f"the scripted game: {demo.game.status}")
 plt.show()
+
+# %% [markdown]
+# ## Play
+#
+# A new beginner game; the level menu on the board switches to intermediate or expert (try the RREF
+# panel there).
+
+# %%
+explorer = Explorer(level="beginner", seed=7, method="rref")
+explorer

@@ -3,10 +3,11 @@
 :func:`clue_table` and :func:`rref_table` label the clue system ``A x = b``
 of a position (SPEC §2) and its exact reduced row echelon form (report 002
 Algorithm 1) with the cells behind every row and column; the teaching
-notebooks use them too.  :class:`Explorer` is an ipywidgets application:
-play by clicking, or step an agent; pick a method and see its deductions and
-the exact mine probabilities overlaid; see the clue matrix and its RREF for
-the current position.
+notebooks use them too.  :class:`Explorer` plays a game on one interactive
+board (:class:`sweeplab.board.BoardWidget`, an anywidget): click to reveal,
+right click to flag, step an agent; the chosen method's deductions, their
+proofs and the exact mine probabilities are drawn on the board, with the clue
+matrix and its RREF (:func:`panel_table`) beside it.
 
 Examples
 --------
@@ -20,7 +21,6 @@ Examples
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
@@ -29,13 +29,14 @@ import pandas as pd
 from .agents import AGENTS
 from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused
-from .game import Game, new_game
-from .methods import METHODS, deduce, method_info
-from .plotting import plot_position
-from .positions import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation, as_observation
+from .game import LEVELS, Game, new_game
+from .methods import METHODS, Deduction, deduce, method_info
+from .positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, as_observation
+from .probability import probabilities
+from .proofs import Assume, Combine, Proof, Split
 from .referee import referee
 
-__all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "Explorer"]
+__all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "panel_table", "Explorer"]
 
 
 def _labels(system: ClueSystem) -> tuple[list[str], list[str]]:
@@ -176,14 +177,123 @@ def bound_table(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("row")
 
 
-class Explorer:
-    """A JupyterLab widget to play, step an agent, and inspect deductions.
+# the [A | b] and RREF panels show at most this many frontier columns (whole components, total row left out)
+_MAX_COLUMNS = 250
 
-    Click a covered cell to reveal it (or flag it with the *flag* toggle);
-    *Apply* plays every deduction of the chosen method; *Agent step* lets
-    the chosen agent make one move.  The figure overlays the method's safe
-    cells (green circles) and mines (red crosses) and, optionally, the exact
-    mine probabilities; the tabs show ``[A | b]`` and its RREF.
+
+def _bound_fixes(values: list[Any], beta: Any, ub: list[int]) -> list[list[int]]:
+    """The row bound rule on a row whose variables ``j`` lie in ``[0, ub[j]]``: ``[column, value]`` pairs."""
+    low = sum(v * u for v, u in zip(values, ub, strict=True) if v < 0)
+    high = sum(v * u for v, u in zip(values, ub, strict=True) if v > 0)
+    if low == high or beta not in (low, high):
+        return []
+    at_low = beta == low
+    return [[j, u if (v < 0) == at_low else 0] for j, (v, u) in enumerate(zip(values, ub, strict=True)) if v]
+
+
+def panel_table(obs: Observation, kind: str) -> dict:
+    """The ``[A | b]`` (``kind="matrix"``) or exact RREF (``kind="rref"``) of a position, for the board.
+
+    Columns are the frontier variables; the interior cells, which appear only in
+    the total row and so have identical columns, share one column ``interior``
+    whose variable counts their mines.  Each row carries what the row bound rule
+    fixes (``fixes``: ``[column, value]``).  The RREF is exact (python-flint
+    rationals); past :data:`_MAX_COLUMNS` frontier cells only the first whole
+    components are shown, without the total row.
+
+    Parameters
+    ----------
+    obs : Observation
+    kind : {"matrix", "rref"}
+
+    Returns
+    -------
+    dict
+        ``kind``, ``note`` (plain text), ``columns`` (``name`` and ``cell``, or
+        ``name`` and ``count``) and ``rows`` (``label``, ``source`` -- the clue cell,
+        ``"total"`` or ``None`` for an RREF row --, ``values`` and ``b`` as strings,
+        ``fixes``).
+
+    Examples
+    --------
+    >>> t = panel_table(Observation.from_text("????\\n-12-"), "rref")
+    >>> [(r["label"], r["values"], r["b"], r["fixes"]) for r in t["rows"]]
+    [('pivot x0', ['1', '0', '0', '-1'], '-1', [[0, 0], [3, 1]]), ('pivot x1', ['0', '1', '1', '1'], '2', [])]
+    """
+    import flint
+
+    system = clue_system(obs)
+    nf, interior = system.n_frontier, system.n_variables - system.n_frontier
+    columns: list[dict] = [{"name": f"x{j}", "cell": list(system.cells[j])} for j in range(nf)]
+    keep = list(range(nf))
+    if interior:  # one of the identical interior columns stands for them all
+        columns.append({"name": "interior", "count": interior})
+        keep.append(nf)
+    rows = list(range(system.n_equations))
+    note = f"{system.n_equations} equations over {nf} frontier cells"
+    if interior:
+        note += f" and {interior} interior cells (one column: they appear only in the total row)"
+    if nf > _MAX_COLUMNS:
+        shown: set = set()
+        for part in system.components():
+            if len(shown) + part.n_variables > _MAX_COLUMNS:
+                break
+            shown.update(part.cells)
+        keep = [j for j in range(nf) if system.cells[j] in shown]
+        columns = [columns[j] for j in keep]
+        rows = [i for i in rows if system.clues[i] is not None and system.A[i, keep].any()]
+        note += f"; showing the first components only ({len(keep)} frontier cells, no total row)"
+    ub = [c.get("count", 1) for c in columns]
+    A = system.A[np.ix_(rows, keep)] if rows and keep else np.zeros((len(rows), len(keep)), dtype=int)
+    lo, hi = system.lo[rows], system.hi[rows]
+    out: list[dict] = []
+    if kind == "matrix":
+        for k, i in enumerate(rows):
+            clue = system.clues[i]
+            values = [int(v) for v in A[k]]
+            exact = lo[k] == hi[k]
+            out.append({
+                "label": "total" if clue is None else f"({clue[0]},{clue[1]})",
+                "source": "total" if clue is None else list(clue),
+                "values": [str(v) for v in values],
+                "b": str(int(lo[k])) if exact else f"{int(lo[k])}..{int(hi[k])}",
+                "fixes": _bound_fixes(values, int(lo[k]), ub) if exact else [],
+            })
+    elif kind == "rref":
+        if (lo != hi).any():
+            note += "; the clues are bounds (noise), so there is no RREF to read"
+        elif rows:
+            reduced, rank = flint.fmpq_mat([[*map(int, A[k]), int(lo[k])] for k in range(len(rows))]).rref()
+            width = len(keep)
+            for i in range(rank):
+                exact = [reduced[i, j] for j in range(width)]
+                beta = reduced[i, width]
+                pivot = next((j for j, v in enumerate(exact) if v != 0), None)
+                out.append({
+                    "label": "inconsistent" if pivot is None else f"pivot {columns[pivot]['name']}",
+                    "source": None,
+                    "values": [str(v) for v in exact],
+                    "b": str(beta),
+                    "fixes": _bound_fixes(exact, beta, ub),
+                })
+            note += f"; rank {rank}"
+    else:
+        raise ValueError(f"unknown panel {kind!r}; expected 'matrix' or 'rref'")
+    return {"kind": kind, "note": note, "columns": columns, "rows": out}
+
+
+class Explorer:
+    """Play a game in JupyterLab on one interactive board, with a method's deductions and proofs on it.
+
+    The board (:class:`sweeplab.board.BoardWidget`, an anywidget) draws what the
+    explorer sends it and sends back clicks: left click reveals (or, in flag
+    mode, flags), right click flags and unflags; *Apply* plays the method's
+    deductions, *Agent step* one turn of the chosen agent, *New game* starts
+    the next seed.  The method's safe cells and mines, the exact mine
+    probabilities and, on hover, each deduced cell's proof (SPEC §6) with the
+    clues it uses are drawn on the board; the ``[A | b]`` and RREF panels sit
+    beside it.  The game and the methods live here, in Python; every action
+    recomputes the state and sends it whole.
 
     Parameters
     ----------
@@ -193,7 +303,20 @@ class Explorer:
     seed : int, default 0
     method : str, default "rref"
         Initial method, a key of :data:`sweeplab.METHODS`.
+    agent : str, default "best"
+        Initial agent of *Agent step*, a key of :data:`sweeplab.AGENTS`.
     first_click : str, default "zero"
+
+    Attributes
+    ----------
+    game : Game
+    board : BoardWidget
+        The widget, and the state it draws.
+    deduction : Deduction or None
+        The method's deductions on the current position, with proofs.
+    probabilities : numpy.ndarray or None
+        Exact mine probabilities of the current position (shown on hover, drawn on
+        the cells with ``board.show_probabilities``).
 
     Examples
     --------
@@ -202,8 +325,9 @@ class Explorer:
     True
     >>> ex.set_method("trivial").deduction.method
     'trivial'
-    >>> ex.agent_box.value = "trivial"
-    >>> len(ex.agent_step()) >= 1
+    >>> ex.board.method
+    'trivial'
+    >>> len(ex.agent_step("trivial")) >= 1
     True
     """
 
@@ -214,82 +338,68 @@ class Explorer:
         level: str = "beginner",
         seed: int = 0,
         method: str = "rref",
+        agent: str = "best",
         first_click: str = "zero",
     ) -> None:
-        import ipywidgets as w
+        from .board import BoardWidget
 
         method_info(method)  # ValueError naming the choices
-        self._level, self._seed, self._first_click = level, seed, first_click
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
         self.game = game if game is not None else new_game(level, first_click=first_click, seed=seed)
-        self.method = method
+        g = self.game
+        # a new game repeats this one's board and rules, or a preset level chosen on the board
+        self._rules: dict[str, Any] = {"first_click": g.first_click, "mode": g.mode, "noise": g.noise}
+        level = next((name for name, lv in LEVELS.items() if (lv.shape, lv.mines) == (g.shape, g.n_mines)),
+                     f"{g.shape[0]}x{g.shape[1]}, {g.n_mines} mines")
+        self._seed = seed
         self._rng = np.random.default_rng(seed)
-        self.deduction = None
+        self.deduction: Deduction | None = None
         self.probabilities: np.ndarray | None = None
-        self.message = ""
-        h, wd = self.game.shape
-        layout = w.Layout(width="28px", height="28px", padding="0")
-        self.buttons = [[w.Button(layout=layout) for _ in range(wd)] for _ in range(h)]
-        for r in range(h):
-            for c in range(wd):
-                self.buttons[r][c].on_click(lambda _b, r=r, c=c: self._on_cell(r, c))
-        self.method_box = w.Dropdown(options=list(METHODS), value=method, description="method")
-        self.method_box.observe(lambda ch: self.set_method(ch["new"]), names="value")
-        self.agent_box = w.Dropdown(options=list(AGENTS), value="best", description="agent")
-        self.flag_mode = w.ToggleButton(description="flag", tooltip="clicks flag instead of reveal")
-        self.show_probabilities = w.Checkbox(description="probabilities", value=False)
-        self.show_probabilities.observe(lambda _ch: self.refresh(), names="value")
-        apply_button = w.Button(description="Apply", tooltip="play every deduction of the method")
-        apply_button.on_click(lambda _b: self.apply())
-        step_button = w.Button(description="Agent step", tooltip="one move of the chosen agent")
-        step_button.on_click(lambda _b: self.agent_step())
-        new_button = w.Button(description="New game")
-        new_button.on_click(lambda _b: self.new(seed=self._seed + 1))
-        self.status = w.HTML()
-        self.figure = w.HTML()
-        self.matrix = w.HTML()
-        self.rref = w.HTML()
-        self.tabs = tabs = w.Tab(children=[self.figure, self.matrix, self.rref])
-        for i, title in enumerate(["overlay", "[A | b]", "RREF"]):
-            tabs.set_title(i, title)
-        # the exact RREF costs more than a move: computed only while its tab is open
-        tabs.observe(lambda _ch: self._draw_tables(self.game.observation), names="selected_index")
-        board = w.GridBox([b for row in self.buttons for b in row],
-                          layout=w.Layout(grid_template_columns=f"repeat({wd}, 28px)", grid_gap="1px"))
-        controls = w.HBox([self.method_box, self.show_probabilities, apply_button])
-        agents = w.HBox([self.agent_box, step_button, self.flag_mode, new_button])
-        self.widget = w.VBox([controls, agents, self.status, w.HBox([board, tabs])])
+        self.board = BoardWidget(method=method, agent=agent, agents=list(AGENTS), level=level,
+                                 levels=list(dict.fromkeys([*LEVELS, level])))
+        self.board.on_msg(lambda _widget, content, _buffers: self._on_message(content))
+        self.board.observe(self._on_control, names=["method", "panel", "level"])
         self.refresh()
+
+    @property
+    def method(self) -> str:
+        """The method whose deductions are shown."""
+        return self.board.method
 
     # actions --------------------------------------------------------------
     def click(self, row: int, col: int) -> int:
-        """Reveal a cell (as a click does); returns the cells opened."""
-        if self.game.status != "playing":
+        """Reveal a covered cell (what a left click does); returns the cells opened."""
+        if self.game.status != "playing" or self.game.observation.grid[row, col] != COVERED:
             return 0
         opened = self.game.reveal(row, col)
-        self.refresh()
+        self.refresh(message=f"revealed ({row},{col})" + (": a mine" if self.game.status == "lost" else ""))
         return opened
 
     def flag(self, row: int, col: int) -> None:
-        """Flag or unflag a covered cell."""
+        """Flag a covered cell, or unflag a flagged one (what a right click does)."""
         if self.game.status != "playing":
             return
-        if self.game.observation.grid[row, col] == FLAG:
+        code = self.game.observation.grid[row, col]
+        if code == FLAG:
             self.game.unflag(row, col)
-        else:
+        elif code == COVERED:
             self.game.flag(row, col)
-        self.refresh()
+        else:
+            return
+        self.refresh(message=f"{'unflagged' if code == FLAG else 'flagged'} ({row},{col})")
 
     def set_method(self, method: str) -> Explorer:
-        """Choose the deduction method shown."""
+        """Show the deductions of ``method`` (a key of :data:`sweeplab.METHODS`)."""
         method_info(method)  # ValueError naming the choices
-        self.method = method
-        if self.method_box.value != method:
-            self.method_box.value = method
-        self.refresh()
+        if self.board.method != method:
+            self.board.method = method  # refreshes through _on_control
+        else:
+            self.refresh()
         return self
 
     def apply(self) -> int:
-        """Play the current deductions: reveal the safe cells, flag the mines; returns moves made."""
+        """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
         if self.deduction is None or self.game.status != "playing":
             return 0
         moves = 0
@@ -301,114 +411,164 @@ class Explorer:
             if self.game.status == "playing" and self.game.observation.grid[r, c] == COVERED:
                 self.game.reveal(r, c)
                 moves += 1
-        self.refresh()
+        self.refresh(message=f"{self.method}: played {moves} move{'s' * (moves != 1)}")
         return moves
 
-    def agent_step(self) -> list[tuple[str, int, int, str]]:
-        """Let the chosen agent play one turn (its next moves); returns the moves played.
+    def agent_step(self, agent: str | None = None) -> list[tuple[str, int, int, str]]:
+        """Let an agent play one turn (its next moves); returns the moves played.
 
-        The agent sees only the observation (SPEC §5); its random choices come
-        from the explorer's own generator, seeded with the game's seed.
+        Parameters
+        ----------
+        agent : str, optional
+            A key of :data:`sweeplab.AGENTS`; the board's current agent when omitted
+            (given, it becomes the board's agent).
+
+        Notes
+        -----
+        The agent plays through :func:`sweeplab.referee.referee`: it sees only the
+        observation (SPEC §5), and its random choices come from the explorer's own
+        generator, seeded with the game's seed.
         """
         from .agents import make_agent
 
-        played: list[tuple[str, int, int, str]] = []
+        if agent is not None:
+            if agent not in AGENTS:
+                raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
+            with self.board.hold_trait_notifications():
+                self.board.agent = agent
         if self.game.status != "playing":
-            return played
-        agent = make_agent(self.agent_box.value)
-        for p in referee(agent, self.game, self._rng, max_turns=1):
-            played.append(tuple(p.move))
-        self.message = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
-        self.refresh(keep_message=True)
+            return []
+        played: list[tuple[str, int, int, str]] = [
+            (p.move.kind, p.move.row, p.move.col, p.move.source)
+            for p in referee(make_agent(self.board.agent), self.game, self._rng, max_turns=1)]
+        moves = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
+        self.refresh(message=f"agent {self.board.agent}: {moves or 'no move'}")
         return played
 
-    def new(self, *, seed: int) -> Explorer:
-        """Start a new game on the same level."""
-        self._seed = seed
-        self.game = new_game(self._level, first_click=self._first_click, seed=seed)
-        self._rng = np.random.default_rng(seed)
-        self.refresh()
+    def new(self, *, seed: int | None = None, level: str | None = None) -> Explorer:
+        """Start a new game.
+
+        Parameters
+        ----------
+        seed : int, optional
+            The game's seed; the next one when omitted.
+        level : str, optional
+            A key of :data:`sweeplab.LEVELS`; the board's current level when omitted.
+        """
+        if level is not None and level != self.board.level:
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r}; choose one of {sorted(LEVELS)}")
+            self.board.level = level  # comes back here through _on_control
+            return self
+        self._seed = self._seed + 1 if seed is None else seed
+        lv = LEVELS.get(self.board.level)
+        shape, mines = (lv.shape, lv.mines) if lv else (self.game.shape, self.game.n_mines)
+        self.game = new_game(shape=shape, mines=mines, **self._rules, seed=self._seed)
+        self._rng = np.random.default_rng(self._seed)
+        self.board.game_id += 1
+        self.refresh(message=f"new game, seed {self._seed}")
         return self
 
-    # display ----------------------------------------------------------------
-    def _on_cell(self, row: int, col: int) -> None:
-        if self.flag_mode.value:
-            self.flag(row, col)
-        elif self.game.observation.grid[row, col] == COVERED:
-            self.click(row, col)
+    # the board --------------------------------------------------------------
+    def _on_message(self, content: dict) -> None:
+        event = content.get("event")
+        if event == "click":
+            row, col = int(content["row"]), int(content["col"])
+            (self.flag if self.board.flag_mode else self.click)(row, col)
+        elif event == "flag":
+            self.flag(int(content["row"]), int(content["col"]))
+        elif event == "apply":
+            self.apply()
+        elif event == "agent_step":
+            self.agent_step()
+        elif event == "new":
+            self.new()
 
-    def refresh(self, *, keep_message: bool = False) -> None:
-        """Recompute the deductions and probabilities and redraw everything."""
-        obs = self.game.observation
-        self.deduction, self.probabilities = None, None
-        if not keep_message:
-            self.message = ""
-        if self.game.status == "playing" and (obs.grid >= 0).any():
-            try:
-                self.deduction = deduce(obs, method=self.method)
-                if self.show_probabilities.value:
-                    from . import probabilities
-
-                    self.probabilities = probabilities(obs)
-            except InconsistentPositionError as exc:
-                self.message = f"inconsistent position: {exc}"
-            except MethodRefused as exc:  # e.g. a frontier too large for brute force
-                self.message = f"{self.method} declines this position: {exc}"
-        self._draw_buttons(obs)
-        self._draw_figure(obs)
-        self._draw_tables(obs)
-
-    def _draw_buttons(self, obs: Observation) -> None:
-        safe = self.deduction.safe if self.deduction else frozenset()
-        mines = self.deduction.mines if self.deduction else frozenset()
-        grid = obs.grid
-        for r, row in enumerate(self.buttons):
-            for c, button in enumerate(row):
-                v = int(grid[r, c])
-                button.description = {COVERED: "", FLAG: "F", MINE: "*", NOCLUE: "-", 0: ""}.get(v, str(v))
-                button.button_style = ("success" if (r, c) in safe else "danger" if (r, c) in mines else "")
-                button.disabled = v not in (COVERED, FLAG)
-                p = None if self.probabilities is None else self.probabilities[r, c]
-                button.tooltip = f"({r},{c})" + ("" if p is None or np.isnan(p) else f" P(mine)={p:.3f}")
-        info = METHODS[self.method]
-        found = "" if self.deduction is None else (
-            f"{len(self.deduction.safe)} safe, {len(self.deduction.mines)} mines in "
-            f"{1000 * self.deduction.seconds:.1f} ms")
-        sound = "sound" if info.sound else "<b>unsound</b>"
-        self.status.value = (f"<b>{self.game.status}</b> &middot; {self.method} ({sound}, report "
-                             f"{info.reference}): {found} {self.message}")
-
-    def _draw_figure(self, obs: Observation) -> None:
-        import matplotlib.pyplot as plt
-
-        h, w = obs.shape
-        fig, ax = plt.subplots(figsize=(min(12, 0.35 * w + 1), min(8, 0.35 * h + 0.6)))
-        plot_position(obs, ax=ax, safe=self.deduction.safe if self.deduction else None,
-                      mines=self.deduction.mines if self.deduction else None,
-                      probabilities=self.probabilities)
-        ax.set_title(f"{self.method}: green = safe, red = mine", fontsize=9)
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg", bbox_inches="tight")
-        plt.close(fig)
-        self.figure.value = buf.getvalue()
-
-    def _draw_tables(self, obs: Observation) -> None:
-        if self.tabs.selected_index not in (1, 2):
-            return
-        system = clue_system(obs)
-        if system.n_variables > 60:
-            note = f"<i>{system!r}: too large to print; showing the first component.</i>"
-            parts = system.components()
-            system = parts[0] if parts else system
+    def _on_control(self, change: dict) -> None:
+        name, new = change["name"], change["new"]
+        if name == "method" and new not in METHODS:
+            self.board.method = change["old"]  # e.g. a method unregistered since the list was sent
+        elif name == "level":
+            if new in LEVELS:
+                self.new()
+            else:
+                self.board.level = change["old"]
         else:
-            note = f"<i>{system!r}</i>"
-        if system.n_variables > 60 or system.n_equations == 0:
-            self.matrix.value = self.rref.value = note
+            self.refresh()
+
+    def refresh(self, *, message: str = "") -> None:
+        """Recompute the deductions (with proofs), probabilities and open panel; send them to the board."""
+        obs, game, board = self.game.observation, self.game, self.board
+        if board.method not in METHODS:  # unregistered since it was chosen
+            board.method = "rref"  # refreshes through _on_control
             return
-        self.matrix.value = note + clue_table(system).to_html()
-        self.rref.value = note + rref_table(system).astype(str).to_html()
+        self.deduction, self.probabilities = None, None
+        playing = game.status == "playing"
+        try:
+            if playing and (obs.grid >= 0).any():
+                self.deduction = deduce(obs, method=self.method, proofs=True)
+            if playing:  # cheap (exact, by components): sent always, for the hover; drawn when asked
+                self.probabilities = probabilities(obs)
+        except InconsistentPositionError as exc:  # wrong flags
+            message = f"no mine layout fits this position (a wrong flag?): {exc}"
+        except MethodRefused as exc:  # e.g. a frontier too large for brute force
+            message = f"{self.method} declines this position: {exc}"
+        d = self.deduction
+        proofs = {} if d is None or d.proofs is None else d.proofs
+        with board.hold_sync():
+            board.methods = [{"name": name, "sound": info.sound, "complete": info.complete,
+                              "summary": info.summary} for name, info in METHODS.items()]
+            board.grid = obs.grid.tolist()
+            board.status = game.status
+            board.layout = [] if playing or game.layout is None else np.argwhere(game.layout).tolist()
+            board.safe = sorted([r, c] for r, c in d.safe) if d else []
+            board.mines = sorted([r, c] for r, c in d.mines) if d else []
+            board.proofs = {f"{r},{c}": _proof_view(p, obs) for (r, c), p in proofs.items()}
+            board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
+            board.probabilities = [] if self.probabilities is None else [
+                [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]
+            board.matrix = {} if board.panel == "none" else panel_table(obs, board.panel)
+            board.summary = self._summary(obs)
+            board.message = message
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def _summary(self, obs: Observation) -> str:
+        info, d = METHODS[self.method], self.deduction
+        grid = obs.grid
+        left = self.game.n_mines - int(((grid == FLAG) | (grid == MINE)).sum())
+        kind = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (", complete" if info.complete
+                                                                                 else "")
+        found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "
+                                      f"{1000 * d.seconds:.1f} ms")
+        return f"{self.game.status} · {left} mines left · {self.method} ({kind}){found}"
 
-        display(self.widget)
+    def _repr_mimebundle_(self, **kwargs: Any):
+        return self.board._repr_mimebundle_(**kwargs)
+
+
+def _uses(steps, out: dict) -> dict:
+    """Every row the combining steps use, with its multipliers in order."""
+    for step in steps:
+        if isinstance(step, Combine):
+            for src, m in step.rows:
+                out.setdefault(src, []).append(m)
+        elif isinstance(step, Assume):
+            _uses(step.steps, out)
+        elif isinstance(step, Split):
+            _uses(step.if_0, out)
+            _uses(step.if_1, out)
+    return out
+
+
+def _proof_view(proof: Proof, obs: Observation) -> dict:
+    """What the board shows of a proof: the text, the rows used with their multipliers, the cells it fixes."""
+    sources = [["total", ms] if src == "total" else [src[0], src[1], ms]
+               for src, ms in _uses(proof.steps, {}).items()]
+    size = proof.size
+    return {
+        "value": proof.value,
+        "text": proof.explain(obs),
+        "sources": sources,
+        "cells": sorted([r, c] for r, c in proof.cells - {proof.cell}),
+        "size": (f"{size.steps} step{'s' * (size.steps != 1)}, {size.rows} row{'s' * (size.rows != 1)}"
+                 + (", by cases" if proof.case_analysis else "")),
+    }

@@ -1,4 +1,9 @@
-"""The explorer widget and its tables: clicks, flags, methods, agent steps, matrix views."""
+"""The explorer and its tables: every action checked on the state the board widget is sent.
+
+The browser side draws exactly the widget's synced traits and sends custom
+messages; these tests send the same messages and read the same state (the
+drawing itself is tested in a real browser by ``test_browser.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,100 +13,213 @@ import numpy as np
 import pytest
 import sympy
 
-pytest.importorskip("ipywidgets")
+pytest.importorskip("anywidget")
 
 import sweeplab  # noqa: E402
 from sweeplab.examples import EXAMPLES  # noqa: E402
 from sweeplab.explorer import Explorer, bound_table, clue_table, rref_steps, rref_table  # noqa: E402
 
 
+def send(ex: Explorer, event: str, **fields) -> None:
+    """What the browser sends: a custom message on the board widget."""
+    ex.board._handle_custom_msg({"event": event, **fields}, [])
+
+
+def shown(ex: Explorer) -> dict:
+    """The state the board is sent, as the browser receives it (the widget's synced traits)."""
+    return {name: value for name, value in ex.board.get_state().items() if not name.startswith("_")}
+
+
+def assert_board_is_the_game(ex: Explorer) -> None:
+    state = shown(ex)
+    assert state["grid"] == ex.game.observation.grid.tolist()
+    assert state["status"] == ex.game.status
+    d = ex.deduction
+    assert state["safe"] == (sorted(map(list, d.safe)) if d else [])
+    assert state["mines"] == (sorted(map(list, d.mines)) if d else [])
+    assert set(state["proofs"]) == ({f"{r},{c}" for r, c in d.proofs} if d else set())
+
+
 @pytest.fixture
 def explorer() -> Explorer:
     ex = Explorer(level="beginner", seed=5, method="trivial")
-    ex.click(4, 4)
+    send(ex, "click", row=4, col=4)
     return ex
 
 
-def test_button_click_reveals_and_disables(explorer: Explorer):
-    grid = explorer.game.observation.grid
-    r, c = map(int, np.argwhere(grid == sweeplab.COVERED)[0])
-    before = int((grid == sweeplab.COVERED).sum())
-    explorer.buttons[r][c].click()
-    after = explorer.game.observation.grid
-    assert int((after == sweeplab.COVERED).sum()) < before or explorer.game.status == "lost"
-    if explorer.game.status != "lost":
-        assert explorer.buttons[r][c].disabled
-
-
-def test_flag_mode_flags_and_unflags(explorer: Explorer):
+def test_click_message_reveals_and_the_board_is_sent_the_game(explorer: Explorer):
+    assert (explorer.game.observation.grid >= 0).sum() > 1
+    assert_board_is_the_game(explorer)
     r, c = map(int, np.argwhere(explorer.game.observation.grid == sweeplab.COVERED)[0])
-    explorer.flag_mode.value = True
-    explorer.buttons[r][c].click()
-    assert explorer.game.observation.grid[r, c] == sweeplab.FLAG
-    assert explorer.buttons[r][c].description == "F"
-    explorer.buttons[r][c].click()
-    assert explorer.game.observation.grid[r, c] == sweeplab.COVERED
+    send(explorer, "click", row=r, col=c)
+    assert explorer.game.observation.grid[r, c] != sweeplab.COVERED
+    assert_board_is_the_game(explorer)
+
+
+def test_right_click_and_flag_mode_flag_and_unflag(explorer: Explorer):
+    r, c = map(int, np.argwhere(explorer.game.observation.grid == sweeplab.COVERED)[0])
+    send(explorer, "flag", row=r, col=c)
+    assert explorer.board.grid[r][c] == sweeplab.FLAG and "flagged" in explorer.board.message
+    send(explorer, "flag", row=r, col=c)
+    assert explorer.board.grid[r][c] == sweeplab.COVERED  # the old board kept its "F" here
+    explorer.board.flag_mode = True  # the toggle: left clicks flag
+    send(explorer, "click", row=r, col=c)
+    assert explorer.board.grid[r][c] == sweeplab.FLAG
+    send(explorer, "click", row=r, col=c)
+    assert explorer.board.grid[r][c] == sweeplab.COVERED
+    assert_board_is_the_game(explorer)
 
 
 @pytest.mark.parametrize("method", ["trivial", "bounded", "enumerate"])
-def test_overlay_shows_sound_deductions(method: str):
+def test_deductions_sent_are_sound_with_proofs(method: str):
     ex = Explorer(sweeplab.new_game(shape=(10, 10), mines=14, first_click="zero", seed=2), method=method)
     ex.click(5, 5)
-    layout = ex.game.layout
-    d = ex.deduction
-    assert d is not None and d.method == method
+    layout, d, obs = ex.game.layout, ex.deduction, ex.game.observation
+    assert d is not None and d.method == method and len(d) > 0
     assert all(not layout[cell] for cell in d.safe) and all(layout[cell] for cell in d.mines)
-    for r, c in d.safe:
-        assert ex.buttons[r][c].button_style == "success"
-    for r, c in d.mines:
-        assert ex.buttons[r][c].button_style == "danger"
-    assert "<svg" in ex.figure.value
+    assert_board_is_the_game(ex)
+    for (r, c), proof in d.proofs.items():
+        sent = ex.board.proofs[f"{r},{c}"]
+        assert sweeplab.check_proof(obs, proof)
+        assert sent["value"] == int((r, c) in d.mines) and sent["text"] == proof.explain(obs)
+        clues = {tuple(s[:2]) for s in sent["sources"] if s[0] != "total"}
+        assert clues == {src for src in proof.sources if src != "total"}
 
 
-def test_method_dropdown_and_apply_never_lose():
+def test_method_chosen_on_the_board_and_apply_never_lose():
     ex = Explorer(sweeplab.new_game(shape=(8, 8), mines=8, first_click="zero", seed=11), method="trivial")
     ex.click(4, 4)
-    ex.method_box.value = "enumerate"
+    ex.board.method = "enumerate"  # what the method menu sends
     assert ex.method == "enumerate" and ex.deduction.method == "enumerate"
+    assert "enumerate (sound, complete)" in ex.board.summary
     for _ in range(50):
-        if not ex.apply():
+        before = ex.game.observation.grid.copy()
+        send(ex, "apply")
+        assert_board_is_the_game(ex)
+        if (ex.game.observation.grid == before).all():
             break
-    assert ex.game.status in ("playing", "won")
-    assert ex.game.mines_hit == 0
+    assert ex.game.status in ("playing", "won") and ex.game.mines_hit == 0
 
 
-def test_probabilities_overlay_in_tooltips(explorer: Explorer):
-    explorer.show_probabilities.value = True
-    assert explorer.probabilities is not None
-    tips = [b.tooltip for row in explorer.buttons for b in row if not b.disabled]
-    assert any("P(mine)=" in t for t in tips)
+def test_probabilities_are_sent_exact(explorer: Explorer):
+    expected = sweeplab.probabilities(explorer.game.observation)
+    sent = np.array([[np.nan if p is None else p for p in row] for row in explorer.board.probabilities])
+    np.testing.assert_array_equal(np.isnan(sent), np.isnan(expected))
+    np.testing.assert_allclose(sent[~np.isnan(sent)], expected[~np.isnan(expected)])
+    explorer.board.show_probabilities = True  # drawn on the cells: nothing to recompute
+    assert explorer.board.probabilities == [[None if np.isnan(p) else p for p in row] for row in expected]
 
 
-def test_agent_steps_play_to_the_end():
-    ex = Explorer(sweeplab.new_game(shape=(5, 6), mines=4, seed=3), seed=3)
-    ex.agent_box.value = "trivial"
+def test_agent_steps_play_to_the_end_and_show_the_layout():
+    ex = Explorer(sweeplab.new_game(shape=(5, 6), mines=4, seed=3), seed=3, agent="trivial")
     for _ in range(100):
         if ex.game.status != "playing":
             break
-        assert ex.agent_step()
+        send(ex, "agent_step")
+        assert ex.board.message.startswith("agent trivial:")
+        assert_board_is_the_game(ex)
     assert ex.game.status in ("won", "lost")
-    assert ex.agent_step() == []
+    assert sorted(map(tuple, ex.board.layout)) == sorted(map(tuple, np.argwhere(ex.game.layout).tolist()))
+    assert ex.agent_step() == [] and ex.board.safe == [] and ex.board.proofs == {}
 
 
-def test_matrix_tabs_show_the_clue_system(explorer: Explorer):
-    assert explorer.matrix.value == ""  # computed only when its tab opens
-    explorer.tabs.selected_index = 1
-    system = sweeplab.clue_system(explorer.game.observation)
-    if system.n_variables <= 60:
-        assert "<table" in explorer.matrix.value and "<table" in explorer.rref.value
-        assert "x0 (" in explorer.matrix.value and "rank" in explorer.rref.value
-    explorer.new(seed=8)
-    assert explorer.game.status == "playing" and explorer.deduction is None
+def test_new_game_clears_everything(explorer: Explorer):
+    r, c = map(int, np.argwhere(explorer.game.observation.grid == sweeplab.COVERED)[0])
+    explorer.flag(r, c)
+    explorer.board.panel = "matrix"
+    game_id = explorer.board.game_id
+    send(explorer, "new")
+    state = shown(explorer)
+    assert state["game_id"] == game_id + 1 and "seed 6" in state["message"]
+    assert state["grid"] == [[sweeplab.COVERED] * 9] * 9
+    assert state["safe"] == state["mines"] == state["layout"] == [] and state["proofs"] == {}
+    assert [row["label"] for row in state["matrix"]["rows"]] == ["total"] and state["status"] == "playing"
+    expected = sweeplab.new_game("beginner", first_click="zero", seed=6)
+    explorer.click(4, 4)
+    expected.reveal(4, 4)
+    assert explorer.board.grid == expected.observation.grid.tolist()
 
 
-def test_unknown_method_is_a_clear_error():
+def test_level_menu_starts_a_game_on_that_level(explorer: Explorer):
+    assert explorer.board.levels[:3] == ["beginner", "intermediate", "expert"]
+    explorer.board.level = "expert"
+    assert explorer.game.shape == (16, 30) and len(explorer.board.grid[0]) == 30
+    explorer.board.level = "nope"
+    assert explorer.board.level == "expert"
+    custom = Explorer(sweeplab.new_game(shape=(5, 7), mines=6, seed=1))
+    assert custom.board.level == "5x7, 6 mines" and custom.board.levels[-1] == custom.board.level
+    assert custom.new().game.shape == (5, 7)
+
+
+def test_matrix_panels_are_the_clue_system_and_its_rref(explorer: Explorer):
+    assert explorer.board.matrix == {}  # computed only while a panel is open
+    obs = explorer.game.observation
+    system = sweeplab.clue_system(obs)
+    explorer.board.panel = "matrix"
+    table = explorer.board.matrix
+    interior = system.n_variables - system.n_frontier
+    assert [c["name"] for c in table["columns"]] == [f"x{j}" for j in range(system.n_frontier)] + (
+        ["interior"] if interior else [])
+    assert len(table["rows"]) == system.n_equations
+    for row, clue, a, b in zip(table["rows"], system.clues, system.A, system.b, strict=True):
+        assert row["source"] == ("total" if clue is None else list(clue)) and row["b"] == str(b)
+        assert row["values"][: system.n_frontier] == [str(v) for v in a[: system.n_frontier]]
+    explorer.board.panel = "rref"
+    reduced, _ = sympy.Matrix(np.column_stack([system.A, system.b]).tolist()).rref()
+    nonzero = [list(reduced.row(i)) for i in range(reduced.rows) if any(reduced.row(i))]
+    assert len(explorer.board.matrix["rows"]) == len(nonzero)
+    first = explorer.board.matrix["rows"][0]
+    assert [Fraction(v) for v in first["values"][: system.n_frontier]] == [
+        Fraction(int(v.p), int(v.q)) for v in nonzero[0][: system.n_frontier]]
+    explorer.click(*map(int, np.argwhere(obs.grid == sweeplab.COVERED)[0]))
+    assert explorer.board.matrix["kind"] == "rref"  # follows the position
+    explorer.board.panel = "none"
+    assert explorer.board.matrix == {}
+
+
+def test_the_method_menu_is_the_live_registry(explorer: Explorer):
+    def corner(obs, *, use_total=True):
+        return {(0, 0)} if obs.grid[0, 0] == sweeplab.COVERED else set(), set()
+
+    sweeplab.register_method("corner-test", corner, sound=False, complete=False, summary="claims (0,0)")
+    try:
+        explorer.refresh()
+        assert {"name": "corner-test", "sound": False, "complete": False, "summary": "claims (0,0)"} in (
+            explorer.board.methods)
+        explorer.board.method = "corner-test"
+        assert "UNSOUND" in explorer.board.summary
+    finally:
+        sweeplab.unregister_method("corner-test")
+    explorer.refresh()
+    assert explorer.board.method == "rref"
+    assert "corner-test" not in [m["name"] for m in explorer.board.methods]
+    explorer.board.method = "nope"  # a stale menu: the board goes back
+    assert explorer.board.method == "rref"
+
+
+def test_wrong_flags_are_reported_not_raised():
+    layout = np.zeros((3, 4), dtype=bool)
+    layout[0, 0] = layout[2, 3] = True
+    ex = Explorer(sweeplab.Game.from_layout(layout), method="enumerate")
+    ex.click(1, 1)  # a 1
+    ex.flag(0, 1)
+    ex.flag(1, 0)
+    assert "no mine layout fits" in ex.board.message and ex.deduction is None
+
+
+def test_unknown_names_are_clear_errors():
     with pytest.raises(ValueError, match="unknown method"):
         Explorer(level="beginner", method="nope")
+    with pytest.raises(ValueError, match="unknown agent"):
+        Explorer(level="beginner", agent="nope")
+    with pytest.raises(ValueError, match="unknown level"):
+        Explorer(level="beginner").new(level="nope")
+
+
+def test_saved_notebooks_say_how_to_get_the_board_back(explorer: Explorer):
+    data, _ = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert "Run All" in data["text/plain"]
 
 
 @pytest.mark.parametrize("name", ["002-one-two", "002-one-one-two-two", "001-abc", "rref-one-pass-misses"])

@@ -1,0 +1,372 @@
+"""The explorer in a real browser: JupyterLab on 127.0.0.1, notebook 12 in headless Chromium.
+
+JupyterLab runs from this interpreter on a free port with a token, in a temporary
+directory holding a copy of ``notebooks/12_explorer.ipynb`` (so nothing in the
+checkout is saved over) and its own configuration.  Debian's ``chromium`` and
+``chromium-driver``, driven with selenium, run the notebook and use the board as a
+person would: click, right click, flag mode, methods, hover, the matrix panels, a
+game played to its end with clicks only, new games, another level.  Every check
+compares the DOM with a game replayed here from the same seed, so the board is
+shown to hold exactly what the game holds.  Screenshots go to a temporary directory
+(``SWEEPLAB_SCREENSHOTS`` to choose it); the test skips, saying why, where no
+Chromium and chromedriver are installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sweeplab
+
+pytest.importorskip("selenium")
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "12_explorer.ipynb"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1500,1400"]
+RUN_ALL = ("css selector", "li.lm-Menu-item[data-command='runmenu:run-all']")
+WAIT = 60  # seconds for one action to reach the board (a kernel round trip, usually well under one)
+
+
+def _chromium() -> tuple[str, str] | None:
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+    driver = shutil.which("chromedriver") or next(
+        (p for p in ("/usr/lib/chromium/chromedriver", "/usr/bin/chromedriver") if os.path.exists(p)), None)
+    return (browser, driver) if browser and driver else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _settings(config: Path) -> None:
+    """Lab settings for a quiet, fully rendered page: no news or update checks, no cell windowing."""
+    user = config / "lab" / "user-settings" / "@jupyterlab"
+    for path, value in [
+        ("apputils-extension/notification", {"checkForUpdates": False, "fetchNews": "false"}),
+        ("notebook-extension/tracker", {"windowingMode": "none"}),
+    ]:
+        file = user / f"{path}.jupyterlab-settings"
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(json.dumps(value))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory):
+    """A JupyterLab server on 127.0.0.1 serving a copy of the explorer notebook; yields its base URL."""
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
+    config = tmp_path_factory.mktemp("jupyter-config")
+    _settings(config)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config), "JUPYTER_RUNTIME_DIR": str(config / "runtime"),
+           "SWEEPLAB_PRESET": "smoke"}
+    env.pop("MPLBACKEND", None)
+    log_path = root / "lab.log"
+    log = log_path.open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={root}", "--allow-root", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"JupyterLab did not start:\n{log_path.read_text()}") from None
+                time.sleep(0.5)
+        yield f"{base}/lab/tree/{NOTEBOOK.name}?token={token}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = os.environ.get("SWEEPLAB_SCREENSHOTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def page(lab: str, shots: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Chromium on the notebook, every cell run, scrolled to the board."""
+    found = _chromium()
+    if found is None:
+        pytest.skip("no Chromium and chromedriver found (Debian: apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = found[0]
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=found[1]))
+    try:
+        driver.get(lab)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell"), 120)
+        wait(driver, lambda d: _kernel_idle(d), 120)
+        _run_all(driver)
+        yield driver
+    except Exception:
+        driver.save_screenshot(str(shots / "00-setup-failed.png"))
+        raise
+    finally:
+        driver.quit()
+
+
+def _run_all(driver) -> None:
+    """Run → Run All Cells, until the board is drawn.
+
+    Run All while the session is still settling can be answered by a kernel
+    dialog instead of running: the dialog is accepted and Run All chosen again.
+    """
+    from selenium.webdriver.common.by import By
+
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        for button in driver.find_elements(By.CSS_SELECTOR, ".jp-Dialog .jp-Dialog-button.jp-mod-accept"):
+            button.click()
+        driver.find_element(By.XPATH, "//div[contains(@class, 'lm-MenuBar-itemLabel')][text()='Run']").click()
+        wait(driver, lambda d: d.find_elements(*RUN_ALL))
+        driver.find_element(*RUN_ALL).click()
+        try:
+            wait(driver, lambda d: any(re.search(r"\[(\d+|\*)\]", p.text) for p in
+                                       d.find_elements(By.CSS_SELECTOR, ".jp-InputPrompt")), 15)
+        except TimeoutException:
+            continue
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sl-board .sl-cell")) == 81, 180)
+        return
+    raise TimeoutException("Run All never started the notebook")
+
+
+def _kernel_idle(driver) -> bool:
+    return bool(driver.execute_script(
+        "const s = document.querySelector('.jp-Notebook-ExecutionIndicator');"
+        "return s && s.getAttribute('data-status') === 'idle';"))
+
+
+def wait(driver, condition, timeout: float = WAIT):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+
+
+def board(driver) -> dict:
+    """What the board shows: the cell codes, the method's marks, the status chip, the message."""
+    return driver.execute_script("""
+        const root = document.querySelector('.sweeplab-explorer');
+        const cells = [...root.querySelectorAll('g.sl-cell')];
+        const rows = 1 + Math.max(...cells.map(g => +g.dataset.row));
+        const cols = 1 + Math.max(...cells.map(g => +g.dataset.col));
+        const grid = Array.from({length: rows}, () => Array(cols).fill(null));
+        const marks = {safe: [], mine: []};
+        for (const g of cells) {
+            grid[+g.dataset.row][+g.dataset.col] = +g.dataset.value;
+            if (g.dataset.mark) marks[g.dataset.mark].push([+g.dataset.row, +g.dataset.col]);
+        }
+        return {grid, marks, status: root.querySelector('.sl-chip').textContent,
+                message: (root.querySelector('.sl-message') || {}).textContent || '',
+                flags: root.querySelectorAll('.sl-board .sl-flag').length,
+                proof: root.querySelectorAll('.sl-board .sl-proof-clue').length};
+    """)
+
+
+def snap(driver, path: Path) -> None:
+    """A screenshot of the page, scrolled to the explorer."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", control(driver, ""))
+    driver.save_screenshot(str(path))
+
+
+def cell(driver, r: int, c: int):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, f".sl-board .sl-cell[data-row='{r}'][data-col='{c}']")
+
+
+def control(driver, css: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, f".sweeplab-explorer {css}".strip())
+
+
+def shows(driver, game: sweeplab.Game) -> bool:
+    b = board(driver)
+    return b["grid"] == game.observation.grid.tolist() and b["status"] == game.status
+
+
+def right_click(driver, element) -> None:
+    from selenium.webdriver import ActionChains
+
+    ActionChains(driver).context_click(element).perform()
+
+
+def select(driver, css: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(control(driver, css)).select_by_value(value)
+
+
+def marks_of(game: sweeplab.Game, method: str) -> dict:
+    d = sweeplab.deduce(game.observation, method)
+    return {"safe": sorted(map(list, d.safe)), "mine": sorted(map(list, d.mines))}
+
+
+def covered(game: sweeplab.Game) -> list[tuple[int, int]]:
+    return [tuple(map(int, rc)) for rc in np.argwhere(game.observation.grid == sweeplab.COVERED)]
+
+
+@pytest.fixture(scope="module")
+def game() -> sweeplab.Game:
+    """The notebook's last cell: a beginner game, seed 7, first click opening a zero."""
+    return sweeplab.new_game("beginner", first_click="zero", seed=7)
+
+
+def test_the_notebook_ends_on_a_new_game(page, game, shots):
+    assert shows(page, game)
+    assert board(page)["status"] == "playing"
+    snap(page, shots / "01-new-game.png")
+
+
+def test_click_reveals_what_the_game_holds(page, game, shots):
+    cell(page, 4, 4).click()
+    game.reveal(4, 4)
+    wait(page, lambda d: shows(d, game))
+    assert (game.observation.grid >= 0).sum() > 1
+    snap(page, shots / "02-first-click.png")
+
+
+def test_right_click_and_flag_mode_flag_and_unflag(page, game):
+    r, c = covered(game)[0]
+    right_click(page, cell(page, r, c))
+    game.flag(r, c)
+    wait(page, lambda d: shows(d, game))
+    assert cell(page, r, c).get_attribute("data-state") == "flag"
+    right_click(page, cell(page, r, c))
+    game.unflag(r, c)
+    wait(page, lambda d: shows(d, game))
+    assert cell(page, r, c).get_attribute("data-state") == "covered" and board(page)["flags"] == 0
+    control(page, "button.sl-flag-mode").click()
+    wait(page, lambda d: "sl-active" in control(d, "button.sl-flag-mode").get_attribute("class"))
+    cell(page, r, c).click()
+    game.flag(r, c)
+    wait(page, lambda d: shows(d, game))
+    cell(page, r, c).click()
+    game.unflag(r, c)
+    wait(page, lambda d: shows(d, game))
+    control(page, "button.sl-flag-mode").click()
+    wait(page, lambda d: "sl-active" not in control(d, "button.sl-flag-mode").get_attribute("class"))
+
+
+def test_methods_draw_their_deductions_and_proofs(page, game, shots):
+    from selenium.webdriver import ActionChains
+
+    for method in ("trivial", "enumerate"):
+        select(page, "select.sl-method", method)
+        expected = marks_of(game, method)
+        wait(page, lambda d, e=expected: {k: sorted(v) for k, v in board(d)["marks"].items()} == e)
+    deduced = sweeplab.deduce(game.observation, "enumerate", proofs=True)
+    target = min(deduced.safe | deduced.mines)
+    ActionChains(page).move_to_element(cell(page, *target)).perform()
+    proof = deduced.proofs[target]
+    wait(page, lambda d: proof.explain(game.observation) in control(d, ".sl-info").text)
+    clues = {src for src in proof.sources if src != "total"}
+    assert board(page)["proof"] == len(clues)
+    select(page, "select.sl-method", "trivial")  # fewer marks, more probabilities
+    wait(page, lambda d: {k: sorted(v) for k, v in board(d)["marks"].items()} == marks_of(game, "trivial"))
+    control(page, ".sl-probs input").click()
+    undecided = len(covered(game)) - len(sweeplab.deduce(game.observation, "trivial"))
+    wait(page, lambda d: len(d.find_elements("css selector", ".sl-board .sl-prob")) == undecided)
+    snap(page, shots / "03-method-proof-probabilities.png")
+    select(page, "select.sl-method", "enumerate")
+
+    control(page, "button.sl-panel-matrix").click()
+    equations = sweeplab.clue_system(game.observation).n_equations
+    rows = ".sweeplab-explorer .sl-matrix tbody tr"
+    wait(page, lambda d: len(d.find_elements("css selector", rows)) == equations)
+    highlighted = page.find_elements("css selector", ".sweeplab-explorer .sl-matrix tr.sl-row-proof")
+    assert len(highlighted) == len(clues | ({"total"} & set(proof.sources)))
+    snap(page, shots / "04-matrix.png")
+    control(page, "button.sl-panel-rref").click()
+    wait(page, lambda d: "rank" in control(d, ".sl-matrix-note").text)
+    assert control(page, "svg.sl-board").size["width"] == 9 * 34  # the panel never squeezes the board
+    snap(page, shots / "05-rref.png")
+
+
+def test_play_to_the_end_with_clicks(page, game, shots):
+    control(page, "button.sl-panel-none").click()
+    while game.status == "playing":
+        d = sweeplab.deduce(game.observation, "enumerate")
+        if d.safe:
+            r, c = min(d.safe)
+        else:
+            obs = game.observation
+            p = np.where(obs.grid == sweeplab.COVERED, sweeplab.probabilities(obs), 2)
+            r, c = map(int, np.unravel_index(np.argmin(p), p.shape))
+        cell(page, r, c).click()
+        game.reveal(r, c)
+        wait(page, lambda drv: shows(drv, game))
+    snap(page, shots / f"06-game-{game.status}.png")
+    r, c = covered(game)[0] if covered(game) else (0, 0)
+    cell(page, r, c).click()  # a finished game takes no more moves
+    time.sleep(1)
+    assert shows(page, game)
+
+
+def test_new_game_clears_the_board(page, game, shots):
+    flagged = next(iter(covered(game)), None)
+    if flagged and game.status == "playing":
+        right_click(page, cell(page, *flagged))
+        game.flag(*flagged)
+        wait(page, lambda d: shows(d, game))
+    control(page, "button.sl-new").click()
+    fresh = sweeplab.new_game("beginner", first_click="zero", seed=8)  # the notebook's seed, plus one
+    wait(page, lambda d: shows(d, fresh))
+    b = board(page)
+    assert b["flags"] == 0 and b["proof"] == 0 and b["marks"] == {"safe": [], "mine": []}
+    assert "seed 8" in b["message"]
+    snap(page, shots / "07-new-game-clean.png")
+
+
+def test_expert_board_with_the_rref_panel(page, shots):
+    select(page, "select.sl-level", "expert")
+    expert = sweeplab.new_game("expert", first_click="zero", seed=9)
+    wait(page, lambda d: shows(d, expert))
+    cell(page, 8, 15).click()
+    expert.reveal(8, 15)
+    wait(page, lambda d: shows(d, expert))
+    control(page, "button.sl-panel-rref").click()
+    wait(page, lambda d: "rank" in control(d, ".sl-matrix-note").text)
+    board_box = control(page, "svg.sl-board").rect
+    assert board_box["width"] == 30 * 26 and board_box["height"] == 16 * 26
+    snap(page, shots / "08-expert-rref.png")
