@@ -264,6 +264,7 @@ def run_bench(
         for info in infos:
             key = (info.name, pos.slice)
             for use_total in totals:
+                result: tuple[str, set[Cell], set[Cell], float, str, float, dict[str, Any]]
                 if budget_seconds is not None and spent.get(key, 0.0) > budget_seconds:
                     result = ("skipped", set(), set(), float("nan"), "time budget spent on this slice",
                               0.0, {})
