@@ -79,10 +79,10 @@ def referee(
     --------
     >>> from sweeplab import Game
     >>> from sweeplab.agents import make_agent
-    >>> game = Game.from_layout(np.array([[1, 0, 0, 0]], dtype=bool))
+    >>> game = Game.from_layout(np.array([[0, 1, 0, 0]], dtype=bool))
     >>> played = list(referee(make_agent("trivial", first_move=(0, 3)), game, np.random.default_rng(0)))
     >>> [(p.move.kind, p.move.col, p.move.source) for p in played], game.status
-    ([('reveal', 3, 'first'), ('flag', 0, 'trivial')], 'won')
+    ([('reveal', 3, 'first'), ('flag', 1, 'trivial'), ('reveal', 0, 'guess')], 'won')
     """
     limit = 4 * game.shape[0] * game.shape[1] + 10 if max_turns is None else max_turns
     for turn in range(limit):
