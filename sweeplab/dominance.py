@@ -485,21 +485,28 @@ def _from_table(table: pd.DataFrame) -> Dominance:
 
 
 def counterexamples() -> MappingProxyType:
-    """The committed smallest witnesses of :mod:`sweeplab.examples`, by pair ``(a, b)``: b beats a.
+    """The committed smallest counterexamples, by pair ``(a, b)``: examples on which b proves a cell a misses.
+
+    Read from :data:`sweeplab.examples.COUNTEREXAMPLES`; ``"enumerate"`` there stands for every
+    complete method, so ``milp`` and ``brute`` get its examples too.
 
     Examples
     --------
     >>> ce = counterexamples()
-    >>> all(b in ex.name and a in ex.name for (a, b), ex in ce.items())
+    >>> print(ce[("trivial", "subset")].observation.to_text())
+    ?
+    1
+    ?
+    ?
+    >>> ce[("rref", "milp")] is ce[("rref", "enumerate")]
     True
     """
-    from .examples import EXAMPLES
+    from .examples import COUNTEREXAMPLES, EXAMPLES
 
     out = {}
-    for name, ex in EXAMPLES.items():
-        if name.startswith("smallest-"):
-            b, _, a = name.removeprefix("smallest-").partition("-beats-")
-            out[(a, b)] = ex
+    for (a, b), name in COUNTEREXAMPLES.items():
+        for bb in (COMPLETE if b in COMPLETE else (b,)):
+            out[(a, bb)] = EXAMPLES[name]
     return MappingProxyType(out)
 
 

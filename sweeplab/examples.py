@@ -23,7 +23,7 @@ from types import MappingProxyType
 
 from .positions import Observation
 
-__all__ = ["EXAMPLES", "Example"]
+__all__ = ["EXAMPLES", "Example", "COUNTEREXAMPLES"]
 
 Cell = tuple[int, int]
 
@@ -235,6 +235,178 @@ _CATALOGUE = [
         mines=[(0, 0), (0, 2)],
     ),
 ]
+
+# Smallest counterexamples to dominance between the sound methods (issue 11 item 3; sweeplab.dominance):
+# B proves a cell that A misses.  Found by sweeplab.dominance.search_counterexamples (every position of
+# every board of at most 9 cells, 6,000 random positions up to 5x5, then shrunk), with the total known;
+# fewest covered cells first, then the smallest board.  One position often separates several pairs.
+_SEARCH = ("sweeplab.dominance.search_counterexamples (smallest witness found: all boards of <= 9 cells, "
+           "6,000 random ones up to 5x5, shrunk)")
+_CATALOGUE += [
+    _example(
+        "smallest-rref-beats-bounded",
+        ".??2\n?3??\n?3?3\n?4??\n?2??",
+        _SEARCH,
+        "13 covered cells on 5x4, 7 mines in all: gfp and rref prove (2, 0), (2, 2), which bounded misses",
+        safe=[(0, 1), (1, 0)],
+        mines=[(1, 3), (2, 0), (2, 2)],
+        total=7,
+    ),
+    _example(
+        "smallest-subset-beats-bounded",
+        "1?2\n???\n1??",
+        _SEARCH,
+        "6 covered cells on 3x3, 3 mines in all: enumerate, lp and subset prove (1, 0), (1, 2), which "
+        "bounded misses",
+        safe=[(1, 0)],
+        mines=[(1, 2)],
+        total=3,
+    ),
+    _example(
+        "smallest-trivial-beats-rref",
+        "?\n.\n?\n.\n?\n?",
+        _SEARCH,
+        "4 covered cells on 6x1, 1 mine in all: bounded, enumerate, lp, subset and trivial prove (0, 0), "
+        "(4, 0), which gfp and rref miss",
+        safe=[(0, 0), (2, 0), (4, 0)],
+        mines=[(5, 0)],
+        total=1,
+    ),
+    _example(
+        "smallest-subset-beats-trivial",
+        "?\n1\n?\n?",
+        _SEARCH,
+        "3 covered cells on 4x1, 2 mines in all: bounded, enumerate, gf2, gfp, lp, lstsq-certified, rref "
+        "and subset prove (3, 0), which trivial misses",
+        mines=[(3, 0)],
+        total=2,
+    ),
+    _example(
+        "smallest-rref-beats-subset",
+        "?\n1\n?\n?\n1\n?\n?",
+        _SEARCH,
+        "5 covered cells on 7x1, 3 mines in all: bounded, enumerate, gf2, gfp, lp, lstsq-certified and "
+        "rref prove (6, 0), which subset misses",
+        mines=[(6, 0)],
+        total=3,
+    ),
+    _example(
+        "smallest-trivial-beats-gf2",
+        "?\n?",
+        _SEARCH,
+        "2 covered cells on 2x1, 0 mines in all: bounded, enumerate, gfp, lp, rref, subset and trivial "
+        "prove (0, 0), (1, 0), which gf2 and lstsq-certified miss",
+        safe=[(0, 0), (1, 0)],
+        total=0,
+    ),
+    _example(
+        "smallest-gf2-beats-lstsq-certified",
+        "?1?\n.??\n1?.\n?1?",
+        _SEARCH,
+        "7 covered cells on 4x3, 2 mines in all: gf2 proves (0, 2), which lstsq-certified misses",
+        safe=[(0, 0), (1, 1), (1, 2), (2, 1), (3, 2)],
+        mines=[(0, 2), (3, 0)],
+        total=2,
+    ),
+    _example(
+        "smallest-gf2-beats-rref",
+        "?1?.?\n?1?.?\n11111\n.???1",
+        _SEARCH,
+        "9 covered cells on 4x5, 2 mines in all: gf2 proves (0, 2), which gfp and rref miss",
+        safe=[(0, 0), (0, 2), (0, 4), (1, 2), (1, 4), (3, 1), (3, 2)],
+        mines=[(1, 0), (3, 3)],
+        total=2,
+    ),
+    _example(
+        "smallest-enumerate-beats-lp",
+        "??1\n??1\n1?1\n?1?",
+        _SEARCH,
+        "7 covered cells on 4x3, 3 mines in all: enumerate proves (0, 0), (0, 1), (1, 0), (1, 1), (3, 0),"
+        " (3, 2), which lp misses",
+        safe=[(0, 0), (1, 1), (2, 1), (3, 0)],
+        mines=[(0, 1), (1, 0), (3, 2)],
+        total=3,
+    ),
+    _example(
+        "smallest-bounded-beats-lp",
+        "???\n3??\n??1\n1?1\n?1?",
+        _SEARCH,
+        "10 covered cells on 5x3, 4 mines in all: bounded proves (1, 1), (2, 0), (2, 1), (3, 1), (4, 0), "
+        "(4, 2), which lp misses",
+        safe=[(0, 2), (1, 2), (2, 1), (3, 1), (4, 0)],
+        mines=[(1, 1), (2, 0), (4, 2)],
+        total=4,
+    ),
+    _example(
+        "smallest-rref-beats-gfp",
+        "????\n????",
+        _SEARCH,
+        "8 covered cells on 2x4, 8 mines in all: rref proves (0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, "
+        "1), (1, 2), (1, 3), which gfp misses",
+        mines=[(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
+        total=8,
+    ),
+]
+
+#: The smallest counterexample found to "A dominates B", by pair ``(A, B)``: the name of an example on
+#: which B proves a cell A misses (``"enumerate"`` stands for every complete method).  Pairs absent
+#: here dominate on every tested position (:mod:`sweeplab.dominance`, report section 014).
+COUNTEREXAMPLES: MappingProxyType[tuple[str, str], str] = MappingProxyType({
+    ("bounded", "enumerate"): "smallest-subset-beats-bounded",
+    ("bounded", "gfp"): "smallest-rref-beats-bounded",
+    ("bounded", "lp"): "smallest-subset-beats-bounded",
+    ("bounded", "rref"): "smallest-rref-beats-bounded",
+    ("bounded", "subset"): "smallest-subset-beats-bounded",
+    ("gf2", "bounded"): "smallest-trivial-beats-gf2",
+    ("gf2", "enumerate"): "smallest-trivial-beats-gf2",
+    ("gf2", "gfp"): "smallest-trivial-beats-gf2",
+    ("gf2", "lp"): "smallest-trivial-beats-gf2",
+    ("gf2", "rref"): "smallest-trivial-beats-gf2",
+    ("gf2", "subset"): "smallest-trivial-beats-gf2",
+    ("gf2", "trivial"): "smallest-trivial-beats-gf2",
+    ("gfp", "bounded"): "smallest-trivial-beats-rref",
+    ("gfp", "enumerate"): "smallest-trivial-beats-rref",
+    ("gfp", "gf2"): "smallest-gf2-beats-rref",
+    ("gfp", "lp"): "smallest-trivial-beats-rref",
+    ("gfp", "rref"): "smallest-rref-beats-gfp",
+    ("gfp", "subset"): "smallest-trivial-beats-rref",
+    ("gfp", "trivial"): "smallest-trivial-beats-rref",
+    ("lp", "bounded"): "smallest-bounded-beats-lp",
+    ("lp", "enumerate"): "smallest-enumerate-beats-lp",
+    ("lp", "gf2"): "gfp-beats-rref",
+    ("lp", "gfp"): "gfp-beats-rref",
+    ("lstsq-certified", "bounded"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "enumerate"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "gf2"): "smallest-gf2-beats-lstsq-certified",
+    ("lstsq-certified", "gfp"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "lp"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "rref"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "subset"): "smallest-trivial-beats-gf2",
+    ("lstsq-certified", "trivial"): "smallest-trivial-beats-gf2",
+    ("rref", "bounded"): "smallest-trivial-beats-rref",
+    ("rref", "enumerate"): "smallest-trivial-beats-rref",
+    ("rref", "gf2"): "smallest-gf2-beats-rref",
+    ("rref", "gfp"): "gfp-beats-rref",
+    ("rref", "lp"): "smallest-trivial-beats-rref",
+    ("rref", "subset"): "smallest-trivial-beats-rref",
+    ("rref", "trivial"): "smallest-trivial-beats-rref",
+    ("subset", "bounded"): "smallest-rref-beats-subset",
+    ("subset", "enumerate"): "smallest-rref-beats-subset",
+    ("subset", "gf2"): "smallest-rref-beats-subset",
+    ("subset", "gfp"): "smallest-rref-beats-subset",
+    ("subset", "lp"): "smallest-rref-beats-subset",
+    ("subset", "lstsq-certified"): "smallest-rref-beats-subset",
+    ("subset", "rref"): "smallest-rref-beats-subset",
+    ("trivial", "bounded"): "smallest-subset-beats-trivial",
+    ("trivial", "enumerate"): "smallest-subset-beats-trivial",
+    ("trivial", "gf2"): "smallest-subset-beats-trivial",
+    ("trivial", "gfp"): "smallest-subset-beats-trivial",
+    ("trivial", "lp"): "smallest-subset-beats-trivial",
+    ("trivial", "lstsq-certified"): "smallest-subset-beats-trivial",
+    ("trivial", "rref"): "smallest-subset-beats-trivial",
+    ("trivial", "subset"): "smallest-subset-beats-trivial",
+})
+
 
 #: Read-only mapping from name to :class:`Example`.
 EXAMPLES: MappingProxyType[str, Example] = MappingProxyType({ex.name: ex for ex in _CATALOGUE})

@@ -1,0 +1,118 @@
+"""Dominance between the sound methods (issue 11 item 3) and its committed counterexamples.
+
+Every counterexample of :mod:`sweeplab.examples` (``smallest-<B>-beats-<A>``) is re-checked by the
+independent SAT oracle of ``tests/oracle.py``: B proves a cell that A does not, and that cell is forced.
+"""
+
+from __future__ import annotations
+
+import pytest
+from oracle import forced
+
+from sweeplab import Observation, clue_system, deduce, new_game
+from sweeplab.dominance import (
+    COMPLETE,
+    SEARCH,
+    SOUND,
+    classes_from_table,
+    counterexamples,
+    dominance,
+    dominance_positions,
+    hasse_edges,
+    hasse_from_table,
+    search_counterexamples,
+    witness_size,
+)
+from sweeplab.examples import EXAMPLES
+
+CE = counterexamples()
+
+
+def test_every_pair_the_corpus_separates_has_a_committed_counterexample():
+    """The pairs found not to dominate on the corpus and random positions (quick preset) all have one."""
+    expected = {(a, b) for a in SEARCH for b in SEARCH if a != b}
+    missing = [pair for pair in expected if pair not in CE and not _dominates_by_design(*pair)]
+    assert not missing, missing
+
+
+def _dominates_by_design(a: str, b: str) -> bool:
+    """Pairs measured to dominate (no witness on the corpus and 20,000 random positions)."""
+    return (a, b) in DOMINATES or a in COMPLETE
+
+
+#: The dominance measured by ``sweeplab report --full --only 014-dominance`` among the incomplete methods.
+DOMINATES = {
+    ("subset", "trivial"), ("rref", "lstsq-certified"), ("gf2", "lstsq-certified"),
+    ("gfp", "lstsq-certified"), ("bounded", "trivial"), ("bounded", "lstsq-certified"), ("bounded", "gf2"),
+    ("lp", "trivial"), ("lp", "subset"), ("lp", "rref"), ("lp", "lstsq-certified"),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(CE), ids=lambda p: f"{p[1]}>{p[0]}")
+def test_counterexample_is_confirmed_by_the_oracle(pair):
+    a, b = pair
+    ex = CE[pair]
+    obs = ex.observation
+    safe, mines = forced(obs, use_total=True)
+    assert (set(ex.safe), set(ex.mines)) == (safe, mines)
+    found_b = deduce(obs, b)
+    found_a = deduce(obs, a)
+    assert found_b.safe <= safe and found_b.mines <= mines  # sound
+    extra = found_b.cells - found_a.cells
+    assert extra, f"{b} finds nothing {a} misses"
+    assert extra <= safe | mines
+
+
+def test_complete_methods_dominate_and_are_equivalent():
+    positions = dominance_positions(corpus=None, random=40, seed=1, max_side=5)
+    positions += [CE[("subset", "rref")].observation, CE[("rref", "trivial")].observation]
+    d = dominance(positions, methods=("trivial", "subset", "rref", "enumerate", "milp"))
+    for m in ("trivial", "subset", "rref"):
+        assert d.dominates("enumerate", m) and d.dominates("milp", m)
+    assert ("enumerate", "milp") in d.classes()
+    assert d.dominates("subset", "trivial")
+    edges = hasse_edges(d)
+    assert (("enumerate", "milp"), ("subset",)) in edges
+    assert (("enumerate", "milp"), ("trivial",)) not in edges  # implied through subset
+    assert hasse_from_table(d.table()) == edges and classes_from_table(d.table()) == d.classes()
+
+
+def test_dominance_skips_refusals_and_inconsistent_positions():
+    game = new_game("intermediate", first_click="zero", seed=0)
+    game.reveal(8, 8)
+    big = game.observation
+    assert clue_system(big).n_frontier > 20  # brute refuses it
+    bad = Observation.from_text("?1\n?3", mines=1)
+    d = dominance([big, bad, Observation.from_text("???\n121", mines=2)], methods=("brute", "trivial"))
+    assert d.positions == 2  # the inconsistent one is left out
+    assert d.tested[("brute", "trivial")] == 1  # brute refused the big one
+
+
+def test_search_finds_the_classic_trivial_miss():
+    found = search_counterexamples(methods=("trivial", "subset"), exhaustive_area=4, random=0)
+    w = found[("trivial", "subset")]
+    assert w.size == (3, 4) and w.observation.mines == 2
+
+
+@pytest.mark.parametrize(("methods", "match"), [
+    (("trivial", "lstsq"), "not sound"),
+    (("trivial",), "two or more"),
+    (("trivial", "magic"), "unknown method"),
+])
+def test_bad_methods(methods, match):
+    with pytest.raises(ValueError, match=match):
+        dominance([], methods=methods)
+
+
+def test_counterexamples_are_in_the_catalogue():
+    assert all(EXAMPLES[ex.name] is ex for ex in CE.values())
+    assert set(SOUND) >= set(SEARCH)
+
+
+@pytest.mark.slow
+def test_no_smaller_witness_on_tiny_boards():
+    """Every position of at most 6 cells: no pair has a witness with fewer covered cells than committed."""
+    tiny = search_counterexamples(exhaustive_area=6, random=0)
+    for pair, w in tiny.items():
+        if pair in CE:
+            assert witness_size(CE[pair].observation) <= w.size, pair
