@@ -12,7 +12,7 @@ as ``"stuck"`` (possible only after wrong flags).
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,8 +23,7 @@ from .positions import Observation
 __all__ = ["Played", "referee"]
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
     """One move that changed the board.
 
     Attributes

@@ -57,13 +57,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     guesses = reveals = flags = wrong = 0
     wrong_flags: list[tuple[int, int]] = []
     with method_seconds() as clock:
-        turns = referee(agent, game, rng)
-        while True:
-            try:
-                played = next(turns)
-            except StopIteration as stop:
-                status = stop.value
-                break
+        for played in referee(agent, game, rng):
             kind, r, c, source = played.move
             certain = source not in ("guess", "first")
             if certain:
@@ -79,6 +73,8 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
                 flags += 1
                 if certain:
                     wrong_flags.append((r, c))
+    # the referee's verdict: an unfinished game after every turn it allows is stuck
+    status = "stuck" if game.status == "playing" else game.status
     layout = game.layout
     if layout is not None:
         wrong += sum(not layout[r, c] for r, c in wrong_flags)

@@ -389,11 +389,11 @@ def deduce(
     """
     if callable(method):
         name, function, gives_probabilities = getattr(method, "__name__", repr(method)), method, False
-        complete = False
+        complete = builtin = False
     else:
         info = method_info(method)
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
-        complete = info.complete
+        complete, builtin = info.complete, info.builtin
     if not isinstance(use_total, (bool, np.bool_)):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
     want_probabilities = bool(options.get("probabilities", False))
@@ -401,7 +401,8 @@ def deduce(
         if want_probabilities:
             raise ValueError(f"method {name!r} gives no probabilities; 'enumerate' does")
         del options["probabilities"]
-    _check_options(name, function, options)
+    if options:
+        _check_options(name, function, options)
     obs = as_observation(obs)
     start = time.perf_counter()
     result = function(obs, use_total=bool(use_total), **options)
@@ -414,7 +415,8 @@ def deduce(
             safe, mines, probabilities = result
         else:
             safe, mines = result
-        safe, mines = _cells(safe), _cells(mines)
+        # built-ins return sets of (int, int); anything else is normalised (numpy ints, lists)
+        safe, mines = (frozenset(safe), frozenset(mines)) if builtin else (_cells(safe), _cells(mines))
     except (TypeError, ValueError):
         raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
                         f"got {type(result).__name__}") from None
