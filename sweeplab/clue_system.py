@@ -304,8 +304,9 @@ class ClueSystem:
 
         obs = self._source("grid_view")
         clue, unknown, mine, watch, n_unknown, known = _grid_kernels.padded(obs.grid, PAD)
+        remaining = obs.mines - int(known) if self.use_total and obs.mines is not None else None
         return GridView(self.shape[1] + 2 * PAD, clue, unknown, mine, watch, int(n_unknown),
-                        self.remaining, obs.noise)
+                        remaining, obs.noise)
 
     def grouped(self) -> GroupedSystem:
         """The informative clue rows over groups of exchangeable frontier cells (report 004 §3).
