@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 1. From a board to `A x = b`
 #
@@ -39,11 +47,11 @@ clue_table(system)
 # touches three cells above and the covered cell to its left).
 
 # %%
-fig, ax = plt.subplots(figsize=(5, 1.8))
+fig, ax = plt.subplots(figsize=(6.5, 2.1))
 sweeplab.plot_position(board, ax=ax)
 for j, (r, c) in enumerate(system.cells):
-    ax.text(c, r + 0.3, f"x{j}", ha="center", fontsize=7, color="#333")
-ax.set_title("report 002, first board: variables x0..x9")
+    ax.text(c, r, f"x{j}", ha="center", va="center", fontsize=11, fontweight="bold", color="#1d1d1d")
+ax.set_title("report 002, first board: the covered cells are the variables x0..x9")
 plt.show()
 
 # %% [markdown]
@@ -58,8 +66,9 @@ print(corner.to_text().splitlines()[:4], "... 16x16, mines =", corner.mines)
 clue_table(corner, use_total=False)
 
 # %% [markdown]
-# Only five clues touch a covered cell (the zeros and the 1 at the top left see no covered cell), so
-# the system has five equations, as the report's C1–C5. Note the names: the report's C2 (`(2,4)`,
+# Five clues touch a covered cell, the five 1s: `(0,3)` sees a and b, and the four 1s of the second row
+# see the covered row below them (and `(1,3)` also a and b). The three zeros at the top left see only
+# revealed cells, so they give no equation. Five equations, as the report's C1–C5. Note the names: the report's C2 (`(2,4)`,
 # 1-based) is our row `(1,3)`.
 #
 # ## The total-mines row

@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 6. Deductive power and speed of every method against enumeration
 #
@@ -22,6 +30,18 @@ print(f"{rows['id'].nunique()} positions, {len(METHODS)} methods, preset {PRESET
 
 # %% [markdown]
 # ## The table, all slices together
+#
+# One row per method, over every position it answered:
+#
+# - `answered`: positions the method gave an answer for (not refused: `brute` refuses large frontiers);
+# - `forced`: cells the position forces (safe or mine in every layout, from enumeration), `found`: how many
+#   of them the method claimed, `recall` = found / forced, and `wrong`: claims that are false (only an
+#   unsound method can have any);
+# - `progress_share`: among the positions where some cell is forced, the share where the method finds at
+#   least one, so that a player using it can move without guessing;
+# - `median_ms`, `p90_ms`: time per position (median and 90th percentile);
+# - `x_enumerate`: the method's median time over `enumerate`'s on the same positions (2 means twice as
+#   slow as exact enumeration, 0.5 twice as fast).
 
 # %%
 columns = ["method", "sound", "complete", "answered", "forced", "found", "recall", "wrong",
@@ -33,35 +53,71 @@ for use_total in (True, False):
 
 # %%
 fig = figures.methods_figure(rows)
+for ax in fig.axes:  # long method names: slanted, anchored at their tick
+    plt.setp(ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor")
+plt.show()
 
 # %% [markdown]
 # ## By board size and density
+
+# %% [markdown]
+# Recall on each board size, smallest boards first (with the total). A board whose positions force no cell
+# has no recall to show, and is left out.
 
 # %%
 by = rows[(rows["status"] == "ok") & rows["use_total"]].copy()
 by["board"] = by["height"].astype(str) + "x" + by["width"].astype(str)
 grouped = by.groupby(["method", "board"], sort=False)[["forced", "found"]].sum()
-recall = (grouped["found"] / grouped["forced"]).unstack("board").round(3)
-recall
+recall = (grouped["found"] / grouped["forced"]).unstack("board")
+sizes = by.drop_duplicates("board").set_index("board")[["area", "height"]].sort_values(["area", "height"])
+empty = [b for b in sizes.index if recall[b].isna().all()]
+if empty:
+    print("no forced cell on:", ", ".join(empty))
+recall[[b for b in sizes.index if b not in empty]].round(3)
+
+# %% [markdown]
+# ## Recall against mine density
+#
+# On the 30×30 boards of densities 0.15–0.25 (the `quick` and `full` presets); a preset without them
+# shows the densities its game positions have (beginner and intermediate boards).
 
 # %%
 dens = by[by["slice"] == "dense30"]
-if len(dens):
-    g = dens.groupby(["method", "density"])[["forced", "found"]].sum().reset_index()
-    g["recall"] = g["found"] / g["forced"]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    sns.lineplot(g, x="density", y="recall", hue="method", marker="o", ax=ax)
-    ax.set_title("recall against mine density (30×30 boards)")
-    ax.legend(fontsize=7, ncol=2)
-    plt.show()
+if dens.empty:
+    dens = by[(by["density"] > 0) & (by["slice"] != "examples")]
+    print(f"the {PRESET} preset has no 30×30 boards: densities of its "
+          f"{', '.join(sorted(dens['slice'].unique()))} positions instead")
+g = dens.groupby(["method", "density"], sort=False)[["forced", "found"]].sum()
+table = (g["found"] / g["forced"]).unstack("density").sort_index(axis=1).dropna(axis=1, how="all")
+table = table.reindex(index=[m for m in METHODS if m in set(dens.method)])
+fig, ax = plt.subplots(figsize=(1.1 * table.shape[1] + 3, 0.32 * len(table) + 1.2))
+sns.heatmap(table, annot=True, fmt=".2f", vmin=0, vmax=1, cmap="viridis", cbar_kws={"label": "recall"}, ax=ax)
+ax.set(xlabel="mine density", ylabel="", title="share of forced cells found, by density")
+plt.show()
+
+# %% [markdown]
+# ## Time against board area
+#
+# One panel per method (in colour), the other methods in grey behind it: each curve reads on its own, and
+# its place among the others at a glance.
 
 # %%
-fig, ax = plt.subplots(figsize=(7, 3.8))
 times = by.groupby(["method", "area"])["ms"].median().reset_index()
-sns.lineplot(times, x="area", y="ms", hue="method", marker="o", ax=ax)
-ax.set(xscale="log", yscale="log", xlabel="board area (cells)", ylabel="median ms per position",
-       title="time per position against board area")
-ax.legend(fontsize=7, ncol=2)
+shown = [m for m in METHODS if m in set(times["method"])]
+ncols = 4
+fig, axes = plt.subplots(-(-len(shown) // ncols), ncols, figsize=(11, 2.2 * -(-len(shown) // ncols)),
+                         sharex=True, sharey=True, squeeze=False)
+for ax, method in zip(axes.flat, shown):
+    for _, other in times.groupby("method"):
+        ax.plot(other["area"], other["ms"], color="0.85", lw=1)
+    mine = times[times["method"] == method]
+    ax.plot(mine["area"], mine["ms"], color="C0", lw=2, marker="o", ms=3)
+    ax.set(xscale="log", yscale="log", title=method)
+for ax in axes.flat[len(shown):]:
+    ax.set_visible(False)
+fig.supxlabel("board area (cells)")
+fig.supylabel("median ms per position")
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]

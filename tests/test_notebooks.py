@@ -8,6 +8,7 @@ the interpreter running the tests) with ``SWEEPLAB_PRESET=smoke``.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,8 @@ def test_notebook_runs_in_smoke_preset(path: Path, monkeypatch: pytest.MonkeyPat
     errors = [out for out in outputs if out.get("output_type") == "error"]
     assert not errors
     assert _figures(nb) >= 1, f"{path.name} drew no figure"
+    printed = "".join(out.get("text", "") for out in outputs if out.get("output_type") == "stream")
+    assert not re.search(r"</?(b|i|div|span|table|br)\b[^>]*>|&\w+;", printed), f"{path.name} prints raw HTML"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -64,6 +67,9 @@ def test_paired_ipynb_matches_source(path: Path):
     source = jupytext.read(path)
     assert [(c.cell_type, c.source) for c in paired.cells] == [(c.cell_type, c.source) for c in source.cells]
     assert all(not c.get("outputs") for c in paired.cells if c.cell_type == "code")
+    # a notebook without a kernelspec opens on a kernel dialog
+    assert paired.metadata.get("kernelspec", {}).get("name") == "python3", (
+        f"run: .venv/bin/jupytext --set-kernel python3 --sync {path.relative_to(NOTEBOOKS_DIR.parent)}")
 
 
 @pytest.mark.slow
