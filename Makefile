@@ -33,3 +33,19 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+.PHONY: lab docs test-browser
+
+# JupyterLab on notebooks/; notebooks/.jupyter hides the .py twins of the .ipynb from the file browser
+lab: $(STAMP)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/notebooks/.jupyter $(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
+
+# the book (README, notebooks executed at the smoke preset, API reference): docs/_build/html/index.html
+docs: $(STAMP)
+	SWEEPLAB_PRESET=smoke $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "the book: docs/_build/html/index.html"
+
+# the explorer in JupyterLab in headless Chromium (skips, saying why, without chromium and chromium-driver)
+test-browser: $(STAMP)
+	$(BIN)/python -m pytest -q -m browser tests/test_browser.py

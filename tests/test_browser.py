@@ -34,7 +34,8 @@ import sweeplab
 pytest.importorskip("selenium")
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 
-pytestmark = pytest.mark.browser
+# a minute or more: outside the default `make test`; `make test-browser` (and CI) runs it
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "12_explorer.ipynb"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -136,7 +137,7 @@ def page(lab: str, shots: Path, tmp_path_factory: pytest.TempPathFactory):
         driver.get(lab)
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell"), 120)
         wait(driver, lambda d: _kernel_idle(d), 120)
-        _run_all(driver)
+        _run_all(driver, shots)
         yield driver
     except Exception:
         driver.save_screenshot(str(shots / "00-setup-failed.png"))
@@ -145,29 +146,42 @@ def page(lab: str, shots: Path, tmp_path_factory: pytest.TempPathFactory):
         driver.quit()
 
 
-def _run_all(driver) -> None:
-    """Run → Run All Cells, until the board is drawn.
+def _run_all(driver, shots: Path) -> None:
+    """Restart the kernel and run every cell (the notebook toolbar's button), until the board is drawn.
 
-    Run All while the session is still settling can be answered by a kernel
-    dialog instead of running: the dialog is accepted and Run All chosen again.
+    A click made while the session still settles can be lost, or answered by a
+    kernel dialog: dialogs are accepted, and the click repeated.
     """
     from selenium.webdriver.common.by import By
 
-    deadline = time.monotonic() + 240
+    button = (By.CSS_SELECTOR, "jp-button[data-command='notebook:restart-run-all']")
+    board_cells = (By.CSS_SELECTOR, ".sl-board .sl-cell")
+
+    def prompts(d):
+        return d.find_elements(By.CSS_SELECTOR, ".jp-InputPrompt")
+
+    deadline = time.monotonic() + 300
+    attempt = 0
     while time.monotonic() < deadline:
-        for button in driver.find_elements(By.CSS_SELECTOR, ".jp-Dialog .jp-Dialog-button.jp-mod-accept"):
-            button.click()
-        driver.find_element(By.XPATH, "//div[contains(@class, 'lm-MenuBar-itemLabel')][text()='Run']").click()
-        wait(driver, lambda d: d.find_elements(*RUN_ALL))
-        driver.find_element(*RUN_ALL).click()
+        attempt += 1
+        _accept_dialogs(driver)
+        driver.find_element(*button).click()
         try:
-            wait(driver, lambda d: any(re.search(r"\[(\d+|\*)\]", p.text) for p in
-                                       d.find_elements(By.CSS_SELECTOR, ".jp-InputPrompt")), 15)
+            wait(driver, lambda d: _accept_dialogs(d) or any(re.search(r"\[(\d+|\*)\]", p.text)
+                                                             for p in prompts(d)), 30)
         except TimeoutException:
+            driver.save_screenshot(str(shots / f"00-run-all-attempt-{attempt}.png"))
             continue
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sl-board .sl-cell")) == 81, 180)
+        wait(driver, lambda d: _accept_dialogs(d) or len(d.find_elements(*board_cells)) == 81, 240)
         return
-    raise TimeoutException("Run All never started the notebook")
+    raise TimeoutException("Restart and Run All never started the notebook")
+
+
+def _accept_dialogs(driver) -> bool:
+    """Accept the dialogs on screen (restart the kernel, select the kernel); always False, to keep waiting."""
+    for accept in driver.find_elements("css selector", ".jp-Dialog .jp-Dialog-button.jp-mod-accept"):
+        accept.click()
+    return False
 
 
 def _kernel_idle(driver) -> bool:
@@ -208,6 +222,26 @@ def snap(driver, path: Path) -> None:
     driver.save_screenshot(str(path))
 
 
+def on_cell(driver, r: int, c: int, action: str = "click") -> None:
+    """Click, right click or hover a cell (every update redraws the board: stale cells are found again)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver import ActionChains
+
+    for _ in range(10):
+        try:
+            target = cell(driver, r, c)
+            if action == "click":
+                target.click()
+            elif action == "right":
+                ActionChains(driver).context_click(target).perform()
+            else:
+                ActionChains(driver).move_to_element(target).perform()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.2)
+    raise AssertionError(f"cell ({r},{c}) kept being redrawn")
+
+
 def cell(driver, r: int, c: int):
     from selenium.webdriver.common.by import By
 
@@ -223,12 +257,6 @@ def control(driver, css: str):
 def shows(driver, game: sweeplab.Game) -> bool:
     b = board(driver)
     return b["grid"] == game.observation.grid.tolist() and b["status"] == game.status
-
-
-def right_click(driver, element) -> None:
-    from selenium.webdriver import ActionChains
-
-    ActionChains(driver).context_click(element).perform()
 
 
 def select(driver, css: str, value: str) -> None:
@@ -259,7 +287,7 @@ def test_the_notebook_ends_on_a_new_game(page, game, shots):
 
 
 def test_click_reveals_what_the_game_holds(page, game, shots):
-    cell(page, 4, 4).click()
+    on_cell(page, 4, 4)
     game.reveal(4, 4)
     wait(page, lambda d: shows(d, game))
     assert (game.observation.grid >= 0).sum() > 1
@@ -268,20 +296,20 @@ def test_click_reveals_what_the_game_holds(page, game, shots):
 
 def test_right_click_and_flag_mode_flag_and_unflag(page, game):
     r, c = covered(game)[0]
-    right_click(page, cell(page, r, c))
+    on_cell(page, r, c, "right")
     game.flag(r, c)
     wait(page, lambda d: shows(d, game))
     assert cell(page, r, c).get_attribute("data-state") == "flag"
-    right_click(page, cell(page, r, c))
+    on_cell(page, r, c, "right")
     game.unflag(r, c)
     wait(page, lambda d: shows(d, game))
     assert cell(page, r, c).get_attribute("data-state") == "covered" and board(page)["flags"] == 0
     control(page, "button.sl-flag-mode").click()
     wait(page, lambda d: "sl-active" in control(d, "button.sl-flag-mode").get_attribute("class"))
-    cell(page, r, c).click()
+    on_cell(page, r, c)
     game.flag(r, c)
     wait(page, lambda d: shows(d, game))
-    cell(page, r, c).click()
+    on_cell(page, r, c)
     game.unflag(r, c)
     wait(page, lambda d: shows(d, game))
     control(page, "button.sl-flag-mode").click()
@@ -289,26 +317,22 @@ def test_right_click_and_flag_mode_flag_and_unflag(page, game):
 
 
 def test_methods_draw_their_deductions_and_proofs(page, game, shots):
-    from selenium.webdriver import ActionChains
-
     for method in ("trivial", "enumerate"):
         select(page, "select.sl-method", method)
         expected = marks_of(game, method)
         wait(page, lambda d, e=expected: {k: sorted(v) for k, v in board(d)["marks"].items()} == e)
     deduced = sweeplab.deduce(game.observation, "enumerate", proofs=True)
     target = min(deduced.safe | deduced.mines)
-    ActionChains(page).move_to_element(cell(page, *target)).perform()
+    on_cell(page, *target, "hover")
     proof = deduced.proofs[target]
     wait(page, lambda d: proof.explain(game.observation) in control(d, ".sl-info").text)
     clues = {src for src in proof.sources if src != "total"}
     assert board(page)["proof"] == len(clues)
-    select(page, "select.sl-method", "trivial")  # fewer marks, more probabilities
-    wait(page, lambda d: {k: sorted(v) for k, v in board(d)["marks"].items()} == marks_of(game, "trivial"))
-    control(page, ".sl-probs input").click()
-    undecided = len(covered(game)) - len(sweeplab.deduce(game.observation, "trivial"))
-    wait(page, lambda d: len(d.find_elements("css selector", ".sl-board .sl-prob")) == undecided)
+    control(page, ".sl-probs input").click()  # drawn on the cells no mark covers
+    undecided = len(covered(game)) - len(sweeplab.deduce(game.observation, "enumerate"))
+    wait(page, lambda d: d.find_elements("css selector", ".sweeplab-explorer .sl-scale"))
+    assert len(page.find_elements("css selector", ".sl-board .sl-prob")) == undecided
     snap(page, shots / "03-method-proof-probabilities.png")
-    select(page, "select.sl-method", "enumerate")
 
     control(page, "button.sl-panel-matrix").click()
     equations = sweeplab.clue_system(game.observation).n_equations
@@ -325,6 +349,7 @@ def test_methods_draw_their_deductions_and_proofs(page, game, shots):
 
 def test_play_to_the_end_with_clicks(page, game, shots):
     control(page, "button.sl-panel-none").click()
+    wait(page, lambda d: not d.find_elements("css selector", ".sweeplab-explorer .sl-matrix-note"))
     while game.status == "playing":
         d = sweeplab.deduce(game.observation, "enumerate")
         if d.safe:
@@ -333,12 +358,12 @@ def test_play_to_the_end_with_clicks(page, game, shots):
             obs = game.observation
             p = np.where(obs.grid == sweeplab.COVERED, sweeplab.probabilities(obs), 2)
             r, c = map(int, np.unravel_index(np.argmin(p), p.shape))
-        cell(page, r, c).click()
+        on_cell(page, r, c)
         game.reveal(r, c)
         wait(page, lambda drv: shows(drv, game))
     snap(page, shots / f"06-game-{game.status}.png")
     r, c = covered(game)[0] if covered(game) else (0, 0)
-    cell(page, r, c).click()  # a finished game takes no more moves
+    on_cell(page, r, c)  # a finished game takes no more moves
     time.sleep(1)
     assert shows(page, game)
 
@@ -346,7 +371,7 @@ def test_play_to_the_end_with_clicks(page, game, shots):
 def test_new_game_clears_the_board(page, game, shots):
     flagged = next(iter(covered(game)), None)
     if flagged and game.status == "playing":
-        right_click(page, cell(page, *flagged))
+        on_cell(page, *flagged, "right")
         game.flag(*flagged)
         wait(page, lambda d: shows(d, game))
     control(page, "button.sl-new").click()
@@ -362,11 +387,13 @@ def test_expert_board_with_the_rref_panel(page, shots):
     select(page, "select.sl-level", "expert")
     expert = sweeplab.new_game("expert", first_click="zero", seed=9)
     wait(page, lambda d: shows(d, expert))
-    cell(page, 8, 15).click()
+    on_cell(page, 8, 15)
     expert.reveal(8, 15)
     wait(page, lambda d: shows(d, expert))
     control(page, "button.sl-panel-rref").click()
     wait(page, lambda d: "rank" in control(d, ".sl-matrix-note").text)
     board_box = control(page, "svg.sl-board").rect
     assert board_box["width"] == 30 * 26 and board_box["height"] == 16 * 26
+    undecided = len(covered(expert)) - len(sweeplab.deduce(expert.observation, "enumerate"))
+    assert len(page.find_elements("css selector", ".sl-board .sl-prob")) == undecided > 0
     snap(page, shots / "08-expert-rref.png")
