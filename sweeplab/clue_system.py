@@ -23,7 +23,10 @@ same position and built only when asked for:
   column, for the algebraic methods (RREF, GF(p), least squares).
 
 The interior (covered cells next to no clue) is one exchangeable group: only
-the total row touches it, so no view makes a huge system dense because of it.
+the total row touches it.  No view is dense: ``cell_bounds`` and ``merged`` hold
+sparse matrices, and the methods densify one independent block at a time
+(:meth:`MergedSystem.blocks`, :meth:`CellBounds.blocks`), so memory follows the
+largest block, not the board.
 """
 
 from __future__ import annotations
@@ -349,7 +352,7 @@ class ClueSystem:
                              remaining)
 
     def cell_bounds(self) -> CellBounds:
-        """The rows of :meth:`grouped` over single frontier cells (no grouping), dense.
+        """The rows of :meth:`grouped` over single frontier cells (no grouping), sparse.
 
         Examples
         --------
@@ -362,14 +365,18 @@ class ClueSystem:
         order = np.argsort(p.cells)
         cells = p.cells[order]
         G, n_rows = p.group_size.size, p.lo.size
-        group_cell = np.zeros((G, cells.size), dtype=np.int64)
-        group_cell[p.cell_group[order], np.arange(cells.size)] = 1
-        row_group = np.zeros((n_rows, G), dtype=np.int64)
-        row_group[np.repeat(np.arange(n_rows), np.diff(p.row_ptr)), p.row_groups] = 1
-        return CellBounds(p.shape, cells, row_group @ group_cell, p.lo, p.hi, p.interior, p.remaining)
+        group_cell = sp.csr_array(
+            (np.ones(cells.size, dtype=np.int64), (p.cell_group[order], np.arange(cells.size))),
+            shape=(G, cells.size))
+        row_group = sp.csr_array((np.ones(p.row_groups.size, dtype=np.int64),
+                                  (np.repeat(np.arange(n_rows), np.diff(p.row_ptr)), p.row_groups)),
+                                 shape=(n_rows, G))
+        A = (row_group @ group_cell).tocsr()
+        A.sort_indices()
+        return CellBounds(p.shape, cells, A, p.lo, p.hi, p.interior, p.remaining)
 
     def merged(self) -> MergedSystem:
-        """``A x = b`` with the interior cells merged into one weighted column.
+        """``A x = b`` with the interior cells merged into one weighted column, sparse.
 
         Checks every clue's count and the total first (:meth:`check_counts`).
 
@@ -389,8 +396,13 @@ class ClueSystem:
             kept += 1
             columns.append(tuple(self.cells[nf:]))
             weights.append(self.n_variables - nf)
-        # 0/1 entries: int8 keeps the dense matrix small on big boards (never densify the interior)
-        A = self.A_sparse[:, :kept].toarray().astype(np.int8)
+        A = self.A_sparse
+        if kept < self.n_variables:  # only the total row (the last) reaches past the first interior cell
+            head = A.indptr[-2]
+            data = np.concatenate([A.data[:head], A.data[head : head + kept]])
+            indices = np.concatenate([A.indices[:head], A.indices[head : head + kept]])
+            indptr = np.append(A.indptr[:-1], head + kept)
+            A = sp.csr_array((data, indices, indptr), shape=(A.shape[0], kept))
         return MergedSystem(A, self.b.copy(), np.array(weights, dtype=np.int64), tuple(columns),
                             self.has_total)
 
@@ -580,14 +592,14 @@ class GroupedSystem:
 
 @dataclass(frozen=True)
 class CellBounds:
-    """``lo <= A x <= hi`` over single frontier cells, dense (:meth:`ClueSystem.cell_bounds`).
+    """``lo <= A x <= hi`` over single frontier cells, sparse (:meth:`ClueSystem.cell_bounds`).
 
     Attributes
     ----------
     cells : numpy.ndarray
         Flat indices of the frontier cells (the columns of ``A``).
-    A : numpy.ndarray
-        ``(clues, cells)`` 0/1 ``int64`` matrix of the informative clues.
+    A_sparse : scipy.sparse.csr_array
+        ``(clues, cells)`` 0/1 ``int64`` matrix of the informative clues; ``A`` is its dense form.
     lo, hi : numpy.ndarray
     interior : numpy.ndarray
         Flat indices of the other covered cells.
@@ -597,11 +609,24 @@ class CellBounds:
 
     shape: tuple[int, int]
     cells: np.ndarray
-    A: np.ndarray
+    A_sparse: sp.csr_array
     lo: np.ndarray
     hi: np.ndarray
     interior: np.ndarray
     remaining: int | None
+
+    @property
+    def A(self) -> np.ndarray:
+        """Dense ``A`` (small systems only: methods read ``A_sparse`` block by block)."""
+        return self.A_sparse.toarray()
+
+    def blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(rows, columns)`` of the independent blocks (rows linked through shared cells), by first row."""
+        return _blocks(self.A_sparse, self.A_sparse.shape[0])
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> sp.csr_array:
+        """The sparse rows ``rows`` over the columns ``cols`` of a block (:meth:`blocks`)."""
+        return _submatrix(self.A_sparse, rows, cols)
 
     def cell(self, j: int) -> Cell:
         """``(row, col)`` of column ``j``."""
@@ -621,12 +646,13 @@ class MergedSystem:
     row, so their columns are identical: they are merged into one column of
     weight ``len(columns[-1])``.  Every row operation treats identical columns
     alike, so the RREF and the bound rules read the merged column exactly as
-    they would read its copies.
+    they would read its copies.  The matrix is sparse; methods densify one
+    independent block of clue rows at a time (:meth:`blocks`).
 
     Attributes
     ----------
-    A : numpy.ndarray
-        0/1 coefficients (``int8``), one row per clue (plus the total row).
+    A_sparse : scipy.sparse.csr_array
+        0/1 ``int64`` coefficients, one row per clue (plus the total row); ``A`` is its dense form.
     b : numpy.ndarray
         ``int64`` right-hand side.
     weights : numpy.ndarray
@@ -637,30 +663,110 @@ class MergedSystem:
         Whether the last row is the total-mines row (1 on every column).
     """
 
-    A: np.ndarray
+    A_sparse: sp.csr_array
     b: np.ndarray
     weights: np.ndarray
     columns: tuple[tuple[Cell, ...], ...]
     has_total: bool = False
 
     @property
+    def A(self) -> np.ndarray:
+        """Dense ``A`` (small systems only: methods read ``A_sparse`` block by block)."""
+        return self.A_sparse.toarray()
+
+    @property
     def n_columns(self) -> int:
         return len(self.columns)
+
+    @property
+    def n_rows(self) -> int:
+        return self.A_sparse.shape[0]
 
     def cells(self, cols) -> set[Cell]:
         return {cell for j in cols for cell in self.columns[j]}
 
+    def blocks(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(rows, columns)`` of the independent blocks of the clue rows (without the total row).
+
+        Examples
+        --------
+        >>> from sweeplab import Observation
+        >>> s = clue_system(Observation.from_text("?1.1?", mines=2)).merged()
+        >>> [(r.tolist(), c.tolist()) for r, c in s.blocks()]
+        [([0], [0]), ([1], [1])]
+        """
+        return _blocks(self.A_sparse, self.n_rows - int(self.has_total))
+
+    def dense_row(self, i: int) -> np.ndarray:
+        """Row ``i`` of ``A``, dense ``int64``."""
+        A = self.A_sparse
+        out = np.zeros(self.n_columns, dtype=np.int64)
+        out[A.indices[A.indptr[i] : A.indptr[i + 1]]] = A.data[A.indptr[i] : A.indptr[i + 1]]
+        return out
+
+    def dense_block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The rows ``rows`` over the columns ``cols`` of a block (:meth:`blocks`), dense ``int64``."""
+        r, c, v = _gather(self.A_sparse, rows, cols)
+        out = np.zeros((rows.size, cols.size), dtype=np.int64)
+        out[r, c] = v
+        return out
+
     def substitute(self, ones, zeros) -> MergedSystem:
         """The system left after fixing columns ``ones`` to 1 and ``zeros`` to 0."""
-        fixed = np.zeros(self.n_columns, dtype=bool)
-        fixed[list(ones)] = True
-        fixed[list(zeros)] = True
-        b = self.b - self.A[:, list(ones)] @ self.weights[list(ones)]
-        keep = ~fixed
-        A = self.A[:, keep]
-        live = A.any(axis=1)
+        A = self.A_sparse
+        one = np.zeros(self.n_columns, dtype=bool)
+        one[list(ones)] = True
+        keep = ~one
+        keep[list(zeros)] = False
+        row = np.repeat(np.arange(self.n_rows), np.diff(A.indptr))
+        col = A.indices
+        b = self.b - np.bincount(row, weights=A.data * self.weights[col] * one[col],
+                                 minlength=self.n_rows).astype(np.int64)
+        kept = keep[col]
+        live = np.bincount(row[kept], minlength=self.n_rows) > 0
         if np.any(b[~live] != 0):
             raise InconsistentPositionError("an equation is left with no cells and a nonzero right side")
+        new_col = np.cumsum(keep) - 1
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(row[kept], minlength=self.n_rows)[live])])
+        A = sp.csr_array((A.data[kept], new_col[col[kept]], indptr), shape=(int(live.sum()), int(keep.sum())))
         columns = tuple(c for c, k in zip(self.columns, keep, strict=True) if k)
         has_total = self.has_total and bool(live[-1])
-        return MergedSystem(A[live], b[live], self.weights[keep], columns, has_total)
+        return MergedSystem(A, b[live], self.weights[keep], columns, has_total)
+
+
+def _blocks(A: sp.csr_array, m: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(rows, columns)`` of the connected blocks of the first ``m`` rows of ``A`` and its columns,
+    in the order of their first row (columns in no such row belong to no block)."""
+    n = A.shape[1]
+    # the bipartite graph rows -> columns, straight from A's CSR arrays (edges count both ways)
+    nnz = A.indptr[m]
+    indptr = np.concatenate([A.indptr[: m + 1], np.full(n, nnz, dtype=A.indptr.dtype)])
+    graph = sp.csr_array((np.ones(nnz), A.indices[:nnz] + m, indptr), shape=(m + n, m + n))
+    _, labels = connected_components(graph, directed=False)
+    present, first = np.unique(labels[:m], return_index=True)
+    rank = np.full(labels.max() + 1 if labels.size else 0, -1)
+    rank[present[np.argsort(first)]] = np.arange(present.size)
+    k = present.size
+    ptrs = []
+    for lab in (rank[labels[:m]], rank[labels[m:]]):
+        order = np.argsort(lab, kind="stable")
+        ptrs.append((order, np.searchsorted(lab[order], np.arange(k + 1))))
+    (row_order, row_ptr), (col_order, col_ptr) = ptrs
+    return [(row_order[row_ptr[i] : row_ptr[i + 1]], col_order[col_ptr[i] : col_ptr[i + 1]])
+            for i in range(k)]
+
+
+def _gather(A: sp.csr_array, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(row, column, value)`` of the nonzeros of ``A[rows]``, numbered within ``rows`` and the
+    sorted ``cols`` (which hold every column of those rows: a block), in time proportional to
+    those nonzeros."""
+    start, stop = A.indptr[rows], A.indptr[rows + 1]
+    lengths = stop - start
+    idx = np.repeat(start - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+    return np.repeat(np.arange(rows.size), lengths), np.searchsorted(cols, A.indices[idx]), A.data[idx]
+
+
+def _submatrix(A: sp.csr_array, rows: np.ndarray, cols: np.ndarray) -> sp.csr_array:
+    """``A[rows][:, cols]`` of a block (:func:`_gather`), sparse."""
+    r, c, v = _gather(A, rows, cols)
+    return sp.csr_array((v, (r, c)), shape=(rows.size, cols.size))

@@ -13,24 +13,35 @@ repeated until nothing changes.
 
 Sound, not complete: it never combines more than one row at a time beyond
 what the RREF exposes (an LP or an integer program can go further).  Needs
-exact clues.
+exact clues.  Budget as :mod:`~sweeplab.methods.rref` (``time_limit`` checked
+between blocks and passes, ``max_bytes`` for the largest dense block).
 """
 
 from __future__ import annotations
 
 from ..positions import Observation
 from ._common import (
+    MAX_BLOCK_BYTES,
+    TIME_LIMIT,
+    Budget,
     CellSets,
     bound_propagation,
     exact_system,
     merge_claims,
-    rref_rows,
+    read_rows,
+    reduce_blocks,
 )
 
 __all__ = ["forced_cells"]
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
+def forced_cells(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
+) -> CellSets:
     """Cells fixed by bounds propagation on original and RREF rows, to a fixpoint.
 
     Parameters
@@ -38,6 +49,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     obs : Observation
     use_total : bool, default True
         Add the total-mines row when the total is known.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block (``[A | b]`` of one independent block as ``int64``).
 
     Returns
     -------
@@ -48,8 +63,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     ------
     InconsistentPositionError
         When a row cannot be met by 0/1 cells or a cell is forced both ways.
-    ValueError
-        Under ``"under"``/``"over"`` clue noise.
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise, or past the budget.
 
     Examples
     --------
@@ -61,13 +76,16 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([(0, 0), (0, 1), (0, 2)], [])
     """
+    budget = Budget("bounded", time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, "bounded", use_total=use_total).merged()
     safe: set = set()
     mines: set = set()
     while system.n_columns:
-        ones, zeros = bound_propagation(system.A, system.b, system.weights)
+        budget.check("propagating bounds")
+        ones, zeros = bound_propagation(system.A_sparse, system.b, system.weights)
         if not (ones or zeros):
-            ones, zeros = bound_propagation(*rref_rows(system), system.weights)
+            groups = reduce_blocks(system, budget=budget)
+            ones, zeros = read_rows(groups, system.weights, bound_propagation)
             if not (ones or zeros):
                 break
         mines |= system.cells(ones)

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from ..positions import Observation
 from . import gfp
-from ._common import CellSets
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, CellSets
 
 __all__ = ["forced_cells"]
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True, engine: str = "flint") -> CellSets:
+def forced_cells(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    engine: str = "flint",
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
+) -> CellSets:
     """Cells fixed by the RREF of the clue system over GF(2).
 
     Parameters
@@ -24,6 +31,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True, engine: str = "fli
     obs : Observation
     use_total : bool, default True
     engine : {"flint", "galois"}, default "flint"
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block, as in :mod:`~sweeplab.methods.gfp`.
 
     Returns
     -------
@@ -37,4 +48,5 @@ def forced_cells(obs: Observation, *, use_total: bool = True, engine: str = "fli
     >>> sorted(safe), sorted(mines)
     ([], [(0, 0)])
     """
-    return gfp.forced_cells(obs, use_total=use_total, p=2, engine=engine)
+    return gfp.forced_cells(obs, use_total=use_total, p=2, engine=engine, time_limit=time_limit,
+                            max_bytes=max_bytes)

@@ -16,22 +16,25 @@ over the integers, hence modulo any prime ``p``, so each row of the RREF of
 The reduction runs on python-flint's ``nmod_mat`` by default (C, fast); the
 ``galois`` package, the one the user chose, is available as ``engine="galois"``
 (slow to import and pure Python row reduction; the tests cross-check the two).
-Sound, not complete.  Needs exact clues.
+Sound, not complete.  Needs exact clues.  Budget as :mod:`~sweeplab.methods.rref`
+(``time_limit`` checked between blocks, ``max_bytes`` for the largest dense block).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..clue_system import MergedSystem
 from ..positions import InconsistentPositionError, Observation
 from ._common import (
+    MAX_BLOCK_BYTES,
     MAX_INT64_MODULUS,
+    TIME_LIMIT,
+    Budget,
     CellSets,
     check_columns,
     exact_system,
     merge_claims,
-    rref_rows,
+    reduce_blocks,
 )
 
 __all__ = ["ENGINES", "forced_cells"]
@@ -40,7 +43,13 @@ ENGINES = ("flint", "galois")
 
 
 def forced_cells(
-    obs: Observation, *, use_total: bool = True, p: int = 7, engine: str = "flint"
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    p: int = 7,
+    engine: str = "flint",
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
 ) -> CellSets:
     """Cells fixed by the RREF of the clue system over GF(p).
 
@@ -53,6 +62,10 @@ def forced_cells(
         A prime below ``2**63`` (rows are exact Python integers past ``2**21``).
     engine : {"flint", "galois"}, default "flint"
         Which library row-reduces.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block (``[A | b]`` of one independent block as ``int64``).
 
     Returns
     -------
@@ -64,7 +77,9 @@ def forced_cells(
     InconsistentPositionError
         When a reduced row has no 0/1 solution.
     ValueError
-        For ``p`` not a prime, an unknown engine, or ``"under"``/``"over"`` noise.
+        For ``p`` not a prime, an unknown engine, or a bad budget.
+    MethodRefused
+        Under ``"under"``/``"over"`` noise, or past the budget.
 
     Examples
     --------
@@ -81,22 +96,26 @@ def forced_cells(
         raise ValueError(f"option p of method 'gfp' must be a prime below 2**63, got {p!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    system = exact_system(obs, "gf2" if p == 2 else "gfp", use_total=use_total).merged()
-    if system.A.shape[0] == 0:
+    name = "gf2" if p == 2 else "gfp"
+    budget = Budget(name, time_limit=time_limit, max_bytes=max_bytes)
+    system = exact_system(obs, name, use_total=use_total).merged()
+    if system.n_rows == 0:
         return set(), set()
-    R, rhs = rref_rows(system, p=int(p), engine=engine)
-    rows = np.column_stack([R, rhs])
-    if p > MAX_INT64_MODULUS:  # row ranges (residues times cell counts) could overflow int64
-        rows = rows.astype(object)
-    ones, zeros = _read_rows(rows, int(p), system)
+    ones: set[int] = set()
+    zeros: set[int] = set()
+    for g in reduce_blocks(system, p=int(p), engine=engine, budget=budget):
+        o, z = _read_rows(g.R, g.rhs, int(p), system.weights[g.cols])
+        ones.update(g.cols[sorted(o)].tolist())
+        zeros.update(g.cols[sorted(z)].tolist())
+    ones, zeros = check_columns(ones, zeros)
     return merge_claims(system.cells(zeros), system.cells(ones))
 
 
-def _read_rows(R: np.ndarray, p: int, system: MergedSystem) -> tuple[set[int], set[int]]:
-    """The single-cell rule and the mod-p bound rule on each reduced row."""
-    A, r = R[:, :-1], R[:, -1]
+def _read_rows(A: np.ndarray, r: np.ndarray, p: int, w: np.ndarray) -> tuple[set[int], set[int]]:
+    """The single-cell and mod-p bound rules on each reduced row ``A x = r`` (``w``: cells per column)."""
+    if p > MAX_INT64_MODULUS:  # row ranges (residues times cell counts) could overflow int64
+        A, r = A.astype(object), r.astype(object)
     c = np.where(A > p // 2, A - p, A)  # residue nearest 0
-    w = system.weights
     hi = np.where(c > 0, c, 0) @ w
     lo = np.where(c < 0, c, 0) @ w
     first = lo + (r - lo) % p  # smallest total >= lo congruent to r

@@ -17,15 +17,17 @@ wrong cell).  It is kept so, on purpose, and its wrong claims are measured;
 
 A residual ``A x - b`` that is not 0 means the clues have no real solution,
 hence no mine layout: :class:`~sweeplab.InconsistentPositionError`.  Needs exact
-clues.
+clues.  Budget as :mod:`~sweeplab.methods.rref` (``time_limit`` checked between
+blocks, ``max_bytes`` for the largest dense block).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..clue_system import MergedSystem
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, blocks, exact_system
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system
 
 __all__ = ["forced_cells", "min_norm_solution"]
 
@@ -34,7 +36,9 @@ __all__ = ["forced_cells", "min_norm_solution"]
 TOL = 1e-6
 
 
-def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.ndarray, tuple]:
+def min_norm_solution(
+    obs: Observation, *, use_total: bool = True, budget: Budget | None = None
+) -> tuple[np.ndarray, tuple]:
     """The minimum-norm least-squares solution of the clue system, one value per cell.
 
     The interior cells (covered, touching no clue) only appear in the total
@@ -45,7 +49,8 @@ def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.n
     merged system, which stays small on big boards.
 
     Returns ``(x, cells)``.  Raises :class:`~sweeplab.InconsistentPositionError`
-    when the system has no exact real solution (relative residual above ``TOL``).
+    when the system has no exact real solution (relative residual above ``TOL``),
+    :class:`~sweeplab.MethodRefused` past ``budget``.
 
     Examples
     --------
@@ -54,45 +59,58 @@ def min_norm_solution(obs: Observation, *, use_total: bool = True) -> tuple[np.n
     >>> cells, x.round(6).tolist()
     (((0, 0), (0, 1)), [0.5, 0.5])
     """
+    budget = budget or Budget("lstsq", time_limit=None)
     system = exact_system(obs, "lstsq", use_total=use_total).merged()
     if system.n_columns == 0:
         return np.zeros(0), ()
     scale = np.sqrt(system.weights.astype(float))
-    A = system.A.astype(float) * scale
     b = system.b.astype(float)
-    y = _min_norm(A, b, system.has_total)
-    residual = np.linalg.norm(A @ y - b)
+    y = _min_norm(system, scale, b, budget)
+    residual = np.linalg.norm(system.A_sparse @ (scale * y) - b)
     if residual > TOL * max(1.0, float(np.linalg.norm(b))):
         raise InconsistentPositionError(f"the clue system has no real solution (residual {residual:.3g})")
     x = np.repeat(y / scale, system.weights)
     return x, tuple(cell for column in system.columns for cell in column)
 
 
-def _min_norm(A: np.ndarray, b: np.ndarray, has_total: bool) -> np.ndarray:
-    """``numpy.linalg.lstsq``'s minimum-norm solution, block by block.
+def _min_norm(system: MergedSystem, scale: np.ndarray, b: np.ndarray, budget: Budget) -> np.ndarray:
+    """``numpy.linalg.lstsq``'s minimum-norm solution of ``A y = b``, block by block (``A``: the
+    system's matrix with columns multiplied by ``scale``).
 
     The clue rows split into independent blocks, whose minimum-norm solutions
     ``x0`` together form that of all clue rows.  The total row ``t . x = T``
     then moves ``x0`` along the part ``N t`` of ``t`` in the clue rows' null
     space, by the least that meets it: ``x = x0 + (T - t . x0) / |N t|^2 N t``
-    (the other solutions differ by null-space vectors orthogonal to ``N t``, which
-    only add norm).  When ``N t = 0`` the total row is implied or contradicted,
-    and the caller's residual test tells which.
+    (the other solutions differ by null-space vectors orthogonal to ``N t``,
+    which only add norm).  When ``N t = 0`` the total row is implied or
+    contradicted, and the caller's residual test tells which.
     """
-    clue_rows = A.shape[0] - int(has_total)
-    x = np.zeros(A.shape[1])
-    t = A[-1].copy() if has_total else None
-    for rows, cols in blocks(A[:clue_rows]):
-        B = A[np.ix_(rows, cols)]
+    blocks = system.blocks()
+    if blocks:
+        rows, cols = max(blocks, key=lambda rc: rc[0].size * (rc[1].size + 1))
+        budget.dense(rows.size, cols.size + 1, "a block of clue rows")
+    x = np.zeros(system.n_columns)
+    total = system.dense_row(system.n_rows - 1) * scale if system.has_total else None
+    t = None if total is None else total.copy()
+    for rows, cols in blocks:
+        budget.check(f"solving {len(blocks)} independent blocks")
+        B = system.dense_block(rows, cols) * scale[cols]
         x[cols] = np.linalg.lstsq(B, b[rows], rcond=None)[0]
-        if has_total:
+        if t is not None:
             t[cols] -= np.linalg.lstsq(B, B @ t[cols], rcond=None)[0]
-    if has_total and t @ t > 1e-12:
-        x += (b[-1] - A[-1] @ x) / (t @ t) * t
+    if t is not None and t @ t > 1e-12:
+        x += (b[-1] - total @ x) / (t @ t) * t
     return x
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) -> CellSets:
+def forced_cells(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    tol: float = TOL,
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
+) -> CellSets:
     """Cells whose minimum-norm least-squares value is within ``tol`` of 0 or 1 (unsound).
 
     Parameters
@@ -103,6 +121,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) 
         reproduces the report).
     tol : float, default 1e-6
         Distance to 0 or 1 within which a value is taken as that constant.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block (``[A | b]`` of one independent block, 8 bytes an entry).
 
     Returns
     -------
@@ -114,7 +136,9 @@ def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) 
     InconsistentPositionError
         When the least-squares residual is not 0, or a clue cannot be met.
     ValueError
-        Under ``"under"``/``"over"`` clue noise, or for ``tol`` outside [0, 0.5).
+        For ``tol`` outside [0, 0.5) or a bad budget.
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise, or past the budget.
 
     Examples
     --------
@@ -130,7 +154,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True, tol: float = TOL) 
     """
     if not 0 <= tol < 0.5:
         raise ValueError(f"option tol of method 'lstsq' must be in [0, 0.5), got {tol!r}")
-    x, cells = min_norm_solution(obs, use_total=use_total)
+    budget = Budget("lstsq", time_limit=time_limit, max_bytes=max_bytes)
+    x, cells = min_norm_solution(obs, use_total=use_total, budget=budget)
     safe = {cells[j] for j in np.flatnonzero(np.abs(x) <= tol)}
     mines = {cells[j] for j in np.flatnonzero(np.abs(x - 1) <= tol)}
     return safe, mines

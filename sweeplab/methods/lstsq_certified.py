@@ -16,7 +16,8 @@ tolerance would break the proof; the tests check that
 A determined value other than 0 or 1, or a reduced row ``0 = c`` with ``c != 0``,
 means no mine layout fits: :class:`~sweeplab.InconsistentPositionError`.
 
-Sound, not complete.  Needs exact clues.
+Sound, not complete.  Needs exact clues.  Budget as :mod:`~sweeplab.methods.rref`
+(``time_limit`` checked between blocks, ``max_bytes`` for the largest dense block).
 """
 
 from __future__ import annotations
@@ -26,12 +27,18 @@ from fractions import Fraction
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import CellSets, exact_system, merge_claims, rref_rows
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims, reduce_blocks
 
 __all__ = ["forced_cells"]
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
+def forced_cells(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
+) -> CellSets:
     """Cells determined by the clue system (unit rows of its exact RREF), with value 0 or 1.
 
     Parameters
@@ -39,6 +46,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     obs : Observation
     use_total : bool, default True
         Add the total-mines row when the total is known.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block (``[A | b]`` of one independent block as ``int64``).
 
     Returns
     -------
@@ -49,8 +60,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     ------
     InconsistentPositionError
         When the system has no real solution or determines a value other than 0 or 1.
-    ValueError
-        Under ``"under"``/``"over"`` clue noise.
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise, or past the budget.
 
     Examples
     --------
@@ -65,26 +76,25 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([], [(0, 0)])
     """
+    budget = Budget("lstsq-certified", time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, "lstsq-certified", use_total=use_total).merged()
-    R, rhs = rref_rows(system)
     safe: set = set()
     mines: set = set()
-    if R.shape[0] == 0:
-        return safe, mines
-    nonzero = R != 0
-    count = nonzero.sum(axis=1)
-    if np.any((count == 0) & (rhs != 0)):
-        raise InconsistentPositionError("the clue system reduces to 0 = 1: it has no real solution")
-    for i in np.flatnonzero(count == 1):
-        j = int(np.flatnonzero(nonzero[i])[0])
-        if system.weights[j] != 1:  # one coefficient on several identical cells: only their sum is fixed
-            continue
-        value = Fraction(int(rhs[i]), int(R[i, j]))
-        if value == 0:
-            safe |= system.cells([j])
-        elif value == 1:
-            mines |= system.cells([j])
-        else:
-            cell = system.columns[j][0]
-            raise InconsistentPositionError(f"the clues determine cell {cell} to be {value}, not 0 or 1")
+    for g in reduce_blocks(system, budget=budget):
+        nonzero = g.R != 0
+        count = nonzero.sum(axis=1)
+        if np.any((count == 0) & (g.rhs != 0)):
+            raise InconsistentPositionError("the clue system reduces to 0 = 1: it has no real solution")
+        for i in np.flatnonzero(count == 1):
+            j = int(g.cols[np.flatnonzero(nonzero[i])[0]])
+            if system.weights[j] != 1:  # one coefficient on several identical cells: only their sum is fixed
+                continue
+            value = Fraction(int(g.rhs[i]), int(g.R[i][nonzero[i]][0]))
+            if value == 0:
+                safe |= system.cells([j])
+            elif value == 1:
+                mines |= system.cells([j])
+            else:
+                cell = system.columns[j][0]
+                raise InconsistentPositionError(f"the clues determine cell {cell} to be {value}, not 0 or 1")
     return merge_claims(safe, mines)

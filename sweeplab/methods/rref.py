@@ -21,7 +21,13 @@ interior); another order gives another RREF, and report 002 notes that this
 changes what one pass finds.
 
 One pass, as the reports describe, by default; ``iterate=True`` substitutes the
-cells found and reduces again until nothing changes.  Sound, not complete:
+cells found and reduces again until nothing changes.
+
+Budget: each independent block is made dense on its own, and a block over
+``max_bytes`` (default :data:`~sweeplab.methods._common.MAX_BLOCK_BYTES`, about
+2,000 x 2,000 cells) is refused before anything dense is built; ``time_limit``
+(default :data:`~sweeplab.methods._common.TIME_LIMIT` seconds) is checked
+between blocks.  Past either: :class:`~sweeplab.MethodRefused`.  Sound, not complete:
 ``x0 + x1 + x2 = 0, x1 + x2 + x3 + x4 = 1`` reduces to rows where no bound is
 reached, although the first equation alone shows three safe cells (see
 ``sweeplab.examples``).  Needs exact clues.
@@ -30,12 +36,29 @@ reached, although the first equation alone shows three safe cells (see
 from __future__ import annotations
 
 from ..positions import Observation
-from ._common import CellSets, exact_system, merge_claims, row_bound_rule, rref_rows
+from ._common import (
+    MAX_BLOCK_BYTES,
+    TIME_LIMIT,
+    Budget,
+    CellSets,
+    exact_system,
+    merge_claims,
+    read_rows,
+    reduce_blocks,
+    row_bound_rule,
+)
 
 __all__ = ["forced_cells"]
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = False) -> CellSets:
+def forced_cells(
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    iterate: bool = False,
+    time_limit: float | None = TIME_LIMIT,
+    max_bytes: int | None = MAX_BLOCK_BYTES,
+) -> CellSets:
     """Cells that the row bound rule fixes in the exact RREF of the clue system.
 
     Parameters
@@ -45,6 +68,10 @@ def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = Fa
         Add the total-mines row when the total is known.
     iterate : bool, default False
         Substitute the cells found and reduce again, to a fixpoint.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+    max_bytes : int or None, default 32 MiB
+        Largest dense block (``[A | b]`` of one independent block as ``int64``).
 
     Returns
     -------
@@ -56,8 +83,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = Fa
     InconsistentPositionError
         When a reduced row cannot be met (``0 = 1``, or a right side outside the
         row's range).
-    ValueError
-        Under ``"under"``/``"over"`` clue noise.
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise, or past the budget.
 
     Examples
     --------
@@ -69,12 +96,12 @@ def forced_cells(obs: Observation, *, use_total: bool = True, iterate: bool = Fa
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
+    budget = Budget("rref", time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, "rref", use_total=use_total).merged()
     safe: set = set()
     mines: set = set()
     while system.n_columns:
-        R, rhs = rref_rows(system)
-        ones, zeros = row_bound_rule(R, rhs, system.weights)
+        ones, zeros = read_rows(reduce_blocks(system, budget=budget), system.weights, row_bound_rule)
         if not (ones or zeros):
             break
         mines |= system.cells(ones)
