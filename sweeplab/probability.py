@@ -14,8 +14,17 @@ from .positions import Observation
 __all__ = ["probabilities"]
 
 
+#: Marks an option left to the enumeration's default (``None`` means "no limit" for the budgets).
+_DEFAULT = object()
+
+
 def probabilities(
-    obs: Observation | str, *, use_total: bool = True, max_nodes: int | None = None
+    obs: Observation | str,
+    *,
+    use_total: bool = True,
+    max_nodes: int | None = None,
+    max_bytes=_DEFAULT,
+    time_limit=_DEFAULT,
 ) -> np.ndarray:
     """Exact probability that each covered cell holds a mine.
 
@@ -26,11 +35,16 @@ def probabilities(
     use_total : bool, default True
         Use the board's total number of mines when the position knows it.
     max_nodes : int, optional
-        Cap on backtracking nodes (default
-        :data:`sweeplab.methods.enumerate.MAX_NODES`); beyond it the counts
-        come from a dynamic programme over clue states, and when that is too
-        large as well a
-        :class:`~sweeplab.methods.enumerate.ComponentTooLargeError` is raised.
+        Cap on backtracking nodes per independent block (default
+        :data:`sweeplab.methods.enumerate.MAX_NODES`); beyond it the block's
+        counts come from a dynamic programme over clue states.
+    max_bytes : int or None, optional
+        Budget of the count arrays and of the dynamic programme's tables
+        (default :data:`sweeplab.methods.enumerate.MAX_BYTES`, 512 MiB; ``None``:
+        no limit).
+    time_limit : float or None, optional
+        Seconds (default :data:`sweeplab.methods._common.TIME_LIMIT`, 20;
+        ``None``: no limit).
 
     Returns
     -------
@@ -47,6 +61,10 @@ def probabilities(
     ------
     InconsistentPositionError
         When no layout fits the clues (and the total).
+    MethodRefused
+        Past ``time_limit``, or a block too large for ``max_bytes``
+        (:class:`~sweeplab.errors.ComponentTooLargeError`, a ``MethodRefused``):
+        the message names the budget to raise.
 
     Examples
     --------
@@ -56,7 +74,9 @@ def probabilities(
     >>> p.round(4).tolist()
     [[nan, 0.3333], [0.3333, 0.3333]]
     """
-    from .methods.enumerate import MAX_NODES
-    from .methods.enumerate import probabilities as _probabilities
+    from .methods import enumerate as en
 
-    return _probabilities(obs, use_total=use_total, max_nodes=MAX_NODES if max_nodes is None else max_nodes)
+    budgets = {"max_bytes": max_bytes, "time_limit": time_limit}
+    nodes = en.MAX_NODES if max_nodes is None else max_nodes
+    return en.probabilities(obs, use_total=use_total, max_nodes=nodes,
+                            **{k: v for k, v in budgets.items() if v is not _DEFAULT})

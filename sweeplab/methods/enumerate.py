@@ -34,15 +34,20 @@ bound on the mines around it (``sum >= b``), with ``"over"`` an upper bound
 (``sum <= b``); layouts meeting these inequalities are equally likely.
 ``"lost"`` clues are ``NOCLUE`` cells, which simply give no constraint.
 
-Blocks with very many layouts (dense random positions): after ``max_nodes``
-backtracking nodes (default 200,000, a few tens of milliseconds) the counts
-are recomputed by dynamic programming over clue states (:func:`_dp_counts`:
-layouts that leave the same partial sums on the open clues are counted
-together), which is exact too.  Past :data:`MAX_STATES` states per level it
-stops with a :class:`ComponentTooLargeError` (a ``ValueError``) rather than
-hanging; :func:`forced_cells` (the ``enumerate`` method) then falls back to
-the ``milp`` method, also exact, so the method stays complete, while
-:func:`probabilities` raises.
+Budget.  A block with very many layouts (dense random positions) is abandoned
+after ``max_nodes`` backtracking nodes (default 200,000, a few tens of
+milliseconds) and counted by dynamic programming over clue states instead
+(:func:`_dp_counts`: layouts that leave the same partial sums on the open
+clues are counted together), which is exact too.  The count arrays and the
+programme's tables must fit ``max_bytes`` (default :data:`MAX_BYTES`, 512 MiB),
+and each level at most :data:`MAX_STATES` states; past these a
+:class:`ComponentTooLargeError` is raised (a
+:class:`~sweeplab.MethodRefused`), and :func:`forced_cells` (the ``enumerate``
+method) falls back to the ``milp`` method, also exact, so the method stays
+complete, while :func:`probabilities` raises.  ``time_limit`` (default
+:data:`~sweeplab.methods._common.TIME_LIMIT` seconds) is checked between
+chunks of backtracking and inside the programme; past it,
+:class:`~sweeplab.MethodRefused` (no fallback: the time is spent).
 """
 
 from __future__ import annotations
@@ -54,8 +59,9 @@ import numba
 import numpy as np
 
 from ..clue_system import GroupedSystem, clue_system
-from ..errors import ComponentTooLargeError, InconsistentPositionError
+from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
 from ..positions import FLAG, MINE, Observation
+from ._common import TIME_LIMIT, Budget
 
 __all__ = [
     "ComponentTooLargeError",
@@ -67,24 +73,26 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-#: Default cap on backtracking nodes per call (:func:`probabilities`, :func:`analyse`).
+#: Default cap on backtracking nodes per block (:func:`probabilities`, :func:`analyse`).
 MAX_NODES = 200_000
+#: Default budget of the counting, in bytes (option ``max_bytes``): the count arrays of every
+#: block (a float and a flag per group and number of mines) and the dynamic programme's tables.
+MAX_BYTES = 512 << 20
+#: Backtracking nodes between two looks at the clock.
+_CHUNK_NODES = 2_000_000
 
 
 @numba.njit(cache=True)
-def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover - compiled
-    """Backtrack over the groups of every block; count layouts per number of mines.
+def _layout(gsize, row_ptr, row_groups):  # pragma: no cover - compiled
+    """Blocks of groups in breadth-first order along the clue graph, and the offsets of their counts.
 
-    Returns ``(comp, counts, coff, gmines, cansafe, goff, status)``: ``comp[g]``
-    the block of group ``g``; ``counts[coff[c] + k]`` the number of layouts of
-    block ``c`` with ``k`` mines (ragged: ``k`` up to the block's cells);
-    ``gmines[goff[g] + k]`` the sum over those layouts of the mines in group
-    ``g``; ``cansafe[goff[g] + k]`` whether some such layout leaves a cell of ``g``
-    free; ``status`` 0, or -1 when ``max_nodes`` was reached.
+    Returns ``(gptr, grows, comp, order, starts, coff, goff)``: the rows of each
+    group (CSR ``gptr``, ``grows``); ``comp[g]`` the block of group ``g``; the
+    groups of block ``c`` are ``order[starts[c]:starts[c + 1]]``; block ``c``'s
+    counts per number of mines start at ``coff[c]``, group ``g``'s at ``goff[g]``.
     """
     G = gsize.size
-    R = lo.size
-    # group -> rows (CSR)
+    R = row_ptr.size - 1
     gdeg = np.zeros(G + 1, np.int64)
     for r in range(R):
         for t in range(row_ptr[r], row_ptr[r + 1]):
@@ -97,7 +105,6 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
             g = row_groups[t]
             grows[fill[g]] = r
             fill[g] += 1
-    # blocks, in breadth-first order
     comp = np.full(G, -1, np.int64)
     order = np.empty(G, np.int64)
     starts = np.zeros(G + 1, np.int64)
@@ -130,19 +137,32 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
         for i in range(starts[c], starts[c + 1]):
             k += gsize[order[i]]
         coff[c + 1] = coff[c] + k + 1
-    goff = np.zeros(G, np.int64)
-    total = 0
+    goff = np.zeros(G + 1, np.int64)
     for g in range(G):
-        goff[g] = total
-        total += coff[comp[g] + 1] - coff[comp[g]]
+        goff[g + 1] = goff[g] + coff[comp[g] + 1] - coff[comp[g]]
+    return gptr, grows, comp, order, starts[: n_comp + 1].copy(), coff, goff
+
+
+@numba.njit(cache=True)
+def _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, coff, goff, counts, gmines,
+               cansafe, over, first, max_nodes, chunk):  # pragma: no cover - compiled
+    """Backtrack over the groups of blocks ``first, first + 1, ...``; count layouts per number of mines.
+
+    Fills ``counts[coff[c] + k]``, the number of layouts of block ``c`` with
+    ``k`` mines; ``gmines[goff[g] + k]``, the sum over those layouts of the
+    mines in group ``g``; ``cansafe[goff[g] + k]``, whether some such layout
+    leaves a cell of ``g`` free.  A block that needs more than ``max_nodes``
+    nodes is abandoned (its entries stay 0) and flagged in ``over``.  Stops
+    after the block during which this call passes ``chunk`` nodes; returns the
+    next block.
+    """
+    G = gsize.size
+    R = lo.size
     binom = np.zeros((9, 9))
     for n in range(9):
         binom[n, 0] = 1.0
         for m in range(1, n + 1):
             binom[n, m] = binom[n - 1, m - 1] + (binom[n - 1, m] if m <= n - 1 else 0.0)
-    counts = np.zeros(coff[n_comp])
-    gmines = np.zeros(total)
-    cansafe = np.zeros(total, np.bool_)
     cur = np.zeros(R, np.int64)
     rem = np.zeros(R, np.int64)
     for r in range(R):
@@ -151,11 +171,13 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
     val = np.zeros(G, np.int64)
     top = np.zeros(G, np.int64)
     assigned = np.zeros(G, np.bool_)
-    nodes = 0
-    for c in range(n_comp):
+    spent = 0
+    c = first
+    while c < starts.size - 1 and spent <= chunk:
         a = starts[c]
         n = starts[c + 1] - a
         mines = 0
+        nodes = 0
         i = 0
         # range of level 0
         g = order[a]
@@ -189,7 +211,22 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
             assigned[i] = True
             nodes += 1
             if nodes > max_nodes:
-                return comp, counts, coff, gmines, cansafe, goff, -1
+                # abandon the block: undo its assignments, clear what it counted
+                for j in range(i, -1, -1):
+                    if assigned[j]:
+                        gj = order[a + j]
+                        for t in range(gptr[gj], gptr[gj + 1]):
+                            r = grows[t]
+                            cur[r] -= val[j]
+                            rem[r] += gsize[gj]
+                        assigned[j] = False
+                counts[coff[c] : coff[c + 1]] = 0.0
+                for j in range(n):
+                    gj = order[a + j]
+                    gmines[goff[gj] : goff[gj + 1]] = 0.0
+                    cansafe[goff[gj] : goff[gj + 1]] = False
+                over[c] = True
+                break
             if i == n - 1:
                 wgt = 1.0
                 for j in range(n):
@@ -213,11 +250,55 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes):  # pragma: no cover 
                 val[i] = low
                 top[i] = up
                 assigned[i] = False
-    return comp, counts, coff, gmines, cansafe, goff, 0
+        spent += nodes
+        c += 1
+    return c
+
+
+def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None = None):
+    """Count the layouts of every block by backtracking (:func:`_backtrack`), ``max_nodes`` per block.
+
+    Returns ``(comp, counts, coff, gmines, cansafe, goff, over, status)``:
+    ``comp[g]`` the block of group ``g``; the count arrays of :func:`_backtrack`
+    (``goff`` without its last entry); ``over[c]`` for the blocks abandoned past
+    ``max_nodes``; ``status`` 0, or -1 when some block was.
+
+    Raises
+    ------
+    ComponentTooLargeError
+        When the count arrays are over ``budget.max_bytes``.
+    MethodRefused
+        When the time is up.
+    """
+    budget = budget or Budget("enumerate", time_limit=None)
+    gptr, grows, comp, order, starts, coff, goff = _layout(gsize, row_ptr, row_groups)
+    n_comp = starts.size - 1
+    _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]),
+          f"count arrays for {n_comp} blocks (largest: {int(np.diff(coff).max(initial=1)) - 1} cells)")
+    counts = np.zeros(coff[-1])
+    gmines = np.zeros(goff[-1])
+    cansafe = np.zeros(goff[-1], np.bool_)
+    over = np.zeros(n_comp, np.bool_)
+    c = 0
+    while c < n_comp:
+        budget.check(f"enumerating {n_comp} blocks")
+        c = _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, coff, goff, counts,
+                       gmines, cansafe, over, c, int(max_nodes), _CHUNK_NODES)
+    return comp, counts, coff, gmines, cansafe, goff[:-1], over, -1 if over.any() else 0
+
+
+def _need(budget: Budget, need: int, what: str) -> None:
+    """:class:`ComponentTooLargeError` when ``need`` bytes are over the budget."""
+    if budget.max_bytes is not None and need > budget.max_bytes:
+        raise ComponentTooLargeError(
+            f"enumeration would need {need / 2**20:,.1f} MiB for {what}, over its size budget "
+            f"max_bytes={budget.max_bytes}; raise the option max_bytes (bytes, or None for no limit)")
 
 
 #: Cap on the work arrays of the combination step (blocks x span of frontier totals).
 MAX_COMBINE_CELLS = 20_000_000
+#: Cap on the inner steps of the combination step (about a second of compiled loops).
+MAX_COMBINE_STEPS = 2_000_000_000
 
 
 @numba.njit(cache=True)
@@ -489,6 +570,8 @@ def analyse(
     use_total: bool = True,
     probabilities: bool = True,
     max_nodes: int = MAX_NODES,
+    max_bytes: int | None = MAX_BYTES,
+    time_limit: float | None = TIME_LIMIT,
 ) -> Enumeration:
     """Forced cells and (optionally) exact mine probabilities of a position.
 
@@ -499,16 +582,23 @@ def analyse(
         Use the total number of mines when the position knows it.
     probabilities : bool, default True
         Also compute the probabilities (a little more work).
-    max_nodes : int
-        Cap on backtracking nodes; beyond it the blocks are counted by dynamic
-        programming, and past that :class:`ComponentTooLargeError` is raised.
+    max_nodes : int, default 200,000
+        Cap on backtracking nodes per block; beyond it the block is counted by
+        dynamic programming.
+    max_bytes : int or None, default 512 MiB
+        Budget of the count arrays and of the dynamic programme's tables.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
 
     Raises
     ------
     InconsistentPositionError
         When no layout fits the clues (and the total).
     ComponentTooLargeError
-        When the search needs more than ``max_nodes`` nodes.
+        When a block is beyond ``max_nodes`` and the dynamic programme is beyond
+        ``max_bytes`` or :data:`MAX_STATES`.
+    MethodRefused
+        Past ``time_limit``.
 
     Examples
     --------
@@ -516,16 +606,21 @@ def analyse(
     >>> sorted(e.safe), sorted(e.mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    safe_flat, mine_flat, probs = _run(obs, use_total, probabilities, max_nodes)
+    budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
+    safe_flat, mine_flat, probs = _run(obs, use_total, probabilities, _max_nodes(max_nodes), budget)
     w = obs.shape[1]
     return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
 
 
 #: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
 MAX_STATES = 200_000
+#: Bytes a state or a transition of the dynamic programme costs besides its count polynomial
+#: (a dictionary entry and its tuple key), for the ``max_bytes`` budget.
+_STATE_BYTES = 240
 
 
-def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES):
+def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES, *, budget: Budget | None = None,
+               blocks=None, out=None):
     """The counts of :func:`_search` by dynamic programming over the clue states (no enumeration).
 
     Used when a block has too many layouts to enumerate one by one.  Groups are
@@ -537,143 +632,171 @@ def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES):
     follow from the product of the two.  Exact Boolean positivity is kept
     (sums of products of binomials are never rounded to zero).
 
+    Only the blocks in ``blocks`` (default: all) are counted, into the arrays
+    ``out = (counts, gmines, cansafe)`` of :func:`_search` when given.  Returns
+    ``(comp, counts, coff, gmines, cansafe, goff)`` as :func:`_search` does.
+
     Raises
     ------
     ComponentTooLargeError
-        When a level has more than ``max_states`` states or the counts overflow.
+        When a level has more than ``max_states`` states, the tables are over
+        ``budget.max_bytes``, or the counts overflow.
+    MethodRefused
+        When the time is up.
     """
-    G, n_rows = p.group_size.size, p.lo.size
+    budget = budget or Budget("enumerate", time_limit=None)
+    gptr, grows, comp, order, starts, coff, goff = _layout(p.group_size, p.row_ptr, p.row_groups)
+    if out is None:
+        _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]), "count arrays")
+        out = np.zeros(coff[-1]), np.zeros(goff[-1]), np.zeros(goff[-1], np.bool_)
+    counts, gmines, cansafe = out
     gs = p.group_size.tolist()
-    lo, hi = p.lo.tolist(), p.hi.tolist()
-    row_groups = [p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist() for r in range(n_rows)]
-    rows_of: list[list[int]] = [[] for _ in range(G)]
-    for r, groups in enumerate(row_groups):
-        for g in groups:
-            rows_of[g].append(r)
-    comp = [-1] * G
-    orders = []
-    for start in range(G):
-        if comp[start] >= 0:
-            continue
-        comp[start] = len(orders)
-        order = [start]
-        head = 0
-        while head < len(order):
-            g = order[head]
-            head += 1
-            for r in rows_of[g]:
-                for v in row_groups[r]:
-                    if comp[v] < 0:
-                        comp[v] = len(orders)
-                        order.append(v)
-        orders.append(order)
     binom = [[float(comb(n, m)) for m in range(n + 1)] for n in range(9)]
+    for c in range(starts.size - 1) if blocks is None else blocks:
+        block = order[starts[c] : starts[c + 1]].tolist()
+        rows = np.unique(np.concatenate([grows[gptr[g] : gptr[g + 1]] for g in block]))
+        row_groups = {r: p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist() for r in rows.tolist()}
+        rows_of = {g: grows[gptr[g] : gptr[g + 1]].tolist() for g in block}
+        total, parts = _dp_block(block, gs, rows_of, row_groups, p.lo, p.hi, binom, max_states, budget)
+        counts[coff[c] : coff[c + 1]] = total
+        for g, (gm, cs) in parts.items():
+            gmines[goff[g] : goff[g + 1]] = gm
+            cansafe[goff[g] : goff[g + 1]] = cs
+    if not (np.isfinite(counts).all() and np.isfinite(gmines).all()):
+        raise ComponentTooLargeError("the layout counts of a block overflow double precision")
+    return comp, counts, coff, gmines, cansafe, goff[:-1]
+
+
+def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget):
+    """The dynamic programme of :func:`_dp_counts` on one block (groups ``order``, breadth first).
+
+    Returns ``(counts, {group: (mines, can_be_safe)})``, arrays over the block's numbers of mines.
+    """
+    n = len(order)
+    K = sum(gs[g] for g in order)
+    level = {g: i for i, g in enumerate(order)}
+    first = {r: min(level[g] for g in groups) for r, groups in row_groups.items()}
+    last = {r: max(level[g] for g in groups) for r, groups in row_groups.items()}
+    # active[i]: the clues with groups on both sides of level i (opened after first, closed at last)
+    opening: dict[int, list[int]] = {}
+    for r in row_groups:
+        if last[r] > first[r]:
+            opening.setdefault(first[r] + 1, []).append(r)
+    open_rows: set[int] = set()
+    active = []
+    for i in range(n + 1):
+        open_rows.update(opening.get(i, ()))
+        open_rows.difference_update([r for r in open_rows if last[r] < i])
+        active.append(sorted(open_rows))
+    stored = 0
+    ticks = 0
+    what = f"a block of {K} frontier cells in {n} groups"
+
+    def spend(nbytes: int) -> None:
+        nonlocal stored, ticks
+        stored += nbytes
+        ticks += 1
+        if budget.max_bytes is not None and stored > budget.max_bytes:
+            raise ComponentTooLargeError(
+                f"the dynamic programme over {what} needs more than max_bytes={budget.max_bytes} bytes; "
+                "raise the option max_bytes (bytes, or None for no limit)")
+        if ticks % 4096 == 0:
+            budget.check(f"counting {what} by dynamic programming")
 
     def add(table, key, poly):
         old = table.get(key)
         if old is None:
+            spend(poly.nbytes + _STATE_BYTES)
             table[key] = poly
         elif old.size >= poly.size:
             old[: poly.size] += poly
         else:
+            spend(poly.nbytes - old.nbytes)
             poly[: old.size] += old
             table[key] = poly
 
-    coff = [0]
-    goff = np.zeros(G, dtype=np.int64)
-    counts_parts, gm_parts, cs_parts = [], {}, {}
-    for order in orders:
-        n = len(order)
-        K = sum(gs[g] for g in order)
-        level = {g: i for i, g in enumerate(order)}
-        rows = sorted({r for g in order for r in rows_of[g]})
-        first = {r: min(level[g] for g in row_groups[r]) for r in rows}
-        last = {r: max(level[g] for g in row_groups[r]) for r in rows}
-        active = [[r for r in rows if first[r] < i <= last[r]] for i in range(n + 1)]
-        F = [dict() for _ in range(n + 1)]
-        F[0][()] = np.ones(1)
-        trans: list[dict] = [dict() for _ in range(n)]
-        for i, g in enumerate(order):
-            size, act, nxt = gs[g], active[i], active[i + 1]
-            cap_after = {r: sum(gs[h] for h in row_groups[r] if level[h] > i) for r in rows_of[g]}
-            for key, poly in F[i].items():
-                for m in range(size + 1):
-                    cur = dict(zip(act, key, strict=True))
-                    ok = True
-                    for r in rows_of[g]:
-                        v = cur.get(r, 0) + m
-                        if v > hi[r] or v + cap_after[r] < lo[r]:
-                            ok = False
-                            break
-                        cur[r] = v
-                    if not ok:
-                        continue
-                    new = tuple(cur.get(r, 0) for r in nxt)
-                    trans[i][key, m] = new
-                    shifted = np.zeros(poly.size + m)
-                    shifted[m:] = poly * binom[size][m]
-                    add(F[i + 1], new, shifted)
-            if len(F[i + 1]) > max_states:
-                raise ComponentTooLargeError(
-                    f"a block of {K} frontier cells has more than max_states={max_states} clue states")
-        B: list[dict] = [dict() for _ in range(n + 1)]
-        B[n][()] = np.ones(1)
-        for i in range(n - 1, -1, -1):
-            size = gs[order[i]]
-            for (key, m), new in trans[i].items():
-                nb = B[i + 1].get(new)
-                if nb is None:
+    F = [dict() for _ in range(n + 1)]
+    F[0][()] = np.ones(1)
+    trans: list[dict] = [dict() for _ in range(n)]
+    for i, g in enumerate(order):
+        size, act, nxt = gs[g], active[i], active[i + 1]
+        cap_after = {r: sum(gs[h] for h in row_groups[r] if level[h] > i) for r in rows_of[g]}
+        for key, poly in F[i].items():
+            for m in range(size + 1):
+                cur = dict(zip(act, key, strict=True))
+                ok = True
+                for r in rows_of[g]:
+                    v = cur.get(r, 0) + m
+                    if v > hi[r] or v + cap_after[r] < lo[r]:
+                        ok = False
+                        break
+                    cur[r] = v
+                if not ok:
                     continue
-                shifted = np.zeros(nb.size + m)
-                shifted[m:] = nb * binom[size][m]
-                add(B[i], key, shifted)
-        total = np.zeros(K + 1)
-        final = F[n].get((), np.zeros(0))
-        total[: final.size] = final
-        counts_parts.append(total)
-        for i, g in enumerate(order):
-            size = gs[g]
-            gm = np.zeros(K + 1)
-            cs = np.zeros(K + 1, dtype=bool)
-            for (key, m), new in trans[i].items():
-                nb = B[i + 1].get(new)
-                if nb is None:
-                    continue
-                prod = np.convolve(F[i][key], nb) * binom[size][m]
-                if m:
-                    gm[m : m + prod.size] += m * prod
-                if m < size:
-                    cs[m : m + prod.size] |= prod > 0
-            gm_parts[g], cs_parts[g] = gm, cs
-        coff.append(coff[-1] + K + 1)
-    flat_gm, flat_cs, offset = [], [], 0
-    for g in range(G):
-        goff[g] = offset
-        offset += gm_parts[g].size
-        flat_gm.append(gm_parts[g])
-        flat_cs.append(cs_parts[g])
-    counts = np.concatenate(counts_parts)
-    gmines = np.concatenate(flat_gm)
-    if not (np.isfinite(counts).all() and np.isfinite(gmines).all()):
-        raise ComponentTooLargeError("the layout counts of a block overflow double precision")
-    return (np.array(comp, dtype=np.int64), counts, np.array(coff, dtype=np.int64), gmines,
-            np.concatenate(flat_cs), goff)
+                new = tuple(cur.get(r, 0) for r in nxt)
+                trans[i][key, m] = new
+                spend(_STATE_BYTES)
+                shifted = np.zeros(poly.size + m)
+                shifted[m:] = poly * binom[size][m]
+                add(F[i + 1], new, shifted)
+        if len(F[i + 1]) > max_states:
+            raise ComponentTooLargeError(f"{what} has more than max_states={max_states} clue states")
+    B: list[dict] = [dict() for _ in range(n + 1)]
+    B[n][()] = np.ones(1)
+    for i in range(n - 1, -1, -1):
+        size = gs[order[i]]
+        for (key, m), new in trans[i].items():
+            nb = B[i + 1].get(new)
+            if nb is None:
+                continue
+            shifted = np.zeros(nb.size + m)
+            shifted[m:] = nb * binom[size][m]
+            add(B[i], key, shifted)
+    total = np.zeros(K + 1)
+    final = F[n].get((), np.zeros(0))
+    total[: final.size] = final
+    parts = {}
+    for i, g in enumerate(order):
+        budget.check(f"counting {what} by dynamic programming")
+        size = gs[g]
+        gm = np.zeros(K + 1)
+        cs = np.zeros(K + 1, dtype=bool)
+        for (key, m), new in trans[i].items():
+            nb = B[i + 1].get(new)
+            if nb is None:
+                continue
+            prod = np.convolve(F[i][key], nb) * binom[size][m]
+            if m:
+                gm[m : m + prod.size] += m * prod
+            if m < size:
+                cs[m : m + prod.size] |= prod > 0
+        parts[g] = gm, cs
+    return total, parts
 
 
-def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int):
+def _max_nodes(max_nodes) -> int:
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 0:
+        raise ValueError(f"option max_nodes of method 'enumerate' must be a non-negative integer, "
+                         f"got {max_nodes!r}")
+    return int(max_nodes)
+
+
+def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int, budget: Budget):
     """Flat indices of the forced safe and mined cells, and the probabilities (or ``None``)."""
     p = clue_system(obs, use_total=use_total).grouped()
     G = p.group_size.size
     if G:
-        comp, counts, coff, gmines, cansafe, goff, status = _search(
-            p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes))
-        if status < 0:
+        comp, counts, coff, gmines, cansafe, goff, over, _ = _search(
+            p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes), budget)
+        if over.any():
             try:
-                comp, counts, coff, gmines, cansafe, goff = _dp_counts(p, MAX_STATES)
+                _dp_counts(p, MAX_STATES, budget=budget, blocks=np.flatnonzero(over).tolist(),
+                           out=(counts, gmines, cansafe))
             except ComponentTooLargeError as exc:
                 raise ComponentTooLargeError(
-                    f"enumeration stopped after max_nodes={max_nodes} backtracking nodes "
-                    f"({int(p.group_size.sum())} frontier cells in {G} groups), and {exc}; raise max_nodes"
+                    f"enumeration of {int(over.sum())} of {over.size} blocks stopped after "
+                    f"max_nodes={max_nodes} backtracking nodes ({int(p.group_size.sum())} frontier cells in "
+                    f"{G} groups), and {exc}; raise max_nodes, or that budget"
                 ) from None
     else:
         comp = np.zeros(0, np.int64)
@@ -684,6 +807,11 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int)
         goff = np.zeros(0, np.int64)
     I = int(p.interior.size)
     R = p.remaining
+    if R is not None and _combine_steps(counts, coff) > MAX_COMBINE_STEPS:
+        raise ComponentTooLargeError(
+            f"{coff.size - 1} independent blocks with a wide spread of mine counts: combining them "
+            f"through the total would take more than {MAX_COMBINE_STEPS:,} steps")
+    budget.check("combining the blocks")
     status, safe_g, mine_g, prob_g, int_safe, int_mine, int_prob = _combine(
         comp, counts, coff, gmines, cansafe, goff, p.group_size, -1 if R is None else R, I, R is not None,
         probabilities)
@@ -720,6 +848,20 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int)
     return safe_flat, mine_flat, probs
 
 
+def _combine_steps(counts: np.ndarray, coff: np.ndarray) -> int:
+    """Inner steps of :func:`_combine` with the total: each block whose mine count varies is
+    convolved with the blocks before and after it (spans of the partial sums multiplied)."""
+    spread = []
+    for c in range(coff.size - 1):
+        k = np.flatnonzero(counts[coff[c] : coff[c + 1]] > 0)
+        if k.size:
+            spread.append(int(k[-1] - k[0]))
+    s = np.array([v for v in spread if v > 0], dtype=np.int64)
+    before = 1 + np.cumsum(s) - s
+    after = 1 + s.sum() - np.cumsum(s)
+    return int((before * after).sum() + s.size * (s.max(initial=0) + 1) * (s.sum() + 1))
+
+
 def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
     return frozenset(zip((flat // w).tolist(), (flat % w).tolist(), strict=True))
 
@@ -731,6 +873,8 @@ def forced_cells(
     max_nodes: int = MAX_NODES,
     fallback: str | None = "milp",
     probabilities: bool = False,
+    max_bytes: int | None = MAX_BYTES,
+    time_limit: float | None = TIME_LIMIT,
 ):
     """Every forced cell, by exact enumeration (sound and complete).
 
@@ -739,16 +883,27 @@ def forced_cells(
     obs : Observation
     use_total : bool, default True
     max_nodes : int
-        Cap on backtracking nodes (default :data:`MAX_NODES`).
+        Cap on backtracking nodes per block (default :data:`MAX_NODES`).
     fallback : {"milp", None}, default "milp"
         When a block is beyond both the backtracking (``max_nodes``) and the
-        dynamic programme (:data:`MAX_STATES`), hand the position to the
-        ``milp`` method, which is also sound and complete; ``None`` raises
-        :class:`ComponentTooLargeError` instead.
+        dynamic programme (``max_bytes``, :data:`MAX_STATES`), hand the position
+        to the ``milp`` method (with the time left), which is also sound and
+        complete; ``None`` raises :class:`ComponentTooLargeError` instead.
     probabilities : bool, default False
         Also return the exact mine probabilities (:func:`probabilities`) as a
         third element; no fallback then: a block beyond both caps raises
         :class:`ComponentTooLargeError`.
+    max_bytes : int or None, default 512 MiB
+        Budget of the count arrays and of the dynamic programme's tables.
+    time_limit : float or None, default 20
+        Seconds for the whole call, fallback included (``None``: no limit).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits.
+    MethodRefused
+        Past ``time_limit``; :class:`ComponentTooLargeError` past the size caps without fallback.
 
     Returns
     -------
@@ -765,22 +920,35 @@ def forced_cells(
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
         raise ValueError(f"option max_nodes of method 'enumerate' must be a positive integer, "
                          f"got {max_nodes!r}")
+    budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
+    w = obs.shape[1]
     if probabilities:
-        e = analyse(obs, use_total=use_total, probabilities=True, max_nodes=max_nodes)
-        return set(e.safe), set(e.mines), e.probabilities
+        safe, mines, probs = _run(obs, use_total, True, int(max_nodes), budget)
+        return set(_cells(safe, w)), set(_cells(mines, w)), probs
     try:
-        e = analyse(obs, use_total=use_total, probabilities=False, max_nodes=max_nodes)
-    except ComponentTooLargeError:
+        safe, mines, _ = _run(obs, use_total, False, int(max_nodes), budget)
+    except ComponentTooLargeError as exc:
         if fallback is None:
             raise
         from .milp import forced_cells as milp_forced_cells
 
-        return milp_forced_cells(obs, use_total=use_total)
-    return set(e.safe), set(e.mines)
+        budget.check("enumerating, before handing over to 'milp'")
+        try:
+            return milp_forced_cells(obs, use_total=use_total,
+                                     time_limit=None if budget.time_limit is None else budget.left())
+        except MethodRefused as refused:
+            raise MethodRefused(f"method 'enumerate' handed the position to 'milp' ({exc}), and {refused}; "
+                                "raise time_limit of 'enumerate' (its fallback gets the time left)") from None
+    return set(_cells(safe, w)), set(_cells(mines, w))
 
 
 def probabilities(
-    obs: Observation | str, *, use_total: bool = True, max_nodes: int = MAX_NODES
+    obs: Observation | str,
+    *,
+    use_total: bool = True,
+    max_nodes: int = MAX_NODES,
+    max_bytes: int | None = MAX_BYTES,
+    time_limit: float | None = TIME_LIMIT,
 ) -> np.ndarray:
     """Exact mine probability of every covered cell (SPEC §4).
 
@@ -788,12 +956,14 @@ def probabilities(
     the total is equally likely; without it (``use_total=False`` or unknown
     total), every layout that fits the clues is, so interior cells get 1/2.
     ``nan`` on revealed cells, 1 on flags and revealed mines, exactly 0 or 1 on
-    forced cells.
+    forced cells.  Budget as :func:`analyse`.
 
     Raises
     ------
     InconsistentPositionError
         When no layout fits.
+    MethodRefused
+        Past the budget (:class:`ComponentTooLargeError` for the size caps).
 
     Examples
     --------
@@ -804,4 +974,5 @@ def probabilities(
     from ..positions import as_observation
 
     obs = as_observation(obs)
-    return _run(obs, use_total, True, max_nodes)[2]
+    budget = Budget("probabilities", time_limit=time_limit, max_bytes=max_bytes)
+    return _run(obs, use_total, True, _max_nodes(max_nodes), budget)[2]
