@@ -6,44 +6,70 @@ in ``[0, I]`` for the ``I`` interior cells (they are exchangeable, so one
 aggregate is exact for the relaxation too) with ``sum x + y = R``.
 
 A cell is claimed safe when its largest relaxed value is 0 and a mine when its
-smallest is 1.  The LPs are batched (HiGHS via ``scipy.optimize.linprog``):
-maximise the sum of the undecided candidates; a zero optimum certifies them all
-at once, otherwise the cells the optimum puts above zero are dropped (their
-maximum is positive) and the rest solved again.  Mines likewise with
-``1 - x``.  A handful of LPs per position instead of two per cell.
+smallest is 1.  The LPs are batched (HiGHS via ``scipy.optimize.linprog``, on
+sparse matrices): maximise the sum of the undecided candidates; a zero optimum
+certifies them all at once, otherwise the cells the optimum puts above zero are
+dropped (their maximum is positive) and the rest solved again.  Mines likewise
+with ``1 - x``.  A handful of LPs per position instead of two per cell.
+
+Independent blocks: without the total row the relaxation is separable, so one
+LP solves every block at once and each block is decided on its own share of the
+optimum (only blocks with undecided cells stay in the next LP).  With the total
+row the blocks are linked, but only through ``sum x + y = R``: when the first
+solution ``x0`` leaves room (``1 <= y0 + s_b - n_b`` and ``y0 + s_b <= I - 1``
+for every block ``b`` with ``n_b`` cells summing to ``s_b``, ``y0 = R - sum
+x0``), any value of one block's sum can be completed by the others at ``x0``
+and ``y``, so the total row cuts nothing and the per-block answer is exact.
+Otherwise one LP over the whole board, total row included, is solved as before.
 
 Soundness: a claim needs the reported optimum to be at most ``1e-6``.  Any
 integer layout with the cell at 1 would be feasible for the relaxation with
 value at least 1, so the claim is wrong only if HiGHS misses the optimum by
-almost 1 -- far beyond its ``1e-7`` tolerances.
+almost 1 -- far beyond its ``1e-7`` tolerances.  The interior claim reads ``y``
+itself (no layout has an interior mine when ``y <= 1e-6``).
 
 Inconsistent positions raise :class:`InconsistentPositionError`: an infeasible
 relaxation proves it, and since a relaxation can be feasible when no integer
 layout is, the position is first checked by exact enumeration
 (:mod:`sweeplab.methods.enumerate`, well under a millisecond on expert
-positions; skipped for blocks beyond its node cap), so the method never
-returns claims for a position with no layout.
+positions; skipped past its node cap, 64 MiB, or a tenth of the time),
+so the method never returns claims for a position with no layout.
+
+Budget: ``time_limit`` seconds (default :data:`~sweeplab.methods._common.TIME_LIMIT`),
+passed to HiGHS and checked between LPs; past it, :class:`~sweeplab.MethodRefused`.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.optimize import linprog
-
 from ..clue_system import clue_system
-from ..errors import ComponentTooLargeError, InconsistentPositionError
+from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
-from .enumerate import analyse
+from ._common import TIME_LIMIT, Budget, Relaxation
+from .enumerate import MAX_BYTES, analyse
 
 __all__ = ["forced_cells"]
 
 Cell = tuple[int, int]
 
-_CLAIM = 1e-6
 
-
-def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell], set[Cell]]:
+def forced_cells(
+    obs: Observation, *, use_total: bool = True, time_limit: float | None = TIME_LIMIT
+) -> tuple[set[Cell], set[Cell]]:
     """Cells the LP relaxation fixes (sound, not complete).
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits.
+    MethodRefused
+        Past ``time_limit``.
 
     Examples
     --------
@@ -51,69 +77,24 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> tuple[set[Cell]
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    budget = Budget("lp", time_limit=time_limit)
     s = clue_system(obs, use_total=use_total).cell_bounds()
-    try:
-        analyse(obs, use_total=use_total, probabilities=False, max_nodes=100_000)
-    except ComponentTooLargeError:
+    try:  # a tenth of the time and of enumeration's memory
+        analyse(obs, use_total=use_total, probabilities=False, max_nodes=100_000, max_bytes=MAX_BYTES // 8,
+                time_limit=None if budget.time_limit is None else budget.time_limit / 10)
+    except MethodRefused:  # too large to check quickly
         pass
-    n = s.cells.size
-    I = s.interior.size
-    with_y = s.remaining is not None and I > 0
-    nv = n + int(with_y)
-    if nv == 0:
-        if s.remaining not in (None, 0):
-            raise InconsistentPositionError(f"{s.remaining} mines left but no covered cell")
+    n, I, R = s.cells.size, s.interior.size, s.remaining
+    if n == 0 and I == 0:
+        if R not in (None, 0):
+            raise InconsistentPositionError(f"{R} mines left but no covered cell")
         return set(), set()
-    A = s.A.astype(float)
-    if with_y:
-        A = np.hstack([A, np.zeros((A.shape[0], 1))])
-    eq = s.lo == s.hi
-    A_eq, b_eq = [A[eq]], [s.lo[eq].astype(float)]
-    ub = ~eq
-    A_ub = np.vstack([A[ub], -A[ub]])
-    b_ub = np.concatenate([s.hi[ub], -s.lo[ub]]).astype(float)
-    if s.remaining is not None:
-        A_eq.append(np.ones((1, nv)))
-        b_eq.append(np.array([float(s.remaining)]))
-    A_eq_m, b_eq_v = np.vstack(A_eq), np.concatenate(b_eq)
-    bounds = [(0.0, 1.0)] * n + ([(0.0, float(I))] * int(with_y))
-    scale = np.ones(nv)
-    if with_y:
-        scale[-1] = 1.0 / I  # the interior variable counts as one cell's share
-
-    def solve(c: np.ndarray) -> np.ndarray:
-        res = linprog(
-            c,
-            A_ub=A_ub if A_ub.size else None,
-            b_ub=b_ub if A_ub.size else None,
-            A_eq=A_eq_m if A_eq_m.size else None,
-            b_eq=b_eq_v if A_eq_m.size else None,
-            bounds=bounds,
-            method="highs",
-        )
-        if res.status == 2:
-            raise InconsistentPositionError("the LP relaxation of the clues is infeasible")
-        if res.status != 0:
-            raise RuntimeError(f"HiGHS failed on the LP relaxation: {res.message}")
-        return res.x
-
-    decided: dict[int, int] = {}
-    for value in (0, 1):
-        undecided = np.arange(nv)
-        while undecided.size:
-            c = np.zeros(nv)
-            # value 0: maximise sum x_j (minimise -x_j); value 1: maximise sum (1 - x_j)
-            c[undecided] = (-1.0 if value == 0 else 1.0) * scale[undecided]
-            x = solve(c) * scale
-            dist = x[undecided] if value == 0 else 1.0 - x[undecided]
-            opt = float(dist.sum())
-            if opt <= _CLAIM:
-                decided.update((int(j), value) for j in undecided)
-                break
-            undecided = undecided[dist <= opt / (2 * undecided.size)]
+    lp = Relaxation(s, budget)
+    decided = lp.by_block()
+    if decided is None:
+        decided = lp.whole()
     safe = {s.cell(j) for j, v in decided.items() if v == 0 and j < n}
     mines = {s.cell(j) for j, v in decided.items() if v == 1 and j < n}
-    if with_y and n in decided:
-        w = s.shape[1]
-        (safe if decided[n] == 0 else mines).update((int(i) // w, int(i) % w) for i in s.interior)
+    if n in decided:
+        (safe if decided[n] == 0 else mines).update(s.interior_cells())
     return safe, mines
