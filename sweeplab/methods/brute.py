@@ -11,8 +11,8 @@ cells are forced when every kept assignment leaves them no mine, or all mines.
 
 It costs ``2^n`` for ``n`` frontier cells, so it refuses (:class:`~sweeplab.MethodRefused`) above
 ``max_variables`` (default :data:`MAX_VARIABLES` = 20, about a million
-assignments and half a second).  Clue noise: numbers are bounds as in
-:mod:`sweeplab.methods.enumerate`.
+assignments and half a second), and ``time_limit`` is checked between chunks of
+assignments.  Clue noise: numbers are bounds as in :mod:`sweeplab.methods.enumerate`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import numpy as np
 from ..clue_system import clue_system
 from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
+from ._common import TIME_LIMIT, Budget
 
 __all__ = ["MAX_VARIABLES", "forced_cells"]
 
@@ -31,17 +32,32 @@ Cell = tuple[int, int]
 MAX_VARIABLES = 20
 
 _CHUNK_BITS = 16
+#: Assignments are 64-bit codes: no frontier beyond this, whatever ``max_variables`` says.
+_MAX_BITS = 63
 
 
 def forced_cells(
-    obs: Observation, *, use_total: bool = True, max_variables: int = MAX_VARIABLES
+    obs: Observation,
+    *,
+    use_total: bool = True,
+    max_variables: int = MAX_VARIABLES,
+    time_limit: float | None = TIME_LIMIT,
 ) -> tuple[set[Cell], set[Cell]]:
     """Forced cells by trying every assignment of the frontier (sound and complete).
+
+    Parameters
+    ----------
+    obs : Observation
+    use_total : bool, default True
+    max_variables : int, default 20
+        Largest frontier tried.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
 
     Raises
     ------
     MethodRefused
-        When the frontier has more than ``max_variables`` cells.
+        When the frontier has more than ``max_variables`` cells, or past ``time_limit``.
     InconsistentPositionError
         When no assignment fits.
 
@@ -51,21 +67,23 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    budget = Budget("brute", time_limit=time_limit)
     s = clue_system(obs, use_total=use_total).cell_bounds()
     n = s.cells.size
-    if n > max_variables:
+    if n > min(max_variables, _MAX_BITS):
         raise MethodRefused(
             f"brute force over {n} frontier cells needs 2^{n} assignments; "
-            f"the limit is max_variables={max_variables} (use 'enumerate')"
+            f"the limit is max_variables={min(max_variables, _MAX_BITS)} (use 'enumerate')"
         )
     R, I = s.remaining, s.interior.size
     can_mine = np.zeros(n, dtype=bool)
     can_safe = np.zeros(n, dtype=bool)
     sums_seen = np.zeros(n + 1, dtype=bool)
     shifts = np.arange(n, dtype=np.uint64)
-    A_t = s.A.T.astype(np.int16)
+    A_t = s.A.T.astype(np.int16)  # at most max_variables columns
     chunk = 1 << min(n, _CHUNK_BITS)
     for start in range(0, 1 << n, chunk):
+        budget.check(f"trying the 2^{n} assignments")
         codes = np.arange(start, start + chunk, dtype=np.uint64)
         X = ((codes[:, None] >> shifts[None, :]) & np.uint64(1)).astype(np.int16)
         ok = np.ones(chunk, dtype=bool)

@@ -14,7 +14,8 @@ found is applied and both rules re-run until nothing changes, as a player
 would.  Every pair is examined at once with numpy on the padded grid.
 
 Sound, not complete.  Needs exact clues (``ValueError`` under ``"under"`` or
-``"over"`` noise).
+``"over"`` noise).  Each pass is linear in the board; ``time_limit`` is checked
+between passes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import Board, CellSets, exact_system
+from ._common import TIME_LIMIT, Board, Budget, CellSets, exact_system
 
 __all__ = ["forced_cells"]
 
@@ -32,7 +33,9 @@ _OFFSETS = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
 _EIGHT = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
 
-def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
+def forced_cells(
+    obs: Observation, *, use_total: bool = True, time_limit: float | None = TIME_LIMIT
+) -> CellSets:
     """Cells the single-clue and pairwise difference rules prove, to a fixpoint.
 
     Parameters
@@ -40,6 +43,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     obs : Observation
     use_total : bool, default True
         Let the total-mines count take part as a clue over every covered cell.
+    time_limit : float or None, default 20
+        Seconds (``None``: no limit).
 
     Returns
     -------
@@ -50,8 +55,8 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     ------
     InconsistentPositionError
         When a rule finds a contradiction.
-    ValueError
-        Under ``"under"``/``"over"`` clue noise.
+    MethodRefused
+        Under ``"under"``/``"over"`` clue noise, or past ``time_limit``.
 
     Examples
     --------
@@ -62,9 +67,11 @@ def forced_cells(obs: Observation, *, use_total: bool = True) -> CellSets:
     >>> sorted(safe), sorted(mines)
     ([(0, 0)], [(0, 3)])
     """
+    budget = Budget("subset", time_limit=time_limit)
     board = Board(exact_system(obs, "subset", use_total=use_total))
     tables = _tables(board.width)
     while True:
+        budget.check("applying the pair rules")
         board.single_clue_rule()
         if not (_pair_pass(board, tables) or _total_pass(board)):
             return board.claims()
