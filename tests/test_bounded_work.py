@@ -1,0 +1,175 @@
+"""Bounded work at any size (issue 14 items 6 and 8, Deliver 6).
+
+Every method either answers or raises :class:`~sweeplab.MethodRefused` naming
+its budget (``time_limit`` seconds, ``max_bytes`` for dense blocks and
+enumeration tables), never a ``MemoryError`` or a hang; the clue system's views
+stay sparse and the methods densify one independent block at a time.  No
+timings are asserted: budgets are made tiny where a refusal is wanted.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import oracle
+import pytest
+
+import sweeplab
+from sweeplab import COVERED, METHODS, MethodRefused, Observation, clue_system, deduce, new_game
+from sweeplab.errors import ComponentTooLargeError
+from sweeplab.methods import _common
+from sweeplab.methods import enumerate as en
+
+#: Methods that take a ``time_limit`` (``trivial`` is one linear compiled pass).
+TIMED = sorted(set(METHODS) & {"subset", "rref", "lstsq", "lstsq-certified", "gf2", "gfp", "bounded", "lp",
+                               "milp", "enumerate", "brute"})
+ALGEBRAIC = ("rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp")
+
+
+def half_revealed(size: int, seed: int, density: float = 0.15) -> Observation:
+    """A ``size`` x ``size`` board with half its safe cells open, clicked at random (zeros cascade)."""
+    rng = np.random.default_rng(seed)
+    game = new_game(shape=(size, size), density=density, seed=seed, first_click="zero")
+    game.reveal(size // 2, size // 2)
+    safe = np.argwhere(~game.layout)
+    rng.shuffle(safe)
+    for r, c in safe:
+        if game.revealed_fraction >= 0.5:
+            break
+        if game.observation.grid[r, c] == COVERED:
+            game.reveal(int(r), int(c))
+    return game.observation
+
+
+@pytest.fixture(scope="module")
+def big() -> Observation:
+    # 300 x 300: about 26,000 frontier cells, one block of about 11,000 (dense: ~1 GB per block)
+    return half_revealed(300, seed=0)
+
+
+def test_the_big_position_is_big(big):
+    system = clue_system(big)
+    blocks = system.merged().blocks()
+    largest = max(cols.size for _, cols in blocks)
+    assert system.n_frontier > 20_000 and largest > 5_000
+    # dense [A | b] of the whole frontier would be several GB; of the largest block, far over the budget
+    assert system.n_equations * system.n_frontier > 4 * 10**8
+    assert largest * largest * 8 > _common.MAX_BLOCK_BYTES
+
+
+def test_views_stay_sparse(big):
+    system = clue_system(big)
+    assert system.A_sparse.nnz  # the rows themselves, built before the views are measured
+    tracemalloc.start()
+    try:
+        merged = system.merged()
+        bounds = system.cell_bounds()
+        blocks = merged.blocks()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 << 20
+    assert merged.A_sparse.nnz < 10 * merged.n_rows and bounds.A_sparse.nnz < 10 * bounds.lo.size
+    assert sum(rows.size for rows, _ in blocks) == merged.n_rows - merged.has_total
+
+
+@pytest.mark.parametrize("method", sorted(set(ALGEBRAIC) - {"bounded"}))
+def test_algebraic_methods_refuse_a_block_over_max_bytes_before_building_it(big, method):
+    tracemalloc.start()
+    try:
+        with pytest.raises(MethodRefused, match="max_bytes") as info:
+            METHODS[method].function(big, use_total=True)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "raise the option max_bytes" in str(info.value) and method in str(info.value)
+    assert peak < 200 << 20  # the sparse system, never a dense frontier-sized or block-sized matrix
+
+
+def test_bounded_answers_when_propagation_shrinks_the_blocks():
+    # bounds propagation on the original rows first: the blocks the RREF then sees are small
+    obs = half_revealed(120, seed=1)
+    safe, mines = METHODS["bounded"].function(obs, use_total=True)
+    want_safe, want_mines = en.forced_cells(obs, time_limit=None)
+    assert safe <= want_safe and mines <= want_mines and safe and mines
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_every_method_answers_or_refuses_on_the_big_position(big, method):
+    options = {"time_limit": 1.0} if method in TIMED else {}
+    try:
+        d = deduce(big, method, check_consistency=False, **options)
+    except MethodRefused as exc:
+        assert any(word in str(exc) for word in ("time_limit", "max_bytes", "max_variables", "max_nodes"))
+    else:
+        assert isinstance(d.safe, frozenset)
+
+
+@pytest.mark.parametrize("method", TIMED)
+def test_time_limit_refuses_with_the_budget_named(method):
+    obs = next(oracle.play_positions("expert", seed=3, n=1))
+    if method == "brute":
+        obs = Observation.from_text("????\n1221\n----", mines=3)
+    with pytest.raises(MethodRefused, match="time_limit") as info:
+        deduce(obs, method, time_limit=1e-9)
+    assert "raise the option time_limit" in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), "10", True])
+@pytest.mark.parametrize("option", ["time_limit", "max_bytes"])
+def test_bad_budgets_are_value_errors_naming_the_option(option, bad):
+    if option == "max_bytes" and bad == "10":
+        bad = 10.5
+    with pytest.raises(ValueError, match=f"option {option} of method 'rref'") as info:
+        deduce("?1\n11", "rref", **{option: bad})
+    assert not isinstance(info.value, MethodRefused)
+
+
+def test_no_limit_is_none():
+    obs = next(oracle.play_positions("intermediate", seed=2, n=1))
+    for method in TIMED:
+        if method == "brute":
+            continue
+        sized = method in ALGEBRAIC or method == "enumerate"
+        deduce(obs, method, time_limit=None, **({"max_bytes": None} if sized else {}))
+    sweeplab.probabilities(obs, time_limit=None, max_bytes=None)
+
+
+def test_probabilities_refuse_past_their_budget():
+    assert issubclass(ComponentTooLargeError, MethodRefused)
+    obs = half_revealed(36, seed=0, density=0.4)  # dense: the dynamic programme's tables grow fast
+    with pytest.raises(MethodRefused, match="max_bytes"):
+        sweeplab.probabilities(obs, max_nodes=1_000, max_bytes=4 << 20)
+    with pytest.raises(MethodRefused, match="time_limit"):
+        sweeplab.probabilities(obs, time_limit=1e-9)
+    p = sweeplab.probabilities(Observation.from_text("1?\n??", mines=1), max_bytes=1 << 20, time_limit=5)
+    assert p[0, 1] == pytest.approx(1 / 3)
+
+
+def test_enumerate_falls_back_to_milp_with_the_time_left():
+    obs = half_revealed(36, seed=0, density=0.4)
+    want = en.forced_cells(obs, time_limit=None)
+    assert en.forced_cells(obs, max_nodes=1_000, max_bytes=4 << 20) == want  # milp takes over
+    with pytest.raises(ComponentTooLargeError, match="max_bytes"):
+        en.forced_cells(obs, max_nodes=1_000, max_bytes=4 << 20, fallback=None)
+
+
+@pytest.mark.parametrize("use_total", [True, False])
+def test_lp_and_milp_block_by_block_equal_the_whole_board(use_total):
+    # the per-block programs are exact when the total row leaves room; the whole-board ones always are
+    seen = 0
+    for level, seed in (("expert", 5), ("intermediate", 6)):
+        for obs in oracle.play_positions(level, seed=seed, n=12, flag_rate=0.3):
+            s = clue_system(obs, use_total=use_total).cell_bounds()
+            budget = _common.Budget("lp", time_limit=None)
+            relaxation = _common.Relaxation(s, budget)
+            by_block = relaxation.by_block()
+            if by_block is None:
+                continue
+            seen += 1
+            whole = relaxation.whole()
+            assert by_block == {j: v for j, v in whole.items() if j < s.cells.size}, obs
+            want = oracle.forced(obs, use_total=use_total)
+            assert METHODS["milp"].function(obs, use_total=use_total) == want
+    assert seen >= 5
