@@ -4,7 +4,7 @@ Positions: seeded expert games (16x30, 99 mines) played by revealing safe cells
 next to the opening and flagging some true mines (the layout is peeked at only
 to make positions), snapshot when 20-80 % of the safe cells are open.  Every
 method of ``sweeplab.METHODS`` is warmed up once, then timed on each position
-(with the total); ``sweeplab.probabilities`` too.  When ``ms_toollib`` is
+(with the total, default budgets); ``sweeplab.probabilities`` too.  When ``ms_toollib`` is
 importable, its ``cal_probability_onboard`` (probabilities with the total) and
 ``solve_enumerate`` (forced cells from the clues) run on the same positions
 (they are consistent: ms-toollib aborts the interpreter on contradictory
@@ -60,7 +60,7 @@ def timed(fn, obs) -> tuple[float, bool]:
     try:
         fn(obs)
         ok = True
-    except ValueError:  # a refusal (brute beyond its size limit)
+    except sweeplab.MethodRefused:  # a refusal (brute beyond its size limit, a budget reached)
         ok = False
     return (time.perf_counter() - start) * 1e3, ok
 

@@ -483,7 +483,8 @@ _CHILD_MEMORY = 6 << 30
 
 
 def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bool) -> None:
-    """Child process: time ``name`` on each position, sending one result per position."""
+    """Child process: time ``name`` on each position, sending one result per position (with the
+    child's peak resident memory so far, in MB)."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (_CHILD_MEMORY, _CHILD_MEMORY))
@@ -504,7 +505,8 @@ def _scaling_worker(conn, name: str, positions: list[Observation], use_total: bo
             status, found, error = "refused", -1, f"{type(exc).__name__}: {exc}"[:200]
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             status, found, error = "error", -1, f"{type(exc).__name__}: {exc}"[:200]
-        conn.send((status, (time.perf_counter() - start) * 1e3, found, error))
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        conn.send((status, (time.perf_counter() - start) * 1e3, found, error, peak_mb))
     conn.close()
 
 
@@ -544,20 +546,24 @@ def scaling_study(
 
     Positions come from :func:`sweeplab.corpus.midgame_positions` (a perfect
     player's mid-game, ``reveal`` of the safe cells open).  Each method (and
-    each of :data:`RREF_VARIANTS`) runs in a child process per board size and
-    density, killed after ``cap_seconds`` and limited to 6 GB of address
-    space; a method that timed out is not run on larger boards at that
-    density.  Methods run with the total; those in ``without_total`` run
-    once more without it (for ``rref`` this is the
+    each of :data:`RREF_VARIANTS`) runs with its default budget in a child
+    process per board size and density, killed after ``cap_seconds`` and
+    limited to 6 GB of address space; a method that timed out is not run on
+    larger boards at that density.  Methods run with the total; those in
+    ``without_total`` run once more without it (for ``rref`` this is the
     difference between reducing the whole system, which the total row links,
-    and reducing each component).
+    and reducing each component).  Beside the time, each row has the child's
+    peak resident memory after that position (``peak_mb``: the board's
+    positions run one after another in the child, so it is the peak so far);
+    ``benchmarks/scaling_memory.py`` measures one call per fresh process on
+    half-revealed and dense boards.
 
     Returns
     -------
     pandas.DataFrame
         One row per method, board, density and position: ``method, height,
-        width, area, density, position, status, ms, found`` plus the position's
-        size figures (frontier, components, dense and sparse bytes).
+        width, area, density, position, status, ms, found, peak_mb`` plus the
+        position's size figures (frontier, components, dense and sparse bytes).
     """
     names = list(METHODS) + list(RREF_VARIANTS) if methods is None else list(methods)
     unknown = [n for n in names if n not in METHODS and n not in RREF_VARIANTS]
@@ -584,20 +590,22 @@ def scaling_study(
                     "density": density, "use_total": use_total}
             if (name, use_total, density) in timed_out:
                 why = f"timed out on a smaller board (cap {cap_seconds} s)"
-                results = [("skipped", float("nan"), -1, why)] * len(obs_list)
+                results = [("skipped", float("nan"), -1, why, float("nan"))] * len(obs_list)
             else:
                 results = _run_capped(ctx, name, obs_list, use_total, cap_seconds)
                 if any(r[0] == "timeout" for r in results):
                     timed_out.add((name, use_total, density))
-            for i, (status, ms, found, error) in enumerate(results):
+            for i, (status, ms, found, error, peak_mb) in enumerate(results):
                 rows.append({**base, "position": i, "status": status,
                              "ms": ms if status == "ok" else float("nan"),
-                             "found": found if status == "ok" else -1, "error": error, **stats[i]})
+                             "found": found if status == "ok" else -1, "error": error, "peak_mb": peak_mb,
+                             **stats[i]})
     return pd.DataFrame(rows)
 
 
 def format_scaling(table: pd.DataFrame) -> str:
-    """Median ms per position, method against board area, one block per density.
+    """Median ms per position, and the largest peak memory (MB), method against board area,
+    one block per density.
 
     Cells read ``timeout``, ``refused``, ``error`` or ``skipped`` when no
     position of that board was answered.
@@ -613,11 +621,14 @@ def format_scaling(table: pd.DataFrame) -> str:
         plain = g.use_total | ~g.method.isin(list(METHODS))
         g = g.assign(method=np.where(plain, g.method, g.method + " (no total)"))
         view = g.groupby(["method", "area"], sort=False).apply(cell, include_groups=False).unstack("area")
+        peak = g.groupby(["method", "area"], sort=False).peak_mb.max().round().unstack("area")
         sizes = g.groupby("area").agg(frontier=("n_frontier", "median"), largest=("largest_component", "max"))
         head = "  ".join(f"{a}: frontier {int(r.frontier)}, largest component {int(r.largest)}"
                          for a, r in sizes.iterrows())
         parts.append(f"density {density}: median ms per position by board area\n({head})\n"
-                     + view.to_string())
+                     + view.to_string()
+                     + f"\n\ndensity {density}: peak resident memory (MB) of the child process\n"
+                     + peak.to_string())
     return "\n\n".join(parts)
 
 
@@ -664,7 +675,7 @@ def _run_capped(ctx, name: str, obs_list: list[Observation], use_total: bool, ca
     while len(results) < len(obs_list):
         status = "timeout" if proc.exitcode in (None, -15) else "error"
         results.append((status, float("nan"), -1, f"over the {cap} s cap" if status == "timeout"
-                        else f"child exited with code {proc.exitcode}"))
+                        else f"child exited with code {proc.exitcode}", float("nan")))
     return results
 
 
