@@ -266,7 +266,7 @@ def reach_figure(df: pd.DataFrame):
     ax.set_xticks(np.arange(len(boards)), boards)
     ax.set(ylim=(0, 1.05), ylabel="games won without a guess",
            title=f"reach per method (first click {clicks[0] if clicks else '?'}; hatched: no total)")
-    ax.legend(fontsize=7, ncol=3, loc="upper right")
+    ax.legend(fontsize=7, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
     ax = axes[1]
     for (m, t), g in dens.groupby(["method", "use_total"], sort=False):
         g = g.sort_values("density")
@@ -365,9 +365,11 @@ def dominance_figure(df: pd.DataFrame):
     layer = hasse_layers(classes, edges)
     fig, axes = plt.subplots(1, 2, figsize=(14, 5.6), gridspec_kw={"width_ratios": [1, 1.1]})
     ax = axes[0]
-    pos = {}
-    for k in sorted(set(layer.values())):
+    pos: dict[tuple[str, ...], tuple[float, int]] = {}
+    for k in sorted(set(layer.values()), reverse=True):  # top down, each layer ordered by its parents
         row = [c for c in classes if layer[c] == k]
+        parents = {c: [pos[x][0] for x, y in edges if y == c and x in pos] for c in row}
+        row.sort(key=lambda c: (sum(parents[c]) / len(parents[c]) if parents[c] else 0.5))
         for i, c in enumerate(row):
             pos[c] = ((i + 1) / (len(row) + 1), k)
     for upper, lower in edges:

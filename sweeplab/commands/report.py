@@ -84,22 +84,36 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
             lines.append(f"| {src} | " + " | ".join(cells) + f" | {_pct(pub)} |")
         return lines
     if name == "014-dominance":
-        from ..dominance import classes_from_table, hasse_from_table
+        from ..dominance import classes_from_table, counterexamples, hasse_from_table, witness_size
 
         edges = hasse_from_table(df)
         lines = ["", f"Tested on {int(df['positions'].iloc[0])} positions. Hasse diagram (A above B: A finds "
                  "every cell B finds), edges of the transitive reduction:", ""]
         lines += [f"- {' = '.join(x)} ⊇ {' = '.join(y)}" for x, y in edges]
-        lines += ["", "Incomparable or strictly weaker pairs, with the smallest committed counterexample "
-                  "(covered cells, board area; `sweeplab.examples`, names `smallest-<B>-beats-<A>`):", ""]
         classes = classes_from_table(df)
-        reps = {c[0] for c in classes}
-        bad = df[~df["dominates"] & df["a"].isin(reps) & df["b"].isin(reps)]
-        for r in bad.itertuples():
-            size = ("—" if not math.isfinite(r.witness_covered) else
-                    f"{int(r.witness_covered)} covered, {int(r.witness_area)} cells")
-            lines.append(f"- {r.b} finds cells {r.a} misses on {r.witnesses} of {r.tested} positions; "
-                         f"smallest: {size}")
+        reps = [c[0] for c in classes]
+        pairs = df.set_index(["a", "b"])
+        ce = counterexamples()
+
+        def witness(a, b):
+            r = pairs.loc[(a, b)]
+            ex = ce.get((a, b))
+            size = "" if ex is None else (f", smallest {witness_size(ex.observation)[0]} covered cells on "
+                                          f"{'x'.join(map(str, ex.observation.shape))} (`{ex.name}`)")
+            return f"{b} beats {a} on {int(r.witnesses)} of {int(r.tested)} positions{size}"
+
+        lines += ["", "Incomparable pairs (neither finds every cell the other finds), with the smallest "
+                  "counterexamples of `sweeplab.examples` (fewest covered cells, then smallest board):", ""]
+        for i, a in enumerate(reps):
+            for b in reps[i + 1:]:
+                if not pairs.loc[(a, b), "dominates"] and not pairs.loc[(b, a), "dominates"]:
+                    lines.append(f"- {a} vs {b}: {witness(a, b)}; {witness(b, a)}")
+        lines += ["", "Strictly ordered pairs (the diagram's edges and their consequences), the smallest "
+                  "position on which the stronger finds more:", ""]
+        for a in reps:
+            for b in reps:
+                if a != b and pairs.loc[(b, a), "dominates"] and not pairs.loc[(a, b), "dominates"]:
+                    lines.append(f"- {witness(a, b)}")
         return lines
     if name == "014-geometry":
         from ..reach import geometry_summary
