@@ -135,8 +135,8 @@ class Budget:
         need = int(rows) * int(cols) * itemsize
         if self.max_bytes is not None and need > self.max_bytes:
             raise MethodRefused(
-                f"method {self.method!r} would need {what} of {rows} x {cols} entries ({_mib(need)}), "
-                f"over its size budget max_bytes={self.max_bytes} ({_mib(self.max_bytes)}); "
+                f"method {self.method!r} would need {what} of {rows} x {cols} entries ({size_text(need)}), "
+                f"over its size budget max_bytes={self.max_bytes} ({size_text(self.max_bytes)}); "
                 "raise the option max_bytes (bytes, or None for no limit)"
             )
 
@@ -152,8 +152,9 @@ def _option(method: str, name: str, value, what: str):
     return int(value) if integer else float(value)
 
 
-def _mib(n: int) -> str:
-    return f"{n / 2**20:,.1f} MiB"
+def size_text(n: int) -> str:
+    """Bytes in MiB, or GiB from 1 GiB on."""
+    return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ import numpy as np
 from ..clue_system import GroupedSystem, clue_system
 from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
 from ..positions import FLAG, MINE, Observation
-from ._common import TIME_LIMIT, Budget
+from ._common import TIME_LIMIT, Budget, size_text
 
 __all__ = [
     "ComponentTooLargeError",
@@ -291,8 +291,9 @@ def _need(budget: Budget, need: int, what: str) -> None:
     """:class:`ComponentTooLargeError` when ``need`` bytes are over the budget."""
     if budget.max_bytes is not None and need > budget.max_bytes:
         raise ComponentTooLargeError(
-            f"enumeration would need {need / 2**20:,.1f} MiB for {what}, over its size budget "
-            f"max_bytes={budget.max_bytes}; raise the option max_bytes (bytes, or None for no limit)")
+            f"enumeration would need {size_text(need)} for {what}, over its size budget "
+            f"max_bytes={budget.max_bytes} ({size_text(budget.max_bytes)}); "
+            "raise the option max_bytes (bytes, or None for no limit)")
 
 
 #: Cap on the work arrays of the combination step (blocks x span of frontier totals).
@@ -698,8 +699,8 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
         ticks += 1
         if budget.max_bytes is not None and stored > budget.max_bytes:
             raise ComponentTooLargeError(
-                f"the dynamic programme over {what} needs more than max_bytes={budget.max_bytes} bytes; "
-                "raise the option max_bytes (bytes, or None for no limit)")
+                f"the dynamic programme over {what} needs more than max_bytes={budget.max_bytes} "
+                f"({size_text(budget.max_bytes)}); raise the option max_bytes (bytes, or None for no limit)")
         if ticks % 4096 == 0:
             budget.check(f"counting {what} by dynamic programming")
 
