@@ -191,9 +191,13 @@ def _kernel_idle(driver) -> bool:
 
 
 def wait(driver, condition, timeout: float = WAIT):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    # the widget redraws its panels on every state change: an element found just before a redraw is
+    # stale, so the condition is simply tried again
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def board(driver) -> dict:
