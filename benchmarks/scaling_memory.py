@@ -23,10 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -82,18 +82,18 @@ def run(method: str, path: Path, cap: float) -> dict:
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, __file__, "--child", method, str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    killed = False
-    try:
-        out, _ = proc.communicate(timeout=cap)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-        killed = True
-        out = ""
-    _, _, usage = os.wait4(proc.pid, 0)
-    result = {"status": "killed", "seconds": float("nan"), "found": -1, "note": f"over the {cap} s cap"}
-    if not killed and out.strip():
+    timer = threading.Timer(cap, proc.kill)
+    timer.start()
+    out = proc.stdout.read()  # until the child exits (or is killed at the cap)
+    killed = not timer.is_alive()
+    timer.cancel()
+    _, status, usage = os.wait4(proc.pid, 0)  # reaped here, with the child's own peak memory
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if killed:
+        result = {"status": "killed", "seconds": float("nan"), "found": -1, "note": f"over the {cap} s cap"}
+    elif out.strip():
         result = json.loads(out.strip().splitlines()[-1])
-    elif not killed:
+    else:
         result = {"status": "error", "seconds": float("nan"), "found": -1, "note": f"exit {proc.returncode}"}
     result["wall"] = time.perf_counter() - start
     result["peak_mb"] = usage.ru_maxrss / 1024
