@@ -435,6 +435,9 @@ def deduce(
 #: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert
 #: positions; past it the position is reported unchecked rather than waited for).
 CONSISTENCY_NODES = 20_000
+#: Memory and time budgets of that check: past either, the position is reported unchecked.
+CONSISTENCY_BYTES = 64 << 20
+CONSISTENCY_SECONDS = 1.0
 
 
 def _has_layout(obs: Observation, *, use_total: bool) -> bool | None:
@@ -442,7 +445,8 @@ def _has_layout(obs: Observation, *, use_total: bool) -> bool | None:
     from .enumerate import analyse  # numba: imported on first use
 
     try:
-        analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES)
+        analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES,
+                max_bytes=CONSISTENCY_BYTES, time_limit=CONSISTENCY_SECONDS)
     except MethodRefused:
         return None
     return True
