@@ -173,3 +173,15 @@ def test_lp_and_milp_block_by_block_equal_the_whole_board(use_total):
             want = oracle.forced(obs, use_total=use_total)
             assert METHODS["milp"].function(obs, use_total=use_total) == want
     assert seen >= 5
+
+
+def test_solve_time_limit_reaches_the_methods(tmp_path, capsys):
+    """``sweeplab solve --time-limit``: methods that take a time budget refuse past it (issue 14 item 6)."""
+    from sweeplab.cli import main
+
+    pos = tmp_path / "p.txt"
+    pos.write_text("??????\n?1122?\n")
+    assert main(["solve", str(pos), "--all", "--mines", "3", "--time-limit", "30"]) == 0
+    assert "milp" in capsys.readouterr().out
+    assert main(["solve", str(pos), "--time-limit", "-1"]) == 2
+    assert "--time-limit" in capsys.readouterr().err

@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--noise", choices=NOISE_KINDS, default=None,
                    help="clue-noise model of the numbers (under: lower bounds, over: upper bounds)")
     p.add_argument("--probabilities", "-p", action="store_true", help="print the exact mine probabilities")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="time budget per method (methods that take time_limit refuse past it)")
     p.add_argument("--explain", "-e", action="store_true",
                    help="print a checkable proof of every deduced cell, in words (SPEC §6)")
     add_plugin_argument(p)
@@ -126,7 +128,7 @@ def probability_grid(obs: Observation, probs: np.ndarray) -> str:
 
 
 def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True,
-                 probabilities: bool = False, explain: bool = False) -> str:
+                 probabilities: bool = False, explain: bool = False, time_limit: float | None = None) -> str:
     """The text ``sweeplab solve`` prints.
 
     Each method runs twice and the second run is timed, so first-call costs
@@ -141,11 +143,13 @@ def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True
     MSM
     121
     """
-    return _report(obs, methods, use_total=use_total, probabilities=probabilities, explain=explain)[0]
+    return _report(obs, methods, use_total=use_total, probabilities=probabilities, explain=explain,
+                   time_limit=time_limit)[0]
 
 
 def _report(
-    obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False
+    obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False,
+    time_limit: float | None = None,
 ) -> tuple[str, bool]:
     from .. import METHODS, deduce
     from ..errors import InconsistentPositionError, MethodRefused
@@ -162,9 +166,10 @@ def _report(
     for name in methods:
         info = METHODS[name]
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
+        budget = {"time_limit": time_limit} if time_limit is not None and "time_limit" in info.options else {}
         try:
-            deduce(obs, name, use_total=use_total)
-            d = deduce(obs, name, use_total=use_total, proofs=explain)
+            deduce(obs, name, use_total=use_total, **budget)
+            d = deduce(obs, name, use_total=use_total, proofs=explain, **budget)
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"== {name} ({tag}): inconsistent position: {exc}", ""]
@@ -220,7 +225,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown method {args.method!r}; choose from {', '.join(sorted(METHODS))}")
     obs = read_position(args.file, mines=args.mines, noise=args.noise)
     methods = list(METHODS) if args.all else [args.method]
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     text, consistent = _report(obs, methods, use_total=not args.no_total, probabilities=args.probabilities,
-                               explain=args.explain)
+                               explain=args.explain, time_limit=args.time_limit)
     sys.stdout.write(text)
     return 0 if consistent else 1
