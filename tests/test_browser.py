@@ -160,7 +160,7 @@ def _run_all(driver, shots: Path) -> None:
     def prompts(d):
         return d.find_elements(By.CSS_SELECTOR, ".jp-InputPrompt")
 
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 600
     attempt = 0
     while time.monotonic() < deadline:
         attempt += 1
@@ -172,7 +172,8 @@ def _run_all(driver, shots: Path) -> None:
         except TimeoutException:
             driver.save_screenshot(str(shots / f"00-run-all-attempt-{attempt}.png"))
             continue
-        wait(driver, lambda d: _accept_dialogs(d) or len(d.find_elements(*board_cells)) == 81, 240)
+        # a first kernel in a fresh environment can take minutes to start (imports, compile caches)
+        wait(driver, lambda d: _accept_dialogs(d) or len(d.find_elements(*board_cells)) == 81, 480)
         return
     raise TimeoutException("Restart and Run All never started the notebook")
 
