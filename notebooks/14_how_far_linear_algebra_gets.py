@@ -182,6 +182,9 @@ boards
 #   beginner, intermediate and expert (90th percentile 5, 9, 19; largest seen 65), and 10^0.9, 10^10 and
 #   10^44 layouts fit what the player sees; report 002's "space of dimension 68" is beyond every expert
 #   position we met.
-# - **Boards graded by method** come fast: beginner and intermediate boards at tens to hundreds per second,
-#   expert boards solvable by RREF at 2 to 4 per second (`benchmarks/board_generation.py`), thanks to
-#   repairing the layout where the solver got stuck instead of drawing a new one.
+# - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 200,
+#   70 and 20 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`),
+#   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
+#   cost more (about 25, 3 and 0.3 per second): one RREF pass is not monotone, so a board is kept only when
+#   RREF solves it in every order of moves (all at once, reveals only, one move at a time) and the weaker
+#   methods in none.

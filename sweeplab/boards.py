@@ -22,6 +22,16 @@ every method is rejected by exact enumeration first (fast), so slow methods
 run only on boards that can be solved at all.  Boards are therefore not
 uniform among the no-guess boards; the method's guarantee is what is checked.
 
+One RREF pass is not monotone: what it proves depends on the reduced basis,
+so on the order in which cells were learned, and a board it solves when every
+answer is applied at once may defeat it one move at a time.  A generated board
+is therefore replayed under the three conventions of
+:data:`sweeplab.noguess.CONVENTIONS` (all at once with flags, reveals only,
+one move at a time) for every non-monotone method involved, and kept only when
+they agree: its method and its grade solve it in every order, the weaker
+methods of the cascade in none.  :func:`grade` itself uses the first
+convention.
+
 Examples
 --------
 >>> board = generate_board("beginner", solvable_by="subset", seed=3)
@@ -41,7 +51,7 @@ import numpy as np
 
 from .game import Game, as_generator, resolve_board
 from .methods import METHODS, method_info
-from .noguess import CASCADE, solve_layout
+from .noguess import CASCADE, CONVENTIONS, MONOTONE, solve_layout
 from .positions import COVERED, neighbour_counts
 
 __all__ = ["Board", "BoardNotFound", "generate_board", "generate_boards", "grade", "solves", "GRADES"]
@@ -134,9 +144,25 @@ def _check_layout(layout, opening) -> tuple[np.ndarray, Cell]:
     return arr, (r, c)
 
 
-def _solve(layout: np.ndarray, opening: Cell, method: str, use_total: bool = True) -> Game:
+def _solve(layout: np.ndarray, opening: Cell, method: str, use_total: bool = True,
+           convention: str = "all") -> Game:
     """Play the method from the opening without guessing; the game at its end (won, or stuck)."""
-    return solve_layout(layout, opening, method, use_total=use_total)
+    return solve_layout(layout, opening, method, use_total=use_total, convention=convention)
+
+
+def _unambiguous(layout: np.ndarray, opening: Cell, method: str, graded: str) -> bool:
+    """Whether every convention agrees: ``method`` and ``graded`` solve, the weaker methods do not.
+
+    Only the methods outside :data:`~sweeplab.noguess.MONOTONE` can disagree, so only they are replayed.
+    """
+    for m in dict.fromkeys((method, graded)):
+        if m in MONOTONE or m == "guess":
+            continue
+        if any(_solve(layout, opening, m, convention=c).status != "won" for c in CONVENTIONS[1:]):
+            return False
+    weaker = CASCADE[: CASCADE.index(graded)] if graded in CASCADE else CASCADE
+    return not any(_solve(layout, opening, m, convention=c).status == "won"
+                   for m in weaker if m not in MONOTONE for c in CONVENTIONS[1:])
 
 
 def _sound(method: str, what: str = "solvable_by") -> str:
@@ -150,8 +176,12 @@ def _sound(method: str, what: str = "solvable_by") -> str:
     return info.name
 
 
-def solves(layout, opening, method: str, *, use_total: bool = True) -> bool:
+def solves(layout, opening, method: str, *, use_total: bool = True, convention: str = "all") -> bool:
     """Whether ``method`` alone solves the board from ``opening`` without a guess.
+
+    ``convention`` says how the method's answers are applied
+    (:data:`sweeplab.noguess.CONVENTIONS`; the default reveals every proved
+    safe cell and flags every proved mine before asking again).
 
     Examples
     --------
@@ -160,7 +190,7 @@ def solves(layout, opening, method: str, *, use_total: bool = True) -> bool:
     True
     """
     arr, cell = _check_layout(layout, opening)
-    return _solve(arr, cell, _sound(method, "method"), use_total).status == "won"
+    return _solve(arr, cell, _sound(method, "method"), use_total, convention).status == "won"
 
 
 def grade(layout, opening, *, use_total: bool = True) -> str:
@@ -325,8 +355,11 @@ def generate_board(
                 continue
             if any(_solve(layout, cell, m).status == "won" for m in weaker):
                 break  # too easy for exact_grade: draw afresh (a repair would make it easier still)
+            graded = grade(layout, cell)
+            if not _unambiguous(layout, cell, method, graded):
+                break  # one RREF pass answers differently in another order: draw afresh
             layout.setflags(write=False)
-            return Board(layout, cell, grade(layout, cell), method, tries, time.perf_counter() - start)
+            return Board(layout, cell, graded, method, tries, time.perf_counter() - start)
     raise BoardNotFound(
         f"no {shape_[0]}x{shape_[1]} board with {n_mines} mines solvable by {method!r}"
         f"{' and by no weaker method' if exact_grade else ''} in max_tries={max_tries} layouts; "

@@ -28,7 +28,7 @@ from .game import Game
 from .positions import Observation
 from .referee import referee
 
-__all__ = ["CASCADE", "ReachAgent", "CascadeAgent", "solve_layout"]
+__all__ = ["CASCADE", "CONVENTIONS", "MONOTONE", "ReachAgent", "CascadeAgent", "solve_layout"]
 
 #: The cascade of issue 11 item 2, weakest first; a guess follows when all fail.
 CASCADE = ("trivial", "subset", "rref", "bounded", "lp", "enumerate")
@@ -67,14 +67,65 @@ class CascadeAgent(Agent):
     name = "cascade"
 
 
-def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True) -> Game:
+#: How a solver applies a method's answer (:func:`solve_layout`): ``"all"`` reveals every proved safe
+#: cell and flags every proved mine, then asks again (what :class:`ReachAgent` does); ``"reveal"``
+#: reveals the safe cells and never flags; ``"single"`` plays one move per question (the first proved
+#: safe cell in row-major order, else the first proved mine, flagged).
+CONVENTIONS = ("all", "reveal", "single")
+#: Methods whose answers only grow with what the position shows, so the three conventions agree on
+#: whether they solve a board: propagation to a fixpoint (trivial, subset), the LP relaxation (a smaller
+#: polytope) and the complete methods.  One RREF pass (and bounds propagation, which reads RREF rows,
+#: and the finite fields) depends on the reduced basis, hence on the order in which cells were learned.
+MONOTONE = ("trivial", "subset", "lp", "milp", "enumerate", "brute")
+
+
+def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True,
+                 convention: str = "all") -> Game:
     """Play ``method`` alone from ``opening`` on a fixed layout, without guessing; the game at its end.
 
     The game's status is ``"won"`` when the method opened every safe cell, else
-    ``"playing"``, left at the first position where the method proved nothing.
+    ``"playing"``, left at the first position where the method proved nothing
+    new.  ``convention`` says how each answer is applied (:data:`CONVENTIONS`).
+
+    Examples
+    --------
+    >>> layout = np.zeros((3, 4), dtype=bool); layout[0, 3] = True
+    >>> [solve_layout(layout, (2, 0), "trivial", convention=c).status for c in CONVENTIONS]
+    ['won', 'won', 'won']
     """
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     game = Game.from_layout(layout)
-    agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
-    for _ in referee(agent, game, np.random.default_rng(0)):
-        pass
+    if convention == "all":
+        agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
+        for _ in referee(agent, game, np.random.default_rng(0)):
+            pass
+        return game
+    from .errors import InconsistentPositionError, MethodRefused
+    from .methods import deduce
+    from .positions import COVERED
+
+    game.reveal(*opening)
+    while game.status == "playing":
+        obs = game.observation
+        try:
+            d = deduce(obs, method, use_total=use_total, check_consistency=False)
+        except (MethodRefused, InconsistentPositionError):
+            break
+        grid = obs.grid
+        safe = [c for c in sorted(d.safe) if grid[c] == COVERED]
+        mines = [c for c in sorted(d.mines) if grid[c] == COVERED] if convention == "single" else []
+        if convention == "single":
+            if safe:
+                game.reveal(*safe[0])
+            elif mines:
+                game.flag(*mines[0])
+            else:
+                break
+        else:
+            if not safe:
+                break
+            for cell in safe:
+                if game.status == "playing" and game.observation.grid[cell] == COVERED:
+                    game.reveal(*cell)
     return game
