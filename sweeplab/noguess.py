@@ -28,7 +28,8 @@ from .game import Game
 from .positions import Observation
 from .referee import referee
 
-__all__ = ["CASCADE", "CONVENTIONS", "MONOTONE", "ReachAgent", "CascadeAgent", "solve_layout"]
+__all__ = ["CASCADE", "CONVENTIONS", "MONOTONE", "Progress", "ReachAgent", "CascadeAgent",
+           "play_without_guessing", "solve_layout"]
 
 #: The cascade of issue 11 item 2, weakest first; a guess follows when all fail.
 CASCADE = ("trivial", "subset", "rref", "bounded", "lp", "enumerate")
@@ -79,6 +80,85 @@ CONVENTIONS = ("all", "reveal", "single")
 MONOTONE = ("trivial", "subset", "lp", "milp", "enumerate", "brute")
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far a player that never guesses got (:func:`play_without_guessing`).
+
+    Attributes
+    ----------
+    opened_first : int
+        Cells the opening click opened.
+    turns : int
+        Questions asked of the method (answers applied).
+    reveals, flags : int
+        Cells revealed and flagged after the opening.
+    """
+
+    opened_first: int
+    turns: int
+    reveals: int
+    flags: int
+
+
+def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, use_total: bool = True,
+                          convention: str = "all") -> Progress:
+    """Click ``opening`` on a fresh game, then play ``method`` alone until it proves nothing new.
+
+    The game is left won, or at the first position where a guess would be
+    needed.  ``convention`` says how each answer is applied (:data:`CONVENTIONS`).
+
+    Examples
+    --------
+    >>> game = Game.from_layout(np.array([[0, 0, 0, 1, 0]], dtype=bool))
+    >>> play_without_guessing(game, "trivial", (0, 0)), game.status  # the 1 and the total
+    (Progress(opened_first=3, turns=1, reveals=1, flags=0), 'won')
+    """
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    opened_first = turns = reveals = flags = 0
+    if convention == "all":
+        agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
+        for played in referee(agent, game, np.random.default_rng(0)):
+            if played.move.source == "first":
+                opened_first = played.opened
+                continue
+            turns = played.turn
+            if played.move.kind == "reveal":
+                reveals += 1
+            else:
+                flags += 1
+        return Progress(opened_first, turns, reveals, flags)
+    from .errors import InconsistentPositionError, MethodRefused
+    from .methods import deduce
+    from .positions import COVERED
+
+    opened_first = game.reveal(*opening)
+    while game.status == "playing":
+        obs = game.observation
+        try:
+            d = deduce(obs, method, use_total=use_total, check_consistency=False)
+        except (MethodRefused, InconsistentPositionError):
+            break
+        grid = obs.grid
+        safe = [c for c in sorted(d.safe) if grid[c] == COVERED]
+        if convention == "single":
+            mines = [c for c in sorted(d.mines) if grid[c] == COVERED]
+            safe, mines = (safe[:1], []) if safe else ([], mines[:1])
+        else:
+            mines = []
+        if not safe and not mines:
+            break
+        turns += 1
+        for cell in safe:
+            if game.status == "playing" and game.observation.grid[cell] == COVERED:
+                game.reveal(*cell)
+                reveals += 1
+        for cell in mines:
+            game.flag(*cell)
+            flags += 1
+    return Progress(opened_first, turns, reveals, flags)
+
+
 def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True,
                  convention: str = "all") -> Game:
     """Play ``method`` alone from ``opening`` on a fixed layout, without guessing; the game at its end.
@@ -93,39 +173,6 @@ def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bo
     >>> [solve_layout(layout, (2, 0), "trivial", convention=c).status for c in CONVENTIONS]
     ['won', 'won', 'won']
     """
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     game = Game.from_layout(layout)
-    if convention == "all":
-        agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
-        for _ in referee(agent, game, np.random.default_rng(0)):
-            pass
-        return game
-    from .errors import InconsistentPositionError, MethodRefused
-    from .methods import deduce
-    from .positions import COVERED
-
-    game.reveal(*opening)
-    while game.status == "playing":
-        obs = game.observation
-        try:
-            d = deduce(obs, method, use_total=use_total, check_consistency=False)
-        except (MethodRefused, InconsistentPositionError):
-            break
-        grid = obs.grid
-        safe = [c for c in sorted(d.safe) if grid[c] == COVERED]
-        mines = [c for c in sorted(d.mines) if grid[c] == COVERED] if convention == "single" else []
-        if convention == "single":
-            if safe:
-                game.reveal(*safe[0])
-            elif mines:
-                game.flag(*mines[0])
-            else:
-                break
-        else:
-            if not safe:
-                break
-            for cell in safe:
-                if game.status == "playing" and game.observation.grid[cell] == COVERED:
-                    game.reveal(*cell)
+    play_without_guessing(game, method, opening, use_total=use_total, convention=convention)
     return game

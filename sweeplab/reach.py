@@ -51,9 +51,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .agents.base import first_cell
 from .game import LEVELS, new_game, resolve_board
 from .methods import METHODS, method_info
-from .noguess import CASCADE, CascadeAgent, ReachAgent
+from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
 from .positions import Observation
 from .referee import referee
 from .simulate import game_seeds
@@ -133,6 +134,7 @@ def reach_games(
     use_total: bool = True,
     first_click: str = "zero",
     first_move: Any = "auto",
+    convention: str = "all",
     games: int = 100,
     seed: int = 0,
     start: int = 0,
@@ -152,6 +154,11 @@ def reach_games(
     first_move : "auto", "corner", "centre", "random" or (row, col)
         The opening click; ``"auto"`` is the package's rule (:meth:`sweeplab.agents.Agent.for_rules`):
         cell (2, 2) under the "zero" rule, the corner otherwise.
+    convention : {"all", "reveal", "single"}
+        How each answer of the method is applied (:data:`sweeplab.noguess.CONVENTIONS`): every
+        proved cell at once (safe ones revealed, mines flagged), the safe ones only, or one move
+        at a time.  Only methods that are not monotone (one RREF pass, bounds propagation, the
+        finite fields) can answer differently.
     games, seed, start : int
         Games ``start .. start + games - 1`` of root ``seed`` (the boards of :func:`sweeplab.play`).
 
@@ -159,7 +166,7 @@ def reach_games(
     -------
     pandas.DataFrame
         ``method, use_total, level, height, width, mines, density, first_click,
-        first_move, seed, game, won`` (every safe cell opened without a guess),
+        first_move, convention, seed, game, won`` (every safe cell opened without a guess),
         ``revealed`` (share of the safe cells open at the first forced guess),
         ``opening`` (share opened by the first click), ``turns`` (method
         calls), ``reveals``, ``flags``, ``mines_hit`` (always 0 for a sound
@@ -180,26 +187,21 @@ def reach_games(
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
     agent = ReachAgent(methods=(name,), use_total=bool(use_total), first_move=first_move).for_rules(
         first_click=first_click, shape=shape_)
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     h, w = shape_
     params = {"method": name, "use_total": bool(use_total), "level": level, "height": h, "width": w,
               "mines": n_mines, "density": round(n_mines / (h * w), 4), "first_click": first_click,
-              "first_move": _first_move_label(agent.first_move), "seed": seed}
+              "first_move": _first_move_label(agent.first_move), "convention": convention, "seed": seed}
     rows = []
     for i, game, rng in _games(shape_, n_mines, first_click, seed, start, games):
         t0 = time.perf_counter()
         safe_total = h * w - n_mines
-        opening = reveals = flags = turns = 0
-        for played in referee(agent, game, rng):
-            turns = played.turn + 1
-            if played.move.source == "first":
-                opening = played.opened
-            elif played.move.kind == "reveal":
-                reveals += 1
-            else:
-                flags += 1
+        opening = first_cell(agent.first_move, shape_, rng)  # as the agent's first call draws it
+        p = play_without_guessing(game, name, opening, use_total=bool(use_total), convention=convention)
         rows.append({**params, "game": i, "won": game.status == "won" and game.mines_hit == 0,
-                     "revealed": game.revealed_fraction, "opening": opening / max(safe_total, 1),
-                     "turns": turns, "reveals": reveals, "flags": flags, "mines_hit": game.mines_hit,
+                     "revealed": game.revealed_fraction, "opening": p.opened_first / max(safe_total, 1),
+                     "turns": p.turns, "reveals": p.reveals, "flags": p.flags, "mines_hit": game.mines_hit,
                      "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows, columns=[*params, "game", "won", "revealed", "opening", "turns", "reveals",
                                        "flags", "mines_hit", "seconds"])
@@ -207,7 +209,7 @@ def reach_games(
 
 #: Columns that identify a reach point.
 REACH_KEYS = ("method", "use_total", "level", "height", "width", "mines", "density", "first_click",
-              "first_move")
+              "first_move", "convention")
 
 
 def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:

@@ -58,6 +58,16 @@ def test_exact_enumeration_reaches_every_game_a_sound_method_reaches():
         assert (rows["revealed"] <= exact["revealed"] + 1e-12).all(), method
 
 
+def test_monotone_methods_reach_the_same_in_every_order_of_moves():
+    kw = {"level": "beginner", "games": 6, "seed": 4}
+    for method in ("trivial", "subset"):
+        runs = [reach_games(method=method, convention=c, **kw) for c in ("all", "reveal", "single")]
+        assert all((r["won"] == runs[0]["won"]).all() for r in runs), method
+        assert all(np.allclose(r["revealed"], runs[0]["revealed"]) for r in runs), method
+    with pytest.raises(ValueError, match="convention must be one of"):
+        reach_games(method="rref", convention="sometimes", **kw)
+
+
 def test_reach_summary_has_wilson_intervals():
     rows = reach_games(method="subset", level="beginner", games=8, seed=0, use_total=False)
     table = reach_summary(rows)
