@@ -150,19 +150,38 @@ def _solve(layout: np.ndarray, opening: Cell, method: str, use_total: bool = Tru
     return solve_layout(layout, opening, method, use_total=use_total, convention=convention)
 
 
-def _unambiguous(layout: np.ndarray, opening: Cell, method: str, graded: str) -> bool:
-    """Whether every convention agrees: ``method`` and ``graded`` solve, the weaker methods do not.
+def _first_failure(layout: np.ndarray, opening: Cell, method: str, weaker: tuple[str, ...]) -> Game | None:
+    """The checks of a candidate board, cheapest first.
 
-    Only the methods outside :data:`~sweeplab.noguess.MONOTONE` can disagree, so only they are replayed.
+    Returns a won game when the board passes; the game where a solver got
+    stuck when it fails in a way a repair may mend (exact enumeration, the
+    method, or the grade's method in another order of moves, see
+    :data:`~sweeplab.noguess.CONVENTIONS`); ``None`` when a method that should
+    not solve it does (``weaker`` under ``exact_grade``, or a method below the
+    grade in some order), which repairs would only make worse.
     """
+    if method != "enumerate":
+        game = _solve(layout, opening, "enumerate")  # no sound method solves what enumeration cannot
+        if game.status != "won":
+            return game
+    won = _solve(layout, opening, method)
+    if won.status != "won":
+        return won
+    if any(_solve(layout, opening, m).status == "won" for m in weaker):
+        return None
+    graded = grade(layout, opening)
+    # the method and the grade solve in every order of moves; below the grade, nothing solves in any
     for m in dict.fromkeys((method, graded)):
-        if m in MONOTONE or m == "guess":
-            continue
-        if any(_solve(layout, opening, m, convention=c).status != "won" for c in CONVENTIONS[1:]):
-            return False
-    weaker = CASCADE[: CASCADE.index(graded)] if graded in CASCADE else CASCADE
-    return not any(_solve(layout, opening, m, convention=c).status == "won"
-                   for m in weaker if m not in MONOTONE for c in CONVENTIONS[1:])
+        if m not in MONOTONE:
+            for c in CONVENTIONS[1:]:
+                game = _solve(layout, opening, m, convention=c)
+                if game.status != "won":
+                    return game
+    below = CASCADE[: CASCADE.index(graded)]
+    if any(_solve(layout, opening, m, convention=c).status == "won"
+           for m in below if m not in MONOTONE for c in CONVENTIONS[1:]):
+        return None
+    return won
 
 
 def _sound(method: str, what: str = "solvable_by") -> str:
@@ -346,20 +365,12 @@ def generate_board(
                     break
                 layout = fixed
                 tries += 1
-            if method != "enumerate":
-                stuck = _solve(layout, cell, "enumerate")
-                if stuck.status != "won":
-                    continue
-            stuck = _solve(layout, cell, method)
-            if stuck.status != "won":
-                continue
-            if any(_solve(layout, cell, m).status == "won" for m in weaker):
-                break  # too easy for exact_grade: draw afresh (a repair would make it easier still)
-            graded = grade(layout, cell)
-            if not _unambiguous(layout, cell, method, graded):
-                break  # one RREF pass answers differently in another order: draw afresh
-            layout.setflags(write=False)
-            return Board(layout, cell, graded, method, tries, time.perf_counter() - start)
+            stuck = _first_failure(layout, cell, method, weaker)
+            if stuck is None:
+                break  # too easy, or a weaker method wins in some order: draw afresh (repairs only ease it)
+            if stuck.status == "won":
+                layout.setflags(write=False)
+                return Board(layout, cell, grade(layout, cell), method, tries, time.perf_counter() - start)
     raise BoardNotFound(
         f"no {shape_[0]}x{shape_[1]} board with {n_mines} mines solvable by {method!r}"
         f"{' and by no weaker method' if exact_grade else ''} in max_tries={max_tries} layouts; "
