@@ -637,6 +637,15 @@ class CellBounds:
         w = self.shape[1]
         return {(int(i) // w, int(i) % w) for i in self.interior}
 
+    def claims(self, decided: dict[int, int]) -> tuple[set[Cell], set[Cell]]:
+        """``(safe, mines)`` from values of columns (``j == len(cells)``: the whole interior)."""
+        n = self.cells.size
+        safe = {self.cell(j) for j, v in decided.items() if v == 0 and j < n}
+        mines = {self.cell(j) for j, v in decided.items() if v == 1 and j < n}
+        if n in decided:
+            (safe if decided[n] == 0 else mines).update(self.interior_cells())
+        return safe, mines
+
 
 @dataclass(frozen=True)
 class MergedSystem:

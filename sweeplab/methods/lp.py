@@ -93,8 +93,4 @@ def forced_cells(
     decided = lp.by_block()
     if decided is None:
         decided = lp.whole()
-    safe = {s.cell(j) for j, v in decided.items() if v == 0 and j < n}
-    mines = {s.cell(j) for j, v in decided.items() if v == 1 and j < n}
-    if n in decided:
-        (safe if decided[n] == 0 else mines).update(s.interior_cells())
-    return safe, mines
+    return s.claims(decided)

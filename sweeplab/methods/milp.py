@@ -92,11 +92,7 @@ def forced_cells(
     forced = programs.by_block()
     if forced is None:
         forced = programs.whole()
-    safe = {s.cell(j) for j, v in forced.items() if v == 0 and j < n}
-    mines = {s.cell(j) for j, v in forced.items() if v == 1 and j < n}
-    if n in forced:
-        (safe if forced[n] == 0 else mines).update(s.interior_cells())
-    return safe, mines
+    return s.claims(forced)
 
 
 class _Programs:
