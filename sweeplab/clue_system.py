@@ -342,7 +342,8 @@ class ClueSystem:
                 f"clue {int(obs.grid[r, c])} at ({r}, {c}) cannot be met: "
                 f"{need} more mines among {n_cov} covered neighbours"
             )
-        remaining = self.remaining
+        # the kernel counted the known mines: the same figure as self.remaining, without a second pass
+        remaining = obs.mines - n_known if self.use_total and obs.mines is not None else None
         if remaining is not None and not 0 <= remaining <= n_covered:
             raise InconsistentPositionError(
                 f"total of {obs.mines} mines cannot be met with {n_known} known mines "

@@ -15,6 +15,8 @@ random choices from its second.  A game's outcome therefore depends only on
 from __future__ import annotations
 
 import time
+from collections import Counter
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -53,31 +55,32 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     spent (``seconds_<method>``) and the certain moves of methods registered
     after import (``certain_<method>``).
     """
-    counts = dict.fromkeys(SOURCES, 0)
-    guesses = reveals = flags = wrong = 0
-    wrong_flags: list[tuple[int, int]] = []
     with method_seconds() as clock:
-        for played in referee(agent, game, rng):
-            kind, r, c, source = played.move
-            certain = source not in ("guess", "first")
-            if certain:
-                key = source.replace("-", "_")
-                counts[key] = counts.get(key, 0) + 1
-            if kind == "reveal":
-                reveals += 1
-                if certain:
-                    wrong += played.hit_mine
-                else:
-                    guesses += source == "guess"
-            else:
-                flags += 1
-                if certain:
-                    wrong_flags.append((r, c))
+        played = list(referee(agent, game, rng))
+    moves = [p.move for p in played]
+    # (kind, source) of every move, tallied in C: the per-move work stays in the referee
+    tally = Counter(map(itemgetter(0, 3), moves))
+    counts = dict.fromkeys(SOURCES, 0)
+    reveals = flags = 0
+    for (kind, source), n in tally.items():
+        if kind == "reveal":
+            reveals += n
+        else:
+            flags += n
+        if source not in ("guess", "first"):
+            key = source.replace("-", "_")
+            counts[key] = counts.get(key, 0) + n
+    guesses = tally[("reveal", "guess")]
+    wrong = sum(p.move.source not in ("guess", "first") for p in played if p.hit_mine)
     # the referee's verdict: an unfinished game after every turn it allows is stuck
     status = "stuck" if game.status == "playing" else game.status
     layout = game.layout
-    if layout is not None:
-        wrong += sum(not layout[r, c] for r, c in wrong_flags)
+    if layout is not None and flags:
+        certain_flags = [(r, c) for kind, r, c, source in moves
+                         if kind == "flag" and source not in ("guess", "first")]
+        if certain_flags:
+            rows, cols = zip(*certain_flags, strict=True)
+            wrong += int(np.count_nonzero(~layout[list(rows), list(cols)]))
     seconds = dict.fromkeys(SOURCES, 0.0)
     seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
     return {

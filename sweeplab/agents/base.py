@@ -186,7 +186,7 @@ class Agent:
         Returns at least one move while a covered, unflagged cell remains.
         """
         grid = obs.grid
-        if not (grid != COVERED).any():
+        if not np.count_nonzero(grid != COVERED):
             r, c = first_cell(self.first_move, obs.shape, rng)
             return [Move("reveal", r, c, "first")]
         moves = self.certain_moves(obs)

@@ -332,7 +332,7 @@ class BestAgent(ProbabilityAgent):
                 else:
                     cov = g == COVERED
                     assert e.probabilities is not None  # asked for
-                    nxt = 1.0 - float(np.min(e.probabilities[cov])) if cov.any() else 1.0
+                    nxt = 1.0 - float(np.min(e.probabilities[cov])) if np.count_nonzero(cov) else 1.0
                 value += pk * nxt
                 norm += pk
             if norm > 0:

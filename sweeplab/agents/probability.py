@@ -44,7 +44,7 @@ class ProbabilityAgent(Agent):
     name = "probability"
 
     def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
-        if not (obs.grid != COVERED).any():
+        if not np.count_nonzero(obs.grid != COVERED):
             return super().next_moves(obs, rng)
         if not self.noise_aware and obs.noise is not None:
             obs = read_as_exact(obs)

@@ -52,6 +52,7 @@ chunks of backtracking and inside the programme; past it,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -274,7 +275,8 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None
     gptr, grows, comp, order, starts, coff, goff = _layout(gsize, row_ptr, row_groups)
     n_comp = starts.size - 1
     _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]),
-          f"count arrays for {n_comp} blocks (largest: {int(np.diff(coff).max(initial=1)) - 1} cells)")
+          lambda: f"count arrays for {n_comp} blocks "
+                  f"(largest: {int(np.diff(coff).max(initial=1)) - 1} cells)")
     counts = np.zeros(coff[-1])
     gmines = np.zeros(goff[-1])
     cansafe = np.zeros(goff[-1], np.bool_)
@@ -284,12 +286,13 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None
         budget.check(f"enumerating {n_comp} blocks")
         c = _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, coff, goff, counts,
                        gmines, cansafe, over, c, int(max_nodes), _CHUNK_NODES)
-    return comp, counts, coff, gmines, cansafe, goff[:-1], over, -1 if over.any() else 0
+    return comp, counts, coff, gmines, cansafe, goff[:-1], over, -1 if np.count_nonzero(over) else 0
 
 
-def _need(budget: Budget, need: int, what: str) -> None:
-    """:class:`ComponentTooLargeError` when ``need`` bytes are over the budget."""
+def _need(budget: Budget, need: int, what: str | Callable[[], str]) -> None:
+    """:class:`ComponentTooLargeError` when ``need`` bytes are over the budget (``what`` names them)."""
     if budget.max_bytes is not None and need > budget.max_bytes:
+        what = what if isinstance(what, str) else what()
         raise ComponentTooLargeError(
             f"enumeration would need {size_text(need)} for {what}, over its size budget "
             f"max_bytes={budget.max_bytes} ({size_text(budget.max_bytes)}); "
@@ -787,9 +790,9 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
     p = clue_system(obs, use_total=use_total).grouped()
     G = p.group_size.size
     if G:
-        comp, counts, coff, gmines, cansafe, goff, over, _ = _search(
+        comp, counts, coff, gmines, cansafe, goff, over, status = _search(
             p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes), budget)
-        if over.any():
+        if status:
             try:
                 _dp_counts(p, MAX_STATES, budget=budget, blocks=np.flatnonzero(over).tolist(),
                            out=(counts, gmines, cansafe))
@@ -849,18 +852,35 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
     return safe_flat, mine_flat, probs
 
 
-def _combine_steps(counts: np.ndarray, coff: np.ndarray) -> int:
+@numba.njit(cache=True)
+def _combine_steps(counts, coff):  # pragma: no cover - compiled
     """Inner steps of :func:`_combine` with the total: each block whose mine count varies is
     convolved with the blocks before and after it (spans of the partial sums multiplied)."""
-    spread = []
-    for c in range(coff.size - 1):
-        k = np.flatnonzero(counts[coff[c] : coff[c + 1]] > 0)
-        if k.size:
-            spread.append(int(k[-1] - k[0]))
-    s = np.array([v for v in spread if v > 0], dtype=np.int64)
-    before = 1 + np.cumsum(s) - s
-    after = 1 + s.sum() - np.cumsum(s)
-    return int((before * after).sum() + s.size * (s.max(initial=0) + 1) * (s.sum() + 1))
+    n_comp = coff.size - 1
+    spread = np.zeros(n_comp, np.int64)
+    n = 0
+    for c in range(n_comp):
+        first = -1
+        last = -1
+        for k in range(coff[c + 1] - coff[c]):
+            if counts[coff[c] + k] > 0:
+                if first < 0:
+                    first = k
+                last = k
+        if last > first:
+            spread[n] = last - first
+            n += 1
+    total = 0
+    widest = 0
+    for i in range(n):
+        total += spread[i]
+        widest = max(widest, spread[i])
+    steps = n * (widest + 1) * (total + 1)
+    before = 1
+    for i in range(n):
+        steps += before * (1 + total - before + 1 - spread[i])
+        before += spread[i]
+    return steps
 
 
 def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
