@@ -27,6 +27,7 @@ from ..positions import Observation  # noqa: F401  (doctest namespace)
 from .base import Agent, Move, first_cell
 from .basic import ChainAgent, CspAgent, LstsqAgent, RandomAgent, RrefAgent, TrivialAgent
 from .best import BestAgent
+from .best_v1 import BestV1Agent
 from .probability import ProbabilityAgent
 from .reductio import ReductioAgent
 
@@ -60,6 +61,8 @@ _INFOS = [
     AgentInfo("best", BestAgent, "004 improved agent, extended (published rates: beginner 91.7%, "
               "intermediate 78.2%, expert 41.1% with a safe first click in the corner)",
               "exact probabilities, progress-aware guesses with lookahead, exhaustive endgame"),
+    AgentInfo("best-v1", BestV1Agent, "issue 13: best as it was before (same games for a seed)",
+              "best before issue 13, kept to measure gains on the same games"),
     AgentInfo("chain", ChainAgent, "any chain of methods", "the given methods in order, else random"),
 ]
 
