@@ -571,9 +571,9 @@ def scaling_study(
         raise ValueError(f"unknown method(s) {unknown}; choose from {sorted(METHODS) + list(RREF_VARIANTS)}")
     jobs = [(n, n in METHODS) for n in names]
     jobs += [(n, False) for n in names if n in without_total and n in METHODS]
-    shapes = sorted((tuple(int(v) for v in s) for s in shapes), key=lambda s: s[0] * s[1])
+    shapes = sorted(((int(s[0]), int(s[1])) for s in shapes), key=lambda s: s[0] * s[1])
     ctx = multiprocessing.get_context("fork")
-    timed_out: set[tuple[str, float]] = set()
+    timed_out: set[tuple[str, bool, float]] = set()
     rows: list[dict[str, Any]] = []
     cells = [(shape, d) for shape in shapes for d in densities]
     bar = cells

@@ -357,9 +357,10 @@ def generate_board(
     while tries < max_tries:
         layout, cell = _draw(rng, shape_, n_mines, opening)
         tries += 1
-        stuck = Game.from_layout(layout)
+        stuck: Game | None = None
         for repair in range(REPAIRS + 1):
             if repair:
+                assert stuck is not None  # a failed replay: repairs follow only a game that got stuck
                 fixed = _repair(rng, layout, cell, stuck)
                 if fixed is None or tries >= max_tries:
                     break

@@ -334,7 +334,7 @@ class ClueSystem:
 
         obs = self._source("grouped")
         cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, info = _grid_kernels.grouped(
-            obs.grid, BOUND_NOISE.get(obs.noise, 0))
+            obs.grid, BOUND_NOISE.get(obs.noise or "", 0))
         bad, need, n_cov, n_known, n_covered = info.tolist()
         if bad >= 0:
             r, c = divmod(bad, obs.shape[1])
@@ -390,7 +390,7 @@ class ClueSystem:
         """
         self.check_counts()
         nf = self.n_frontier
-        columns = [(cell,) for cell in self.cells[:nf]]
+        columns: list[tuple[Cell, ...]] = [(cell,) for cell in self.cells[:nf]]
         weights = [1] * nf
         kept = nf
         if self.n_variables > nf:

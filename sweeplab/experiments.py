@@ -275,6 +275,7 @@ def game_steps(
         rows.append({"step": len(rows), "kind": move.kind, "row": move.row, "col": move.col,
                      "source": move.source, "position": game.observation.to_text()})
     out = pd.DataFrame(rows)
+    assert game.layout is not None  # placed by the first reveal
     out.attrs["layout"] = game.layout.astype(int).tolist()
     out.attrs["score"] = game.score
     return out

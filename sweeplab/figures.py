@@ -52,7 +52,7 @@ def _plt():
     return plt, sns
 
 
-def _report_markers(ax, xs, values, label: str = "report") -> None:
+def _report_markers(ax, xs, values, label: str | None = "report") -> None:
     values = np.asarray(values, dtype=float)
     keep = np.isfinite(values)
     if keep.any():

@@ -25,7 +25,7 @@ import math
 import time
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -206,7 +206,7 @@ class Board:
         anything was found.  Raises :class:`InconsistentPositionError` when a
         clue or the total cannot be met.
         """
-        rule = _NOISE_RULE.get(noise, 0)
+        rule = _NOISE_RULE.get(noise or "", 0)
         has_total = self.remaining is not None
         status, at, need, unk, safe, mines, watch = _single_clue_fixpoint(
             self.clue, self.unknown, self.mine, self.offsets, self.watch, has_total,
@@ -733,6 +733,10 @@ def check_columns(ones: set[int], zeros: set[int]) -> tuple[set[int], set[int]]:
 _CLAIM = 1e-6
 
 
+#: LPs with at most this many matrix entries are handed to HiGHS as dense arrays (2 MB of floats).
+DENSE_LP_ENTRIES = 250_000
+
+
 class Relaxation:
     """The LP relaxation of a clue system's cell bounds (``lp``, and ``milp``'s first pass).
 
@@ -750,26 +754,40 @@ class Relaxation:
         self.col_block = np.zeros(self.n, dtype=np.int64)
         for k, (_, cols) in enumerate(self.blocks):
             self.col_block[cols] = k
+        self._matrix: tuple[tuple[bytes, bytes], sp.csr_array] | None = None
 
     def solve(self, rows: np.ndarray, cols: np.ndarray, c: np.ndarray, total: bool) -> np.ndarray:
         """The optimum of ``c . x`` over the rows ``rows`` and cells ``cols`` (and ``y`` with ``total``)."""
         s = self.s
-        A = s.block(rows, cols).astype(float) if self.blocks else sp.csr_array((0, cols.size))
+        key = (rows.tobytes(), cols.tobytes())
+        if self._matrix is None or self._matrix[0] != key:  # the iterations of a loop share the matrix
+            block = s.block(rows, cols).astype(float) if self.blocks else sp.csr_array((0, cols.size))
+            self._matrix = key, block
+        # a small LP goes to HiGHS dense: building sparse blocks costs more than it saves there
+        # (benchmarks/methods_speed.py, 100 expert positions: lp 2.9 -> 2.0 s in all)
+        dense = (rows.size + 1) * (cols.size + 1) <= DENSE_LP_ENTRIES
+        A: Any = self._matrix[1].toarray() if dense else self._matrix[1]
+        stack, join = (np.vstack, np.hstack) if dense else (sp.vstack, sp.hstack)
+        zeros = np.zeros if dense else sp.csr_array
         lo, hi = s.lo[rows].astype(float), s.hi[rows].astype(float)
         bounds = np.zeros((cols.size, 2))
         bounds[:, 1] = 1.0
         eq = lo == hi
-        A_eq, b_eq = A[np.flatnonzero(eq)], lo[eq]
-        A_ub = sp.vstack([A[np.flatnonzero(~eq)], -A[np.flatnonzero(~eq)]]).tocsr()
+        A_eq: Any = A[np.flatnonzero(eq)]
+        b_eq = lo[eq]
+        A_ub: Any = stack([A[np.flatnonzero(~eq)], -A[np.flatnonzero(~eq)]])
         b_ub = np.concatenate([hi[~eq], -lo[~eq]])
         if total:
-            with_y = s.interior.size > 0
-            if with_y:
-                A_eq = sp.hstack([A_eq, sp.csr_array((A_eq.shape[0], 1))]).tocsr()
-                A_ub = sp.hstack([A_ub, sp.csr_array((A_ub.shape[0], 1))]).tocsr()
+            assert s.remaining is not None  # callers pass total only with the total row
+            if s.interior.size:  # the interior's share y
+                A_eq = join([A_eq, zeros((A_eq.shape[0], 1))])
+                A_ub = join([A_ub, zeros((A_ub.shape[0], 1))])
                 bounds = np.vstack([bounds, [0.0, float(s.interior.size)]])
-            A_eq = sp.vstack([A_eq, sp.csr_array(np.ones((1, bounds.shape[0])))]).tocsr()
+            ones = np.ones((1, bounds.shape[0]))
+            A_eq = stack([A_eq, ones if dense else sp.csr_array(ones)])
             b_eq = np.append(b_eq, float(s.remaining))
+        if not dense:
+            A_eq, A_ub = A_eq.tocsr(), A_ub.tocsr()
         self.budget.check("solving LP relaxations")
         options = {} if self.budget.time_limit is None else {"time_limit": max(self.budget.left(), 0.01)}
         res = linprog(c, A_ub=A_ub if A_ub.shape[0] else None, b_ub=b_ub if A_ub.shape[0] else None,

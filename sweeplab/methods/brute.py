@@ -86,10 +86,10 @@ def forced_cells(
         budget.check(f"trying the 2^{n} assignments")
         codes = np.arange(start, start + chunk, dtype=np.uint64)
         X = ((codes[:, None] >> shifts[None, :]) & np.uint64(1)).astype(np.int16)
-        ok = np.ones(chunk, dtype=bool)
+        ok: np.ndarray = np.ones(chunk, dtype=bool)
         if s.lo.size:
             sums = X @ A_t
-            ok = ((sums >= s.lo) & (sums <= s.hi)).all(axis=1)
+            ok = np.asarray(((sums >= s.lo) & (sums <= s.hi)).all(axis=1))
         S = X.sum(axis=1)
         if R is not None:
             ok &= (S >= R - I) & (S <= R)
@@ -101,8 +101,8 @@ def forced_cells(
         sums_seen[np.unique(S[ok])] = True
     if not sums_seen.any():
         raise InconsistentPositionError("no assignment of the frontier fits the clues (and the total)")
-    safe = {s.cell(j) for j in np.flatnonzero(~can_mine)}
-    mines = {s.cell(j) for j in np.flatnonzero(~can_safe)}
+    safe = {s.cell(int(j)) for j in np.flatnonzero(~can_mine)}
+    mines = {s.cell(int(j)) for j in np.flatnonzero(~can_safe)}
     if R is not None and I:
         S = np.flatnonzero(sums_seen)
         w = s.shape[1]

@@ -831,15 +831,9 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
             f"{int(p.group_size.sum())} frontier cells")
     cells = p.cells
     cell_group = p.cell_group
-    safe_flat = [cells[safe_g[cell_group]]]
-    mine_flat = [cells[mine_g[cell_group]]]
-    if int_safe:
-        safe_flat.append(p.interior)
-    if int_mine:
-        mine_flat.append(p.interior)
-    safe_flat = np.concatenate(safe_flat)
-    mine_flat = np.concatenate(mine_flat)
-    probs = None
+    safe_flat = np.concatenate([cells[safe_g[cell_group]], p.interior if int_safe else p.interior[:0]])
+    mine_flat = np.concatenate([cells[mine_g[cell_group]], p.interior if int_mine else p.interior[:0]])
+    probs: np.ndarray | None = None
     if probabilities:
         flat = obs.grid.ravel()
         probs = np.full(flat.size, np.nan)

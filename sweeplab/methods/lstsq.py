@@ -98,7 +98,7 @@ def _min_norm(system: MergedSystem, scale: np.ndarray, b: np.ndarray, budget: Bu
         x[cols] = np.linalg.lstsq(B, b[rows], rcond=None)[0]
         if t is not None:
             t[cols] -= np.linalg.lstsq(B, B @ t[cols], rcond=None)[0]
-    if t is not None and t @ t > 1e-12:
+    if t is not None and total is not None and t @ t > 1e-12:
         x += (b[-1] - total @ x) / (t @ t) * t
     return x
 
