@@ -32,7 +32,8 @@ largest block, not the board.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -303,10 +304,8 @@ class ClueSystem:
         >>> v.width, v.n_unknown, v.remaining, int(v.clue[v.watch[0]])
         (6, 1, 1, 1)
         """
-        from . import _grid_kernels
-
         obs = self._source("grid_view")
-        clue, unknown, mine, watch, n_unknown, known = _grid_kernels.padded(obs.grid, PAD)
+        clue, unknown, mine, watch, n_unknown, known = _kernels().padded(obs.grid, PAD)
         remaining = obs.mines - int(known) if self.use_total and obs.mines is not None else None
         return GridView(self.shape[1] + 2 * PAD, clue, unknown, mine, watch, int(n_unknown),
                         remaining, obs.noise)
@@ -330,10 +329,8 @@ class ClueSystem:
         >>> g.group_size.tolist(), g.lo.tolist(), g.remaining
         ([1, 1, 1], [1, 2, 1], 2)
         """
-        from . import _grid_kernels
-
         obs = self._source("grouped")
-        cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, info = _grid_kernels.grouped(
+        cells, cell_group, group_size, row_ptr, row_groups, lo, hi, interior, info = _kernels().grouped(
             obs.grid, BOUND_NOISE.get(obs.noise or "", 0))
         bad, need, n_cov, n_known, n_covered = info.tolist()
         if bad >= 0:
@@ -419,6 +416,14 @@ class ClueSystem:
             f"ClueSystem({kind}: {self.n_equations} equations, {self.n_variables} variables, "
             f"{self.n_frontier} on the frontier, total row: {self.has_total})"
         )
+
+
+@cache
+def _kernels() -> ModuleType:
+    """The compiled grid kernels, imported on first use (numba loads slowly; views are built per move)."""
+    from . import _grid_kernels
+
+    return _grid_kernels
 
 
 def clue_system(obs: Observation | str | Any, *, use_total: bool = True) -> ClueSystem:

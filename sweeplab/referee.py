@@ -22,6 +22,9 @@ from .positions import Observation
 
 __all__ = ["Played", "referee"]
 
+#: ``_new(Played, fields)`` builds a Played without the Python-level constructor (once per move).
+_new = tuple.__new__
+
 
 class Played(NamedTuple):
     """One move that changed the board.
@@ -94,7 +97,7 @@ def referee(
         for move in agent.next_moves(obs, rng):
             if game.status != "playing":
                 break
-            kind, r, c = move.kind, move.row, move.col
+            kind, r, c, _ = move
             if kind == "reveal":
                 hit_before = game.mines_hit
                 try:
@@ -103,7 +106,7 @@ def referee(
                     continue
                 if not opened:
                     continue
-                played = Played(turn, move, int(opened), game.mines_hit > hit_before)
+                played = _new(Played, (turn, move, opened, game.mines_hit > hit_before))
             elif kind == "flag":
                 before = len(game.moves)
                 try:
@@ -112,7 +115,7 @@ def referee(
                     continue
                 if len(game.moves) == before:
                     continue
-                played = Played(turn, move, 0, False)
+                played = _new(Played, (turn, move, 0, False))
             else:
                 raise ValueError(f"agent {agent.name!r} returned the move kind {kind!r}; "
                                  "allowed: 'reveal', 'flag'")

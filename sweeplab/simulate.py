@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -39,6 +40,7 @@ RESULT_COLUMNS = (
     "guesses", "certain", *(f"certain_{s}" for s in SOURCES), "wrong_claims", "seconds",
     *(f"seconds_{s}" for s in SOURCES),
 )
+_COLUMN_SET = frozenset(RESULT_COLUMNS)
 
 
 def game_seeds(seed: int, game: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
@@ -83,7 +85,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
             wrong += int(np.count_nonzero(~layout[list(rows), list(cols)]))
     seconds = dict.fromkeys(SOURCES, 0.0)
     seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
-    return {
+    row = {
         "won": status == "won" and game.mines_hit == 0,
         "status": status,
         "score": game.score,
@@ -94,10 +96,21 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
         "flags": flags,
         "guesses": guesses,
         "certain": sum(counts.values()),
-        **{f"certain_{s}": n for s, n in counts.items()},
         "wrong_claims": wrong,
-        **{f"seconds_{s}": t for s, t in seconds.items()},
     }
+    row.update(zip(_column_names("certain_", counts), counts.values(), strict=True))
+    row.update(zip(_column_names("seconds_", seconds), seconds.values(), strict=True))
+    return row
+
+
+@cache
+def _names(prefix: str, sources: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(prefix + s for s in sources)
+
+
+def _column_names(prefix: str, by_source: dict[str, Any]) -> tuple[str, ...]:
+    """``prefix + source`` for every key of ``by_source``, in order (built once per set of sources)."""
+    return _names(prefix, tuple(by_source))
 
 
 def play(
@@ -222,5 +235,6 @@ def play(
                         seed=board_ss)
         outcome = play_game(player, game, np.random.default_rng(agent_ss))
         rows.append({**params, "game": i, **outcome, "seconds": time.perf_counter() - t0})
-    extra = sorted({k for row in rows for k in row} - set(RESULT_COLUMNS))  # registered methods' counts
+    # registered methods' columns (rows longer than the standard ones)
+    extra = sorted({k for row in rows if len(row) > len(RESULT_COLUMNS) for k in row} - _COLUMN_SET)
     return pd.DataFrame(rows, columns=[*RESULT_COLUMNS, *extra])

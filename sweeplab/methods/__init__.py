@@ -16,12 +16,11 @@ every open :func:`method_seconds` clock (agents' games report them).
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -314,9 +313,10 @@ def _check_options(name: str, function: MethodFunction, options: dict[str, Any])
 _CLOCKS: ContextVar[tuple[dict[str, float], ...]] = ContextVar("sweeplab_method_clocks", default=())
 
 
-@contextlib.contextmanager
-def method_seconds() -> Iterator[dict[str, float]]:
+class method_seconds:  # noqa: N801 - used like a function: ``with method_seconds() as clock``
     """Collect the seconds :func:`deduce` spends per method inside a ``with`` block.
+
+    A class rather than a generator-based context manager: it is entered once per game played.
 
     Examples
     --------
@@ -325,12 +325,16 @@ def method_seconds() -> Iterator[dict[str, float]]:
     >>> sorted(clock)
     ['trivial']
     """
-    clock: dict[str, float] = {}
-    token = _CLOCKS.set(_CLOCKS.get() + (clock,))
-    try:
-        yield clock
-    finally:
-        _CLOCKS.reset(token)
+
+    __slots__ = ("clock", "token")
+
+    def __enter__(self) -> dict[str, float]:
+        self.clock: dict[str, float] = {}
+        self.token = _CLOCKS.set(_CLOCKS.get() + (self.clock,))
+        return self.clock
+
+    def __exit__(self, *exc: object) -> None:
+        _CLOCKS.reset(self.token)
 
 
 def deduce(
