@@ -613,7 +613,7 @@ def analyse(
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
     safe_flat, mine_flat, probs = _run(obs, use_total, probabilities, _max_nodes(max_nodes), budget)
     w = obs.shape[1]
-    return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs)
+    return Enumeration(frozenset(_cells(safe_flat, w)), frozenset(_cells(mine_flat, w)), probs)
 
 
 #: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
@@ -877,8 +877,11 @@ def _combine_steps(counts, coff):  # pragma: no cover - compiled
     return steps
 
 
-def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
-    return frozenset(zip((flat // w).tolist(), (flat % w).tolist(), strict=True))
+def _cells(flat: np.ndarray, w: int) -> set[Cell]:
+    if not flat.size:
+        return set()
+    rows, cols = np.divmod(flat, w)
+    return set(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
 def forced_cells(
@@ -939,7 +942,7 @@ def forced_cells(
     w = obs.shape[1]
     if probabilities:
         safe, mines, probs = _run(obs, use_total, True, int(max_nodes), budget)
-        return set(_cells(safe, w)), set(_cells(mines, w)), probs
+        return _cells(safe, w), _cells(mines, w), probs
     try:
         safe, mines, _ = _run(obs, use_total, False, int(max_nodes), budget)
     except ComponentTooLargeError as exc:
@@ -954,7 +957,7 @@ def forced_cells(
         except MethodRefused as refused:
             raise MethodRefused(f"method 'enumerate' handed the position to 'milp' ({exc}), and {refused}; "
                                 "raise time_limit of 'enumerate' (its fallback gets the time left)") from None
-    return set(_cells(safe, w)), set(_cells(mines, w))
+    return _cells(safe, w), _cells(mines, w)
 
 
 def probabilities(
