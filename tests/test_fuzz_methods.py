@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sweeplab import InconsistentPositionError, Observation
-from sweeplab.testing.fuzz import count_probabilities, fuzz, main
+from sweeplab.testing.fuzz import count_probabilities, fuzz, fuzz_parts, main
 
 
 def test_small_fuzz_run_finds_nothing():
@@ -19,6 +19,11 @@ def test_fuzz_parts_cover_the_same_positions():
     assert fuzz(6, seed=3)[0] == fuzz(3, seed=3)[0] + fuzz(3, seed=3, start=3)[0]
 
 
+def test_fuzz_on_two_workers_checks_the_same_calls():
+    # a planted disagreement would have to surface the same way: compare the call counts and failures
+    assert fuzz_parts(8, seed=4, workers=2, part=3) == fuzz(8, seed=4)
+
+
 def test_count_probabilities_by_hand():
     p = count_probabilities(Observation.from_text("?1\n??", mines=1))
     np.testing.assert_allclose(p[[0, 1, 1], [0, 0, 1]], [1 / 3] * 3)
@@ -27,6 +32,10 @@ def test_count_probabilities_by_hand():
     np.testing.assert_allclose(under[[0, 1, 1], [0, 0, 1]], [2 / 3] * 3)
     with pytest.raises(InconsistentPositionError):
         count_probabilities(Observation.from_text("??0", mines=2))
+    over = count_probabilities(Observation.from_text("?1?\n???", noise="over"), use_total=False)
+    # "over": at most one mine around the 1, among 5 cells: 1 empty layout + 5 with one mine
+    np.testing.assert_allclose(over[[0, 0, 1, 1, 1], [0, 2, 0, 1, 2]], [1 / 6] * 5)
+    assert count_probabilities(Observation.from_text("?" * 15)) is None  # past MAX_COUNTED
 
 
 def test_cli_prints_the_rate(capsys):

@@ -38,7 +38,7 @@ from ..positions import COVERED, FLAG, MINE, Observation
 from ..probability import probabilities
 from . import random_positions
 
-__all__ = ["Failure", "OPTION_SETTINGS", "count_probabilities", "fuzz", "main"]
+__all__ = ["Failure", "OPTION_SETTINGS", "count_probabilities", "fuzz", "fuzz_parts", "main"]
 
 #: Option settings checked besides each method's defaults.
 OPTION_SETTINGS: dict[str, tuple[dict[str, Any], ...]] = {
@@ -76,40 +76,34 @@ def count_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarr
     """
     grid = obs.grid
     h, w = grid.shape
-    covered = [(int(r), int(c)) for r, c in np.argwhere(grid == COVERED)]
-    if len(covered) > MAX_COUNTED:
+    covered = np.flatnonzero(grid == COVERED)
+    if covered.size > MAX_COUNTED:
         return None
-    known = (grid == FLAG) | (grid == MINE)
-    clues = [(int(r), int(c)) for r, c in np.argwhere(grid >= 0)]
-    around = {q: [(r, c) for r in range(q[0] - 1, q[0] + 2) for c in range(q[1] - 1, q[1] + 2)
-                  if (r, c) != q and 0 <= r < h and 0 <= c < w] for q in clues}
-    left = None
+    known = ((grid == FLAG) | (grid == MINE)).ravel()
+    # every layout of the covered cells, one row each
+    layouts = (np.arange(1 << covered.size)[:, None] >> np.arange(covered.size)) & 1
+    ok = np.ones(len(layouts), dtype=bool)
     if use_total and obs.mines is not None:
-        left = obs.mines - int(known.sum())
-    counts = np.zeros(len(covered))
-    total = 0
-    for bits in itertools.product((0, 1), repeat=len(covered)):
-        if left is not None and sum(bits) != left:
-            continue
-        mine = dict(zip(covered, bits, strict=True))
-        ok = True
-        for q in clues:
-            n = sum(mine.get(v, 0) + int(known[v]) for v in around[q])
-            shown = int(grid[q])
-            if (obs.noise == "under" and n < shown) or (obs.noise == "over" and n > shown) or (
-                    obs.noise not in ("under", "over") and n != shown):
-                ok = False
-                break
-        if ok:
-            counts += bits
-            total += 1
+        ok &= layouts.sum(axis=1) == obs.mines - int(known.sum())
+    column = {int(i): k for k, i in enumerate(covered)}
+    for r, c in np.argwhere(grid >= 0):
+        around = [i * w + j for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)
+                  if (i, j) != (r, c) and 0 <= i < h and 0 <= j < w]
+        n = layouts[:, [column[i] for i in around if i in column]].sum(axis=1) + int(known[around].sum())
+        shown = int(grid[r, c])
+        if obs.noise == "under":
+            ok &= n >= shown
+        elif obs.noise == "over":
+            ok &= n <= shown
+        else:
+            ok &= n == shown
+    total = int(ok.sum())
     if total == 0:
         raise InconsistentPositionError("no layout fits")
-    out = np.full(grid.shape, np.nan)
+    out = np.full(h * w, np.nan)
     out[known] = 1.0
-    for (r, c), k in zip(covered, counts, strict=True):
-        out[r, c] = k / total
-    return out
+    out[covered] = layouts[ok].sum(axis=0) / total
+    return out.reshape(h, w)
 
 
 def _calls() -> Iterator[tuple[str, dict[str, Any]]]:
@@ -190,18 +184,45 @@ def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False) -> tu
     return n_calls, failures
 
 
+def fuzz_parts(n: int, *, seed: int = 0, start: int = 0, workers: int | None = 1, part: int = 1000,
+               progress: bool = False) -> tuple[int, list[Failure]]:
+    """:func:`fuzz` in parts of ``part`` positions on ``workers`` processes (same positions, result)."""
+    if workers == 1:
+        return fuzz(n, seed=seed, start=start, progress=progress)
+    from ..executor import run_tasks
+
+    tasks = [{"n": min(part, n - k), "seed": seed, "start": start + k} for k in range(0, n, part)]
+    n_calls, failures = 0, []
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n, unit="position", desc=f"fuzz ({workers or 'all'} workers)")
+    for i, (calls, found) in run_tasks(fuzz, tasks, workers=workers, preload=("sweeplab.testing.fuzz",)):
+        n_calls += calls
+        failures += found
+        if bar is not None:
+            bar.update(tasks[i]["n"])
+    if bar is not None:
+        bar.close()
+    return n_calls, sorted(failures, key=lambda f: f.index)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sweeplab.testing.fuzz",
                                      description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000, help="positions to check (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="root seed of the positions")
     parser.add_argument("--start", type=int, default=0, help="index of the first position (to split a run)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes, each checking parts of 1000 positions (default 1; 0: every core)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.seed < 0 or args.start < 0:
-        parser.error("--positions must be positive, --seed and --start non-negative")
+    if args.positions < 1 or args.seed < 0 or args.start < 0 or args.workers < 0:
+        parser.error("--positions must be positive, --seed, --start and --workers non-negative")
     t0 = time.perf_counter()
-    n_calls, failures = fuzz(args.positions, seed=args.seed, start=args.start, progress=not args.no_progress)
+    n_calls, failures = fuzz_parts(args.positions, seed=args.seed, start=args.start,
+                                   workers=args.workers or None, progress=not args.no_progress)
     seconds = time.perf_counter() - t0
     print(f"{args.positions} positions (seed {args.seed}, from {args.start}), {n_calls} calls, "
           f"{len(failures)} failures, {seconds:.1f} s: {args.positions / seconds:.1f} positions/s")
