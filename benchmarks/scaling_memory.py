@@ -30,29 +30,10 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
-
 #: (label, size, density) of the positions.
 BOARDS = [(f"{n}x{n} half", n, 0.15) for n in (100, 200, 300, 1000)] + [
     (f"{n}x{n} d=0.4", n, 0.4) for n in (30, 36)
 ]
-
-
-def half_revealed(size: int, density: float, seed: int):
-    """A board with half its safe cells open, clicked at random (the first click a zero)."""
-    from sweeplab import COVERED, new_game
-
-    rng = np.random.default_rng(seed)
-    game = new_game(shape=(size, size), density=density, seed=seed, first_click="zero")
-    game.reveal(size // 2, size // 2)
-    safe = np.argwhere(~game.layout)
-    rng.shuffle(safe)
-    for r, c in safe:
-        if game.revealed_fraction >= 0.5:
-            break
-        if game.observation.grid[r, c] == COVERED:
-            game.reveal(int(r), int(c))
-    return game.observation
 
 
 def child(method: str, path: str) -> None:
@@ -113,6 +94,7 @@ def main() -> None:
         return
     import sweeplab
     from sweeplab import METHODS, clue_system
+    from sweeplab.testing import half_revealed
 
     methods = args.methods or [*METHODS, "probabilities"]
     boards = [b for b in BOARDS if not args.sizes or b[1] in args.sizes]
@@ -121,7 +103,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
         for label, size, density in boards:
-            obs = half_revealed(size, density, args.seed)
+            obs = half_revealed(size, density=density, seed=args.seed)
             system = clue_system(obs)
             largest = max((cols.size for _, cols in system.merged().blocks()), default=0)
             print(f"{label}: frontier {system.n_frontier:,} cells, {system.n_equations:,} equations, "

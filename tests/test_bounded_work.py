@@ -11,35 +11,20 @@ from __future__ import annotations
 
 import tracemalloc
 
-import numpy as np
 import oracle
 import pytest
 
 import sweeplab
-from sweeplab import COVERED, METHODS, MethodRefused, Observation, clue_system, deduce, new_game
+from sweeplab import METHODS, MethodRefused, Observation, clue_system, deduce
 from sweeplab.errors import ComponentTooLargeError
 from sweeplab.methods import _common
 from sweeplab.methods import enumerate as en
+from sweeplab.testing import half_revealed
 
 #: Methods that take a ``time_limit`` (``trivial`` is one linear compiled pass).
 TIMED = sorted(set(METHODS) & {"subset", "rref", "lstsq", "lstsq-certified", "gf2", "gfp", "bounded", "lp",
                                "milp", "enumerate", "brute"})
 ALGEBRAIC = ("rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp")
-
-
-def half_revealed(size: int, seed: int, density: float = 0.15) -> Observation:
-    """A ``size`` x ``size`` board with half its safe cells open, clicked at random (zeros cascade)."""
-    rng = np.random.default_rng(seed)
-    game = new_game(shape=(size, size), density=density, seed=seed, first_click="zero")
-    game.reveal(size // 2, size // 2)
-    safe = np.argwhere(~game.layout)
-    rng.shuffle(safe)
-    for r, c in safe:
-        if game.revealed_fraction >= 0.5:
-            break
-        if game.observation.grid[r, c] == COVERED:
-            game.reveal(int(r), int(c))
-    return game.observation
 
 
 @pytest.fixture(scope="module")

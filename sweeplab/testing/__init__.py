@@ -24,7 +24,9 @@ from ..errors import InconsistentPositionError, MethodRefused
 from ..methods import deduce, method_info
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
-__all__ = ["Counterexample", "SoundnessReport", "assert_sound", "check_sound", "random_positions"]
+__all__ = [
+    "Counterexample", "SoundnessReport", "assert_sound", "check_sound", "half_revealed", "random_positions",
+]
 
 Cell = tuple[int, int]
 #: The exact oracle every check compares with.
@@ -74,6 +76,36 @@ def random_positions(n: int, *, seed: int = 0, max_side: int = 6, noise: bool = 
             grid[(grid >= 0) & (rng.random((h, w)) < 0.15)] = NOCLUE
         mines = None if rng.random() < 0.2 else int(layout.sum())
         yield Observation(grid, mines=mines, noise=None if kind == "exact" else str(kind))
+
+
+def half_revealed(size: int, *, density: float = 0.15, seed: int = 0, revealed: float = 0.5) -> Observation:
+    """A ``size`` x ``size`` position with a share ``revealed`` of its safe cells open (large boards).
+
+    The first click, in the centre, opens a zero; then safe cells are clicked
+    in a random order (zeros cascade) until the share is reached.  The layout
+    is used only to build the position: it is what bounded-work checks and the
+    scaling benchmark run on.
+
+    Examples
+    --------
+    >>> obs = half_revealed(40, seed=1)
+    >>> obs.shape, obs.mines
+    ((40, 40), 240)
+    """
+    from ..game import new_game
+
+    rng = np.random.default_rng(seed)
+    game = new_game(shape=(size, size), density=density, seed=seed, first_click="zero")
+    game.reveal(size // 2, size // 2)
+    assert game.layout is not None  # placed by the first reveal
+    safe = np.argwhere(~game.layout)
+    rng.shuffle(safe)
+    for r, c in safe:
+        if game.revealed_fraction >= revealed:
+            break
+        if game.observation.grid[r, c] == COVERED:
+            game.reveal(int(r), int(c))
+    return game.observation
 
 
 @dataclass(frozen=True)
