@@ -306,6 +306,19 @@ MAX_COMBINE_STEPS = 2_000_000_000
 
 
 @numba.njit(cache=True)
+def _mine_count_span(counts, coff, c):  # pragma: no cover - compiled
+    """Fewest and most mines block ``c`` has a layout with (``-1, -1`` when it has none)."""
+    first = -1
+    last = -1
+    for k in range(coff[c + 1] - coff[c]):
+        if counts[coff[c] + k] > 0:
+            if first < 0:
+                first = k
+            last = k
+    return first, last
+
+
+@numba.njit(cache=True)
 def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, want_probs):  # noqa: E501
     """Combine the blocks (and the interior, through the total) into forced cells and probabilities.
 
@@ -329,13 +342,7 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     kmin = np.zeros(n_comp, np.int64)
     klen = np.ones(n_comp, np.int64)
     for c in range(n_comp):
-        first = -1
-        last = -1
-        for k in range(coff[c + 1] - coff[c]):
-            if counts[coff[c] + k] > 0:
-                if first < 0:
-                    first = k
-                last = k
+        first, last = _mine_count_span(counts, coff, c)
         if last < 0:
             return 1, safe_g, mine_g, prob_g, False, False, 0.5
         kmin[c] = first
@@ -854,13 +861,7 @@ def _combine_steps(counts, coff):  # pragma: no cover - compiled
     spread = np.zeros(n_comp, np.int64)
     n = 0
     for c in range(n_comp):
-        first = -1
-        last = -1
-        for k in range(coff[c + 1] - coff[c]):
-            if counts[coff[c] + k] > 0:
-                if first < 0:
-                    first = k
-                last = k
+        first, last = _mine_count_span(counts, coff, c)
         if last > first:
             spread[n] = last - first
             n += 1
