@@ -17,17 +17,25 @@
 # | intermediate 16×16/40 | 78.2% | 89.1% |
 # | expert 16×30/99 | 41.1% | 54.3% |
 #
-# Our `best` agent uses exact probabilities weighted by the total and a look-ahead among the safest
-# cells (`sweeplab.AGENTS["best"]`). We play both rules — first click safe in the corner, and first
-# click on a guaranteed zero (we open the centre) — and give Wilson 95% intervals.
+# Our `best` agent (`sweeplab.AGENTS["best"]`) uses exact probabilities weighted by the total, an
+# exact two-step value of the safest cells (the number a cell will show is counted over the layouts,
+# not drawn from independent neighbours) and an exhaustive endgame. `best-v1` is the agent before
+# issue 13; both play the same games (same seeds), so their difference is measured in one run
+# (`gained`: games only `best` won; `lost_vs_v1`: games only `best-v1` won). Each starts where it
+# chooses from the rules: the corner under "first click safe", (2, 2) on a guaranteed zero.
+# Intervals are Wilson 95%.
 
 # %%
 # %matplotlib inline
+import pandas as pd
+
 from sweeplab import experiments, figures
+from sweeplab.losses import CAUSES
 
 PRESET = experiments.preset_from_env()
 best = experiments.run("011-best", preset=PRESET)
-best
+best[["level", "first_click", "games", "win_rate", "ci_low", "ci_high", "v1_win_rate", "v1_ci_low", "v1_ci_high",
+      "gained", "lost_vs_v1", "report", "games_per_cpu_s", "v1_games_per_cpu_s"]]
 
 # %%
 fig = figures.best_figure(best)
@@ -40,16 +48,30 @@ for row in best.itertuples():
         verdict = "below the published rate"
     else:
         verdict = "consistent with the published rate"
-    print(f"{row.level:12s} first click {row.first_click}: ours {100 * row.win_rate:5.1f}% "
-          f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] vs {100 * row.report:.1f}%: {verdict}")
+    print(f"{row.level:12s} first click {row.first_click}: best {100 * row.win_rate:5.1f}% "
+          f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}], best-v1 {100 * row.v1_win_rate:5.1f}% "
+          f"[{100 * row.v1_ci_low:.1f}, {100 * row.v1_ci_high:.1f}] vs {100 * row.report:.1f}%: {verdict}")
 
 # %% [markdown]
-# **Reading the comparison** (`quick` preset: 300 games per cell). The published rates come from
-# hundreds of thousands of games, so their own error is a fraction of a point; ours is about ±5 points
-# at 300 games, too wide to rank agents within a few points. The `full` preset (10,000 games per cell,
-# `sweeplab report --full`) narrows it to about ±1 point. In the `quick` run our intervals contain the
-# published rate on intermediate and expert under both rules (76.7% against 78.2%, 39.7% against 41.1%,
-# 89.3% against 89.1%, 50.3% against 54.3%); on beginner with a safe corner start we are above it (95.7%,
-# interval 92.7–97.5%, against 91.7%), a lead the full preset has to confirm. The rule matters more than
-# the agent: a zero first click removes the early 50/50s of a lone number, worth about ten points on
-# intermediate and expert in the published numbers, and in ours.
+# ## Where games are lost
+#
+# The referee classifies the move that lost each game (`sweeplab.losses`): the position the agent saw
+# is analysed exactly afterwards; the agent never sees the layout. Per 100 games, before (`best-v1`)
+# and after (`best`):
+
+# %%
+losses = {
+    (row["level"], row["first_click"], who): {c: 100 * row[prefix + c] / row["games"] for c in CAUSES}
+    for _, row in best.iterrows()
+    for who, prefix in (("best-v1", "v1 loss: "), ("best", "loss: "))
+}
+pd.DataFrame(losses).round(2)
+
+# %% [markdown]
+# **Reading it** (figures from `benchmarks/best_agent.py`, evaluation seed 2026, see issue 13's
+# report). On expert with a safe corner start, about half the lost games are lost in the opening
+# (the corner shows a number, and the next guess, in another corner, is a mine about one time in
+# five), a quarter in the endgame (mostly true 50/50s with two covered cells), and the rest on
+# mid-game guesses. The exact number distributions change few decisions (a few percent of the games
+# play differently), so the win rates of `best` and `best-v1` differ by a fraction of a point; the
+# paired counts show it better than the intervals do.

@@ -321,24 +321,49 @@ def scaling(
 def best_vs_published(
     *,
     agent: str = "best",
+    baseline: str | None = "best-v1",
     levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
+    first_clicks: tuple[str, ...] = ("safe", "zero"),
     games: int,
     seed: int = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """The best agent's win rates under both first-click rules against the published ones.
+    """The best agent's win rates under both first-click rules, beside ``best-v1`` and the published ones.
 
-    ``safe`` starts in the corner (the published rule: first click safe, in a
-    corner); ``zero`` starts in the centre on a guaranteed opening.  Returns
-    one row per (level, first_click) with Wilson 95 % intervals and ``report``.
+    Each agent starts where it chooses from the public rules (``best``: the
+    corner under ``safe``, (2, 2) on the guaranteed zero), and ``agent`` and
+    ``baseline`` play the same games (:func:`sweeplab.losses.play_losses`, as
+    :func:`sweeplab.play`).  Returns one row per (level, first_click):
+    ``agent``'s ``games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %), the
+    baseline's as ``v1_*``, the paired counts ``gained`` / ``lost_vs_v1`` (games
+    only one of them won), ``games_per_cpu_s`` (loss classification included;
+    ``v1_`` likewise), ``report`` (published), and the lost games by cause
+    (:data:`sweeplab.losses.CAUSES`) as ``loss: <cause>`` and ``v1 loss: <cause>``.
     """
-    grid = [(lv, fc) for fc in ("safe", "zero") for lv in levels]
+    from .losses import CAUSES, play_losses
+
+    grid = [(lv, fc) for fc in first_clicks for lv in levels]
     rows = []
     for i, (lv, fc) in enumerate(_progress(grid, total=len(grid), desc="best", progress=progress)):
-        move = "corner" if fc == "safe" else "centre"
-        df = _play(agent, {"first_move": move}, level=lv, games=games, seed=seed + i, first_click=fc)
-        rows.append({"agent": agent, "level": lv, "first_click": fc, "first_move": move, **_rate_row(df),
-                     "report": PUBLISHED_BEST[(lv, fc)]})
+        row: dict[str, Any] = {"agent": agent, "baseline": baseline, "level": lv, "first_click": fc}
+        played = {}
+        for key, name in (("", agent), ("v1_", baseline)):
+            if name is None:
+                continue
+            cpu = time.process_time()
+            df = play_losses(name, level=lv, games=games, seed=seed + i, first_click=fc)
+            cpu = time.process_time() - cpu
+            played[key] = df["won"].to_numpy(bool)
+            row.update({f"{key}{k}": v for k, v in _rate_row(df).items() if not (key and k == "games")})
+            row[f"{key}games_per_cpu_s"] = len(df) / cpu if cpu > 0 else math.nan
+            causes = df.loc[~df["won"].astype(bool), "cause"].value_counts()
+            prefix = "loss" if not key else "v1 loss"
+            row.update({f"{prefix}: {c}": int(causes.get(c, 0)) for c in CAUSES})
+        if "v1_" in played:
+            row["gained"] = int((played[""] & ~played["v1_"]).sum())
+            row["lost_vs_v1"] = int((~played[""] & played["v1_"]).sum())
+        row["report"] = PUBLISHED_BEST[(lv, fc)]
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -758,7 +783,7 @@ _REGISTRY = [
     ),
     Experiment(
         "011-best", "new", "published best win rates (91.7/78.2/41.1 safe corner; 97.2/89.1/54.3 zero)",
-        "Best agent against the published win rates, both first-click rules",
+        "Best agent beside best-v1 and the published win rates, both first-click rules; loss causes",
         best_vs_published,
         {"smoke": {"games": 3}, "quick": {"games": 300}, "full": {"games": 10000}},
     ),

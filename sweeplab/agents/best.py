@@ -1,16 +1,142 @@
-"""The strongest agent here (issue 13 work in progress: for now the same moves as ``best-v1``)."""
+"""The strongest agent here: exact probabilities, exact two-step guesses, endgame search (issue 13).
+
+- Forced cells: the single-clue rules, then exact enumeration with the total
+  (complete: a cell is opened or flagged exactly when every layout agrees).
+- Endgame: when few layouts remain (at most ``endgame_layouts`` over at most
+  ``endgame_cells`` covered cells), every sequence of reveals is searched over
+  the layouts themselves (:func:`~sweeplab.agents.best_v1.endgame_choice`)
+  and the cell with the highest win probability is opened.
+- Guess: the covered cells whose exact mine probability is within
+  ``tolerance`` of the lowest are candidates.  A "dead" candidate of lowest
+  probability (no covered neighbour: nothing later can inform it) is taken at
+  once.  Otherwise the ``lookahead`` best candidates by a cheap score
+  (safety times the chance its number settles its neighbours, neighbours taken
+  as independent) are valued exactly two moves deep:
+
+      value(i) = sum over k of P(i safe and shows k) * next(i, k)
+
+  where ``P(i safe and shows k)`` is exact (:func:`~sweeplab.agents.lookahead.number_distribution`:
+  the layouts of the position with ``i`` revealed as ``k`` counted against
+  those of the position), and ``next(i, k)`` is 1 when that position has a
+  certainly safe cell, else the safety of its safest cell.  ``best-v1`` drew
+  ``k`` from independent neighbours instead.
+- First move ``"auto"``: the corner, or (2, 2) when the first click is a zero.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
+import numpy as np
+
+from ..errors import MethodRefused
+from ..positions import COVERED, Observation, neighbour_sum
+from .base import FirstMove, random_covered
+from .best_v1 import endgame_choice, endgame_layouts
+from .lookahead import analyse_weighted, number_distribution
+from .probability import ProbabilityAgent
 
 __all__ = ["BestAgent", "endgame_layouts", "endgame_choice"]
 
 
 @dataclass(frozen=True)
-class BestAgent(BestV1Agent):
-    """The same agent as :class:`~sweeplab.agents.best_v1.BestV1Agent` (for now)."""
+class BestAgent(ProbabilityAgent):
+    """Exact probabilities, exact two-step guessing and an exhaustive endgame.
 
+    Parameters
+    ----------
+    first_move : default "auto"
+        The corner (where published rates start), or (2, 2) under the "zero"
+        first-click rule (see :meth:`Agent.for_rules`).
+    tolerance : float, default 0.03
+        Cells whose mine probability is within this of the lowest are candidates.
+    progress_weight : float, default 0.5
+        Weight, in the cheap score that picks the ``lookahead`` candidates, of
+        the chance that a guess settles its neighbours.
+    lookahead : int, default 5
+        How many candidates get the exact two-step value (0 or 1: the cheap score decides).
+    progress_bonus : float, default 0.0
+        Added to the two-step value: this times the exact chance that the
+        candidate's number makes some cell certainly safe.
+    endgame_cells, endgame_layouts : int, default 32, 400
+        Size limits under which the endgame is searched exhaustively.
+    endgame_budget : int, default 20_000
+        Search nodes of the endgame search before it gives up (the guess rules then decide).
+
+    Examples
+    --------
+    >>> agent = BestAgent()
+    >>> obs = Observation.from_text("??\\n11\\n..", mines=1)
+    >>> [m.source for m in agent.next_moves(obs, np.random.default_rng(0))]
+    ['guess']
+    """
+
+    first_move: FirstMove = "auto"
+    tolerance: float = 0.03
+    progress_weight: float = 0.5
+    lookahead: int = 5
+    progress_bonus: float = 0.0
+    endgame_cells: int = 32
+    endgame_layouts: int = 400
+    endgame_budget: int = 20_000
     name = "best"
+
+    def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
+        grid = obs.grid
+        covered = grid == COVERED
+        if self.endgame_layouts > 0 and self.use_total:
+            listed = endgame_layouts(obs, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts)
+            if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
+                choice = endgame_choice(obs, listed[1], listed[0], budget=self.endgame_budget)
+                if choice is not None:
+                    return choice[0]
+        if p is None or not np.isfinite(p[covered]).all():  # no exact probabilities: report 004's rule
+            return super().guess(obs, rng, p)
+        low = p[covered].min()
+        cand = covered & (p <= low + self.tolerance)
+        n_cov = neighbour_sum(covered.astype(np.float64))
+        dead = cand & (n_cov == 0) & (p == low)
+        if dead.any():
+            return random_covered(grid, rng, mask=dead)
+        q = np.where(covered, p, 0.0)
+        logsafe = np.log(np.clip(1.0 - q, 1e-300, 1.0))
+        logmine = np.where(covered, np.log(np.clip(q, 1e-300, 1.0)), 0.0)
+        all_safe = np.exp(neighbour_sum(logsafe))
+        all_mine = np.where(n_cov > 0, np.exp(neighbour_sum(logmine)), 0.0)
+        progress = np.clip(all_safe + all_mine, 0.0, 1.0)
+        score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
+        if (self.lookahead > 1 and obs.noise is None and obs.mines is not None and self.use_total
+                and np.count_nonzero(cand) > 1):
+            score = self._two_step(obs, score)
+        top = score.max()
+        return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
+
+    def _two_step(self, obs: Observation, score: np.ndarray) -> np.ndarray:
+        """Exact two-step value of the ``lookahead`` best-scored candidates (``-inf`` elsewhere)."""
+        try:
+            base = analyse_weighted(obs, max_nodes=self.max_nodes)
+        except MethodRefused:
+            return score
+        if base is None:
+            return score
+        order = np.argsort(-score.ravel(), kind="stable")[: self.lookahead]
+        out = np.full(score.shape, -np.inf)
+        w = obs.shape[1]
+        for i in order:
+            if not np.isfinite(score.flat[i]):
+                break
+            try:
+                dist = number_distribution(obs, divmod(int(i), w), base=base, max_nodes=self.max_nodes)
+            except MethodRefused:
+                continue
+            value = progress = 0.0
+            for pk, a in dist.values():
+                if a.safe.size:
+                    nxt = 1.0
+                    progress += pk
+                else:
+                    cov = np.isfinite(a.probabilities) & (a.probabilities < 1.0)
+                    nxt = 1.0 - float(a.probabilities[cov].min()) if cov.any() else 1.0
+                value += pk * nxt
+            out.flat[i] = value + self.progress_bonus * progress
+        return out

@@ -1,0 +1,96 @@
+"""The ``best`` agent against ``best-v1`` on the same games: loss causes, win rates, speed (issue 13).
+
+Seeds.  Tuning used root seed 1000 (``sweeplab.play(seed=1000)``, games
+0..1999) only; evaluation uses root seed 2026 (games from ``--start``), never
+looked at while tuning.  Both agents play the same games (same board and agent
+seeds), so the difference is measured in one run; ``+n/-m`` counts the games
+only the new agent won / only the old one won.
+
+Run::
+
+    .venv/bin/python benchmarks/best_agent.py                       # 2,000 expert games, safe corner
+    .venv/bin/python benchmarks/best_agent.py --games 5000 --first-click zero
+    .venv/bin/python benchmarks/best_agent.py --level intermediate --no-losses
+
+Prints, per agent: the loss causes (:mod:`sweeplab.losses`) as counts and
+shares of the lost games and per 100 games, the win rate with its Wilson 95%
+interval, and games per CPU second (this process, one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pandas as pd
+
+import sweeplab
+from sweeplab.losses import loss_table, play_losses
+from sweeplab.stats import wilson_interval
+
+#: Root seed of the games used to tune ``best`` (issue 13); never used for evaluation.
+TUNE_SEED = 1000
+#: Root seed of the evaluation games.
+EVAL_SEED = 2026
+
+
+def win_line(name: str, won: pd.Series) -> str:
+    """``name: 41.23% [40.1, 42.3] (k/n)`` with the Wilson 95% interval."""
+    k, n = int(won.sum()), len(won)
+    lo, hi = wilson_interval(k, n)
+    return f"{name:8s} {100 * k / n:6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  ({k}/{n})"
+
+
+def speed(agent: str, level: str, games: int, seed: int, first_click: str) -> float:
+    """Games per CPU second of ``sweeplab.play`` in this process (after two warm-up games)."""
+    sweeplab.play(agent, level=level, games=2, seed=1, first_click=first_click)
+    cpu = time.process_time()
+    sweeplab.play(agent, level=level, games=games, seed=seed, first_click=first_click)
+    return games / (time.process_time() - cpu)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agents", default="best-v1,best",
+                        help="comma-separated agents (default: best-v1,best)")
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--first-click", default="safe", choices=("safe", "zero", "none"))
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=EVAL_SEED)
+    parser.add_argument("--start", type=int, default=0, help="index of the first game")
+    parser.add_argument("--speed-games", type=int, default=200, help="games timed for games per CPU second")
+    parser.add_argument("--no-losses", action="store_true", help="win rates only (sweeplab.play)")
+    args = parser.parse_args()
+    agents = args.agents.split(",")
+    print(f"{args.level}, first click {args.first_click}, seed {args.seed}, games "
+          f"{args.start}..{args.start + args.games - 1}")
+    results = {}
+    for agent in agents:
+        if args.no_losses:
+            results[agent] = sweeplab.play(agent, level=args.level, games=args.games, seed=args.seed,
+                                           start=args.start, first_click=args.first_click)
+        else:
+            results[agent] = play_losses(agent, level=args.level, games=args.games, seed=args.seed,
+                                         start=args.start, first_click=args.first_click)
+    if not args.no_losses:
+        for by in ("cause", "place"):
+            table = pd.concat({a: loss_table(df, by=by) for a, df in results.items()}, axis=1).fillna(0)
+            print(f"\nlost games by {by}:")
+            print(table.to_string())
+    print("\nwin rate, Wilson 95%:")
+    first = results[agents[0]]["won"].to_numpy(bool)
+    for agent, df in results.items():
+        won = df["won"].to_numpy(bool)
+        paired = "" if agent == agents[0] else f"   vs {agents[0]}: +{int((won & ~first).sum())} " \
+                                               f"-{int((~won & first).sum())}"
+        print(win_line(agent, df["won"]) + paired)
+    if args.speed_games:
+        print("\ngames per CPU second:")
+        for agent in agents:
+            rate = speed(agent, args.level, args.speed_games, 0, args.first_click)
+            print(f"{agent:8s} {rate:7.1f}  ({args.speed_games} games, seed 0)")
+
+
+if __name__ == "__main__":
+    main()

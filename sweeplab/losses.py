@@ -1,0 +1,229 @@
+"""Why games are lost: the move that lost each game, classified (issue 13).
+
+The referee knows the layout, so after a lost game it can look at the move
+that stepped on a mine and at the position the agent saw just before it, and
+say what kind of loss it was.  The agent is never shown anything more: the
+classification runs after the game, on the observation the agent had, with
+the exact mine probabilities of that position (every layout consistent with
+the clues and the total equally likely, :func:`sweeplab.probabilities`).
+
+Causes (:data:`CAUSES`, exclusive, tested in this order):
+
+``"first click"``
+    the opening move stepped on a mine (possible only under ``first_click="none"``);
+``"certain cell skipped"``
+    a cell was certainly safe (probability 0), yet the agent guessed;
+``"riskier than safest"``
+    the cell taken was more than ``tolerance`` riskier than the safest covered cell;
+``"endgame"``
+    at most ``endgame_cells`` covered cells were left (and the guess was among the safest);
+``"opening"``
+    less than ``opening_share`` of the safe cells were open;
+``"coin flip"``
+    no covered cell was safer than ``forced`` (a 50/50 or worse: unavoidable);
+``"safest guess"``
+    any other guess on one of the safest cells.
+
+Besides the cause, each loss records where the cell was (``"frontier"``: next
+to a revealed number, or ``"interior"``), the probabilities, the number of
+covered cells, and whether the safest cell was in fact safe in that layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from .agents import Agent, make_agent
+from .errors import InconsistentPositionError, MethodRefused
+from .game import new_game, resolve_board
+from .methods.enumerate import probabilities
+from .positions import COVERED, Observation, neighbour_counts
+from .referee import referee
+from .simulate import game_seeds
+
+__all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
+
+#: Loss causes, in the order they are tested (see the module notes).
+CAUSES = ("first click", "certain cell skipped", "riskier than safest", "endgame", "opening", "coin flip",
+          "safest guess", "unanalysed")
+
+
+@dataclass(frozen=True)
+class Loss:
+    """The move that lost a game, and why.
+
+    Attributes
+    ----------
+    cause : str
+        One of :data:`CAUSES`.
+    place : str
+        ``"frontier"`` (next to a revealed number), ``"interior"`` or ``"first"`` (the opening move).
+    p_chosen, p_best : float
+        Exact mine probability of the cell taken, and the lowest over the covered cells.
+    covered : int
+        Covered, unflagged cells before the move.
+    opened_share : float
+        Share of the safe cells open before the move.
+    safest_was_safe : bool
+        Some cell of lowest probability was safe in the true layout (known only to the referee).
+    """
+
+    cause: str
+    place: str
+    p_chosen: float
+    p_best: float
+    covered: int
+    opened_share: float
+    safest_was_safe: bool
+
+
+def classify_loss(
+    obs: Observation,
+    cell: tuple[int, int],
+    layout: np.ndarray,
+    *,
+    first: bool = False,
+    tolerance: float = 0.005,
+    forced: float = 0.45,
+    endgame_cells: int = 40,
+    opening_share: float = 0.1,
+) -> Loss:
+    """Classify the move ``cell`` that stepped on a mine in position ``obs`` (true mines ``layout``).
+
+    Parameters
+    ----------
+    obs : Observation
+        What the agent saw before the move (the total must be known).
+    cell : (row, col)
+        The losing reveal.
+    layout : numpy.ndarray of bool
+        The true mines (the referee's knowledge; the agent never had it).
+    first : bool, default False
+        The move was the opening move.
+    tolerance : float, default 0.005
+        A cell more than this above the lowest probability is "riskier than safest".
+    forced : float, default 0.45
+        A guess whose lowest available probability is at least this is a "coin flip".
+    endgame_cells : int, default 40
+        At most this many covered cells: "endgame".
+    opening_share : float, default 0.1
+        Less than this share of the safe cells open: "opening".
+
+    Examples
+    --------
+    >>> obs = Observation.from_text("??\\n11\\n..", mines=1)   # two layouts, no clue tells them apart
+    >>> layout = np.array([[True, False], [False, False], [False, False]])
+    >>> loss = classify_loss(obs, (0, 0), layout, endgame_cells=0, opening_share=0.0)
+    >>> loss.cause, loss.place, loss.p_best
+    ('coin flip', 'frontier', 0.5)
+    """
+    grid = obs.grid
+    covered = grid == COVERED
+    n_cov = int(np.count_nonzero(covered))
+    safe_cells = layout.size - int(np.count_nonzero(layout))
+    opened = int(np.count_nonzero(grid >= 0))
+    share = opened / safe_cells if safe_cells else 1.0
+    r, c = cell
+    frontier = bool(neighbour_counts(grid >= 0)[r, c] > 0)
+    place = "first" if first else ("frontier" if frontier else "interior")
+    if first:
+        return Loss("first click", place, float("nan"), float("nan"), n_cov, share, True)
+    try:
+        p = probabilities(obs)
+    except (InconsistentPositionError, MethodRefused):
+        return Loss("unanalysed", place, float("nan"), float("nan"), n_cov, share, True)
+    p_cov = np.where(covered, p, np.inf)
+    best = float(p_cov.min())
+    chosen = float(p[r, c])
+    safest_safe = bool(np.any(covered & (p_cov <= best + 1e-12) & ~layout))
+    if best <= 0.0:
+        cause = "certain cell skipped"
+    elif chosen > best + tolerance:
+        cause = "riskier than safest"
+    elif n_cov <= endgame_cells:
+        cause = "endgame"
+    elif share < opening_share:
+        cause = "opening"
+    elif best >= forced:
+        cause = "coin flip"
+    else:
+        cause = "safest guess"
+    return Loss(cause, place, chosen, best, n_cov, share, safest_safe)
+
+
+def play_losses(
+    agent: str | Agent,
+    *,
+    level: str = "expert",
+    games: int = 100,
+    seed: int = 0,
+    start: int = 0,
+    first_click: str = "safe",
+    **options,
+) -> pd.DataFrame:
+    """Play games as :func:`sweeplab.play` does (same seeds, same games) and classify each loss.
+
+    Returns one row per game: ``game``, ``won``, ``guesses`` and, for a lost
+    game, the fields of :class:`Loss` (missing for a won game).  ``options``
+    go to :func:`classify_loss`.
+
+    Examples
+    --------
+    >>> df = play_losses("trivial", level="beginner", games=4, seed=1)
+    >>> list(df.columns[:3]), len(df)
+    (['game', 'won', 'guesses'], 4)
+    """
+    player = make_agent(agent)
+    (h, w), n_mines = resolve_board(level)
+    player = player.for_rules(first_click=first_click, shape=(h, w))
+    rows = []
+    for i in range(int(start), int(start) + int(games)):
+        board_ss, agent_ss = game_seeds(int(seed), i)
+        game = new_game(shape=(h, w), mines=n_mines, first_click=first_click, seed=board_ss)
+        seen: list[Observation] = []
+        guesses = 0
+        row: dict = {"game": i}
+        for played in referee(player, game, np.random.default_rng(agent_ss), on_turn=_recorder(seen)):
+            guesses += played.move.source == "guess"
+            if played.hit_mine:
+                layout = game.layout
+                assert layout is not None  # placed at the first reveal
+                loss = classify_loss(seen[played.turn], (played.move.row, played.move.col), layout,
+                                     first=played.move.source == "first", **options)
+                row.update(asdict(loss))
+                break
+        row["won"] = game.status == "won" and game.mines_hit == 0
+        row["guesses"] = guesses
+        rows.append(row)
+    columns = ["game", "won", "guesses", *Loss.__dataclass_fields__]
+    return pd.DataFrame(rows).reindex(columns=columns)
+
+
+def _recorder(seen: list[Observation]):
+    """An ``on_turn`` callback that keeps every observation the agent is shown."""
+    return lambda _turn, obs: seen.append(obs)
+
+
+def loss_table(results: pd.DataFrame, *, by: str = "cause") -> pd.DataFrame:
+    """Counts and shares of the lost games by ``by`` (a column of :func:`play_losses`).
+
+    ``share of losses`` is over the lost games, ``per 100 games`` over all games.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"won": [True, False, False], "cause": [None, "endgame", "coin flip"]})
+    >>> loss_table(df)["lost"].tolist()
+    [1, 1]
+    """
+    lost = results[~results["won"].astype(bool)]
+    counts = lost[by].value_counts()
+    if by == "cause":
+        counts = counts.reindex([c for c in CAUSES if c in counts.index])
+    out = pd.DataFrame({"lost": counts.astype(int)})
+    out["share of losses"] = (out["lost"] / max(len(lost), 1)).round(4)
+    out["per 100 games"] = (100 * out["lost"] / max(len(results), 1)).round(2)
+    out.index.name = by
+    return out

@@ -1,0 +1,146 @@
+"""Issue 13: best-v1 reproduces the old best, the new best is sound and deterministic, loss causes."""
+
+import hashlib
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+import sweeplab
+from sweeplab import Observation
+from sweeplab.agents import make_agent
+from sweeplab.agents.lookahead import analyse_weighted, number_distribution
+from sweeplab.game import new_game
+from sweeplab.losses import CAUSES, classify_loss, loss_table, play_losses
+from sweeplab.positions import COVERED, FLAG, MINE, neighbour_table
+from sweeplab.referee import referee
+from sweeplab.simulate import game_seeds
+
+# Recorded with `best` at commit 08c5ce4 (before issue 13): expert, root seed 2024, games 0..5,
+# (status, moves that changed the board, sha256 of their repr).
+OLD_BEST = {
+    "safe": [("lost", 3, "359d5440fa0a"), ("lost", 2, "a4a0afbc7872"), ("won", 321, "e4d615182773"),
+             ("won", 284, "97ecf2a8f272"), ("lost", 17, "f3fdfeb3af6b"), ("lost", 298, "7613f8a9e4c2")],
+    "zero": [("won", 283, "8d58d73bc331"), ("won", 315, "09354f92fabe"), ("won", 317, "60cb76d12ad9"),
+             ("won", 285, "ccfe8d3e44e7"), ("lost", 182, "85b3532176a7"), ("lost", 298, "ec663add9dc6")],
+}
+
+
+def fingerprint(agent_name, first_click, game_index, seed=2024):
+    agent = make_agent(agent_name).for_rules(first_click=first_click, shape=(16, 30))
+    board, agent_ss = game_seeds(seed, game_index)
+    game = new_game(shape=(16, 30), mines=99, first_click=first_click, seed=board)
+    played = referee(agent, game, np.random.default_rng(agent_ss))
+    moves = [(p.move.kind, p.move.row, p.move.col) for p in played]
+    return game.status, len(moves), hashlib.sha256(repr(moves).encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize("first_click", ["safe", "zero"])
+def test_best_v1_plays_the_old_best_games(first_click):
+    for i in (0, 2, 4):
+        assert fingerprint("best-v1", first_click, i) == OLD_BEST[first_click][i]
+
+
+def test_best_v1_is_registered_beside_best():
+    assert make_agent("best-v1").name == "best-v1" and make_agent("best").name == "best"
+    assert sweeplab.AGENTS["best-v1"].sound
+
+
+def test_best_never_reads_the_layout():
+    # Record every observation the agent saw in a real game, then ask again on bare copies
+    # (no Game anywhere): the same observation and generator state give the same moves.
+    agent = make_agent("best").for_rules(first_click="safe", shape=(16, 30))
+    board, agent_ss = game_seeds(3, 1)
+    game = new_game(shape=(16, 30), mines=99, first_click="safe", seed=board)
+    rng = np.random.default_rng(agent_ss)
+    seen = []
+
+    class Recorder:
+        name = "recorder"
+
+        def next_moves(self, obs, rng):
+            state = rng.bit_generator.state
+            moves = agent.next_moves(obs, rng)
+            seen.append((obs, state, moves))
+            return moves
+
+    list(referee(Recorder(), game, rng))
+    assert len(seen) > 3
+    for obs, state, moves in seen:
+        bare = Observation(np.array(obs.grid), mines=obs.mines)
+        again = np.random.default_rng(0)
+        again.bit_generator.state = state
+        assert agent.next_moves(bare, again) == moves
+
+
+def test_best_is_deterministic_across_worker_counts():
+    kwargs = dict(level="expert", games=4, seed=11, first_click="safe")
+    one = sweeplab.play("best", workers=1, **kwargs)
+    two = sweeplab.play("best", workers=2, **kwargs)
+    cols = ["game", "won", "moves", "guesses", "revealed"]
+    assert one[cols].equals(two[cols])
+
+
+def brute_layouts(obs):
+    flat = obs.grid.ravel()
+    known = (flat == FLAG) | (flat == MINE)
+    cov = np.flatnonzero(flat == COVERED)
+    table = neighbour_table(obs.shape)
+    out = []
+    for chosen in combinations(cov.tolist(), obs.mines - int(known.sum())):
+        m = known.copy()
+        m[list(chosen)] = True
+        if all(m[table[i][table[i] >= 0]].sum() == flat[i] for i in np.flatnonzero(flat >= 0)):
+            out.append(m)
+    return out
+
+
+def test_number_distribution_is_exact():
+    obs = Observation.from_text("1??.\n??2?\n????\n????", mines=4)
+    layouts = brute_layouts(obs)
+    a = analyse_weighted(obs)
+    assert np.exp(a.log_weight) == pytest.approx(len(layouts))
+    table = neighbour_table(obs.shape)
+    for cell in [(0, 1), (2, 0), (3, 3), (2, 3)]:
+        i = cell[0] * 4 + cell[1]
+        nb = table[i][table[i] >= 0]
+        dist = number_distribution(obs, cell, base=a)
+        truth = {}
+        for m in layouts:
+            if not m[i]:
+                truth[int(m[nb].sum())] = truth.get(int(m[nb].sum()), 0) + 1 / len(layouts)
+        assert {k: pytest.approx(v) for k, v in truth.items()} == {k: pk for k, (pk, _) in dist.items()}
+
+
+def test_classify_loss_on_hand_made_positions():
+    # a 50/50 (two layouts no clue tells apart)
+    obs = Observation.from_text("??\n11\n..", mines=1)
+    lay = np.array([[1, 0], [0, 0], [0, 0]], dtype=bool)
+    assert classify_loss(obs, (0, 0), lay, endgame_cells=0, opening_share=0).cause == "coin flip"
+    assert classify_loss(obs, (0, 0), lay).cause == "endgame"
+    # (0, 2) and (1, 2) are certainly safe (the "1" holds the only mine), yet (0, 1) was taken
+    obs = Observation.from_text("1??\n???", mines=1)
+    lay = np.zeros((2, 3), dtype=bool)
+    lay[0, 1] = True
+    assert classify_loss(obs, (0, 1), lay).cause == "certain cell skipped"
+    # a frontier cell at 1/3 taken while an interior cell was safer
+    text = "1?????\n??????\n??????\n??????\n??????\n??????"
+    obs = Observation.from_text(text, mines=3)
+    lay = np.zeros((6, 6), dtype=bool)
+    lay[0, 1] = lay[5, 5] = lay[4, 4] = True
+    loss = classify_loss(obs, (0, 1), lay, endgame_cells=0)
+    assert loss.cause == "riskier than safest" and loss.place == "frontier" and loss.safest_was_safe
+    loss = classify_loss(obs, (5, 5), lay, endgame_cells=0)
+    assert loss.cause == "opening" and loss.place == "interior"
+    assert classify_loss(obs, (0, 0), lay, first=True).cause == "first click"
+
+
+def test_play_losses_plays_the_same_games_and_tabulates():
+    df = play_losses("best-v1", level="beginner", games=12, seed=4)
+    ref = sweeplab.play("best-v1", level="beginner", games=12, seed=4)
+    assert df["won"].tolist() == ref["won"].tolist()
+    lost = df[~df["won"]]
+    assert lost["cause"].isin(CAUSES).all() and df[df["won"]]["cause"].isna().all()
+    table = loss_table(df)
+    assert table["lost"].sum() == len(lost)
+    assert table["share of losses"].sum() == pytest.approx(1.0, abs=1e-3)
