@@ -473,14 +473,7 @@ class _Prover:
                 combo = [(i, -mult) for i, mult in combo]
             return _S("combine", rows=tuple(combo), fixes=rule, uses=frozenset(uses))
 
-        for integral in (False, True):
-            z = self._solve(c, A_ub, b_ub, integral)
-            if z is None:
-                return None
-            step = self._certify(z[:m] - z[m:2 * m], rows, fixed, accept)
-            if step is not None:
-                return step
-        return None
+        return self._certificate(c, A_ub, b_ub, m, rows, fixed, accept)
 
     def lp_contradiction(self, fixed: dict[Cell, int], rows: list[int]) -> _S | None:
         """A single combining step that is a contradiction in the context ``fixed`` (Farkas certificate)."""
@@ -505,6 +498,12 @@ class _Prover:
                 return None
             return _S("combine", rows=tuple(combo), uses=frozenset(uses), contradiction=True)
 
+        return self._certificate(c, A_ub, b_ub, m, rows, fixed, accept)
+
+    def _certificate(self, c, A_ub, b_ub, m: int, rows: list[int], fixed: dict[Cell, int],
+                     accept) -> _S | None:
+        """Multipliers ``y+ - y-`` of the rows from the LP ``min c.z, A_ub z <= b_ub`` (then as an
+        integer programme), read into a step that ``accept`` takes; ``None`` when neither gives one."""
         for integral in (False, True):
             z = self._solve(c, A_ub, b_ub, integral)
             if z is None:
