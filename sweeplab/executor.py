@@ -6,10 +6,15 @@ A task is a set of keyword arguments of a module-level function; results come
 back as tasks finish, tagged with the task's index, so a caller's output never
 depends on the executor or the order of completion.
 
+On Linux local workers are forked: they inherit every method registered so far
+(in a script, a notebook or a plugin) and never re-run the caller's script, so
+a script needs no ``if __name__ == "__main__"`` guard.  Elsewhere they come from
+a forkserver (fork is unsafe on macOS), which re-imports the caller's main module.
+
 Local workers die with the process that started them, even after a SIGKILL:
 each watches its parent's sentinel (a pipe that closes when that process dies),
-and on Linux also asks the kernel for SIGKILL when the forkserver it was forked
-from dies.  With the workers gone, the forkserver and the resource tracker see
+and on Linux also asks the kernel for SIGKILL when the process it was forked
+from dies.  With the workers gone, a forkserver and the resource tracker see
 their pipes close and exit too.
 """
 
@@ -129,11 +134,14 @@ def run_tasks(
     scheduler : str or distributed.Client, optional
         A Dask scheduler address (or client): run there instead.
     preload : sequence of str
-        Modules the local forkserver imports once, before forking workers.
+        Modules a local forkserver imports once, before forking workers (not on Linux, where
+        workers are forked from this process and have its modules already).
 
     Worker processes (local or Dask) first import the plugin modules this
-    process loaded (:func:`sweeplab.methods.load_plugins`, ``--plugin``), so
-    methods registered there work in every worker.
+    process loaded (:func:`sweeplab.methods.load_plugins`, ``--plugin``), then
+    register the methods this process registered otherwise (in a script or a
+    notebook; Dask ships them with cloudpickle), so every registered method
+    works in every worker.
 
     Notes
     -----
@@ -157,10 +165,15 @@ def run_tasks(
             yield i, function(**task)
         return
     plugins = _loaded_plugins()
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(list(preload))
+    if sys.platform == "linux":
+        ctx: Any = multiprocessing.get_context("fork")
+        extra: tuple = ()  # inherited
+    else:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(preload))
+        extra = _registered_methods()
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx, initializer=_die_with_parent) as pool:
-        futures = {pool.submit(_call, function, plugins, task): i for i, task in enumerate(tasks)}
+        futures = {pool.submit(_call, function, plugins, task, extra): i for i, task in enumerate(tasks)}
         try:
             for fut in as_completed(futures):
                 yield futures[fut], fut.result()
@@ -174,12 +187,25 @@ def _loaded_plugins() -> tuple[str, ...]:
     return tuple(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
 
 
-def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any]) -> Any:
-    """Run one task in a worker, after importing the plugin modules that register methods."""
-    if plugins:
-        from .methods import load_plugins
+def _registered_methods() -> tuple:
+    """The :class:`~sweeplab.methods.MethodInfo` of every method registered in this process."""
+    from .methods import METHODS
+
+    return tuple(info for info in METHODS.values() if not info.builtin)
+
+
+def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
+          extra: Sequence[Any] = ()) -> Any:
+    """Run one task in a worker, after importing the plugin modules and registering the other
+    methods (``extra``, :func:`_registered_methods`) that this worker does not have yet."""
+    if plugins or extra:
+        from .methods import METHODS, load_plugins, register_method
 
         load_plugins(plugins)
+        for info in extra:
+            if info.name not in METHODS:
+                register_method(info.name, info.function, sound=info.sound, complete=info.complete,
+                                summary=info.summary, reference=info.reference)
     return function(**task)
 
 
@@ -187,9 +213,9 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
     client, owned = connect(scheduler)
-    plugins = _loaded_plugins()
+    plugins, extra = _loaded_plugins(), _registered_methods()
     try:
-        futures = [client.submit(_call, function, plugins, task, pure=False) for task in tasks]
+        futures = [client.submit(_call, function, plugins, task, extra, pure=False) for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
             yield index[fut.key], fut.result()

@@ -62,7 +62,9 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     moves = [p.move for p in played]
     # (kind, source) of every move, tallied in C: the per-move work stays in the referee
     tally = Counter(map(itemgetter(0, 3), moves))
-    counts = dict.fromkeys(SOURCES, 0)
+    # a column for every built-in method and every method of the agent's chain, even if it found nothing
+    chain = tuple(m.replace("-", "_") for m in getattr(agent, "methods", ()))
+    counts = dict.fromkeys(SOURCES + chain, 0)
     reveals = flags = 0
     for (kind, source), n in tally.items():
         if kind == "reveal":
@@ -83,7 +85,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
         if certain_flags:
             rows, cols = zip(*certain_flags, strict=True)
             wrong += int(np.count_nonzero(~layout[list(rows), list(cols)]))
-    seconds = dict.fromkeys(SOURCES, 0.0)
+    seconds = dict.fromkeys(SOURCES + chain, 0.0)
     seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
     row = {
         "won": status == "won" and game.mines_hit == 0,

@@ -196,6 +196,47 @@ def test_plugins_reach_worker_processes():
     assert "certain_rref_reversed" in two.columns
 
 
+def test_methods_registered_in_this_process_reach_worker_processes(registered):
+    """A method registered in a script or a notebook (no plugin module) works in play(workers=2)."""
+    kwargs = dict(methods=["test-single"], level="beginner", games=6, seed=5)
+    one = sweeplab.play("chain", **kwargs)
+    two = sweeplab.play("chain", **kwargs, workers=2)
+    cols = [c for c in one.columns if not c.startswith("seconds")]
+    assert one[cols].equals(two[cols]) and two["certain_test_single"].sum() > 0
+
+
+def test_dask_workers_get_the_methods_registered_here(registered):
+    """What a Dask worker runs: plugins imported, then the other registered methods registered."""
+    from sweeplab.executor import _call, _registered_methods
+
+    extra = _registered_methods()
+    assert {"test-single", "test-reckless"} <= {info.name for info in extra}
+    sweeplab.unregister_method("test-single")  # as in a fresh worker process
+    rows = _call(sweeplab.play, (), {"agent": "chain", "methods": ["test-single"], "level": "beginner",
+                                     "games": 2, "seed": 1}, extra)
+    assert "test-single" in METHODS and len(rows) == 2
+
+
+def test_a_script_without_a_main_guard_plays_on_two_workers(tmp_path):
+    """Workers never re-run the caller's script (Linux: forked), so no __main__ guard is needed."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        "import sweeplab\n"
+        "def full_rows(obs, *, use_total=True):\n"
+        "    s = sweeplab.clue_system(obs, use_total=use_total)\n"
+        "    rows = [(s.b[i], s.A[i].nonzero()[0]) for i in range(s.n_equations)]\n"
+        "    return set(), {s.cells[j] for b, cols in rows if b == cols.size for j in cols}\n"
+        "sweeplab.register_method('full-rows', full_rows, sound=True, complete=False)\n"
+        "df = sweeplab.play('chain', methods=['full-rows'], level='beginner', games=8, seed=2, workers=2)\n"
+        "print('rows', len(df), 'found', int(df['certain_full_rows'].sum() > 0))\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["rows", "8", "found", "1"]
+
+
 def test_bad_plugin_is_a_value_error():
     from sweeplab.methods import load_plugins
 

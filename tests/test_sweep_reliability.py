@@ -210,7 +210,7 @@ def test_sigkill_of_the_parent_leaves_no_process_behind(tmp_path):
     try:
         assert wait_for(lambda: len(list((tmp_path / "s" / "chunks").glob("*.parquet"))) >= 2)
         children = psutil.Process(proc.pid).children(recursive=True)
-        assert len(children) >= 3  # forkserver, resource tracker, workers
+        assert len(children) >= 2  # the workers (off Linux also a forkserver and the resource tracker)
         proc.send_signal(signal.SIGKILL)  # the parent only, not its process group
         proc.wait()
 
