@@ -233,6 +233,22 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
+#: Descriptors of the directory locks this process holds.
+_HELD_LOCKS: set[int] = set()
+
+
+def _drop_held_locks() -> None:
+    """In a forked worker: close the inherited lock descriptors, so that the lock lives and dies with
+    the sweep that took it (a worker outliving a killed sweep must not keep its directory locked)."""
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_held_locks)
+
+
 class _DirectoryLock:
     """An exclusive ``flock`` on ``out/.lock``, naming its holder inside the file."""
 
@@ -255,11 +271,13 @@ class _DirectoryLock:
         os.ftruncate(self.fd, 0)
         start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         os.pwrite(self.fd, f"pid {os.getpid()} on {socket.gethostname()} since {start}\n".encode(), 0)
+        _HELD_LOCKS.add(self.fd)
 
     def _holder(self) -> str:
         return os.pread(self.fd, 4096, 0).decode("utf-8", "replace").strip()
 
     def release(self) -> None:
+        _HELD_LOCKS.discard(self.fd)
         with contextlib.suppress(OSError):
             os.ftruncate(self.fd, 0)
         os.close(self.fd)

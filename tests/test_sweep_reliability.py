@@ -222,6 +222,30 @@ def test_sigkill_of_the_parent_leaves_no_process_behind(tmp_path):
         kill_group(proc)
 
 
+def test_forked_workers_do_not_hold_the_sweep_lock(tmp_path):
+    """Workers are forked on Linux: the lock's descriptor must stay with the sweep, or a worker outliving a
+    killed sweep would keep its directory locked."""
+    import multiprocessing
+
+    from sweeplab.sweeps import _prepare_output
+
+    lock = _prepare_output(tmp_path)
+    parent, child = multiprocessing.Pipe()
+
+    def probe():  # the descriptor's number may be reused in the child (stdin goes to /dev/null)
+        try:
+            child.send("inherited" if os.fstat(lock.fd).st_ino == os.stat(lock.path).st_ino else "closed")
+        except OSError:
+            child.send("closed")
+
+    worker = multiprocessing.get_context("fork").Process(target=probe)
+    worker.start()
+    assert parent.recv() == "closed"
+    worker.join()
+    os.fstat(lock.fd)  # still open here
+    lock.release()
+
+
 # --- play on any executor ---------------------------------------------------------------------------------
 
 
