@@ -1,7 +1,7 @@
 """The ``best`` agent against ``best-v1`` on the same games: loss causes, win rates, speed (issue 13).
 
 Seeds.  Tuning used root seed 1000 (``sweeplab.play(seed=1000)``, games
-0..1999) only; evaluation uses root seed 2026 (games from ``--start``), never
+0..999) only; evaluation uses root seed 2026 (games from ``--start``), never
 looked at while tuning.  Both agents play the same games (same board and agent
 seeds), so the difference is measured in one run; ``+n/-m`` counts the games
 only the new agent won / only the old one won.
