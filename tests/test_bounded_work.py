@@ -17,7 +17,7 @@ import pytest
 import sweeplab
 from sweeplab import METHODS, MethodRefused, Observation, clue_system, deduce
 from sweeplab.errors import ComponentTooLargeError
-from sweeplab.methods import _common
+from sweeplab.methods import _common, _relaxation
 from sweeplab.methods import enumerate as en
 from sweeplab.testing import half_revealed
 
@@ -148,7 +148,7 @@ def test_lp_and_milp_block_by_block_equal_the_whole_board(use_total):
         for obs in oracle.play_positions(level, seed=seed, n=12, flag_rate=0.3):
             s = clue_system(obs, use_total=use_total).cell_bounds()
             budget = _common.Budget("lp", time_limit=None)
-            relaxation = _common.Relaxation(s, budget)
+            relaxation = _relaxation.Relaxation(s, budget)
             by_block = relaxation.by_block()
             if by_block is None:
                 continue

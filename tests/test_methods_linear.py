@@ -23,7 +23,7 @@ from sweeplab import Game, InconsistentPositionError, Observation, deduce
 from sweeplab.clue_system import clue_system
 from sweeplab.examples import EXAMPLES
 from sweeplab.methods import lstsq
-from sweeplab.methods._common import exact_rref, rref_mod_p, rref_rows
+from sweeplab.methods._algebra import exact_rref, rref_mod_p, rref_rows
 
 SOUND = ["trivial", "subset", "rref", "bounded", "lstsq-certified", "gf2", "gfp"]
 MINE = ["trivial", "subset", "rref", "bounded", "lstsq", "lstsq-certified", "gf2", "gfp"]

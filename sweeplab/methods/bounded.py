@@ -20,17 +20,8 @@ between blocks and passes, ``max_bytes`` for the largest dense block).
 from __future__ import annotations
 
 from ..positions import Observation
-from ._common import (
-    MAX_BLOCK_BYTES,
-    TIME_LIMIT,
-    Budget,
-    CellSets,
-    bound_propagation,
-    exact_system,
-    merge_claims,
-    read_rows,
-    reduce_blocks,
-)
+from ._algebra import bound_propagation, read_rows, reduce_blocks
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
 __all__ = ["forced_cells"]
 

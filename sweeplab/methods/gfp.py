@@ -25,17 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import (
-    MAX_BLOCK_BYTES,
-    MAX_INT64_MODULUS,
-    TIME_LIMIT,
-    Budget,
-    CellSets,
-    check_columns,
-    exact_system,
-    merge_claims,
-    reduce_blocks,
-)
+from ._algebra import MAX_INT64_MODULUS, check_columns, reduce_blocks
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
 __all__ = ["ENGINES", "forced_cells"]
 

@@ -44,7 +44,8 @@ from __future__ import annotations
 from ..clue_system import clue_system
 from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
-from ._common import TIME_LIMIT, Budget, Relaxation
+from ._common import TIME_LIMIT, Budget
+from ._relaxation import Relaxation
 from .enumerate import MAX_BYTES, analyse
 
 __all__ = ["forced_cells"]

@@ -27,7 +27,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims, reduce_blocks
+from ._algebra import reduce_blocks
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
 __all__ = ["forced_cells"]
 

@@ -15,7 +15,7 @@ exchangeable interior cells with ``sum x + y = R``.
    never tested.  The objective of each program rewards the values not yet
    seen on the other cells, so one answer settles many of them.
 
-First the LP relaxation (:class:`~sweeplab.methods._common.Relaxation`, as the
+First the LP relaxation (:class:`~sweeplab.methods._relaxation.Relaxation`, as the
 ``lp`` method runs it) settles the cells it proves in a few batched LPs: a cell
 whose relaxed maximum is 0 has no layout with a mine, so no integer program is
 needed for it.  The programs then only test the cells the relaxation leaves.
@@ -45,7 +45,8 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from ..clue_system import CellBounds, clue_system
 from ..errors import InconsistentPositionError
 from ..positions import Observation
-from ._common import TIME_LIMIT, Budget, Relaxation
+from ._common import TIME_LIMIT, Budget
+from ._relaxation import Relaxation
 
 __all__ = ["forced_cells"]
 

@@ -36,17 +36,8 @@ reached, although the first equation alone shows three safe cells (see
 from __future__ import annotations
 
 from ..positions import Observation
-from ._common import (
-    MAX_BLOCK_BYTES,
-    TIME_LIMIT,
-    Budget,
-    CellSets,
-    exact_system,
-    merge_claims,
-    read_rows,
-    reduce_blocks,
-    row_bound_rule,
-)
+from ._algebra import read_rows, reduce_blocks, row_bound_rule
+from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
 __all__ = ["forced_cells"]
 

@@ -25,7 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._common import TIME_LIMIT, Board, Budget, CellSets, exact_system
+from ._common import TIME_LIMIT, Budget, CellSets, exact_system
+from ._grid_rules import Board
 
 __all__ = ["forced_cells"]
 

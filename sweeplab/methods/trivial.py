@@ -12,7 +12,7 @@ lower bound on the truth, so only the all-mines rule applies; under ``"over"``
 it is an upper bound, so only the all-safe rule applies.  The total stays exact.
 
 Sound, not complete.  Works on the padded grid, no matrices: a compiled worklist
-(:meth:`~sweeplab.methods._common.Board.single_clue_rule`) re-checks only the clues
+(:meth:`~sweeplab.methods._grid_rules.Board.single_clue_rule`) re-checks only the clues
 around each cell it decides.  Its budget is that bound: each clue is re-checked
 at most once per neighbour decided, so the work is linear in the board (a
 fraction of a second at 1000 x 1000), and it takes no ``time_limit``.
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from ..clue_system import clue_system
 from ..positions import Observation
-from ._common import Board, CellSets
+from ._common import CellSets
+from ._grid_rules import Board
 
 __all__ = ["forced_cells"]
 
