@@ -147,10 +147,11 @@ class BestAgent(ProbabilityAgent):
                 continue
             value = progress = 0.0
             for pk, a in dist.values():
-                if a.safe.size:
+                if a.safe:
                     nxt = 1.0
                     progress += pk
                 else:
+                    assert a.probabilities is not None  # asked for
                     cov = np.isfinite(a.probabilities) & (a.probabilities < 1.0)
                     nxt = 1.0 - float(a.probabilities[cov].min()) if cov.any() else 1.0
                 value += pk * nxt

@@ -52,12 +52,14 @@ chunks of backtracking and inside the programme; past it,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
 import numba
 import numpy as np
+from scipy.special import gammaln
 
 from ..clue_system import GroupedSystem, clue_system
 from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
@@ -68,6 +70,7 @@ __all__ = [
     "ComponentTooLargeError",
     "Enumeration",
     "analyse",
+    "block_counts",
     "forced_cells",
     "probabilities",
 ]
@@ -568,11 +571,16 @@ class Enumeration:
     probabilities : numpy.ndarray or None
         Mine probability of every cell (``nan`` on revealed cells, 1 on known
         mines), when asked for.
+    log_layouts : float
+        Natural log of the number of layouts of the covered cells that fit (with
+        the total when it is used, else any number of mines: the interior
+        counts ``2 ** I``), when asked for (``count=True``); else ``nan``.
     """
 
     safe: frozenset[Cell]
     mines: frozenset[Cell]
     probabilities: np.ndarray | None
+    log_layouts: float = math.nan
 
 
 def analyse(
@@ -580,6 +588,7 @@ def analyse(
     *,
     use_total: bool = True,
     probabilities: bool = True,
+    count: bool = False,
     max_nodes: int = MAX_NODES,
     max_bytes: int | None = MAX_BYTES,
     time_limit: float | None = TIME_LIMIT,
@@ -593,6 +602,8 @@ def analyse(
         Use the total number of mines when the position knows it.
     probabilities : bool, default True
         Also compute the probabilities (a little more work).
+    count : bool, default False
+        Also count the layouts (``Enumeration.log_layouts``).
     max_nodes : int, default 200,000
         Cap on backtracking nodes per block; beyond it the block is counted by
         dynamic programming.
@@ -618,9 +629,10 @@ def analyse(
     ([(0, 1)], [(0, 0), (0, 2)])
     """
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
-    safe_flat, mine_flat, probs = _run(obs, use_total, probabilities, _max_nodes(max_nodes), budget)
+    safe_flat, mine_flat, probs, log_layouts = _run(obs, use_total, probabilities, _max_nodes(max_nodes),
+                                                    budget, count)
     w = obs.shape[1]
-    return Enumeration(frozenset(_cells(safe_flat, w)), frozenset(_cells(mine_flat, w)), probs)
+    return Enumeration(frozenset(_cells(safe_flat, w)), frozenset(_cells(mine_flat, w)), probs, log_layouts)
 
 
 #: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
@@ -792,30 +804,95 @@ def _max_nodes(max_nodes) -> int:
     return int(max_nodes)
 
 
-def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int, budget: Budget):
-    """Flat indices of the forced safe and mined cells, and the probabilities (or ``None``)."""
-    p = clue_system(obs, use_total=use_total).grouped()
+def _block_counts(p: GroupedSystem, max_nodes: int, budget: Budget):
+    """Layouts of every block by number of mines, by backtracking and, past ``max_nodes``, by the
+    dynamic programme: ``(comp, counts, coff, gmines, cansafe, goff)`` as :func:`_search` returns them."""
     G = p.group_size.size
-    if G:
-        comp, counts, coff, gmines, cansafe, goff, over, status = _search(
-            p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes), budget)
-        if status:
-            try:
-                _dp_counts(p, MAX_STATES, budget=budget, blocks=np.flatnonzero(over).tolist(),
-                           out=(counts, gmines, cansafe))
-            except ComponentTooLargeError as exc:
-                raise ComponentTooLargeError(
-                    f"enumeration of {int(over.sum())} of {over.size} blocks stopped after "
-                    f"max_nodes={max_nodes} backtracking nodes ({int(p.group_size.sum())} frontier cells in "
-                    f"{G} groups), and {exc}; raise max_nodes, or that budget"
-                ) from None
-    else:
-        comp = np.zeros(0, np.int64)
-        counts = np.zeros(0)
-        coff = np.zeros(1, np.int64)
-        gmines = np.zeros(0)
-        cansafe = np.zeros(0, np.bool_)
-        goff = np.zeros(0, np.int64)
+    if not G:
+        return (np.zeros(0, np.int64), np.zeros(0), np.zeros(1, np.int64), np.zeros(0),
+                np.zeros(0, np.bool_), np.zeros(0, np.int64))
+    comp, counts, coff, gmines, cansafe, goff, over, status = _search(
+        p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi, int(max_nodes), budget)
+    if status:
+        try:
+            _dp_counts(p, MAX_STATES, budget=budget, blocks=np.flatnonzero(over).tolist(),
+                       out=(counts, gmines, cansafe))
+        except ComponentTooLargeError as exc:
+            raise ComponentTooLargeError(
+                f"enumeration of {int(over.sum())} of {over.size} blocks stopped after "
+                f"max_nodes={max_nodes} backtracking nodes ({int(p.group_size.sum())} frontier cells in "
+                f"{G} groups), and {exc}; raise max_nodes, or that budget"
+            ) from None
+    return comp, counts, coff, gmines, cansafe, goff
+
+
+def _log_layouts(counts: np.ndarray, coff: np.ndarray, R: int | None, I: int) -> float:
+    """Natural log of the number of layouts: the blocks' counts by number of mines convolved (scaled
+    to their largest term), then with the total ``sum_S C(I, R - S)`` over the interior, without it
+    ``2 ** I`` (SPEC §4's two conventions).  ``-inf`` when no layout fits."""
+    poly = np.ones(1)
+    log_scale = 0.0
+    for c in range(coff.size - 1):
+        block = counts[coff[c] : coff[c + 1]]
+        top = float(block.max(initial=0.0))
+        if top <= 0:
+            return -math.inf
+        if R is None:  # blocks are independent: multiply their totals
+            log_scale += math.log(float(block.sum()))
+            continue
+        poly = np.convolve(poly, block / top)
+        peak = float(poly.max())
+        poly /= peak
+        log_scale += math.log(top) + math.log(peak)
+    if R is None:
+        return log_scale + I * math.log(2.0)
+    S = np.arange(poly.size)
+    ok = (R - S >= 0) & (R - S <= I) & (poly > 0)
+    if not ok.any():
+        return -math.inf
+    t = R - S[ok]
+    terms = np.log(poly[ok]) + gammaln(I + 1) - gammaln(t + 1) - gammaln(I - t + 1)
+    top = float(terms.max())
+    return log_scale + top + math.log(float(np.exp(terms - top).sum()))
+
+
+def block_counts(obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES,
+                 max_bytes: int | None = MAX_BYTES, time_limit: float | None = TIME_LIMIT):
+    """Exact layout counts of each frontier block by number of mines, and the interior.
+
+    Returns ``(counts, interior, remaining)``: ``counts`` a list with, for each
+    block (in the order of its first group), a float array whose entry ``k`` is
+    the number of layouts of the block's cells with ``k`` mines; ``interior``
+    the number of covered cells in no informative clue; ``remaining`` the mines
+    left among the covered cells (``None`` without the total).  Budget as
+    :func:`analyse`.
+
+    Raises
+    ------
+    InconsistentPositionError
+        When a block has no layout.
+
+    Examples
+    --------
+    >>> counts, interior, remaining = block_counts(Observation.from_text("??\\n1?", mines=1))
+    >>> [c.tolist() for c in counts], interior, remaining
+    ([[0.0, 3.0, 0.0, 0.0]], 0, 1)
+    """
+    budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
+    p = clue_system(obs, use_total=use_total).grouped()
+    counts, coff = _block_counts(p, _max_nodes(max_nodes), budget)[1:3]
+    blocks = [counts[coff[c] : coff[c + 1]].copy() for c in range(coff.size - 1)]
+    if any(not (b > 0).any() for b in blocks):
+        raise InconsistentPositionError("a block of the frontier has no layout that fits its clues")
+    return blocks, int(p.interior.size), p.remaining
+
+
+def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int, budget: Budget,
+         count: bool = False):
+    """Flat indices of the forced safe and mined cells, the probabilities (or ``None``) and the log
+    of the number of layouts (``nan`` unless ``count``)."""
+    p = clue_system(obs, use_total=use_total).grouped()
+    comp, counts, coff, gmines, cansafe, goff = _block_counts(p, max_nodes, budget)
     I = int(p.interior.size)
     R = p.remaining
     if R is not None and _combine_steps(counts, coff) > MAX_COMBINE_STEPS:
@@ -850,7 +927,7 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
         probs[safe_flat] = 0.0
         probs[mine_flat] = 1.0
         probs = probs.reshape(obs.shape)
-    return safe_flat, mine_flat, probs
+    return safe_flat, mine_flat, probs, _log_layouts(counts, coff, R, I) if count else math.nan
 
 
 @numba.njit(cache=True)
@@ -942,10 +1019,10 @@ def forced_cells(
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
     w = obs.shape[1]
     if probabilities:
-        safe, mines, probs = _run(obs, use_total, True, int(max_nodes), budget)
+        safe, mines, probs, _ = _run(obs, use_total, True, int(max_nodes), budget)
         return _cells(safe, w), _cells(mines, w), probs
     try:
-        safe, mines, _ = _run(obs, use_total, False, int(max_nodes), budget)
+        safe, mines, _, _ = _run(obs, use_total, False, int(max_nodes), budget)
     except ComponentTooLargeError as exc:
         if fallback is None:
             raise
