@@ -26,6 +26,7 @@ import pandas as pd
 from .agents import Agent, make_agent
 from .game import LEVELS, Game, new_game, resolve_board
 from .methods import METHODS, method_seconds
+from .positions import FLAG
 from .referee import referee
 
 __all__ = ["play", "play_game", "game_seeds", "RESULT_COLUMNS"]
@@ -60,31 +61,29 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     with method_seconds() as clock:
         played = list(referee(agent, game, rng))
     moves = [p.move for p in played]
-    # (kind, source) of every move, tallied in C: the per-move work stays in the referee
-    tally = Counter(map(itemgetter(0, 3), moves))
+    flag_moves = [m for m in moves if m[0] == "flag"]
+    # the sources tallied in C; the per-move work stays in the referee
+    by_source = Counter(map(itemgetter(3), moves))
+    by_source.subtract(map(itemgetter(3), flag_moves))  # reveals only
+    flag_sources = Counter(map(itemgetter(3), flag_moves))
     # a column for every built-in method and every method of the agent's chain, even if it found nothing
     chain = tuple(m.replace("-", "_") for m in getattr(agent, "methods", ()))
     counts = dict.fromkeys(SOURCES + chain, 0)
-    reveals = flags = 0
-    for (kind, source), n in tally.items():
-        if kind == "reveal":
-            reveals += n
-        else:
-            flags += n
-        if source not in ("guess", "first"):
-            key = source.replace("-", "_")
-            counts[key] = counts.get(key, 0) + n
-    guesses = tally[("reveal", "guess")]
+    for tally in (by_source, flag_sources):
+        for source, n in tally.items():
+            if n and source not in ("guess", "first"):
+                key = source.replace("-", "_")
+                counts[key] = counts.get(key, 0) + n
+    flags = len(flag_moves)
+    reveals = len(moves) - flags
+    guesses = by_source["guess"]
     wrong = sum(p.move.source not in ("guess", "first") for p in played if p.hit_mine)
     # the referee's verdict: an unfinished game after every turn it allows is stuck
     status = "stuck" if game.status == "playing" else game.status
     layout = game.layout
-    if layout is not None and flags:
-        certain_flags = [(r, c) for kind, r, c, source in moves
-                         if kind == "flag" and source not in ("guess", "first")]
-        if certain_flags:
-            rows, cols = zip(*certain_flags, strict=True)
-            wrong += int(np.count_nonzero(~layout[list(rows), list(cols)]))
+    # a certain flag on a safe cell is a wrong claim; looked for only when some flag is on a safe cell
+    if layout is not None and flags and np.any((game.observation.grid == FLAG) & ~layout):
+        wrong += sum(not layout[r, c] for _, r, c, source in flag_moves if source not in ("guess", "first"))
     seconds = dict.fromkeys(SOURCES + chain, 0.0)
     seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
     row = {
