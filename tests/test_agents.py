@@ -100,6 +100,25 @@ def test_wrong_claims_are_counted():
     assert out["wrong_claims"] == 1 and out["status"] == "lost"
 
 
+def test_wrong_certain_flags_are_counted_and_guessed_flags_are_not():
+    class Flagger(Agent):
+        """Flags the first two covered cells: the first as certain, the second as a guess."""
+
+        name = "flagger"
+
+        def certain_moves(self, obs):
+            covered = [tuple(int(v) for v in rc) for rc in np.argwhere(obs.grid == -1)]
+            if len(covered) < 7:
+                return []
+            (r0, c0), (r1, c1) = covered[:2]
+            return [Move("flag", r0, c0, "subset"), Move("flag", r1, c1, "guess")]
+
+    # both flags land on safe cells (only (2, 2) is a mine): one wrong claim, from the certain flag
+    game = sweeplab.Game.from_layout([[0, 0, 0], [0, 0, 0], [0, 0, 1]])
+    out = play_game(Flagger(first_move="centre"), game, rng())
+    assert out["flags"] == 2 and out["certain_subset"] == 1 and out["wrong_claims"] == 1
+
+
 def test_reductio_local_estimate_and_better_decision():
     # report 001 "Better Decisions": (clue - identified mines) / unidentified cells, maximum over neighbours
     est = local_estimates(Observation.from_text("2??\n1??\n???").grid)
