@@ -46,18 +46,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MethodRefused
-from ..positions import COVERED, Observation, neighbour_sum
-from .base import FirstMove, random_covered
-from .best_v1 import endgame_choice, endgame_layouts
+from ..positions import Observation
+from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
-from .probability import ProbabilityAgent
 
 __all__ = ["BestAgent", "endgame_layouts", "endgame_choice"]
 
 
 @dataclass(frozen=True)
-class BestAgent(ProbabilityAgent):
+class BestAgent(BestV1Agent):
     """Exact probabilities, exact two-step guessing and an exhaustive endgame.
+
+    ``best-v1``'s rules (:class:`~sweeplab.agents.best_v1.BestV1Agent`) with the
+    exact distribution of a candidate's number in the two-step value.
 
     Parameters
     ----------
@@ -87,48 +88,13 @@ class BestAgent(ProbabilityAgent):
     ['guess']
     """
 
-    first_move: FirstMove = "auto"
-    tolerance: float = 0.03
-    progress_weight: float = 0.5
-    lookahead: int = 5
     progress_bonus: float = 0.0
-    endgame_cells: int = 32
-    endgame_layouts: int = 400
-    endgame_budget: int = 20_000
     name = "best"
 
-    def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
-        grid = obs.grid
-        covered = grid == COVERED
-        if self.endgame_layouts > 0 and self.use_total:
-            listed = endgame_layouts(obs, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts)
-            if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
-                choice = endgame_choice(obs, listed[1], listed[0], budget=self.endgame_budget)
-                if choice is not None:
-                    return choice[0]
-        if p is None or not np.isfinite(p[covered]).all():  # no exact probabilities: report 004's rule
-            return super().guess(obs, rng, p)
-        low = p[covered].min()
-        cand = covered & (p <= low + self.tolerance)
-        n_cov = neighbour_sum(covered.astype(np.float64))
-        dead = cand & (n_cov == 0) & (p == low)
-        if dead.any():
-            return random_covered(grid, rng, mask=dead)
-        q = np.where(covered, p, 0.0)
-        logsafe = np.log(np.clip(1.0 - q, 1e-300, 1.0))
-        logmine = np.where(covered, np.log(np.clip(q, 1e-300, 1.0)), 0.0)
-        all_safe = np.exp(neighbour_sum(logsafe))
-        all_mine = np.where(n_cov > 0, np.exp(neighbour_sum(logmine)), 0.0)
-        progress = np.clip(all_safe + all_mine, 0.0, 1.0)
-        score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
-        if (self.lookahead > 1 and obs.noise is None and obs.mines is not None and self.use_total
-                and np.count_nonzero(cand) > 1):
-            score = self._two_step(obs, score)
-        top = score.max()
-        return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
-
-    def _two_step(self, obs: Observation, score: np.ndarray) -> np.ndarray:
+    def _two_step(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
         """Exact two-step value of the ``lookahead`` best-scored candidates (``-inf`` elsewhere)."""
+        if obs.mines is None or not self.use_total:  # layouts are counted with the total
+            return score
         try:
             base = analyse_weighted(obs, max_nodes=self.max_nodes)
         except MethodRefused:

@@ -257,6 +257,8 @@ class BestV1Agent(ProbabilityAgent):
     lookahead : int, default 5
         How many of the best-scored candidates get the two-step value
         (0 or 1: none).
+    endgame_budget : int, default 20_000
+        Search nodes of the endgame search before it gives up (the guess rules then decide).
     """
 
     first_move: FirstMove = "auto"
@@ -265,6 +267,7 @@ class BestV1Agent(ProbabilityAgent):
     endgame_cells: int = 32
     endgame_layouts: int = 400
     lookahead: int = 5
+    endgame_budget: int = 20_000
     name = "best-v1"
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
@@ -273,7 +276,7 @@ class BestV1Agent(ProbabilityAgent):
         if self.endgame_layouts > 0 and self.use_total:
             listed = endgame_layouts(obs, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts)
             if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
-                choice = endgame_choice(obs, listed[1], listed[0])
+                choice = endgame_choice(obs, listed[1], listed[0], budget=self.endgame_budget)
                 if choice is not None:
                     return choice[0]
         if p is None or not np.isfinite(p[covered]).all():  # no exact probabilities: report 004's rule
@@ -292,11 +295,11 @@ class BestV1Agent(ProbabilityAgent):
         progress = np.clip(all_safe + all_mine, 0.0, 1.0)
         score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
         if self.lookahead > 1 and obs.noise is None and np.count_nonzero(cand) > 1:
-            score = self._lookahead(obs, p, score)
+            score = self._two_step(obs, p, score)
         top = score.max()
         return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
 
-    def _lookahead(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
+    def _two_step(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
         """Two-step value of the best-scored candidates: P(safe) x E[safety of the next move].
 
         The number a candidate would show is drawn from its neighbours' mine
