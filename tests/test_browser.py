@@ -150,7 +150,11 @@ def _run_all(driver, shots: Path) -> None:
     """Restart the kernel and run every cell (the notebook toolbar's button), until the board is drawn.
 
     A click made while the session still settles can be lost, or answered by a
-    kernel dialog: dialogs are accepted, and the click repeated.
+    kernel dialog: dialogs are accepted, and the click repeated.  A kernel
+    connection broken during the restart (seen once under load: the server
+    could not read a websocket frame, and the cells stayed queued) leaves the
+    board undrawn: the page is reloaded, for a new connection, and the run
+    repeated.
     """
     from selenium.webdriver.common.by import By
 
@@ -160,7 +164,7 @@ def _run_all(driver, shots: Path) -> None:
     def prompts(d):
         return d.find_elements(By.CSS_SELECTOR, ".jp-InputPrompt")
 
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + 900
     attempt = 0
     while time.monotonic() < deadline:
         attempt += 1
@@ -169,13 +173,14 @@ def _run_all(driver, shots: Path) -> None:
         try:
             wait(driver, lambda d: _accept_dialogs(d) or any(re.search(r"\[(\d+|\*)\]", p.text)
                                                              for p in prompts(d)), 30)
+            # a first kernel in a fresh environment can take minutes to start (imports, compile caches)
+            wait(driver, lambda d: _accept_dialogs(d) or len(d.find_elements(*board_cells)) == 81, 300)
+            return
         except TimeoutException:
             driver.save_screenshot(str(shots / f"00-run-all-attempt-{attempt}.png"))
-            continue
-        # a first kernel in a fresh environment can take minutes to start (imports, compile caches)
-        wait(driver, lambda d: _accept_dialogs(d) or len(d.find_elements(*board_cells)) == 81, 480)
-        return
-    raise TimeoutException("Restart and Run All never started the notebook")
+            driver.refresh()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell"), 120)
+    raise TimeoutException("Restart and Run All never drew the board")
 
 
 def _accept_dialogs(driver) -> bool:
