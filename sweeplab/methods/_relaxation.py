@@ -84,6 +84,11 @@ class Relaxation:
             raise RuntimeError(f"HiGHS failed on the LP relaxation: {res.message}")
         return res.x
 
+    def decided(self) -> dict[int, int]:
+        """Decided cells: block by block when the total cannot cut the blocks, else over the whole board."""
+        found = self.by_block()
+        return self.whole() if found is None else found
+
     def by_block(self) -> dict[int, int] | None:
         """Decided cells from separable LPs over the blocks; ``None`` when the total row may cut them."""
         s, n = self.s, self.n

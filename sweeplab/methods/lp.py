@@ -90,8 +90,4 @@ def forced_cells(
         if R not in (None, 0):
             raise InconsistentPositionError(f"{R} mines left but no covered cell")
         return set(), set()
-    lp = Relaxation(s, budget)
-    decided = lp.by_block()
-    if decided is None:
-        decided = lp.whole()
-    return s.claims(decided)
+    return s.claims(Relaxation(s, budget).decided())

@@ -85,11 +85,7 @@ def forced_cells(
         if R not in (None, 0):
             raise InconsistentPositionError(f"{R} mines left but no covered cell")
         return set(), set()
-    relaxation = Relaxation(s, budget)
-    proved = relaxation.by_block()
-    if proved is None:
-        proved = relaxation.whole()
-    programs = _Programs(s, budget, proved)
+    programs = _Programs(s, budget, Relaxation(s, budget).decided())
     forced = programs.by_block()
     if forced is None:
         forced = programs.whole()
