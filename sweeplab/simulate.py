@@ -99,19 +99,15 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
         "certain": sum(counts.values()),
         "wrong_claims": wrong,
     }
-    row.update(zip(_column_names("certain_", counts), counts.values(), strict=True))
-    row.update(zip(_column_names("seconds_", seconds), seconds.values(), strict=True))
+    row.update(zip(_column_names("certain_", tuple(counts)), counts.values(), strict=True))
+    row.update(zip(_column_names("seconds_", tuple(seconds)), seconds.values(), strict=True))
     return row
 
 
 @cache
-def _names(prefix: str, sources: tuple[str, ...]) -> tuple[str, ...]:
+def _column_names(prefix: str, sources: tuple[str, ...]) -> tuple[str, ...]:
+    """``prefix + source`` for every source, in order (built once per set of sources)."""
     return tuple(prefix + s for s in sources)
-
-
-def _column_names(prefix: str, by_source: dict[str, Any]) -> tuple[str, ...]:
-    """``prefix + source`` for every key of ``by_source``, in order (built once per set of sources)."""
-    return _names(prefix, tuple(by_source))
 
 
 def play(
