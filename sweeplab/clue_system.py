@@ -561,9 +561,10 @@ class GridView(NamedTuple):
     noise: str | None
 
 
-@dataclass(frozen=True)
-class GroupedSystem:
+class GroupedSystem(NamedTuple):
     """The informative clue rows over groups of exchangeable frontier cells (:meth:`ClueSystem.grouped`).
+
+    A named tuple, like :class:`GridView`: exact enumeration builds one per call.
 
     Attributes
     ----------

@@ -11,6 +11,7 @@ inconsistent boards.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import pytest
@@ -353,16 +354,24 @@ def test_method_strength_orders_on_random_positions():
 # --- references: sympy for the exact RREF, galois for GF(p), scipy for determined cells -----------
 
 
-def test_flint_rref_equals_sympy_on_random_systems():
+@pytest.mark.parametrize("scale", [1, 2**12, 2**40], ids=["0/1 rows", "large entries", "past int64"])
+def test_exact_rref_equals_sympy_on_random_systems(scale):
+    """Both paths of exact_rref (compiled int64, python-flint when products could overflow) give the
+    rational RREF rows, each scaled to coprime integers with a positive pivot."""
     rng = np.random.default_rng(7)
-    for _ in range(40):
-        m, n = int(rng.integers(1, 8)), int(rng.integers(1, 10))
+    for _ in range(60):
+        m, n = int(rng.integers(1, 9)), int(rng.integers(1, 11))
         M = (rng.random((m, n)) < 0.4).astype(np.int64)
         M[:, -1] = rng.integers(0, 4, m)
-        R, den = exact_rref(M)
+        M = M.astype(object) * scale if scale > 2**31 else M * scale - (rng.random((m, n)) < 0.2)
+        R = exact_rref(M)
         ref, _ = sympy.Matrix(M.tolist()).rref()
         ref_rows = [list(ref.row(i)) for i in range(ref.rows) if any(ref.row(i))]
-        ours = [[sympy.Rational(int(v), den) for v in row] for row in R.tolist()]
+        ours = []
+        for row in R.tolist():
+            pivot = next(v for v in row if v)
+            assert pivot > 0 and math.gcd(*map(int, row)) == 1, row
+            ours.append([sympy.Rational(int(v), int(pivot)) for v in row])
         assert ours == ref_rows
 
 

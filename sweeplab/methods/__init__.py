@@ -302,12 +302,24 @@ def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
 
 
 def _check_options(name: str, function: MethodFunction, options: dict[str, Any]) -> None:
+    key = (function, *options)
+    try:
+        if key in _CHECKED_OPTIONS:  # agents pass the same options on every call
+            return
+    except TypeError:  # an unhashable callable: checked every time
+        key = None
     accepted, var_kw = _signature(function)
     unknown = sorted(set(options) - accepted)
     if unknown and not var_kw:
         allowed = sorted(accepted - {"use_total"}) or "none"
         raise ValueError(f"method {name!r} has no option {', '.join(map(repr, unknown))}; "
                          f"its options: {allowed}")
+    if key is not None and len(_CHECKED_OPTIONS) < 1024:
+        _CHECKED_OPTIONS.add(key)
+
+
+#: ``(function, *option names)`` already checked by :func:`_check_options`.
+_CHECKED_OPTIONS: set[tuple] = set()
 
 
 _CLOCKS: ContextVar[tuple[dict[str, float], ...]] = ContextVar("sweeplab_method_clocks", default=())
@@ -391,23 +403,27 @@ def deduce(
     >>> deduce("?1\\n11", lambda obs, *, use_total=True: ({(0, 0)}, set())).method
     '<lambda>'
     """
-    if callable(method):
+    info = _REGISTRY.get(method) if type(method) is str else None  # the usual call: one dict lookup
+    if info is None and callable(method):
         name, function, gives_probabilities = getattr(method, "__name__", repr(method)), method, False
         complete = builtin = False
     else:
-        info = method_info(method)
+        info = info or method_info(method)
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
         complete, builtin = info.complete, info.builtin
-    if not isinstance(use_total, (bool, np.bool_)):
+    if use_total is not True and use_total is not False and not isinstance(use_total, np.bool_):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
-    want_probabilities = bool(options.get("probabilities", False))
-    if "probabilities" in options and not gives_probabilities:
-        if want_probabilities:
-            raise ValueError(f"method {name!r} gives no probabilities; 'enumerate' does")
-        del options["probabilities"]
+    want_probabilities = False
     if options:
-        _check_options(name, function, options)
-    obs = as_observation(obs)
+        want_probabilities = bool(options.get("probabilities", False))
+        if "probabilities" in options and not gives_probabilities:
+            if want_probabilities:
+                raise ValueError(f"method {name!r} gives no probabilities; 'enumerate' does")
+            del options["probabilities"]
+        if options:
+            _check_options(name, function, options)
+    if type(obs) is not Observation:
+        obs = as_observation(obs)
     start = time.perf_counter()
     result = function(obs, use_total=bool(use_total), **options)
     seconds = time.perf_counter() - start
@@ -428,12 +444,26 @@ def deduce(
     if consistent is None and check_consistency and (safe or mines):
         consistent = _has_layout(obs, use_total=bool(use_total))
     if not proofs:
-        return Deduction(safe, mines, name, seconds, probabilities, consistent)
+        return _deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
 
     found, over = proofs_for(obs, name, safe, mines, use_total=bool(use_total), **options)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
                      frozenset(over), (safe | mines) - frozenset(found))
+
+
+def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, seconds: float,
+               probabilities: np.ndarray | None, consistent: bool | None) -> Deduction:
+    """``Deduction(safe, mines, method, seconds, probabilities, consistent)`` without proofs, built
+    without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): agents make
+    one per method call."""
+    d = object.__new__(Deduction)
+    d.__dict__.update(safe=safe, mines=mines, method=method, seconds=seconds, probabilities=probabilities,
+                      consistent=consistent, proofs=None, over_budget=_EMPTY, unproved=_EMPTY)
+    return d
+
+
+_EMPTY: frozenset[Cell] = frozenset()
 
 
 #: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert

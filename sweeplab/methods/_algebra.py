@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -30,19 +31,27 @@ def _flint_matrix(M: np.ndarray, make):
     return Z
 
 
-def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
-    """Exact RREF of an integer matrix with python-flint (fraction-free).
+def exact_rref(M: np.ndarray) -> np.ndarray:
+    """The nonzero rows of the exact (rational) RREF of an integer matrix, as primitive integer rows.
 
-    Returns ``(R, den)`` with ``R`` the nonzero rows as integers (``int64``,
-    or ``object`` holding Python ints if they do not fit) such that ``R / den``
-    are the rows of the rational RREF.
+    Each returned row is the RREF row times the positive integer that makes its
+    entries coprime (its pivot is positive); ``int64``, or ``object`` holding
+    Python ints if they do not fit.  Gauss-Jordan elimination in ``int64``
+    (compiled, each row divided by the gcd of its entries after every step)
+    when no product can overflow, else python-flint's fraction-free RREF; both
+    give the same rows.
 
     Examples
     --------
-    >>> R, den = exact_rref(np.array([[1, 1, 0, 1], [0, 1, 1, 1]]))
-    >>> (R // den).tolist()
+    >>> exact_rref(np.array([[1, 1, 0, 1], [0, 1, 1, 1]])).tolist()
     [[1, 0, -1, 0], [0, 1, 1, 1]]
+    >>> exact_rref(np.array([[2, 1, 1], [1, 1, 1]])).tolist()
+    [[1, 0, 0], [0, 1, 1]]
     """
+    if M.dtype != object and M.size and int(np.abs(M).max()) <= _INT64_ENTRY:
+        R, rank, ok = _rref_int64(np.ascontiguousarray(M, dtype=np.int64))
+        if ok:
+            return R
     import flint
 
     R, den, rank = _flint_matrix(M, flint.fmpz_mat).rref()
@@ -51,7 +60,78 @@ def exact_rref(M: np.ndarray) -> tuple[np.ndarray, int]:
         out = np.array(values, dtype=np.int64)
     except OverflowError:
         out = np.array(values, dtype=object)
-    return out.reshape(rank, M.shape[1]), int(den)
+    out = _primitive(out.reshape(rank, M.shape[1]))
+    return out if int(den) > 0 else -out  # (R / den is the RREF: the sign of den is the rows' sign)
+
+
+#: Largest entry magnitude :func:`_rref_int64` multiplies: a product of two stays below 2**62.
+_INT64_ENTRY = 2**31 - 1
+
+
+@numba.njit(cache=True)
+def _gcd(a, b):  # pragma: no cover - compiled
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@numba.njit(cache=True)
+def _rref_int64(M):  # pragma: no cover - compiled
+    """Gauss-Jordan elimination of ``M`` in ``int64``: ``(rows, rank, ok)``.
+
+    Column by column, the first row with a nonzero entry becomes the pivot row
+    (divided by the gcd of its entries, positive at its pivot) and is eliminated from every other row by
+    ``row = pivot * row - entry * pivot_row``, which is then divided by the gcd
+    of its entries.  The result is the rational RREF with each row scaled to
+    coprime integers.  ``ok`` is false (and the rows empty) when an entry about
+    to be multiplied exceeds :data:`_INT64_ENTRY` in magnitude.
+    """
+    A = M.copy()
+    m, n = A.shape
+    r = 0
+    for j in range(n):
+        if r == m:
+            break
+        p = -1
+        for i in range(r, m):
+            if A[i, j] != 0:
+                p = i
+                break
+        if p < 0:
+            continue
+        if p != r:
+            for k in range(n):
+                t = A[r, k]
+                A[r, k] = A[p, k]
+                A[p, k] = t
+        g = 0
+        for k in range(n):
+            g = _gcd(g, abs(A[r, k]))
+        if A[r, j] < 0:
+            g = -g
+        for k in range(n):
+            A[r, k] //= g
+        a = A[r, j]
+        for i in range(m):
+            c = A[i, j]
+            if i == r or c == 0:
+                continue
+            if a > _INT64_ENTRY or abs(c) > _INT64_ENTRY:
+                return A[:0].copy(), 0, False
+            g = 0
+            for k in range(n):
+                x = A[i, k]
+                y = A[r, k]
+                if abs(x) > _INT64_ENTRY or abs(y) > _INT64_ENTRY:
+                    return A[:0].copy(), 0, False
+                v = a * x - c * y
+                A[i, k] = v
+                g = _gcd(g, abs(v))
+            if g > 1:
+                for k in range(n):
+                    A[i, k] //= g
+        r += 1
+    return A[:r].copy(), r, True
 
 
 #: Largest modulus for which reduced rows stay in ``int64`` arithmetic: a residue times a
@@ -122,7 +202,7 @@ def reduce_blocks(
     for rows, cols in blocks:
         budget.check(f"reducing {len(blocks)} independent blocks")
         M = np.hstack([system.dense_block(rows, cols), system.b[rows, None]])
-        R = exact_rref(M)[0] if p is None else rref_mod_p(M, p, engine)
+        R = exact_rref(M) if p is None else rref_mod_p(M, p, engine)
         groups.append(Rows(cols, R[:, :-1], R[:, -1]))
     if system.has_total and all(g.R.any(axis=1).all() for g in groups):  # (0 = c shows inconsistency already)
         groups = _join_total(groups, system, p, budget)
@@ -369,6 +449,62 @@ def bound_propagation(R, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int]
     if bad.any() or np.any((rhs > pos) | (rhs < neg)):
         raise InconsistentPositionError("a reduced equation cannot be met by 0/1 cells")
     return check_columns(set(cols[~can_zero].tolist()), set(cols[~can_one].tolist()))
+
+
+def bound_fixpoint(R: sp.csr_array, rhs: np.ndarray, weights: np.ndarray) -> tuple[set[int], set[int]]:
+    """:func:`bound_propagation` repeated until it finds nothing more, on 0/1 rows of ``R``.
+
+    The cells found are fixed as constants of their rows (their coefficients
+    leave the row sums, the fixed mines leave the right sides) and the rule is
+    run again: the cells :func:`bound_propagation` followed by
+    :meth:`~sweeplab.clue_system.MergedSystem.substitute` would find, round after
+    round, without building a matrix per round.  ``R`` is a ``scipy.sparse``
+    CSR matrix with ``int64`` sums (the clue rows).
+
+    Examples
+    --------
+    ``x0 + x1 = 1`` and ``x1 + x2 = 2``: the second row fixes ``x1`` and ``x2``,
+    then the first, with ``x1`` known, fixes ``x0``.
+
+    >>> R = sp.csr_array(np.array([[1, 1, 0], [0, 1, 1]]))
+    >>> bound_fixpoint(R, np.array([1, 2]), np.ones(3, dtype=np.int64))
+    ({1, 2}, {0})
+    """
+    indptr, cols, c = R.indptr, R.indices, R.data
+    rows = np.repeat(np.arange(R.shape[0]), np.diff(indptr))
+    cw = c * weights[cols]
+    starts, ends = indptr[:-1], indptr[1:]
+
+    def row_sums(x: np.ndarray) -> np.ndarray:  # exact int64 sums of CSR entries, per row
+        run = np.concatenate([[0], np.cumsum(x)])
+        return run[ends] - run[starts]
+
+    value = np.full(R.shape[1], -1, dtype=np.int64)  # -1 undecided, else the cell's value
+    ones: set[int] = set()
+    zeros: set[int] = set()
+    while True:
+        v = value[cols]
+        free = v < 0
+        r = rhs - row_sums(np.where(v == 1, cw, 0))
+        pos = row_sums(np.where(free & (c > 0), cw, 0))
+        neg = row_sums(np.where(free & (c < 0), cw, 0))
+        if np.any((r > pos) | (r < neg)):
+            raise InconsistentPositionError("a reduced equation cannot be met by 0/1 cells")
+        fc, fr, fv = c[free], rows[free], cols[free]
+        low = neg[fr] - np.where(fc < 0, fc, 0)
+        high = pos[fr] - np.where(fc > 0, fc, 0)
+        rr = r[fr]
+        can_one = (rr - fc >= low) & (rr - fc <= high)
+        can_zero = (rr >= low) & (rr <= high)
+        if not (can_one | can_zero).all():
+            raise InconsistentPositionError("a reduced equation cannot be met by 0/1 cells")
+        new_ones, new_zeros = check_columns(set(fv[~can_zero].tolist()), set(fv[~can_one].tolist()))
+        if not (new_ones or new_zeros):
+            return ones, zeros
+        value[list(new_ones)] = 1
+        value[list(new_zeros)] = 0
+        ones |= new_ones
+        zeros |= new_zeros
 
 
 def check_columns(ones: set[int], zeros: set[int]) -> tuple[set[int], set[int]]:

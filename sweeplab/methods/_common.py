@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
 
 Cell = tuple[int, int]
-CellSets = tuple[set[Cell], set[Cell]]
+CellSets = tuple[AbstractSet[Cell], AbstractSet[Cell]]
 
 
 def exact_system(obs: Observation, method: str, *, use_total: bool) -> ClueSystem:
@@ -137,6 +138,8 @@ def _option(method: str, name: str, value, what: str):
     """``value`` of a budget option, checked: ``None``, or positive (an integer for ``max_bytes``)."""
     if value is None:
         return None
+    if type(value) is (int if name == "max_bytes" else float) and value > 0:  # the defaults: no more checks
+        return value
     integer = name == "max_bytes"
     kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds) or not value > 0 or value != value:

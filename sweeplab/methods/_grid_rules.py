@@ -116,9 +116,9 @@ class Board:
     def claims(self) -> CellSets:
         return self._cells(self.found_safe), self._cells(self.found_mines)
 
-    def _cells(self, found: list[int]) -> set[Cell]:
+    def _cells(self, found: list[int]) -> frozenset[Cell]:
         w = self.width
-        return {(i // w - PAD, i % w - PAD) for i in found}
+        return frozenset([(i // w - PAD, i % w - PAD) for i in found])
 
 
 #: Which rules of the single-clue fixpoint apply under each clue-noise kind (report 004):

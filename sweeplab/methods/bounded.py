@@ -20,7 +20,7 @@ between blocks and passes, ``max_bytes`` for the largest dense block).
 from __future__ import annotations
 
 from ..positions import Observation
-from ._algebra import bound_propagation, read_rows, reduce_blocks
+from ._algebra import bound_fixpoint, bound_propagation, read_rows, reduce_blocks
 from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
 __all__ = ["forced_cells"]
@@ -71,15 +71,18 @@ def forced_cells(
     system = exact_system(obs, "bounded", use_total=use_total).merged()
     safe: set = set()
     mines: set = set()
+    stalled = False  # whether propagation on the original rows has nothing more to find
     while system.n_columns:
         budget.check("propagating bounds")
-        ones, zeros = bound_propagation(system.A_sparse, system.b, system.weights)
-        if not (ones or zeros):
-            groups = reduce_blocks(system, budget=budget)
-            ones, zeros = read_rows(groups, system.weights, bound_propagation)
+        if stalled:  # the RREF rows, read once on the system propagation left
+            ones, zeros = read_rows(reduce_blocks(system, budget=budget), system.weights, bound_propagation)
             if not (ones or zeros):
                 break
-        mines |= system.cells(ones)
-        safe |= system.cells(zeros)
-        system = system.substitute(ones, zeros)
+        else:  # the original rows, to their fixpoint
+            ones, zeros = bound_fixpoint(system.A_sparse, system.b, system.weights)
+        stalled = not stalled
+        if ones or zeros:
+            mines |= system.cells(ones)
+            safe |= system.cells(zeros)
+            system = system.substitute(ones, zeros)
     return merge_claims(safe, mines)

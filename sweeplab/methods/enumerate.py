@@ -53,7 +53,6 @@ chunks of backtracking and inside the programme; past it,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -259,6 +258,29 @@ def _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, c
     return c
 
 
+@numba.njit(cache=True)
+def _search_start(gsize, row_ptr, row_groups, lo, hi, max_nodes, chunk, max_bytes):  # pragma: no cover
+    """:func:`_layout`, the count arrays and the first :func:`_backtrack` chunk in one compiled call.
+
+    Returns ``(comp, coff, goff, counts, gmines, cansafe, over, next block)``; the
+    next block is ``-1`` (and the count arrays empty) when they would need more
+    than ``max_bytes`` (``-1``: no limit).  Only what the caller reads is
+    returned (each returned array costs boxing); a search that needs another
+    chunk recomputes the layout.
+    """
+    gptr, grows, comp, order, starts, coff, goff = _layout(gsize, row_ptr, row_groups)
+    n_comp = starts.size - 1
+    over = np.zeros(n_comp, np.bool_)
+    if max_bytes >= 0 and 9 * goff[-1] + 8 * coff[-1] > max_bytes:
+        return comp, coff, goff, np.zeros(0), np.zeros(0), np.zeros(0, np.bool_), over, -1
+    counts = np.zeros(coff[-1])
+    gmines = np.zeros(goff[-1])
+    cansafe = np.zeros(goff[-1], np.bool_)
+    c = _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, coff, goff, counts, gmines,
+                   cansafe, over, 0, max_nodes, chunk)
+    return comp, coff, goff, counts, gmines, cansafe, over, c
+
+
 def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None = None):
     """Count the layouts of every block by backtracking (:func:`_backtrack`), ``max_nodes`` per block.
 
@@ -275,16 +297,15 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None
         When the time is up.
     """
     budget = budget or Budget("enumerate", time_limit=None)
-    gptr, grows, comp, order, starts, coff, goff = _layout(gsize, row_ptr, row_groups)
-    n_comp = starts.size - 1
-    _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]),
-          lambda: f"count arrays for {n_comp} blocks "
-                  f"(largest: {int(np.diff(coff).max(initial=1)) - 1} cells)")
-    counts = np.zeros(coff[-1])
-    gmines = np.zeros(goff[-1])
-    cansafe = np.zeros(goff[-1], np.bool_)
-    over = np.zeros(n_comp, np.bool_)
-    c = 0
+    comp, coff, goff, counts, gmines, cansafe, over, c = _search_start(
+        gsize, row_ptr, row_groups, lo, hi, int(max_nodes), _CHUNK_NODES,
+        -1 if budget.max_bytes is None else budget.max_bytes)
+    n_comp = coff.size - 1
+    if c < 0:
+        _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]),
+              f"count arrays for {n_comp} blocks (largest: {int(np.diff(coff).max(initial=1)) - 1} cells)")
+    if c < n_comp:
+        gptr, grows, _, order, starts, _, _ = _layout(gsize, row_ptr, row_groups)
     while c < n_comp:
         budget.check(f"enumerating {n_comp} blocks")
         c = _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, coff, goff, counts,
@@ -292,10 +313,9 @@ def _search(gsize, row_ptr, row_groups, lo, hi, max_nodes, budget: Budget | None
     return comp, counts, coff, gmines, cansafe, goff[:-1], over, -1 if np.count_nonzero(over) else 0
 
 
-def _need(budget: Budget, need: int, what: str | Callable[[], str]) -> None:
+def _need(budget: Budget, need: int, what: str) -> None:
     """:class:`ComponentTooLargeError` when ``need`` bytes are over the budget (``what`` names them)."""
     if budget.max_bytes is not None and need > budget.max_bytes:
-        what = what if isinstance(what, str) else what()
         raise ComponentTooLargeError(
             f"enumeration would need {size_text(need)} for {what}, over its size budget "
             f"max_bytes={budget.max_bytes} ({size_text(budget.max_bytes)}); "
@@ -332,7 +352,8 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     its fewest mines, so blocks with a fixed count cost nothing.  Returns
     ``(status, safe_g, mine_g, prob_g, interior_safe, interior_mine,
     interior_prob)``; status 1: a block has no layout; 2: no frontier total fits
-    the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``.
+    the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``; 4: the inner
+    steps would exceed ``MAX_COMBINE_STEPS`` (:func:`_combine_steps`).
     """
     n_comp = coff.size - 1
     K1 = 1
@@ -350,6 +371,8 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
             return 1, safe_g, mine_g, prob_g, False, False, 0.5
         kmin[c] = first
         klen[c] = last - first + 1
+    if use_total and _combine_steps(counts, coff) > MAX_COMBINE_STEPS:
+        return 4, safe_g, mine_g, prob_g, False, False, 0.0
     if not use_total:
         z = np.zeros(n_comp)
         for c in range(n_comp):
@@ -632,7 +655,7 @@ def analyse(
     safe_flat, mine_flat, probs, log_layouts = _run(obs, use_total, probabilities, _max_nodes(max_nodes),
                                                     budget, count)
     w = obs.shape[1]
-    return Enumeration(frozenset(_cells(safe_flat, w)), frozenset(_cells(mine_flat, w)), probs, log_layouts)
+    return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs, log_layouts)
 
 
 #: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
@@ -895,16 +918,16 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
     comp, counts, coff, gmines, cansafe, goff = _block_counts(p, max_nodes, budget)
     I = int(p.interior.size)
     R = p.remaining
-    if R is not None and _combine_steps(counts, coff) > MAX_COMBINE_STEPS:
-        raise ComponentTooLargeError(
-            f"{coff.size - 1} independent blocks with a wide spread of mine counts: combining them "
-            f"through the total would take more than {MAX_COMBINE_STEPS:,} steps")
     budget.check("combining the blocks")
     status, safe_g, mine_g, prob_g, int_safe, int_mine, int_prob = _combine(
         comp, counts, coff, gmines, cansafe, goff, p.group_size, -1 if R is None else R, I, R is not None,
         probabilities)
     if status == 1:
         raise InconsistentPositionError("no layout of the frontier fits the clues")
+    if status == 4:
+        raise ComponentTooLargeError(
+            f"{coff.size - 1} independent blocks with a wide spread of mine counts: combining them "
+            f"through the total would take more than {MAX_COMBINE_STEPS:,} steps")
     if status == 3:
         raise ComponentTooLargeError(
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: the combination "
@@ -955,11 +978,12 @@ def _combine_steps(counts, coff):  # pragma: no cover - compiled
     return steps
 
 
-def _cells(flat: np.ndarray, w: int) -> set[Cell]:
+def _cells(flat: np.ndarray, w: int) -> frozenset[Cell]:
+    """``(row, col)`` of flat indices, as the frozenset :func:`~sweeplab.deduce` keeps (no copy)."""
     if not flat.size:
-        return set()
+        return frozenset()
     rows, cols = np.divmod(flat, w)
-    return set(zip(rows.tolist(), cols.tolist(), strict=True))
+    return frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
 def forced_cells(
