@@ -54,7 +54,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=None, help="games per case (default: per-case preset)")
     parser.add_argument("--agents", default=None, help="comma-separated agents to measure (default: all)")
-    parser.add_argument("--repeat", type=int, default=3, help="rounds per case; the fastest counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds per case (fastest counts)")
     parser.add_argument("--profile", metavar="AGENT", help="profile one agent instead (on --level)")
     parser.add_argument("--level", default="expert", help="level for --profile (default: expert)")
     args = parser.parse_args()

@@ -85,7 +85,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--level", default="expert")
     ap.add_argument("--methods", nargs="*", default=list(METHODS))
-    ap.add_argument("--repeat", type=int, default=3, help="calls per position; the fastest counts (default 3)")
+    ap.add_argument("--repeat", type=int, default=3, help="calls per position (fastest counts)")
     args = ap.parse_args()
     positions = midgame_positions(args.level, args.positions, args.seed)
     frontier = [int(sweeplab.clue_system(o, use_total=False).n_frontier) for o in positions]
