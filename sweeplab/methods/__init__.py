@@ -302,7 +302,7 @@ def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
 
 
 def _check_options(name: str, function: MethodFunction, options: dict[str, Any]) -> None:
-    key = (function, *options)
+    key: tuple | None = (function, *options)
     try:
         if key in _CHECKED_OPTIONS:  # agents pass the same options on every call
             return
@@ -408,7 +408,7 @@ def deduce(
         name, function, gives_probabilities = getattr(method, "__name__", repr(method)), method, False
         complete = builtin = False
     else:
-        info = info or method_info(method)
+        info = info or method_info(method)  # type: ignore[arg-type]  # ValueError for a non-name
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
         complete, builtin = info.complete, info.builtin
     if use_total is not True and use_total is not False and not isinstance(use_total, np.bool_):
