@@ -25,7 +25,6 @@ import operator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import ndimage
 
 from .positions import (
     COVERED,
@@ -42,7 +41,6 @@ __all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator
 
 FIRST_CLICKS = ("none", "safe", "zero")
 MODES = ("classic", "score")
-_EIGHT = np.ones((3, 3), dtype=bool)
 
 
 @dataclass(frozen=True)
@@ -305,26 +303,9 @@ class Game:
         _region_ptr[k + 1]]`` are the cells region ``k`` opens (8-connected zeros plus
         their neighbours), so a reveal costs only the cells it opens.
         """
-        h, w = self._shape
-        labels, n = ndimage.label(self._zero_start.reshape(h, w), structure=_EIGHT)
-        flat = labels.reshape(-1)
-        cells = np.flatnonzero(flat)
-        owner = flat[cells].astype(np.int64)
-        nb = neighbour_table(self._shape)[cells]
-        ok = nb >= 0
-        members = np.concatenate([cells, nb[ok]])
-        owners = np.concatenate([owner, np.repeat(owner, ok.sum(axis=1))])
-        key = owners * (h * w) + members
-        if (n + 1) * h * w <= 1 << 22:  # distinct keys in order by marking them (faster than sorting)
-            mark = np.zeros((n + 1) * h * w, dtype=bool)
-            mark[key] = True
-            key = np.flatnonzero(mark)
-        else:
-            key = np.unique(key)
-        owners, members = np.divmod(key, h * w)
-        self._region_of = flat
-        self._region_cells = members
-        self._region_ptr = np.searchsorted(owners, np.arange(n + 2))
+        from ._game_kernels import zero_regions
+
+        self._region_of, self._region_cells, self._region_ptr = zero_regions(self._zero_start, *self._shape)
 
     # properties -----------------------------------------------------------
     @property

@@ -483,3 +483,25 @@ def test_bad_moves():
 def test_bad_layouts(layout, match):
     with pytest.raises(ValueError, match=match):
         Game.from_layout(layout)
+
+
+@given(st.integers(1, 24), st.integers(1, 24), st.floats(0, 1), st.integers(0, 2**32 - 1))
+def test_zero_regions_are_the_8_connected_labels_and_their_neighbours(h, w, share, seed):
+    """The compiled zero-region table equals its definition: scipy's 8-connected labels of the
+    zeros, and for each region its zeros and their neighbours, in increasing order."""
+    from scipy import ndimage
+
+    from sweeplab._game_kernels import zero_regions
+    from sweeplab.positions import neighbour_table
+
+    zero = np.random.default_rng(seed).random(h * w) < share
+    labels, n = ndimage.label(zero.reshape(h, w), structure=np.ones((3, 3), dtype=bool))
+    got_labels, cells, ptr = zero_regions(zero, h, w)
+    assert got_labels.tolist() == labels.ravel().tolist()
+    table = neighbour_table((h, w))
+    for k in range(1, n + 1):
+        members = np.flatnonzero(labels.ravel() == k)
+        around = table[members]
+        want = np.union1d(members, around[around >= 0])
+        assert cells[ptr[k] : ptr[k + 1]].tolist() == want.tolist()
+    assert ptr[1] == 0 and ptr[n + 1] == cells.size
