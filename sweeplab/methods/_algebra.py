@@ -1,10 +1,12 @@
 """Exact and modular RREF of the merged view, and reading rows with bounds (the algebraic methods).
 
-One independent block at a time (python-flint), so memory follows the largest
-block: :func:`reduce_blocks`, :func:`rref_rows` and :func:`read_rows`, with the
-row bound rule of report 002 Algorithm 1 / report 003 Algorithm B
-(:func:`row_bound_rule`) and bounds propagation (:func:`bound_propagation`),
-for ``rref``, ``bounded``, ``lstsq-certified``, ``gf2`` and ``gfp``.
+One independent block at a time (exact rows in compiled ``int64`` arithmetic,
+python-flint when they could overflow), so memory follows the largest block:
+:func:`reduce_blocks`, :func:`rref_rows` and :func:`read_rows`, with the row
+bound rule of report 002 Algorithm 1 / report 003 Algorithm B
+(:func:`row_bound_rule`) and bounds propagation (:func:`bound_propagation`,
+:func:`bound_fixpoint`), for ``rref``, ``bounded``, ``lstsq-certified``, ``gf2``
+and ``gfp``.
 """
 
 from __future__ import annotations

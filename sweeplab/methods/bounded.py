@@ -7,7 +7,7 @@ cells, the rest of the row has a known range, and a cell whose value 1 (or 0)
 would push the rest out of range is fixed (bounds propagation; it contains
 the row bound rule, and on the original 0/1 rows it is report 000 §2.2's
 single-clue rule).  The rule runs first on the original rows (with the
-total-mines row), then on the exact RREF rows (python-flint, as in
+total-mines row), then on the exact RREF rows (as in
 :mod:`~sweeplab.methods.rref`); every cell found is substituted and the whole
 repeated until nothing changes.
 

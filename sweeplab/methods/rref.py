@@ -1,9 +1,11 @@
 """Exact rational RREF and the row bound rule (report 002 Algorithm 1; report 003 Algorithm B).
 
 The clue system ``[A | b]`` (SPEC §2) is brought to reduced row echelon form
-exactly, with python-flint's fraction-free integer RREF (``fmpz_mat.rref``:
-``R / den`` is the rational RREF; sympy's ``Matrix.rref`` is the readable
-reference in the tests).  Independent blocks of clue rows are reduced
+exactly: each row is kept as the rational RREF row scaled to coprime integers,
+by Gauss-Jordan elimination in compiled ``int64`` arithmetic while no product
+can overflow, else with python-flint's fraction-free integer RREF
+(``fmpz_mat.rref``); sympy's ``Matrix.rref`` is the readable reference in the
+tests.  Independent blocks of clue rows are reduced
 separately, which gives the same RREF; the total row, which links every
 block, joins afterwards through one more elimination step, and the interior
 cells (which only the total row touches) share one weighted column.
