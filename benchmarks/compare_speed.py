@@ -7,7 +7,8 @@ processes matter on a shared or virtual machine: the same code measured twice
 in a row can differ by a quarter, from one process to the next.
 
     .venv/bin/python benchmarks/compare_speed.py --base dc0b885            # 3 rounds
-    .venv/bin/python benchmarks/compare_speed.py --base HEAD~1 --rounds 5 --only agents
+    .venv/bin/python benchmarks/compare_speed.py --base HEAD~1 --rounds 5 --only agents --agents trivial,csp
+    .venv/bin/python benchmarks/compare_speed.py --base dc0b885 --same best-v1=best   # a renamed agent
 
 The base revision is checked out in a temporary git worktree (removed at the
 end); an agent or method the base does not have is shown as ``-``.  Ratios are
@@ -32,7 +33,9 @@ def run(script: str, library: Path, args: list[str]) -> str:
     """Output of ``script`` (from this checkout) importing ``sweeplab`` from ``library``."""
     env = {**os.environ, "PYTHONPATH": str(library)}
     out = subprocess.run([sys.executable, str(HERE / script), *args], cwd=library, env=env,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True)
+    if out.returncode:
+        sys.exit(f"{script} failed on {library}:\n{out.stderr[-2000:]}")
     return out.stdout
 
 
@@ -65,8 +68,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per side (default 3)")
     ap.add_argument("--only", choices=("agents", "methods"), help="one benchmark only")
     ap.add_argument("--positions", default="100", help="positions for methods_speed.py (default 100)")
+    ap.add_argument("--agents", help="comma-separated agents for agent_speed.py (default: all)")
+    ap.add_argument("--same", action="append", default=[], metavar="THIS=BASE",
+                    help="compare this checkout's agent THIS with the base's agent BASE (a renamed agent)")
     args = ap.parse_args()
-    benchmarks = [("agents", "agent_speed.py", [], agent_rows, max),
+    renamed = dict(pair.split("=", 1) for pair in args.same)  # this name -> base name
+    base_name = {b: t for t, b in renamed.items()}
+    agents = [] if args.agents is None else ["--agents", ",".join(
+        dict.fromkeys([*args.agents.split(","), *(renamed.get(a, a) for a in args.agents.split(","))]))]
+    benchmarks = [("agents", "agent_speed.py", agents, agent_rows, max),
                   ("methods", "methods_speed.py", ["--positions", args.positions], method_rows, min)]
     benchmarks = [b for b in benchmarks if args.only in (None, b[0])]
     with tempfile.TemporaryDirectory(prefix="sweeplab-base-") as tmp:
@@ -80,6 +90,11 @@ def main() -> None:
                     for side, library in (("base", base_dir), ("this", ROOT)):
                         print(f"{title}: round {k + 1}/{args.rounds}, {side}", file=sys.stderr, flush=True)
                         for name, value in parse(run(script, library, extra)).items():
+                            if side == "base" and title == "agents":
+                                agent, level = name.split(" ", 1)
+                                if agent in renamed:  # the base's row of an agent renamed here
+                                    continue
+                                name = f"{base_name.get(agent, agent)} {level}"
                             seen[side].setdefault(name, []).append(value)
                 unit = "games per CPU s" if title == "agents" else "median ms"
                 print(f"\n{title} ({unit}, best of {args.rounds} rounds; ratio > 1: this is faster)")

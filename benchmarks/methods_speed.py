@@ -59,6 +59,11 @@ def midgame_positions(level: str, n: int, seed: int) -> list[sweeplab.Observatio
     return out
 
 
+#: What a refusal raises (versions before ``MethodRefused`` raised ``ValueError``: compare_speed.py
+#: runs this script on older revisions too).
+REFUSED = getattr(sweeplab, "MethodRefused", ValueError)
+
+
 def timed(fn, obs, repeat: int = 1) -> tuple[float, bool]:
     """Fastest of ``repeat`` calls in milliseconds, and whether the method answered."""
     best = float("inf")
@@ -67,7 +72,7 @@ def timed(fn, obs, repeat: int = 1) -> tuple[float, bool]:
         try:
             fn(obs)
             ok = True
-        except sweeplab.MethodRefused:  # a refusal (brute beyond its size limit, a budget reached)
+        except REFUSED:  # a refusal (brute beyond its size limit, a budget reached)
             ok = False
         best = min(best, time.perf_counter() - start)
     return best * 1e3, ok
