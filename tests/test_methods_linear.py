@@ -428,6 +428,23 @@ def test_flint_mod_p_rref_equals_galois(p):
         assert np.array_equal(rref_mod_p(M, p, engine="flint"), rref_mod_p(M, p, engine="galois"))
 
 
+@pytest.mark.parametrize("p", [2, 3, 65521, 2097169, 2**31 - 1])
+def test_compiled_mod_p_rref_equals_python_flint(p):
+    """The compiled GF(p) elimination behind engine="flint" (p below 2**31) gives python-flint's rows."""
+    import flint
+
+    from sweeplab.methods._algebra import _flint_matrix
+
+    rng = np.random.default_rng(p % 1000)
+    for k in range(80):
+        m, n = int(rng.integers(1, 10)), int(rng.integers(1, 12))
+        M = rng.integers(0, p, (m, n)) * (rng.random((m, n)) < (0.3 if k % 2 else 0.8))
+        R, rank = _flint_matrix(M, lambda a, b: flint.nmod_mat(a, b, p)).rref()
+        want = [int(x) for x in R.entries()[: rank * n]]
+        got = rref_mod_p(M, p)
+        assert got.shape == (rank, n) and [int(x) for x in got.ravel()] == want
+
+
 @pytest.mark.parametrize("method, options", [("gf2", {}), ("gfp", {"p": 7})])
 def test_gf_engines_agree_on_positions(method, options):
     for obs in POSITIONS[:60]:

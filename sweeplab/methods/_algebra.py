@@ -151,6 +151,9 @@ def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
     [[1, 0, 1], [0, 1, 1]]
     """
     M = np.asarray(M, dtype=np.int64) % p
+    if engine == "flint" and p <= _INT64_ENTRY:  # residues below 2**31: compiled, as flint computes it
+        R = _rref_mod_p_int64(M, p)
+        return R if p <= MAX_INT64_MODULUS else R.astype(object)
     if engine == "galois":
         import galois
 
@@ -161,6 +164,56 @@ def rref_mod_p(M: np.ndarray, p: int, engine: str = "flint") -> np.ndarray:
     R, rank = _flint_matrix(M, lambda m, n: flint.nmod_mat(m, n, p)).rref()
     dtype = np.int64 if p <= MAX_INT64_MODULUS else object
     return np.array([int(x) for x in R.entries()[: rank * M.shape[1]]], dtype=dtype).reshape(rank, -1)
+
+
+@numba.njit(cache=True)
+def _inverse_mod(a, p):  # pragma: no cover - compiled
+    """``a ** -1 mod p`` for ``0 < a < p``, ``p`` prime (extended Euclid)."""
+    t, new_t, r, new_r = 0, 1, p, a
+    while new_r:
+        q = r // new_r
+        t, new_t = new_t, t - q * new_t
+        r, new_r = new_r, r - q * new_r
+    return t % p
+
+
+@numba.njit(cache=True)
+def _rref_mod_p_int64(M, p):  # pragma: no cover - compiled
+    """Nonzero rows of the RREF of ``M`` (entries in ``0..p-1``) over GF(p), ``p`` prime below 2**31.
+
+    Gauss-Jordan elimination with pivots scaled to 1: the unique RREF, the rows
+    python-flint's ``nmod_mat.rref`` gives.  Every product is of two residues
+    (below 2**62), every intermediate non-negative.
+    """
+    A = M.copy()
+    m, n = A.shape
+    r = 0
+    for j in range(n):
+        if r == m:
+            break
+        piv = -1
+        for i in range(r, m):
+            if A[i, j] != 0:
+                piv = i
+                break
+        if piv < 0:
+            continue
+        if piv != r:
+            for k in range(n):
+                t = A[r, k]
+                A[r, k] = A[piv, k]
+                A[piv, k] = t
+        inv = _inverse_mod(A[r, j], p)
+        for k in range(n):
+            A[r, k] = A[r, k] * inv % p
+        for i in range(m):
+            c = A[i, j]
+            if i == r or c == 0:
+                continue
+            for k in range(n):
+                A[i, k] = (A[i, k] + (p - c) * A[r, k]) % p
+        r += 1
+    return A[:r].copy()
 
 
 class Rows(NamedTuple):
