@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -288,12 +288,17 @@ def rref_rows(
     return R, rhs
 
 
+#: Reduced rows over at most this many entries are read as one dense matrix (0.5 MB of int64).
+DENSE_READ_ENTRIES = 65_536
+
+
 def read_rows(groups: list[Rows], weights: np.ndarray, rule) -> tuple[set[int], set[int]]:
     """Columns ``(ones, zeros)`` a row rule (:func:`row_bound_rule`, :func:`bound_propagation`)
     fixes in any group of reduced rows.
 
-    Groups whose row sums fit ``int64`` are read together, as one sparse matrix
-    over all columns; the others one by one, in Python integers.
+    Groups whose row sums fit ``int64`` are read together, as one matrix over
+    all columns (dense up to :data:`DENSE_READ_ENTRIES` entries, else sparse);
+    the others one by one, in Python integers.
     """
     ones: set[int] = set()
     zeros: set[int] = set()
@@ -306,16 +311,26 @@ def read_rows(groups: list[Rows], weights: np.ndarray, rule) -> tuple[set[int], 
         ones.update(g.cols[sorted(o)].tolist())
         zeros.update(g.cols[sorted(z)].tolist())
     if small:
-        rows, cols, vals, offset = [], [], [], 0
-        for g in small:
-            r, c = np.nonzero(g.R)
-            rows.append(r + offset)
-            cols.append(g.cols[c])
-            vals.append(g.R[r, c])
-            offset += g.rhs.size
-        R = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                         shape=(offset, weights.size))
-        o, z = rule(R, np.concatenate([g.rhs for g in small]).astype(np.int64), weights)
+        n_rows = sum(g.rhs.size for g in small)
+        rhs = np.concatenate([g.rhs for g in small]).astype(np.int64)
+        R: Any
+        if n_rows * weights.size <= DENSE_READ_ENTRIES:  # small: one dense matrix (no sparse build)
+            R = np.zeros((n_rows, weights.size), dtype=np.int64)
+            offset = 0
+            for g in small:
+                R[offset : offset + g.rhs.size, g.cols] = g.R
+                offset += g.rhs.size
+        else:
+            rows, cols, vals, offset = [], [], [], 0
+            for g in small:
+                r, c = np.nonzero(g.R)
+                rows.append(r + offset)
+                cols.append(g.cols[c])
+                vals.append(g.R[r, c])
+                offset += g.rhs.size
+            R = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(offset, weights.size))
+        o, z = rule(R, rhs, weights)
         ones |= o
         zeros |= z
     return check_columns(ones, zeros)
