@@ -119,10 +119,18 @@ def read_as_exact(obs: Observation) -> Observation:
 
 
 def moves_from(safe, mines, source: str) -> list[Move]:
-    """Reveal every safe cell, flag every mine, sorted so the order never depends on set order."""
-    out = [Move("reveal", int(r), int(c), source) for r, c in sorted(safe)]
-    out += [Move("flag", int(r), int(c), source) for r, c in sorted(mines)]
+    """Reveal every safe cell, flag every mine, sorted so the order never depends on set order.
+
+    The cells are ``(int, int)``, as :func:`~sweeplab.deduce` returns them; the
+    moves are built without the named tuple's Python-level constructor (agents
+    make tens of them per game).
+    """
+    out = [_new(Move, ("reveal", r, c, source)) for r, c in sorted(safe)]
+    out += [_new(Move, ("flag", r, c, source)) for r, c in sorted(mines)]
     return out
+
+
+_new = tuple.__new__
 
 
 @dataclass(frozen=True)
