@@ -358,18 +358,21 @@ def _join_total(groups: list[Rows], system: MergedSystem, p: int | None, budget:
             piv = np.argmax(g.R != 0, axis=1)
             d = [int(v) for v in g.R[np.arange(piv.size), piv]]
             D = math.lcm(*d)
-            coef = np.array([D // di * int(t[g.cols[j]]) for di, j in zip(d, piv.tolist(), strict=True)],
-                            dtype=object)
+            values = [D // di * int(t[g.cols[j]]) for di, j in zip(d, piv.tolist(), strict=True)]
+            # int64 when it fits, so that _exact need not scan Python ints (its own check decides the
+            # arithmetic); the right side in Python ints
+            coef = np.array(values, dtype=np.int64 if max(map(abs, values), default=0) < 2**62 else object)
             parts.append((g.cols, _exact(lambda X, c, v, D=D: D * v - c @ X, [g.R, coef, t[g.cols]],
                                          extra=D, primitive=False), D))
-            rhs -= Fraction(int(coef @ g.rhs.astype(object)), D)
+            rhs -= Fraction(int(coef.astype(object) @ g.rhs.astype(object)), D)
             L = math.lcm(L, D)
         row = t.astype(object) * L
         for cols, u, D in parts:
             row[cols] = u.astype(object) * (L // D)
-        row = _primitive(np.append(row, int(rhs * L)))
-        if _max_abs(row) < 2**62:
+        row = np.append(row, int(rhs * L))
+        if _max_abs(row) < 2**62:  # made primitive in int64 (numpy's gcd) when it fits
             row = row.astype(np.int64)
+        row = _primitive(row)
     else:
         row = np.append(t, system.b[-1]).astype(object if big else np.int64) % p
         for g in groups:
