@@ -37,19 +37,19 @@ class Relaxation:
         self.col_block = np.zeros(self.n, dtype=np.int64)
         for k, (_, cols) in enumerate(self.blocks):
             self.col_block[cols] = k
-        self._matrix: tuple[tuple[bytes, bytes], sp.csr_array] | None = None
+        self._matrix: tuple[tuple[bytes, bytes], Any] | None = None  # (rows, cols) -> their matrix
 
     def solve(self, rows: np.ndarray, cols: np.ndarray, c: np.ndarray, total: bool) -> np.ndarray:
         """The optimum of ``c . x`` over the rows ``rows`` and cells ``cols`` (and ``y`` with ``total``)."""
         s = self.s
         key = (rows.tobytes(), cols.tobytes())
-        if self._matrix is None or self._matrix[0] != key:  # the iterations of a loop share the matrix
-            block = s.block(rows, cols).astype(float) if self.blocks else sp.csr_array((0, cols.size))
-            self._matrix = key, block
         # a small LP goes to HiGHS dense: building sparse blocks costs more than it saves there
         # (benchmarks/methods_speed.py, 100 expert positions: lp 2.9 -> 2.0 s in all)
         dense = (rows.size + 1) * (cols.size + 1) <= DENSE_LP_ENTRIES
-        A: Any = self._matrix[1].toarray() if dense else self._matrix[1]
+        if self._matrix is None or self._matrix[0] != key:  # the iterations of a loop share the matrix
+            block = s.block(rows, cols).astype(float) if self.blocks else sp.csr_array((0, cols.size))
+            self._matrix = key, block.toarray() if dense else block
+        A: Any = self._matrix[1]
         stack, join = (np.vstack, np.hstack) if dense else (sp.vstack, sp.hstack)
         zeros = np.zeros if dense else sp.csr_array
         lo, hi = s.lo[rows].astype(float), s.hi[rows].astype(float)
