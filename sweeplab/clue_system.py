@@ -421,9 +421,15 @@ class ClueSystem:
 @cache
 def _kernels() -> ModuleType:
     """The compiled grid kernels, imported on first use (numba loads slowly; views are built per move)."""
-    from . import _grid_kernels
+    global _KERNELS
+    if _KERNELS is None:
+        from . import _grid_kernels
 
-    return _grid_kernels
+        _KERNELS = _grid_kernels
+    return _KERNELS
+
+
+_KERNELS: ModuleType | None = None
 
 
 def clue_system(obs: Observation | str | Any, *, use_total: bool = True) -> ClueSystem:

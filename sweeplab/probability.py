@@ -7,6 +7,8 @@ with numba).
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
 from .positions import Observation
@@ -74,9 +76,21 @@ def probabilities(
     >>> p.round(4).tolist()
     [[nan, 0.3333], [0.3333, 0.3333]]
     """
-    from .methods import enumerate as en
-
+    en = _enumeration()
     budgets = {"max_bytes": max_bytes, "time_limit": time_limit}
     nodes = en.MAX_NODES if max_nodes is None else max_nodes
     return en.probabilities(obs, use_total=use_total, max_nodes=nodes,
                             **{k: v for k, v in budgets.items() if v is not _DEFAULT})
+
+
+def _enumeration() -> ModuleType:
+    """:mod:`sweeplab.methods.enumerate`, imported on the first call (it loads numba)."""
+    global _ENUMERATION
+    if _ENUMERATION is None:
+        from .methods import enumerate as en
+
+        _ENUMERATION = en
+    return _ENUMERATION
+
+
+_ENUMERATION: ModuleType | None = None

@@ -62,7 +62,7 @@ from scipy.special import gammaln
 
 from ..clue_system import GroupedSystem, clue_system
 from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
-from ..positions import FLAG, MINE, Observation
+from ..positions import FLAG, MINE, Observation, as_observation
 from ._common import TIME_LIMIT, Budget, size_text
 
 __all__ = [
@@ -1091,8 +1091,6 @@ def probabilities(
     >>> p.round(3).tolist()
     [[0.333, nan], [0.333, 0.333]]
     """
-    from ..positions import as_observation
-
     obs = as_observation(obs)
     budget = Budget("probabilities", time_limit=time_limit, max_bytes=max_bytes)
     return _run(obs, use_total, True, _max_nodes(max_nodes), budget)[2]
