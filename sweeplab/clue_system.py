@@ -419,17 +419,12 @@ class ClueSystem:
 
 
 @cache
+@cache
 def _kernels() -> ModuleType:
     """The compiled grid kernels, imported on first use (numba loads slowly; views are built per move)."""
-    global _KERNELS
-    if _KERNELS is None:
-        from . import _grid_kernels
+    from . import _grid_kernels
 
-        _KERNELS = _grid_kernels
-    return _KERNELS
-
-
-_KERNELS: ModuleType | None = None
+    return _grid_kernels
 
 
 def clue_system(obs: Observation | str | Any, *, use_total: bool = True) -> ClueSystem:

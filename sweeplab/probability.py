@@ -7,6 +7,7 @@ with numba).
 
 from __future__ import annotations
 
+from functools import cache
 from types import ModuleType
 
 import numpy as np
@@ -83,14 +84,9 @@ def probabilities(
                             **{k: v for k, v in budgets.items() if v is not _DEFAULT})
 
 
+@cache
 def _enumeration() -> ModuleType:
     """:mod:`sweeplab.methods.enumerate`, imported on the first call (it loads numba)."""
-    global _ENUMERATION
-    if _ENUMERATION is None:
-        from .methods import enumerate as en
+    from .methods import enumerate as en
 
-        _ENUMERATION = en
-    return _ENUMERATION
-
-
-_ENUMERATION: ModuleType | None = None
+    return en

@@ -78,6 +78,20 @@ def _gcd(a, b):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _pivot_row(A, r, j):  # pragma: no cover - compiled
+    """Swap the first row ``>= r`` with a nonzero in column ``j`` into row ``r``; whether there is one."""
+    for i in range(r, A.shape[0]):
+        if A[i, j] != 0:
+            if i != r:
+                for k in range(A.shape[1]):
+                    t = A[r, k]
+                    A[r, k] = A[i, k]
+                    A[i, k] = t
+            return True
+    return False
+
+
+@numba.njit(cache=True)
 def _rref_int64(M):  # pragma: no cover - compiled
     """Gauss-Jordan elimination of ``M`` in ``int64``: ``(rows, rank, ok)``.
 
@@ -94,18 +108,8 @@ def _rref_int64(M):  # pragma: no cover - compiled
     for j in range(n):
         if r == m:
             break
-        p = -1
-        for i in range(r, m):
-            if A[i, j] != 0:
-                p = i
-                break
-        if p < 0:
+        if not _pivot_row(A, r, j):
             continue
-        if p != r:
-            for k in range(n):
-                t = A[r, k]
-                A[r, k] = A[p, k]
-                A[p, k] = t
         g = 0
         for k in range(n):
             g = _gcd(g, abs(A[r, k]))
@@ -191,18 +195,8 @@ def _rref_mod_p_int64(M, p):  # pragma: no cover - compiled
     for j in range(n):
         if r == m:
             break
-        piv = -1
-        for i in range(r, m):
-            if A[i, j] != 0:
-                piv = i
-                break
-        if piv < 0:
+        if not _pivot_row(A, r, j):
             continue
-        if piv != r:
-            for k in range(n):
-                t = A[r, k]
-                A[r, k] = A[piv, k]
-                A[piv, k] = t
         inv = _inverse_mod(A[r, j], p)
         for k in range(n):
             A[r, k] = A[r, k] * inv % p
