@@ -223,3 +223,26 @@ def test_deduce_registry_entries(name):
     assert info.complete == (name != "lp")
     d = sweeplab.deduce("???\n121", method=name)
     assert d.safe == {(0, 1)} and d.mines == {(0, 0), (0, 2)}
+
+
+def test_enumeration_in_small_chunks_gives_the_same_answers(monkeypatch):
+    """Backtracking resumed chunk after chunk (the search looks at the clock between chunks) counts
+    exactly what one chunk does: same forced cells, probabilities and errors."""
+    from sweeplab.testing import half_revealed, random_positions
+
+    positions = [*random_positions(150, seed=3), half_revealed(14, seed=2), half_revealed(20, seed=5)]
+
+    def answers():
+        out = []
+        for obs in positions:
+            for use_total in (True, False):
+                try:
+                    safe, mines, probs = en.forced_cells(obs, use_total=use_total, probabilities=True)
+                    out.append((safe, mines, np.nan_to_num(probs, nan=-1).round(12).tolist()))
+                except (InconsistentPositionError, sweeplab.MethodRefused) as exc:
+                    out.append(type(exc).__name__)
+        return out
+
+    whole = answers()
+    monkeypatch.setattr(en, "_CHUNK_NODES", 3)
+    assert answers() == whole
