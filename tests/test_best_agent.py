@@ -144,3 +144,84 @@ def test_play_losses_plays_the_same_games_and_tabulates():
     table = loss_table(df)
     assert table["lost"].sum() == len(lost)
     assert table["share of losses"].sum() == pytest.approx(1.0, abs=1e-3)
+
+
+def _endgames(n, *, seed=0, shape=(6, 7), mines=11):
+    """Small positions part-way through a game, with their layouts listed (endgames)."""
+    from sweeplab.agents.best import endgame_layouts
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        game = new_game(shape=shape, mines=mines, first_click="safe", seed=int(rng.integers(2**32)))
+        game.reveal(0, 0)
+        safe = np.argwhere(~game.layout)
+        rng.shuffle(safe)
+        for r, c in safe[: rng.integers(2, len(safe) - 3)]:
+            if game.status == "playing" and game.observation.grid[r, c] == COVERED:
+                game.reveal(int(r), int(c))
+        if game.status != "playing":
+            continue
+        obs = game.observation
+        listed = endgame_layouts(obs, max_cells=40, max_layouts=2000)
+        if listed is not None and listed[1].shape[0] > 1:
+            out.append((obs, *listed))
+    return out
+
+
+def test_pruned_endgame_search_makes_the_same_choice():
+    """Pruning (``best``) never changes the cell or the win probability of a completed search."""
+    from sweeplab.agents.best import endgame_choice
+
+    compared = 0
+    for obs, cells, layouts in _endgames(60, seed=3):
+        plain = endgame_choice(obs, layouts, cells, budget=10**6)
+        pruned = endgame_choice(obs, layouts, cells, budget=10**6, prune=True)
+        assert (plain is None) == (pruned is None)
+        if plain is not None:
+            assert pruned[0] == plain[0]
+            assert pruned[1] == pytest.approx(plain[1], abs=1e-12)
+            compared += 1
+    assert compared > 40
+
+
+def test_unavoidable_coin_flips_are_symmetric_pairs_with_one_mine():
+    """Every pair found is checked on the listed layouts: one mine of the two in each, and
+    swapping the two maps the layouts onto themselves while every cell next to only one of
+    them is a mine in every layout or off the board (so no clue can ever tell them apart)."""
+    from sweeplab.agents.best import unavoidable_coin_flip
+
+    found = 0
+    for obs, cells, layouts in _endgames(400, seed=5, shape=(5, 6), mines=10):
+        p = sweeplab.probabilities(obs)
+        cell = unavoidable_coin_flip(obs, p)
+        if cell is None:
+            continue
+        found += 1
+        col = {rc: j for j, rc in enumerate(cells)}
+        a = col[cell]
+        table = neighbour_table(obs.shape)
+        w = obs.shape[1]
+        flat_a = cell[0] * w + cell[1]
+        partners = [j for j, (r, c) in enumerate(cells)
+                    if j != a and r * w + c in table[flat_a] and np.all(layouts[:, a] ^ layouts[:, j])]
+        assert partners, cell
+        rows = {tuple(x) for x in layouts.tolist()}
+        ok = False
+        for b in partners:
+            swapped = layouts.copy()
+            swapped[:, [a, b]] = swapped[:, [b, a]]
+            if {tuple(x) for x in swapped.tolist()} == rows:
+                ok = True
+        assert ok, cell
+    assert found >= 3
+
+
+def test_a_coin_flip_that_a_later_clue_can_settle_is_not_taken_early():
+    # (0, 1) and (0, 2) are 50/50, but (0, 3) touches only (0, 2): its number would tell them apart
+    obs = Observation.from_text("F???\nF31-", mines=3)
+    from sweeplab.agents.best import unavoidable_coin_flip
+
+    p = sweeplab.probabilities(obs)
+    assert p[0, 1] == pytest.approx(0.5)
+    assert unavoidable_coin_flip(obs, p) is None

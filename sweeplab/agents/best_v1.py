@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from math import comb
+from typing import ClassVar
 
 import numpy as np
 
@@ -139,7 +140,8 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int =
     return [(int(r), int(c)) for r, c in cells], layouts
 
 
-def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, budget: int = 20_000):
+def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, budget: int = 20_000,
+                   prune: bool = False):
     """The covered cell whose reveal maximises the win probability, by exhaustive search.
 
     Revealing a cell shows its number, which splits the layouts; cells safe in
@@ -147,6 +149,11 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     Openings of zeros are not simulated (the search then slightly undervalues
     them).  Returns ``(cell, win_probability)`` or ``None`` when the search
     exceeds ``budget`` nodes.
+
+    With ``prune``, reveals are tried safest first and a reveal no safer than
+    the best win probability found is not searched (its value is at most its
+    safety): the same choice and value when the search completes, in far
+    fewer nodes.  ``best-v1`` searches without it, as it did.
     """
     if layouts.shape[0] == 0:
         return None
@@ -205,9 +212,13 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
             memo[key] = value
             return value
         best = 0.0
+        if prune:  # safest first; stop once no reveal can beat the best (value <= safety)
+            undetermined.sort(key=lambda j: (mines_in[j] & S).bit_count())
         for j in undetermined:
-            rev = revealed | {j}
             safe = S & ~mines_in[j]
+            if prune and safe.bit_count() <= best * size:
+                break
+            rev = revealed | {j}
             value = sum(P.bit_count() * win(P, rev, live) for P in (safe & m for m in shows[j]) if P) / size
             best = max(best, value)
         memo[key] = best
@@ -216,12 +227,17 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     S0 = (1 << layouts.shape[0]) - 1
     everything = list(range(n))
     try:
-        scored = []
-        for j in range(n):
-            if mines_in[j] and mines_in[j] != S0:
-                parts = ((S0 & ~mines_in[j]) & m for m in shows[j])
-                value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
-                scored.append((value / layouts.shape[0], -j))
+        scored: list[tuple[float, int]] = []
+        moves = [j for j in range(n) if mines_in[j] and mines_in[j] != S0]
+        if prune:  # a pruned reveal is strictly below the best: the same choice, ties included
+            moves.sort(key=lambda j: mines_in[j].bit_count())
+        for j in moves:
+            n_safe = layouts.shape[0] - mines_in[j].bit_count()
+            if prune and scored and n_safe < max(scored)[0] * layouts.shape[0] - 1e-9:
+                break
+            parts = ((S0 & ~mines_in[j]) & m for m in shows[j])
+            value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
+            scored.append((value / layouts.shape[0], -j))
     except _Budget:
         return None
     if not scored:
@@ -269,6 +285,10 @@ class BestV1Agent(ProbabilityAgent):
     lookahead: int = 5
     endgame_budget: int = 20_000
     name = "best-v1"
+    # What ``best`` changed (issue 13): the endgame search pruned (same choices when it completes,
+    # and it completes more often), and no longer "a safest cell with no covered neighbour at once".
+    prune_endgame: ClassVar[bool] = False
+    isolated_first: ClassVar[bool] = True
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
         grid = obs.grid
@@ -276,7 +296,8 @@ class BestV1Agent(ProbabilityAgent):
         if self.endgame_layouts > 0 and self.use_total:
             listed = endgame_layouts(obs, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts)
             if listed is not None and 0 < listed[1].shape[0] <= self.endgame_layouts:
-                choice = endgame_choice(obs, listed[1], listed[0], budget=self.endgame_budget)
+                choice = endgame_choice(obs, listed[1], listed[0], budget=self.endgame_budget,
+                                        prune=self.prune_endgame)
                 if choice is not None:
                     return choice[0]
         if p is None or not np.isfinite(p[covered]).all():  # no exact probabilities: report 004's rule
@@ -284,9 +305,10 @@ class BestV1Agent(ProbabilityAgent):
         low = p[covered].min()
         cand = covered & (p <= low + self.tolerance)
         n_cov = neighbour_sum(covered.astype(np.float64))
-        dead = cand & (n_cov == 0) & (p == low)
-        if dead.any():
-            return random_covered(grid, rng, mask=dead)
+        if self.isolated_first:
+            dead = cand & (n_cov == 0) & (p == low)
+            if dead.any():
+                return random_covered(grid, rng, mask=dead)
         q = np.where(covered, p, 0.0)
         logsafe = np.log(np.clip(1.0 - q, 1e-300, 1.0))
         logmine = np.where(covered, np.log(np.clip(q, 1e-300, 1.0)), 0.0)
