@@ -41,3 +41,16 @@ def test_count_probabilities_by_hand():
 def test_cli_prints_the_rate(capsys):
     assert main(["--positions", "5", "--seed", "1", "--no-progress"]) == 0
     assert "positions/s" in capsys.readouterr().out
+
+
+def test_a_part_sees_exactly_the_positions_of_the_whole_run():
+    from sweeplab.testing import random_positions
+
+    def key(o):
+        return o.grid.tobytes(), o.shape, o.mines, o.noise
+
+    whole = [key(o) for o in random_positions(12, seed=5)]
+    assert [key(o) for o in random_positions(5, seed=5, start=7)] == whole[7:]
+    assert len(set(whole)) > 10  # distinct positions, not one repeated
+    with pytest.raises(ValueError, match="start"):
+        next(random_positions(1, start=-1))

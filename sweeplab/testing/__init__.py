@@ -33,49 +33,62 @@ Cell = tuple[int, int]
 ORACLE = "enumerate"
 
 
-def random_positions(n: int, *, seed: int = 0, max_side: int = 6, noise: bool = True,
+def random_positions(n: int, *, seed: int = 0, start: int = 0, max_side: int = 6, noise: bool = True,
                      arbitrary: float = 0.15) -> Iterator[Observation]:
-    """``n`` small random positions, adversarial ones included (seeded).
+    """Positions ``start .. start + n - 1`` of ``seed``: small, random, adversarial ones included.
 
     Most are cut from a random layout (some cells covered, some flagged, some
     revealed mines and lost clues; a random share of clues under "under" /
     "over" noise when ``noise``; the total known four times in five); a share
     ``arbitrary`` have clue numbers drawn at random, so many fit no layout.
+    Position ``i`` is drawn from its own generator,
+    ``numpy.random.default_rng([seed, i])``, so a run split into parts from
+    any ``start`` costs no more than its own positions and sees the same ones.
 
     Examples
     --------
     >>> [o.shape for o in random_positions(3, seed=7)]
-    [(6, 4), (6, 5), (1, 1)]
+    [(6, 4), (6, 5), (2, 2)]
+    >>> [o.shape for o in random_positions(2, seed=7, start=1)]
+    [(6, 5), (2, 2)]
     """
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        h, w = (int(v) for v in rng.integers(1, max_side + 1, 2))
-        if rng.random() < arbitrary:
-            grid = rng.integers(0, 6, (h, w))
-            grid[rng.random((h, w)) < 0.5] = COVERED
-            grid[rng.random((h, w)) < 0.05] = FLAG
-            known = int(np.count_nonzero(grid == FLAG))
-            mines = None if rng.random() < 0.3 else int(rng.integers(known, h * w + 1))
-            yield Observation(grid, mines=mines)
-            continue
-        layout = rng.random((h, w)) < rng.uniform(0.05, 0.5)
-        counts = neighbour_counts(layout).astype(np.int64)
-        kind = rng.choice(["exact", "exact", "exact", "lost", "under", "over"]) if noise else "exact"
-        shown = counts.copy()
-        hit = rng.random((h, w)) < 0.4
-        if kind == "under":
-            shown = np.where(hit, np.floor(rng.random((h, w)) * (counts + 1)), counts)
-        elif kind == "over":
-            around = neighbour_counts(np.ones((h, w), bool))
-            shown = np.where(hit, counts + np.floor(rng.random((h, w)) * (around - counts + 1)), counts)
-        grid = np.where(layout, COVERED, shown).astype(np.int64)
-        grid[~layout & (rng.random((h, w)) < rng.uniform(0.2, 0.8))] = COVERED
-        grid[layout & (rng.random((h, w)) < 0.2)] = FLAG
-        grid[layout & (rng.random((h, w)) < 0.1)] = MINE
-        if kind == "lost" or rng.random() < 0.2:
-            grid[(grid >= 0) & (rng.random((h, w)) < 0.15)] = NOCLUE
-        mines = None if rng.random() < 0.2 else int(layout.sum())
-        yield Observation(grid, mines=mines, noise=None if kind == "exact" else str(kind))
+    if n < 0 or start < 0 or seed < 0:
+        raise ValueError(f"random_positions needs n >= 0, start >= 0 and seed >= 0; got n={n!r}, "
+                         f"start={start!r}, seed={seed!r}")
+    for i in range(start, start + n):
+        yield _random_position(np.random.default_rng([seed, i]), max_side=max_side, noise=noise,
+                               arbitrary=arbitrary)
+
+
+def _random_position(rng: np.random.Generator, *, max_side: int, noise: bool,
+                     arbitrary: float) -> Observation:
+    """One position of :func:`random_positions`, drawn from ``rng``."""
+    h, w = (int(v) for v in rng.integers(1, max_side + 1, 2))
+    if rng.random() < arbitrary:
+        grid = rng.integers(0, 6, (h, w))
+        grid[rng.random((h, w)) < 0.5] = COVERED
+        grid[rng.random((h, w)) < 0.05] = FLAG
+        known = int(np.count_nonzero(grid == FLAG))
+        mines = None if rng.random() < 0.3 else int(rng.integers(known, h * w + 1))
+        return Observation(grid, mines=mines)
+    layout = rng.random((h, w)) < rng.uniform(0.05, 0.5)
+    counts = neighbour_counts(layout).astype(np.int64)
+    kind = rng.choice(["exact", "exact", "exact", "lost", "under", "over"]) if noise else "exact"
+    shown = counts.copy()
+    hit = rng.random((h, w)) < 0.4
+    if kind == "under":
+        shown = np.where(hit, np.floor(rng.random((h, w)) * (counts + 1)), counts)
+    elif kind == "over":
+        around = neighbour_counts(np.ones((h, w), bool))
+        shown = np.where(hit, counts + np.floor(rng.random((h, w)) * (around - counts + 1)), counts)
+    grid = np.where(layout, COVERED, shown).astype(np.int64)
+    grid[~layout & (rng.random((h, w)) < rng.uniform(0.2, 0.8))] = COVERED
+    grid[layout & (rng.random((h, w)) < 0.2)] = FLAG
+    grid[layout & (rng.random((h, w)) < 0.1)] = MINE
+    if kind == "lost" or rng.random() < 0.2:
+        grid[(grid >= 0) & (rng.random((h, w)) < 0.15)] = NOCLUE
+    mines = None if rng.random() < 0.2 else int(layout.sum())
+    return Observation(grid, mines=mines, noise=None if kind == "exact" else str(kind))
 
 
 def half_revealed(size: int, *, density: float = 0.15, seed: int = 0, revealed: float = 0.5) -> Observation:
