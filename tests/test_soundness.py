@@ -25,37 +25,13 @@ import pytest
 
 import sweeplab
 from sweeplab import METHODS, InconsistentPositionError, Observation
-from sweeplab.positions import COVERED, FLAG, MINE, NOCLUE, neighbour_counts
+from sweeplab.positions import COVERED, FLAG, MINE
+from sweeplab.testing import random_positions
 
 # Every n-th case for methods that cost tens of milliseconds per position.
 SAMPLE_EVERY = {"milp": 4, "lp": 2}
 # Options that keep the default run short (brute force doubles its time per frontier cell).
 OPTIONS = {"brute": {"max_variables": 12}}
-
-
-def random_boards(seed: int, n: int):
-    """Small boards cut from random layouts: flags, revealed mines, NOCLUE, noise, unknown totals."""
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        h, w = (int(v) for v in rng.integers(1, 7, 2))
-        lay = rng.random((h, w)) < rng.uniform(0.05, 0.5)
-        counts = neighbour_counts(lay).astype(np.int64)
-        noise = rng.choice([None, None, None, "under", "over", "lost"])
-        shown = counts.copy()
-        hit = rng.random((h, w)) < 0.4
-        if noise == "under":
-            shown = np.where(hit, np.floor(rng.random((h, w)) * (counts + 1)), counts)
-        elif noise == "over":
-            nn = neighbour_counts(np.ones((h, w), bool))
-            shown = np.where(hit, counts + np.floor(rng.random((h, w)) * (nn - counts + 1)), counts)
-        grid = np.where(lay, COVERED, shown).astype(np.int64)
-        grid[~lay & (rng.random((h, w)) < rng.uniform(0.2, 0.8))] = COVERED
-        grid[lay & (rng.random((h, w)) < 0.2)] = FLAG
-        grid[lay & (rng.random((h, w)) < 0.1)] = MINE
-        if noise == "lost" or rng.random() < 0.2:
-            grid[(grid >= 0) & (rng.random((h, w)) < 0.15)] = NOCLUE
-        mines = None if rng.random() < 0.2 else int(lay.sum())
-        yield Observation(grid, mines=mines, noise=None if noise is None else str(noise))
 
 
 def arbitrary_boards(seed: int, n: int):
@@ -83,7 +59,8 @@ def make_cases(scale: int, seed: int) -> list[Observation]:
         cases += oracle.play_positions("beginner", seed=seed + 4 + i, n=12 * scale, noise=(kind, 0.3))
         cases += oracle.play_positions(shape=(12, 12), mines=22, seed=seed + 7 + i, n=5 * scale,
                                        noise=(kind, 0.3))
-    cases += random_boards(seed + 10, 170 * scale)
+    # small boards cut from random layouts: flags, revealed mines, NOCLUE, noise, unknown totals
+    cases += random_positions(170 * scale, seed=seed + 10, arbitrary=0.0)
     cases += arbitrary_boards(seed + 11, 50 * scale)
     return cases
 
@@ -243,7 +220,7 @@ def test_probabilities_against_oracle():
 
 def test_probabilities_tiny_boards_by_plain_brute_force():
     compared = 0
-    for obs in random_boards(77, 150):
+    for obs in random_positions(150, seed=77, arbitrary=0.0):
         if np.count_nonzero(obs.grid == COVERED) > 12:
             continue
         for use_total in (True, False):
@@ -261,7 +238,7 @@ def test_probabilities_tiny_boards_by_plain_brute_force():
 
 def test_oracles_agree_with_each_other():
     """The SAT oracle and the plain brute force agree on tiny boards (the oracle is checked too)."""
-    for obs in random_boards(78, 80):
+    for obs in random_positions(80, seed=78, arbitrary=0.0):
         if np.count_nonzero(obs.grid == COVERED) > 12:
             continue
         for use_total in (True, False):
