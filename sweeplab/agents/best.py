@@ -77,6 +77,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MethodRefused
+from ..methods.enumerate import MAX_NODES
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
@@ -84,34 +85,43 @@ from .lookahead import analyse_weighted, number_distribution
 __all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "unavoidable_coin_flip"]
 
 
-def unavoidable_coin_flip(obs: Observation, p: np.ndarray) -> tuple[int, int] | None:
+def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tuple[int, int] | None:
     """A cell of a pair that no move can ever tell apart, exactly one a mine: a coin flip to take now.
 
     Two adjacent covered cells ``a`` and ``b`` with
 
-    - exactly one mine between them in every layout (probability 1/2 each, and
-      no layout with both), and
+    - exactly one mine between them in every layout (exact probability 1/2
+      each with the total, and no layout with both), and
     - every cell next to one of them but not the other a known mine (a flag,
-      or a covered cell of probability 1) or off the board,
+      a shown mine, or a covered cell of probability 1), a revealed cell
+      without a number, or off the board,
 
     are symmetric: swapping them maps every layout to a layout, every clue
     shown or still to come counts both or neither, and so does the total.
     Nothing the player can ever see tells them apart, so one of them must be
     guessed at even odds.  Guessing it first is never worse than guessing it
     later (the number shown arrives earlier), and it can spare other guesses.
-    Returns one cell of such a pair (the first in row-major order), or ``None``.
+    Returns one cell of such a pair (the first in row-major order), or
+    ``None`` (also when the total is unknown, clues are noisy, or no layout fits).
 
     Examples
     --------
-    >>> obs = Observation.from_text("F??F\\nF33F", mines=5)
-    >>> p = np.array([[1, .5, .5, 1], [np.nan] * 4])
-    >>> unavoidable_coin_flip(obs, p)
+    >>> unavoidable_coin_flip(Observation.from_text("F??F\\nF33F", mines=5))
     (0, 1)
+    >>> unavoidable_coin_flip(Observation.from_text("F???\\nF31-", mines=3)) is None  # (0, 3) will tell
+    True
     """
+    if obs.mines is None or obs.noise is not None:
+        return None
+    base = analyse_weighted(obs, max_nodes=max_nodes)
+    if base is None:
+        return None
+    assert base.probabilities is not None  # asked for
     grid = obs.grid
-    h, w = grid.shape
+    w = grid.shape[1]
     flat = grid.ravel()
-    pf = p.ravel()
+    pf = base.probabilities.ravel()
+    # exact fractions of layout counts: 1/2 and 1 are hit to rounding unless weights differ by ~1e9
     half = np.flatnonzero((flat == COVERED) & (np.abs(pf - 0.5) < 1e-9))
     if half.size < 2:
         return None
@@ -129,11 +139,9 @@ def unavoidable_coin_flip(obs: Observation, p: np.ndarray) -> tuple[int, int] | 
                 both = grid.copy()
                 both.flat[[a, b]] = FLAG
                 both.setflags(write=False)
-                try:  # no layout with both mines: exactly one of the two in every layout
-                    if analyse_weighted(Observation._trusted(both, obs.mines)) is None:
-                        return divmod(a, w)
-                except MethodRefused:
-                    continue
+                # no layout with both mines (and 1/2 each): exactly one of the two in every layout
+                if analyse_weighted(Observation._trusted(both, obs.mines), max_nodes=max_nodes) is None:
+                    return divmod(a, w)
     return None
 
 
@@ -181,8 +189,13 @@ class BestAgent(BestV1Agent):
     isolated_first = False
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
-        if self.coin_flips_first and p is not None and obs.mines is not None and obs.noise is None:
-            cell = unavoidable_coin_flip(obs, p)
+        # p (exact, or local estimates after a refused enumeration) only says whether a pair may exist
+        if (self.coin_flips_first and self.use_total and p is not None
+                and np.count_nonzero(np.abs(p - 0.5) < 1e-9) >= 2):
+            try:
+                cell = unavoidable_coin_flip(obs, max_nodes=self.max_nodes)
+            except MethodRefused:
+                cell = None
             if cell is not None:
                 return cell
         return super().guess(obs, rng, p)

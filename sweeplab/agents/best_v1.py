@@ -150,7 +150,7 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     them).  Returns ``(cell, win_probability)`` or ``None`` when the search
     exceeds ``budget`` nodes.
 
-    With ``prune``, reveals are tried safest first and a reveal no safer than
+    With ``prune``, reveals are tried safest first and a reveal less safe than
     the best win probability found is not searched (its value is at most its
     safety), and positions are memoised on the layouts left alone (what was
     revealed adds nothing to them): the same choice and value when the search
@@ -265,11 +265,12 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     try:
         scored: list[tuple[float, int]] = []
         moves = [j for j in range(n) if mines_in[j] and mines_in[j] != S0]
-        if prune:  # a pruned reveal is strictly below the best: the same choice, ties included
+        if prune:  # safest first; a reveal strictly below the best is not searched (ties still are)
             moves.sort(key=lambda j: mines_in[j].bit_count())
+        top = 0.0
         for j in moves:
             n_safe = layouts.shape[0] - mines_in[j].bit_count()
-            if prune and scored and n_safe < max(scored)[0] * layouts.shape[0] - 1e-9:
+            if prune and scored and n_safe < top * layouts.shape[0] - 1e-9:
                 break
             parts = ((S0 & ~mines_in[j]) & m for m in shows[j])
             if prune:
@@ -277,10 +278,14 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
             else:
                 value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
             scored.append((value / layouts.shape[0], -j))
+            top = max(top, scored[-1][0])
     except _Budget:
         return None
     if not scored:
         return None
+    if prune:  # ties (to rounding: sums taken in another order) go to the first cell
+        first = min(-k for value, k in scored if value >= top - 1e-12)
+        return cells[first], top
     value, j = max(scored)
     return cells[-j], value
 
