@@ -53,4 +53,4 @@ def test_a_part_sees_exactly_the_positions_of_the_whole_run():
     assert [key(o) for o in random_positions(5, seed=5, start=7)] == whole[7:]
     assert len(set(whole)) > 10  # distinct positions, not one repeated
     with pytest.raises(ValueError, match="start"):
-        next(random_positions(1, start=-1))
+        random_positions(1, start=-1)

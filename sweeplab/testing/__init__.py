@@ -52,12 +52,11 @@ def random_positions(n: int, *, seed: int = 0, start: int = 0, max_side: int = 6
     >>> [o.shape for o in random_positions(2, seed=7, start=1)]
     [(6, 5), (2, 2)]
     """
-    if n < 0 or start < 0 or seed < 0:
+    if n < 0 or start < 0 or seed < 0:  # checked at the call, not at the first position
         raise ValueError(f"random_positions needs n >= 0, start >= 0 and seed >= 0; got n={n!r}, "
                          f"start={start!r}, seed={seed!r}")
-    for i in range(start, start + n):
-        yield _random_position(np.random.default_rng([seed, i]), max_side=max_side, noise=noise,
-                               arbitrary=arbitrary)
+    return (_random_position(np.random.default_rng([seed, i]), max_side=max_side, noise=noise,
+                             arbitrary=arbitrary) for i in range(start, start + n))
 
 
 def _random_position(rng: np.random.Generator, *, max_side: int, noise: bool,
