@@ -60,8 +60,8 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
+from ._highs import solve as solve_program
 from .errors import MethodRefused
 from .positions import as_observation
 from .proof_check import check_proof
@@ -411,13 +411,11 @@ class _Prover:
         self.lps += 1
         if self.lps > self.max_lps:
             raise _OverBudget
-        if integral:
-            n = c.size
-            res = milp(c, constraints=LinearConstraint(A_ub, -np.inf, b_ub),
-                       integrality=np.ones(n), bounds=Bounds(0, 1000), options={"time_limit": 5.0})
-            return res.x if res.status == 0 else None
-        res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs")
-        return res.x if res.status == 0 else None
+        n = c.size
+        res = solve_program(c, A_ub, np.full(b_ub.size, -np.inf), b_ub, np.zeros(n),
+                            np.full(n, 1000.0 if integral else np.inf), integer=integral,
+                            time_limit=5.0 if integral else None)
+        return res.x
 
     def _certify(self, y: np.ndarray, rows: list[int], fixed: dict[Cell, int], accept) -> _S | None:
         """Rationalise multipliers, scale to integers and keep the first that ``accept`` takes."""
@@ -521,9 +519,8 @@ class _Prover:
         self.lps += 1
         if self.lps > self.max_lps:
             raise _OverBudget
-        res = linprog(np.zeros(A.shape[1]), A_eq=A, b_eq=b, bounds=list(zip([0] * len(w), w, strict=True)),
-                      method="highs")
-        if res.status != 0:
+        res = solve_program(np.zeros(A.shape[1]), A, b, b, np.zeros(w.size), w)
+        if res.x is None:
             return None
         return {columns[j]: float(res.x[j]) / w[j] for j in range(len(columns))}
 

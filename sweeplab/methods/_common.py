@@ -112,6 +112,10 @@ class Budget:
         """Seconds left (``inf`` without a limit)."""
         return self.deadline - time.perf_counter()
 
+    def solver_seconds(self) -> float | None:
+        """Seconds to give a solver: the time left (at least 0.01), or ``None`` without a limit."""
+        return None if self.time_limit is None else max(self.left(), 0.01)
+
     def check(self, doing: str) -> None:
         """Raise :class:`~sweeplab.MethodRefused` when the time is up."""
         if time.perf_counter() > self.deadline:

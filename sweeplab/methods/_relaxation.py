@@ -6,18 +6,14 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
+from .._highs import solve as solve_program
 from ..clue_system import CellBounds
 from ..errors import InconsistentPositionError
 from ._common import Budget
 
 #: Largest relaxed optimum read as 0 (a claim).
 _CLAIM = 1e-6
-
-
-#: LPs with at most this many matrix entries are handed to HiGHS as dense arrays (2 MB of floats).
-DENSE_LP_ENTRIES = 250_000
 
 
 class Relaxation:
@@ -43,48 +39,25 @@ class Relaxation:
         """The optimum of ``c . x`` over the rows ``rows`` and cells ``cols`` (and ``y`` with ``total``)."""
         s = self.s
         key = (rows.tobytes(), cols.tobytes())
-        # a small LP goes to HiGHS dense: building sparse blocks costs more than it saves there
-        # (benchmarks/methods_speed.py, 100 expert positions: lp 2.9 -> 2.0 s in all)
-        dense = (rows.size + 1) * (cols.size + 1) <= DENSE_LP_ENTRIES
         if self._matrix is None or self._matrix[0] != key:  # the iterations of a loop share the matrix
-            block = s.block(rows, cols).astype(float) if self.blocks else sp.csr_array((0, cols.size))
-            self._matrix = key, block.toarray() if dense else block
+            self._matrix = key, s.block(rows, cols) if self.blocks else sp.csr_array((0, cols.size))
         A: Any = self._matrix[1]
-        stack, join = (np.vstack, np.hstack) if dense else (sp.vstack, sp.hstack)
-        zeros = np.zeros if dense else sp.csr_array
-        lo, hi = s.lo[rows].astype(float), s.hi[rows].astype(float)
-        bounds = np.zeros((cols.size, 2))
-        bounds[:, 1] = 1.0
-        eq = lo == hi
-        A_eq: Any = A[np.flatnonzero(eq)]
-        b_eq = lo[eq]
-        A_ub: Any = stack([A[np.flatnonzero(~eq)], -A[np.flatnonzero(~eq)]])
-        b_ub = np.concatenate([hi[~eq], -lo[~eq]])
+        lo, hi = s.lo[rows], s.hi[rows]
+        ub = np.ones(cols.size)
         if total:
             assert s.remaining is not None  # callers pass total only with the total row
             if s.interior.size:  # the interior's share y
-                A_eq = join([A_eq, zeros((A_eq.shape[0], 1))])
-                A_ub = join([A_ub, zeros((A_ub.shape[0], 1))])
-                bounds = np.vstack([bounds, [0.0, float(s.interior.size)]])
-            ones = np.ones((1, bounds.shape[0]))
-            A_eq = stack([A_eq, ones if dense else sp.csr_array(ones)])
-            b_eq = np.append(b_eq, float(s.remaining))
-        if not dense:
-            A_eq, A_ub = A_eq.tocsr(), A_ub.tocsr()
+                A = sp.hstack([A, sp.csr_array((A.shape[0], 1))])
+                ub = np.append(ub, float(s.interior.size))
+            A = sp.vstack([A, sp.csr_array(np.ones((1, ub.size)))])
+            lo, hi = np.append(lo, s.remaining), np.append(hi, s.remaining)
         self.budget.check("solving LP relaxations")
-        # HiGHS gets the time left when the LP is large or the time short; a small LP (milliseconds)
-        # is bounded by the check above, and passing the option costs ~10% of lp's time on expert boards
-        left = self.budget.left()
-        timed = self.budget.time_limit is not None and (not dense or left < 1.0)
-        options = {"time_limit": max(left, 0.01)} if timed else {}
-        res = linprog(c, A_ub=A_ub if A_ub.shape[0] else None, b_ub=b_ub if A_ub.shape[0] else None,
-                      A_eq=A_eq if A_eq.shape[0] else None, b_eq=b_eq if A_eq.shape[0] else None,
-                      bounds=bounds, method="highs", options=options)
-        if res.status == 2:
+        res = solve_program(c, A, lo, hi, np.zeros(ub.size), ub, time_limit=self.budget.solver_seconds())
+        if res.status == "infeasible":
             raise InconsistentPositionError("the LP relaxation of the clues is infeasible")
-        if res.status == 1:
-            raise self.budget.out_of_time(f"solving an LP relaxation over {bounds.shape[0]} variables")
-        if res.status != 0:
+        if res.status == "time limit":
+            raise self.budget.out_of_time(f"solving an LP relaxation over {ub.size} variables")
+        if res.x is None:
             raise RuntimeError(f"HiGHS failed on the LP relaxation: {res.message}")
         return res.x
 

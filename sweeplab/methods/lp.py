@@ -6,7 +6,7 @@ in ``[0, I]`` for the ``I`` interior cells (they are exchangeable, so one
 aggregate is exact for the relaxation too) with ``sum x + y = R``.
 
 A cell is claimed safe when its largest relaxed value is 0 and a mine when its
-smallest is 1.  The LPs are batched (HiGHS via ``scipy.optimize.linprog``, on
+smallest is 1.  The LPs are batched (HiGHS through ``highspy``, on
 sparse matrices): maximise the sum of the undecided candidates; a zero optimum
 certifies them all at once, otherwise the cells the optimum puts above zero are
 dropped (their maximum is positive) and the rest solved again.  Mines likewise

@@ -3,7 +3,7 @@
 Report 000 hands the clue constraints (all "m of n") and the total to a CSP
 solver (OR-tools); report 001's reductio agent assumes a cell's value and looks
 for a contradiction.  Here each test is an integer program solved by HiGHS
-(``scipy.optimize.milp``, sparse matrices): binary ``x`` for the frontier
+(through ``highspy``, sparse matrices): binary ``x`` for the frontier
 cells, the clue bounds ``lo <= A x <= hi`` (equalities unless the clues are
 noisy), and with the total an integer ``y`` in ``[0, I]`` for the ``I``
 exchangeable interior cells with ``sum x + y = R``.
@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import Bounds, LinearConstraint, milp
 
+from .._highs import solve as solve_program
 from ..clue_system import CellBounds, clue_system
 from ..errors import InconsistentPositionError
 from ..positions import Observation
@@ -106,17 +106,14 @@ class _Programs:
                  c: np.ndarray | None = None) -> np.ndarray | None:
         """A layout in ``lb <= x <= ub`` with ``lo <= A x <= hi`` (minimising ``c . x``), or ``None``."""
         nv = lb.size
-        c = np.zeros(nv) if c is None else c
-        constraints = [LinearConstraint(A, lo, hi)] if A.shape[0] else []
         self.budget.check("solving integer programs")
-        options = {} if self.budget.time_limit is None else {"time_limit": max(self.budget.left(), 0.01)}
-        res = milp(c, integrality=np.ones(nv), bounds=Bounds(lb, ub), constraints=constraints,
-                   options=options)
-        if res.status == 2:
+        res = solve_program(np.zeros(nv) if c is None else c, A, lo, hi, lb, ub, integer=True,
+                            time_limit=self.budget.solver_seconds())
+        if res.status == "infeasible":
             return None
-        if res.status == 1:
+        if res.status == "time limit":
             raise self.budget.out_of_time(f"solving an integer program over {nv} variables")
-        if res.status != 0:
+        if res.x is None:
             raise RuntimeError(f"HiGHS failed on an integer program: {res.message}")
         x = np.rint(res.x).astype(np.int64)
         if A.shape[0]:

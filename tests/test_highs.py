@@ -1,0 +1,46 @@
+"""The HiGHS programs behind lp, milp and the prover (sweeplab._highs)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweeplab._highs import solve
+from sweeplab.testing.fuzz import fuzz, fuzz_parts
+
+
+def test_solve_prints_nothing_and_reads_ranges(capfd):
+    A = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
+    lo, hi = np.array([1.0, 1.0]), np.array([1.0, 2.0])
+    s = solve(np.array([1.0, -1.0, 1.0]), A, lo, hi, np.zeros(3), np.ones(3))
+    assert s.status == "optimal"
+    np.testing.assert_allclose(s.x, [0.0, 1.0, 0.0], atol=1e-9)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_solve_statuses():
+    A, three, one = np.array([[1.0, 1.0]]), np.array([3.0]), np.array([1.0])
+    infeasible = solve(np.zeros(2), A, three, three, np.zeros(2), np.ones(2), integer=True)
+    assert infeasible.status == "infeasible" and infeasible.x is None
+    # parity: 2x = 1 has a fractional point only
+    B = np.array([[2.0, 0.0]])
+    assert solve(np.zeros(2), B, one, one, np.zeros(2), np.ones(2), integer=True).status == "infeasible"
+    assert solve(np.zeros(2), B, one, one, np.zeros(2), np.ones(2)).status == "optimal"
+    unbounded = solve(-one, np.zeros((0, 1)), np.zeros(0), np.zeros(0), np.zeros(1), np.full(1, np.inf))
+    assert unbounded.status == "failed"
+    assert solve(np.zeros(0), np.zeros((1, 0)), np.array([0.0]), np.array([1.0]), np.zeros(0),
+                 np.zeros(0)).status == "optimal"
+    assert solve(np.zeros(0), np.zeros((1, 0)), np.array([1.0]), np.array([1.0]), np.zeros(0),
+                 np.zeros(0)).status == "infeasible"
+
+
+def test_time_limits_do_not_add_up_across_calls():
+    A = np.array([[1.0, 1.0]])
+    for _ in range(300):  # one solver per call: HiGHS's clock would otherwise run on
+        assert solve(np.zeros(2), A, np.array([1.0]), np.array([1.0]), np.zeros(2), np.ones(2),
+                     integer=True, time_limit=0.05).status == "optimal"
+
+
+def test_workers_forked_after_a_solve_do_not_hang():
+    fuzz(2, seed=4)  # HiGHS has run in this process
+    assert fuzz_parts(6, seed=4, workers=2, part=3) == fuzz(6, seed=4)
