@@ -174,8 +174,9 @@ def label(
     """
     from .methods import deduce
 
-    with_t = deduce(obs, method=TRUTH_METHOD, use_total=True)
-    without_t = deduce(obs, method=TRUTH_METHOD, use_total=False)
+    # the truth answers whatever the machine's load (node and memory caps only)
+    with_t = deduce(obs, method=TRUTH_METHOD, use_total=True, time_limit=None)
+    without_t = deduce(obs, method=TRUTH_METHOD, use_total=False, time_limit=None)
     return CorpusPosition(
         id=id, slice=slice, obs=obs, source=source, seed=seed, game_seed=game_seed, move=move,
         truth_safe=with_t.safe, truth_mines=with_t.mines,

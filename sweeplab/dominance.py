@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InconsistentPositionError, MethodRefused
-from .methods import METHODS, deduce, method_info
+from .methods import METHODS, deduce, method_info, untimed
 from .positions import COVERED, Observation, neighbour_counts
 
 __all__ = [
@@ -138,7 +138,7 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
     out: dict[str, frozenset[Cell] | None] = {}
     for m in methods:
         try:
-            d = deduce(obs, m, use_total=use_total, check_consistency=False)
+            d = deduce(obs, m, use_total=use_total, check_consistency=False, **untimed(m))
         except MethodRefused:
             out[m] = None
             continue

@@ -129,14 +129,14 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
                 flags += 1
         return Progress(opened_first, turns, reveals, flags)
     from .errors import InconsistentPositionError, MethodRefused
-    from .methods import deduce
+    from .methods import deduce, untimed
     from .positions import COVERED
 
     opened_first = game.reveal(*opening)
     while game.status == "playing":
         obs = game.observation
         try:
-            d = deduce(obs, method, use_total=use_total, check_consistency=False)
+            d = deduce(obs, method, use_total=use_total, check_consistency=False, **untimed(method))
         except (MethodRefused, InconsistentPositionError):
             break
         grid = obs.grid

@@ -7,6 +7,8 @@ examples.  Pick one with ``HYPOTHESIS_PROFILE=ci`` (or pytest's
 
 import os
 
+import pytest
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -16,3 +18,20 @@ settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def starved(monkeypatch):
+    """Every wall-clock budget spent at once, as on a starved or suspended machine.
+
+    A method called with a time limit refuses at its first check (or its
+    solver gets no time); calls without one are untouched.
+    """
+    from sweeplab.methods._common import Budget
+
+    def out_of_time(self, doing):
+        if self.time_limit is not None:
+            raise self.out_of_time(doing)
+
+    monkeypatch.setattr(Budget, "check", out_of_time)
+    monkeypatch.setattr(Budget, "solver_seconds", lambda self: None if self.time_limit is None else 1e-9)

@@ -1,6 +1,7 @@
 """Agents: the registry, first moves, each agent on fixed positions as its report says."""
 
 import numpy as np
+import pandas.testing as pd_testing
 import pytest
 
 import sweeplab
@@ -206,3 +207,20 @@ def test_every_agent_plays_every_mode_and_noise(mode):
                 assert (df["wrong_claims"] == 0).all(), (name, noise)
             if mode == "score":
                 assert (df["status"] == "won").all(), (name, noise)
+
+
+@pytest.mark.parametrize("agent, options", [
+    ("rref", {}), ("probability", {}), ("best", {}), ("chain", {"methods": ("trivial", "lp", "milp", "gfp")}),
+])
+def test_moves_do_not_depend_on_the_machine_speed(request, agent, options):
+    """Every wall-clock budget spent at once (a starved or suspended worker): the same games, move by move."""
+
+    def played():
+        return sweeplab.play(agent, level="intermediate", games=3, seed=5, **options)
+
+    before = played()
+    request.getfixturevalue("starved")
+    with pytest.raises(sweeplab.MethodRefused):  # the patch bites: a timed call refuses at once
+        sweeplab.deduce("?1?\n1??", "lp", time_limit=10)
+    timings = [c for c in before.columns if c.startswith("seconds")]
+    pd_testing.assert_frame_equal(played().drop(columns=timings), before.drop(columns=timings))

@@ -235,3 +235,38 @@ def test_a_coin_flip_that_a_later_clue_can_settle_is_not_taken_early():
     # the check uses the exact probabilities with the total, whatever the agent was given
     loose = Observation.from_text("??\n22\n??\n22\n??\n--\n??", mines=3)
     assert unavoidable_coin_flip(loose) is None
+
+
+def test_free_coin_flips_lose_only_what_any_play_loses():
+    """Each cell found is matched on the listed layouts: every layout with it mined has its own twin,
+    with it safe, that no clue shown or to come tells apart (every cell safe in both shows the same
+    number), so any play loses one of each pair: at least P(cell mined), which is what guessing it costs."""
+    from sweeplab.agents.best import free_coin_flip
+
+    found = pseudo = 0
+    for obs, cells, layouts in _endgames(500, seed=8, shape=(5, 6), mines=10, flag_share=0.3):
+        p = sweeplab.probabilities(obs)
+        cell = free_coin_flip(obs, p)
+        if cell is None:
+            continue
+        found += 1
+        pseudo += bool(p[cell] < 0.5 - 1e-9)
+        w = obs.shape[1]
+        table = neighbour_table(obs.shape)
+        flat = obs.grid.ravel()
+        col = {r * w + c: j for j, (r, c) in enumerate(cells)}
+        known = np.isin(flat, [FLAG, MINE]).astype(int)
+        shows = np.zeros((len(layouts), len(cells)), dtype=int)  # the number each covered cell shows
+        for j, (r, c) in enumerate(cells):
+            around = table[r * w + c][table[r * w + c] >= 0]
+            shows[:, j] = known[around].sum() + layouts[:, [col[i] for i in around if i in col]].sum(axis=1)
+        t = col[cell[0] * w + cell[1]]
+        twins = set()
+        for mined in np.flatnonzero(layouts[:, t]):
+            L = layouts[mined]
+            ok = [k for k in np.flatnonzero(~layouts[:, t])
+                  if np.all((shows[mined] == shows[k]) | L | layouts[k])]
+            assert ok, (cell, obs)
+            twins.add(next(k for k in ok if k not in twins))
+        assert len(twins) == int(layouts[:, t].sum())
+    assert found >= 30 and pseudo >= 5, (found, pseudo)

@@ -167,3 +167,16 @@ def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFix
 def test_generate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture, argv, match):
     assert main(["generate", *argv, "--out", str(tmp_path / "x")]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_grades_do_not_depend_on_the_machine_speed(request):
+    """A starved machine (every time budget spent at once) grades every board as an idle one does."""
+    boards = []
+    for seed in range(6):
+        game = sweeplab.new_game(level="beginner", first_click="zero", seed=seed)
+        game.reveal(4, 4)
+        boards.append(game.layout.copy())
+    before = [grade(layout, (4, 4)) for layout in boards]
+    request.getfixturevalue("starved")
+    assert [grade(layout, (4, 4)) for layout in boards] == before
+    assert len(set(before)) > 1  # boards of more than one grade

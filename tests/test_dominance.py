@@ -16,6 +16,7 @@ from sweeplab.dominance import (
     SOUND,
     classes_from_table,
     counterexamples,
+    deductions,
     dominance,
     dominance_positions,
     hasse_edges,
@@ -117,3 +118,15 @@ def test_no_smaller_witness_on_tiny_boards():
     for pair, w in tiny.items():
         if pair in CE:
             assert witness_size(CE[pair].observation) <= w.size, pair
+
+
+def test_deductions_do_not_depend_on_the_machine_speed(request):
+    """A starved machine (every time budget spent at once): no method refuses, the same cells."""
+    methods = ("trivial", "subset", "rref", "gf2", "bounded", "lp", "milp", "enumerate")
+    positions = [new_game(level="intermediate", first_click="zero", seed=s) for s in range(4)]
+    for g in positions:
+        g.reveal(8, 8)
+    before = [deductions(g.observation, methods) for g in positions]
+    request.getfixturevalue("starved")
+    after = [deductions(g.observation, methods) for g in positions]
+    assert after == before and all(None not in d.values() for d in after)

@@ -10,12 +10,12 @@ generator state always give the same moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from ..errors import InconsistentPositionError, MethodRefused
-from ..methods import deduce, method_info
+from ..methods import deduce, method_info, untimed
 from ..positions import COVERED, Observation, neighbour_counts
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
@@ -229,7 +229,9 @@ class Agent:
             obs = read_as_exact(obs)
         for name in self.chain(obs):
             try:
-                options: dict[str, Any] = {"max_nodes": self.max_nodes} if name == "enumerate" else {}
+                options = untimed(name)
+                if name == "enumerate":
+                    options["max_nodes"] = self.max_nodes
                 # no consistency check: claims on a position made inconsistent by the agent's own
                 # wrong flags are the referee's to count (as wrong claims), as before
                 d = deduce(obs, name, use_total=self.use_total, check_consistency=False, **options)

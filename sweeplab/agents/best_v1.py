@@ -398,7 +398,7 @@ class BestV1Agent(ProbabilityAgent):
                 g.setflags(write=False)
                 try:
                     e = deduce(Observation._trusted(g, obs.mines), "enumerate", use_total=self.use_total,
-                               max_nodes=self.max_nodes, probabilities=True)
+                               max_nodes=self.max_nodes, probabilities=True, time_limit=None)
                 except (InconsistentPositionError, MethodRefused):
                     continue
                 if e.safe:

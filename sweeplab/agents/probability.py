@@ -55,7 +55,7 @@ class ProbabilityAgent(Agent):
             return moves or self._guess_moves(obs, rng, None)
         try:
             e = deduce(obs, "enumerate", use_total=self.use_total, max_nodes=self.max_nodes,
-                       probabilities=True)
+                       probabilities=True, time_limit=None)
         except InconsistentPositionError:
             return self._guess_moves(obs, rng, None)
         except MethodRefused:  # a block too large to enumerate (noisy bounds): local estimates

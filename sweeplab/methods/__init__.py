@@ -46,6 +46,7 @@ __all__ = [
     "method_seconds",
     "register_method",
     "unregister_method",
+    "untimed",
 ]
 
 Cell = tuple[int, int]
@@ -287,6 +288,30 @@ def method_info(name: str) -> MethodInfo:
     except (KeyError, TypeError):
         raise ValueError(f"unknown method {name!r}; choose from {sorted(_REGISTRY)} "
                          "(or register your own with sweeplab.register_method)") from None
+
+
+_TAKES_TIME_LIMIT: dict[Any, bool] = {}
+
+
+def untimed(method: str) -> dict[str, Any]:
+    """``{"time_limit": None}`` when ``method`` takes a wall-clock budget, else ``{}``.
+
+    For results that must not depend on the machine: an agent's moves (they
+    depend on the observation and its generator only), a board's grade, a
+    dominance table.  A method cut short by its time budget on a loaded or
+    suspended machine would change them.  Node and memory caps, which do not
+    depend on the machine, still apply.
+
+    Examples
+    --------
+    >>> untimed("rref"), untimed("trivial")
+    ({'time_limit': None}, {})
+    """
+    function = method_info(method).function
+    takes = _TAKES_TIME_LIMIT.get(function)
+    if takes is None:
+        takes = _TAKES_TIME_LIMIT[function] = "time_limit" in inspect.signature(function).parameters
+    return {"time_limit": None} if takes else {}
 
 
 @cache
