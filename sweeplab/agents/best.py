@@ -68,6 +68,16 @@ against the ``best`` of the first round):
 - (3, 3) as the zero-rule first cell: +181/-166 (games 0..3,999); against
   this agent on 24,000 zero-start games (0..23,999): +1,021/-982, within
   noise, so (2, 2) stays.
+
+Third round (games 0..3999 of root seed 1000, safe corner, against this agent):
+
+- guessing first a cell that is a mine only as half of a coin flip no move
+  can settle (:func:`free_coin_flip`, option ``free_coin_flips``): +2/-4 on
+  games 0..1999; with a larger endgame (64 cells, 1,000 layouts, 100,000
+  nodes) +13/-13;
+- crediting every frontier guess with the chance that it is the mined half of
+  such a coin flip (lost anyway; the published solver's "50/50 influence"
+  with weight 1): +77/-70 at half the speed -- within noise, not kept.
 """
 
 from __future__ import annotations
