@@ -7,20 +7,24 @@ classification runs after the game, on the observation the agent had, with
 the exact mine probabilities of that position (every layout consistent with
 the clues and the total equally likely, :func:`sweeplab.probabilities`).
 
-Causes (:data:`CAUSES`, exclusive, tested in this order):
+Causes (:data:`CAUSES`, exclusive, tested in the order listed):
 
 ``"first click"``
     the opening move stepped on a mine (possible only under ``first_click="none"``);
 ``"certain cell skipped"``
     a cell was certainly safe (probability 0), yet the agent guessed;
+``"coin flip"``
+    the cell was the mined half of a coin flip that no move could ever settle
+    (:func:`~sweeplab.agents.best.free_coin_flip`: every play loses one of
+    each pair of twin layouts, whatever the cell's probability), or, tested
+    after ``"opening"``, no covered cell was safer than ``forced`` (a 50/50
+    or worse);
 ``"riskier than safest"``
     the cell taken was more than ``tolerance`` riskier than the safest covered cell;
 ``"endgame"``
     at most ``endgame_cells`` covered cells were left (and the guess was among the safest);
 ``"opening"``
     less than ``opening_share`` of the safe cells were open;
-``"coin flip"``
-    no covered cell was safer than ``forced`` (a 50/50 or worse: unavoidable);
 ``"safest guess"``
     any other guess on one of the safest cells.
 
@@ -37,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, make_agent
+from .agents.best import free_coin_flips
 from .errors import InconsistentPositionError, MethodRefused
 from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
@@ -47,7 +52,7 @@ from .simulate import game_seeds
 __all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
 
 #: Loss causes, in the order they are tested (see the module notes).
-CAUSES = ("first click", "certain cell skipped", "riskier than safest", "endgame", "opening", "coin flip",
+CAUSES = ("first click", "certain cell skipped", "coin flip", "riskier than safest", "endgame", "opening",
           "safest guess", "unanalysed")
 
 
@@ -141,6 +146,8 @@ def classify_loss(
     safest_safe = bool(np.any(covered & (p_cov <= best + 1e-12) & ~layout))
     if best <= 0.0:
         cause = "certain cell skipped"
+    elif _unavoidable(obs, cell, p):
+        cause = "coin flip"
     elif chosen > best + tolerance:
         cause = "riskier than safest"
     elif n_cov <= endgame_cells:
@@ -152,6 +159,14 @@ def classify_loss(
     else:
         cause = "safest guess"
     return Loss(cause, place, chosen, best, n_cov, share, safest_safe)
+
+
+def _unavoidable(obs: Observation, cell: tuple[int, int], p: np.ndarray) -> bool:
+    """``cell`` is half of a coin flip no move can settle (``False`` past enumeration's caps)."""
+    try:
+        return next(free_coin_flips(obs, p, cells=[cell]), None) is not None
+    except MethodRefused:
+        return False
 
 
 def play_losses(

@@ -8,7 +8,6 @@ examples.  Pick one with ``HYPOTHESIS_PROFILE=ci`` (or pytest's
 import os
 
 import pytest
-
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

@@ -117,7 +117,7 @@ def test_classify_loss_on_hand_made_positions():
     obs = Observation.from_text("??\n11\n..", mines=1)
     lay = np.array([[1, 0], [0, 0], [0, 0]], dtype=bool)
     assert classify_loss(obs, (0, 0), lay, endgame_cells=0, opening_share=0).cause == "coin flip"
-    assert classify_loss(obs, (0, 0), lay).cause == "endgame"
+    assert classify_loss(obs, (0, 0), lay).cause == "coin flip"  # unavoidable, in the endgame too
     # (0, 2) and (1, 2) are certainly safe (the "1" holds the only mine), yet (0, 1) was taken
     obs = Observation.from_text("1??\n???", mines=1)
     lay = np.zeros((2, 3), dtype=bool)
@@ -268,5 +268,11 @@ def test_free_coin_flips_lose_only_what_any_play_loses():
                   if np.all((shows[mined] == shows[k]) | L | layouts[k])]
             assert ok, (cell, obs)
             twins.add(next(k for k in ok if k not in twins))
+        # a game lost on it is lost to a coin flip, whatever the cell's probability
+        lay = np.isin(obs.grid, [FLAG, MINE])
+        for j, (r, c) in enumerate(cells):
+            lay[r, c] = layouts[mined, j]
+        skipped = np.nanmin(np.where(obs.grid == COVERED, p, np.nan)) == 0
+        assert classify_loss(obs, cell, lay).cause == ("certain cell skipped" if skipped else "coin flip")
         assert len(twins) == int(layouts[:, t].sum())
     assert found >= 30 and pseudo >= 5, (found, pseudo)

@@ -82,6 +82,7 @@ Third round (games 0..3999 of root seed 1000, safe corner, against this agent):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,7 +93,8 @@ from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_sum,
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
 
-__all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "free_coin_flip", "unavoidable_coin_flip"]
+__all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "free_coin_flip", "free_coin_flips",
+           "unavoidable_coin_flip"]
 
 
 def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tuple[int, int] | None:
@@ -223,8 +225,22 @@ def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODE
     >>> free_coin_flip(obs, probabilities(obs)) is None
     True
     """
+    return next(free_coin_flips(obs, p, max_nodes=max_nodes), None)
+
+
+def free_coin_flips(obs: Observation, p: np.ndarray, *, cells: Iterable[tuple[int, int]] | None = None,
+                    max_nodes: int = MAX_NODES) -> Iterator[tuple[int, int]]:
+    """The cells (of ``cells``, default all) that :func:`free_coin_flip` accepts, safest first.
+
+    Examples
+    --------
+    >>> from sweeplab import probabilities
+    >>> obs = Observation.from_text("F??F\\nF33F", mines=5)
+    >>> list(free_coin_flips(obs, probabilities(obs)))
+    [(0, 1), (0, 2)]
+    """
     if obs.mines is None or obs.noise is not None:
-        return None
+        return
     grid = obs.grid
     shape = obs.shape
     flat = grid.ravel()
@@ -237,8 +253,12 @@ def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODE
     known_mine = (flat == FLAG) | (flat == MINE) | (covered & (pf >= 1.0 - eps))
     # off the frontier, cells are exchangeable: one cannot force another, so every cell a
     # pattern needs fixed is on the frontier (or already a known mine)
-    shortlist = np.flatnonzero(frontier & (pf > eps) & (pf < 1.0 - eps))
-    for t in sorted(shortlist.tolist(), key=lambda i: (pf[i], i)):
+    shortlist = frontier & (pf > eps) & (pf < 1.0 - eps)
+    if cells is not None:
+        chosen = np.zeros(flat.size, dtype=bool)
+        chosen[[r * shape[1] + c for r, c in cells]] = True
+        shortlist &= chosen
+    for t in sorted(np.flatnonzero(shortlist).tolist(), key=lambda i: (pf[i], i)):
         checks = []
         for mines, safe, tellers in _coin_flip_patterns(t, shape, table):
             if numbered[tellers].any() or not (covered[safe].all() and covered[mines].all()):
@@ -258,10 +278,8 @@ def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODE
         if a is None or a.probabilities is None:
             continue
         q = a.probabilities.ravel()
-        for need, safe in checks:
-            if (q[need] >= 1.0 - eps).all() and (q[safe] <= eps).all():
-                return divmod(int(t), shape[1])
-    return None
+        if any((q[need] >= 1.0 - eps).all() and (q[safe] <= eps).all() for need, safe in checks):
+            yield divmod(int(t), shape[1])
 
 
 @dataclass(frozen=True)
