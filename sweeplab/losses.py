@@ -7,7 +7,8 @@ classification runs after the game, on the observation the agent had, with
 the exact mine probabilities of that position (every layout consistent with
 the clues and the total equally likely, :func:`sweeplab.probabilities`).
 
-Causes (:data:`CAUSES`, exclusive, tested in the order listed):
+Causes (:data:`CAUSES`, exclusive; tested in the order listed, except that the second test for
+``"coin flip"`` comes after ``"opening"``):
 
 ``"first click"``
     the opening move stepped on a mine (possible only under ``first_click="none"``);
@@ -41,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, make_agent
-from .agents.best import free_coin_flips
+from .agents.best import free_coin_flip_cells
 from .errors import InconsistentPositionError, MethodRefused
 from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
@@ -137,7 +138,7 @@ def classify_loss(
     if first:
         return Loss("first click", place, float("nan"), float("nan"), n_cov, share, True)
     try:
-        p = probabilities(obs)
+        p = probabilities(obs, time_limit=None)  # the same classes on any machine
     except (InconsistentPositionError, MethodRefused):
         return Loss("unanalysed", place, float("nan"), float("nan"), n_cov, share, True)
     p_cov = np.where(covered, p, np.inf)
@@ -164,7 +165,7 @@ def classify_loss(
 def _unavoidable(obs: Observation, cell: tuple[int, int], p: np.ndarray) -> bool:
     """``cell`` is half of a coin flip no move can settle (``False`` past enumeration's caps)."""
     try:
-        return next(free_coin_flips(obs, p, cells=[cell]), None) is not None
+        return next(free_coin_flip_cells(obs, p, cells=[cell]), None) is not None
     except MethodRefused:
         return False
 

@@ -237,3 +237,16 @@ def test_geometry_along_games():
 def test_reach_agent_is_an_agent_that_returns_no_guess():
     agent = ReachAgent(methods=("trivial",))
     assert agent.next_moves(Observation.from_text("1?\n??", mines=1), np.random.default_rng(0)) == []
+
+
+def test_geometry_does_not_depend_on_the_machine_speed(request):
+    """A starved machine (every time budget spent at once) counts the same layouts."""
+    from sweeplab.geometry import geometry
+
+    games = [sweeplab.new_game(level="expert", first_click="zero", seed=s) for s in range(3)]
+    for g in games:
+        g.reveal(8, 15)
+    before = [geometry(g.observation) for g in games]
+    request.getfixturevalue("starved")
+    assert [geometry(g.observation) for g in games] == before
+    assert all(np.isfinite(x.log10_layouts) for x in before)

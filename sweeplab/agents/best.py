@@ -98,7 +98,7 @@ from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_sum,
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
 
-__all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "free_coin_flip", "free_coin_flips",
+__all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "free_coin_flip", "free_coin_flip_cells",
            "unavoidable_coin_flip"]
 
 
@@ -162,10 +162,10 @@ def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tu
     return None
 
 
-Pattern = tuple[list[int], list[int], list[int]]
+_Pattern = tuple[list[int], list[int], list[int]]
 
 
-def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> list[Pattern]:
+def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> list[_Pattern]:
     """The pairs and 2x2 boxes that could make ``t`` half of a coin flip: ``(mines, safe, tellers)``.
 
     If ``t`` is a mine, the pattern needs ``mines`` mined and ``safe`` safe;
@@ -181,7 +181,7 @@ def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> li
     def at(rr: int, cc: int) -> int | None:
         return rr * w + cc if 0 <= rr < h and 0 <= cc < w else None
 
-    out: list[Pattern] = []
+    out: list[_Pattern] = []
     nt = set(table[t][table[t] >= 0].tolist())
     for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
         u = at(r + dr, c + dc)
@@ -201,24 +201,24 @@ def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> li
 def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODES) -> tuple[int, int] | None:
     """A cell that is a mine only where it is half of a coin flip no move can settle: a free guess.
 
-    A covered cell ``t`` qualifies when, in every layout in which ``t`` is a
-    mine, ``t`` is one side of a pattern whose two sides no clue, present or
-    to come, can tell apart (the "pseudo-50/50" of the strongest published
-    solver; our own derivation and code):
+    A covered cell ``t`` qualifies when one pattern around it is forced in
+    every layout in which ``t`` is a mine, its two sides being such that no
+    clue, present or to come, can tell them apart (the "pseudo-50/50" of the
+    strongest published solver; our own derivation and code):
 
     - a pair: ``t`` and an orthogonal neighbour ``u``, ``u`` safe, and every
       cell that sees one of them but not the other a mine or off the board;
     - a 2x2 box: ``t`` and its diagonal neighbour mined, the other diagonal
       safe, and the four outer corners of the box mines or off the board.
 
-    Swapping the two sides maps each such layout to one with ``t`` safe that
-    every clue (and the total) fits, so any play loses one of the two: at
-    least ``P(t mine)`` is lost whatever is done.  Guessing ``t`` loses
-    exactly that, and its number comes earlier.  The exact condition is
-    checked on the position with ``t`` flagged (each pattern cell forced
-    either way); ``p`` (exact probabilities) only shortlists the cells.
-    Returns the qualifying cell of lowest probability (row-major among
-    equals), or ``None``.
+    Swapping the two sides of that one pattern maps each such layout, one to
+    one, to a layout with ``t`` safe that every clue (and the total) fits, so
+    any play loses one of the two: at least ``P(t mine)`` is lost whatever is
+    done.  Guessing ``t`` loses exactly that, and its number comes earlier.
+    The condition is checked exactly on the position with ``t`` flagged
+    (every pattern cell forced either way); ``p`` only shortlists the cells
+    (frontier cells, by it the cheapest first).  Returns the first
+    qualifying cell, or ``None``.
 
     Examples
     --------
@@ -230,18 +230,23 @@ def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODE
     >>> free_coin_flip(obs, probabilities(obs)) is None
     True
     """
-    return next(free_coin_flips(obs, p, max_nodes=max_nodes), None)
+    return next(free_coin_flip_cells(obs, p, max_nodes=max_nodes), None)
 
 
-def free_coin_flips(obs: Observation, p: np.ndarray, *, cells: Iterable[tuple[int, int]] | None = None,
-                    max_nodes: int = MAX_NODES) -> Iterator[tuple[int, int]]:
-    """The cells (of ``cells``, default all) that :func:`free_coin_flip` accepts, safest first.
+def free_coin_flip_cells(obs: Observation, p: np.ndarray, *, cells: Iterable[tuple[int, int]] | None = None,
+                         max_nodes: int = MAX_NODES) -> Iterator[tuple[int, int]]:
+    """The cells that :func:`free_coin_flip` accepts, by ``p`` lowest first.
+
+    Without ``cells``, only frontier cells whose pattern cells are on the
+    frontier are tried (a shortcut for speed: off the frontier only the total
+    can force a cell, which is rare, and every interior cell would cost an
+    enumeration); the ``cells`` given are all tried.
 
     Examples
     --------
     >>> from sweeplab import probabilities
     >>> obs = Observation.from_text("F??F\\nF33F", mines=5)
-    >>> list(free_coin_flips(obs, probabilities(obs)))
+    >>> list(free_coin_flip_cells(obs, probabilities(obs)))
     [(0, 1), (0, 2)]
     """
     if obs.mines is None or obs.noise is not None:
@@ -255,20 +260,23 @@ def free_coin_flips(obs: Observation, p: np.ndarray, *, cells: Iterable[tuple[in
     covered = flat == COVERED
     numbered = flat >= 0
     frontier = covered & (neighbour_sum(numbered.reshape(shape).astype(np.float64)).ravel() > 0)
-    known_mine = (flat == FLAG) | (flat == MINE) | (covered & (pf >= 1.0 - eps))
-    # off the frontier, cells are exchangeable: one cannot force another, so every cell a
-    # pattern needs fixed is on the frontier (or already a known mine)
-    shortlist = frontier & (pf > eps) & (pf < 1.0 - eps)
-    if cells is not None:
-        chosen = np.zeros(flat.size, dtype=bool)
-        chosen[[r * shape[1] + c for r, c in cells]] = True
-        shortlist &= chosen
+    # flagged or shown mines, and revealed cells without a number, tell nothing: every other cell is checked
+    inert = (flat == FLAG) | (flat == MINE) | (flat == NOCLUE)
+    if cells is None:
+        shortlist = frontier & (pf > eps) & (pf < 1.0 - eps)
+    else:
+        shortlist = np.zeros(flat.size, dtype=bool)
+        for r, c in cells:
+            if not (0 <= r < shape[0] and 0 <= c < shape[1]):
+                raise ValueError(f"cell {(r, c)!r} is outside the {shape[0]}x{shape[1]} board")
+            shortlist[r * shape[1] + c] = covered[r * shape[1] + c]
+        frontier = covered  # every pattern is tried
     for t in sorted(np.flatnonzero(shortlist).tolist(), key=lambda i: (pf[i], i)):
         checks = []
         for mines, safe, tellers in _coin_flip_patterns(t, shape, table):
             if numbered[tellers].any() or not (covered[safe].all() and covered[mines].all()):
                 continue
-            need = [x for x in mines + tellers if not known_mine[x]]
+            need = [x for x in mines + tellers if not inert[x]]
             if not (frontier[need].all() and frontier[safe].all()):
                 continue
             if (pf[need] < pf[t] - eps).any() or (pf[safe] > 1.0 - pf[t] + eps).any():

@@ -290,9 +290,6 @@ def method_info(name: str) -> MethodInfo:
                          "(or register your own with sweeplab.register_method)") from None
 
 
-_TAKES_TIME_LIMIT: dict[Any, bool] = {}
-
-
 def untimed(method: str) -> dict[str, Any]:
     """``{"time_limit": None}`` when ``method`` takes a wall-clock budget, else ``{}``.
 
@@ -307,11 +304,8 @@ def untimed(method: str) -> dict[str, Any]:
     >>> untimed("rref"), untimed("trivial")
     ({'time_limit': None}, {})
     """
-    function = method_info(method).function
-    takes = _TAKES_TIME_LIMIT.get(function)
-    if takes is None:
-        takes = _TAKES_TIME_LIMIT[function] = "time_limit" in inspect.signature(function).parameters
-    return {"time_limit": None} if takes else {}
+    accepted, _ = _signature(method_info(method).function)
+    return {"time_limit": None} if "time_limit" in accepted else {}
 
 
 @cache
