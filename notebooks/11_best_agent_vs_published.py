@@ -76,10 +76,17 @@ pd.DataFrame(losses).round(2)
 # | first click safe, corner | 39.91% [39.04, 40.79] | 40.06% [39.18, 40.94] | +67 / -49 | 41.13% |
 # | first click a zero, (2, 2) | 52.57% [51.67, 53.46] | 52.69% [51.80, 53.58] | +59 / -44 | 54.3% |
 #
-# With a safe corner start, almost half the lost games are lost in the opening (the corner shows a
-# number and the next guess, in another corner, is a mine about one time in five: 28 per 100 games),
-# a quarter in the endgame (17 per 100, mostly 50/50s with two covered cells), the rest on mid-game
-# guesses (15 per 100). With a zero start the opening losses nearly vanish (4 per 100) and the
-# endgame dominates (24 per 100). The exact number distributions change few decisions, so `best`
-# gains only about 0.1-0.2 points over `best-v1` (not significant at 12,000 games) and stays below
-# the published expert rates; it plays about 43-49 expert games per CPU second against 52-54.
+# On 4,000 of those games (`benchmarks/best_agent.py --games 4000`), with a safe corner start almost
+# half the lost games are lost in the opening (the corner shows a number and the next, blind guess, in
+# another corner, is a mine about one time in five: 29 per 100 games), 13 per 100 on coin flips that no
+# play can avoid (the mined half of two cells that no clue, shown or to come, can tell apart: the
+# referee checks it exactly, `sweeplab.agents.best.free_coin_flip_cells`), 6 in the endgame and 13 on
+# mid-game guesses (6 on a cell riskier than the safest, 7 on a safest cell). With a zero start the
+# opening losses nearly vanish (4 per 100) and coin flips dominate (19 per 100). The exact number
+# distributions change few decisions, so `best` gains only about 0.1-0.2 points over `best-v1` (not
+# significant at 12,000 games). On 40,000 fresh evaluation games each (seed 2026, games 100,000 on),
+# `best` wins 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81, 53.79] with a zero
+# start, 1.2 and 1.0 points below the published expert rates; on 50,000 games each it matches the
+# published beginner and intermediate rates (beginner 91.46% [91.21, 91.70] and 97.14% [96.99, 97.28],
+# intermediate 78.25% [77.88, 78.61] and 89.43% [89.16, 89.70]). It plays about 70-80 expert games per
+# CPU second.
