@@ -41,7 +41,6 @@ NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "12_explorer.ipyn
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1500,1400"]
-RUN_ALL = ("css selector", "li.lm-Menu-item[data-command='runmenu:run-all']")
 WAIT = 60  # seconds for one action to reach the board (a kernel round trip, usually well under one)
 
 
@@ -87,7 +86,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory):
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
          f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
          f"--ServerApp.root_dir={root}", "--allow-root", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         # window.jupyterapp: the command registry, to restart and run all without hunting a toolbar button
+         "--LabApp.expose_app_in_browser=True"],
         env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -147,18 +148,19 @@ def page(lab: str, shots: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 def _run_all(driver, shots: Path) -> None:
-    """Restart the kernel and run every cell (the notebook toolbar's button), until the board is drawn.
+    """Restart the kernel and run every cell (Restart Kernel and Run All Cells) until the board is drawn.
 
-    A click made while the session still settles can be lost, or answered by a
-    kernel dialog: dialogs are accepted, and the click repeated.  A kernel
-    connection broken during the restart (seen once under load: the server
-    could not read a websocket frame, and the cells stayed queued) leaves the
-    board undrawn: the page is reloaded, for a new connection, and the run
-    repeated.
+    The command goes through JupyterLab's command registry rather than the notebook
+    toolbar's button: the toolbar lays itself out after the cells, and one CI machine
+    found no button there (the run then failed before any check).  A command sent
+    while the session still settles can be lost, or answered by a kernel dialog:
+    dialogs are accepted, and the command repeated.  A kernel connection broken during
+    the restart (seen once under load: the server could not read a websocket frame,
+    and the cells stayed queued) leaves the board undrawn: the page is reloaded, for a
+    new connection, and the run repeated.
     """
     from selenium.webdriver.common.by import By
 
-    button = (By.CSS_SELECTOR, "jp-button[data-command='notebook:restart-run-all']")
     board_cells = (By.CSS_SELECTOR, ".sl-board .sl-cell")
 
     def prompts(d):
@@ -169,7 +171,7 @@ def _run_all(driver, shots: Path) -> None:
     while time.monotonic() < deadline:
         attempt += 1
         _accept_dialogs(driver)
-        driver.find_element(*button).click()
+        wait(driver, lambda d: d.execute_script(_RESTART_RUN_ALL), 120)
         try:
             wait(driver, lambda d: _accept_dialogs(d) or any(re.search(r"\[(\d+|\*)\]", p.text)
                                                              for p in prompts(d)), 30)
@@ -181,6 +183,15 @@ def _run_all(driver, shots: Path) -> None:
             driver.refresh()
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".jp-Notebook .jp-Cell"), 120)
     raise TimeoutException("Restart and Run All never drew the board")
+
+
+# true once the command is sent; false (to wait) while the app or the notebook is not ready for it
+_RESTART_RUN_ALL = """
+    const app = window.jupyterapp, id = 'notebook:restart-run-all';
+    if (!app || !app.commands.hasCommand(id) || !app.commands.isEnabled(id)) return false;
+    app.commands.execute(id);
+    return true;
+"""
 
 
 def _accept_dialogs(driver) -> bool:
