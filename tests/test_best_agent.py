@@ -238,6 +238,20 @@ def test_a_coin_flip_that_a_later_clue_can_settle_is_not_taken_early():
     assert unavoidable_coin_flip(loose) is None
 
 
+def test_a_diagonal_pair_is_a_coin_flip_to_every_detector():
+    # (0, 0) and (1, 1): one mine between them, both 3s see both, every other cell next to only
+    # one of them is flagged, so no clue can ever tell them apart
+    from sweeplab.agents.best import free_coin_flip_cells, unavoidable_coin_flip
+
+    obs = Observation.from_text("?3F\n3?F\nFFF", mines=6)
+    p = sweeplab.probabilities(obs)
+    assert unavoidable_coin_flip(obs) == (0, 0)
+    assert list(free_coin_flip_cells(obs, p)) == [(0, 0), (1, 1)]
+    lay = np.isin(obs.grid, [FLAG, MINE])
+    lay[1, 1] = True
+    assert classify_loss(obs, (1, 1), lay).cause == "coin flip"
+
+
 def test_free_coin_flips_lose_only_what_any_play_loses():
     """Each cell found (the agent's shortlist, and every covered cell tried) is matched on the listed
     layouts: every layout with it mined has its own twin, with it safe, that no clue shown or to come

@@ -147,18 +147,16 @@ def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tu
     inert = (flat == FLAG) | (flat == MINE) | (flat == NOCLUE) | ((flat == COVERED) & (pf >= 1.0 - 1e-12))
     halves = set(half.tolist())
     for a in half.tolist():
-        na = set(table[a][table[a] >= 0].tolist())
-        for b in sorted(na & halves):
-            if b <= a:
+        for mines, safe, tellers in _coin_flip_patterns(a, obs.shape, table):
+            # pairs only; a pair (b, a) with b < a was tried from b, and the test is symmetric
+            if mines or safe[0] not in halves or safe[0] < a or not all(inert[c] for c in tellers):
                 continue
-            nb = set(table[b][table[b] >= 0].tolist())
-            if all(inert[c] for c in (na ^ nb) - {a, b}):
-                both = grid.copy()
-                both.flat[[a, b]] = FLAG
-                both.setflags(write=False)
-                # no layout with both mines (and 1/2 each): exactly one of the two in every layout
-                if analyse_weighted(Observation._trusted(both, obs.mines), max_nodes=max_nodes) is None:
-                    return divmod(a, w)
+            both = grid.copy()
+            both.flat[[a, safe[0]]] = FLAG
+            both.setflags(write=False)
+            # no layout with both mines (and 1/2 each): exactly one of the two in every layout
+            if analyse_weighted(Observation._trusted(both, obs.mines), max_nodes=max_nodes) is None:
+                return divmod(a, w)
     return None
 
 
@@ -171,8 +169,8 @@ def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> li
     If ``t`` is a mine, the pattern needs ``mines`` mined and ``safe`` safe;
     ``tellers`` are the cells (on the board) that see one side of the pattern
     but not the other, the only cells whose number could ever tell the two
-    sides apart.  Pairs: ``t`` and an orthogonal neighbour ``u`` (one of them a
-    mine); boxes: ``t`` with its diagonal neighbour ``d`` against the other
+    sides apart.  Pairs: ``t`` and any of its eight neighbours ``u`` (one of
+    them a mine); boxes: ``t`` with its diagonal neighbour ``d`` against the other
     diagonal, the tellers being the four outer corners of the box.
     """
     h, w = shape
@@ -183,7 +181,7 @@ def _coin_flip_patterns(t: int, shape: tuple[int, int], table: np.ndarray) -> li
 
     out: list[_Pattern] = []
     nt = set(table[t][table[t] >= 0].tolist())
-    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
         u = at(r + dr, c + dc)
         if u is not None:
             nu = set(table[u][table[u] >= 0].tolist())
@@ -206,7 +204,7 @@ def free_coin_flip(obs: Observation, p: np.ndarray, *, max_nodes: int = MAX_NODE
     clue, present or to come, can tell them apart (the "pseudo-50/50" of the
     strongest published solver; our own derivation and code):
 
-    - a pair: ``t`` and an orthogonal neighbour ``u``, ``u`` safe, and every
+    - a pair: ``t`` and a neighbour ``u`` (orthogonal or diagonal), ``u`` safe, and every
       cell that sees one of them but not the other a mine or off the board;
     - a 2x2 box: ``t`` and its diagonal neighbour mined, the other diagonal
       safe, and the four outer corners of the box mines or off the board.
