@@ -142,6 +142,9 @@ def page(lab: str, shots: Path, tmp_path_factory: pytest.TempPathFactory):
         yield driver
     except Exception:
         driver.save_screenshot(str(shots / "00-setup-failed.png"))
+        # what the page showed, for a CI log without the screenshot (pytest prints it with the error)
+        print(f"page {driver.current_url!r}, {driver.title!r}:\n"
+              + str(driver.execute_script("return document.body.innerText"))[:3000])
         raise
     finally:
         driver.quit()
@@ -170,9 +173,8 @@ def _run_all(driver, shots: Path) -> None:
     attempt = 0
     while time.monotonic() < deadline:
         attempt += 1
-        _accept_dialogs(driver)
-        wait(driver, lambda d: d.execute_script(_RESTART_RUN_ALL), 120)
         try:
+            wait(driver, lambda d: _accept_dialogs(d) or d.execute_script(_RESTART_RUN_ALL), 120)
             wait(driver, lambda d: _accept_dialogs(d) or any(re.search(r"\[(\d+|\*)\]", p.text)
                                                              for p in prompts(d)), 30)
             # a first kernel in a fresh environment can take minutes to start (imports, compile caches)
