@@ -305,3 +305,93 @@ def test_loss_causes_do_not_depend_on_the_machine_speed(request):
     again = play_losses("best", level="beginner", games=30, seed=4)
     assert (~df["won"]).sum() > 3 and "unanalysed" not in set(again["cause"].dropna())
     pd_testing.assert_frame_equal(again, df)
+
+
+def _guess_positions(count, *, seed, level="intermediate"):
+    """Positions where ``best`` guesses, from its own games (no layout read)."""
+    from sweeplab.game import LEVELS
+
+    agent = make_agent("best").for_rules(first_click="safe", shape=LEVELS[level].shape)
+    out = []
+    seen = {}
+
+    def remember(turn, obs):
+        seen["obs"] = obs
+
+    for i in range(200):
+        board, agent_ss = game_seeds(seed, i)
+        game = new_game(level, first_click="safe", seed=board)
+        for p in referee(agent, game, np.random.default_rng(agent_ss), on_turn=remember):
+            if p.move.source == "guess" and np.count_nonzero(seen["obs"].grid >= 0) > 1:
+                out.append(seen["obs"])
+        if len(out) >= count:
+            return out[:count]
+    return out
+
+
+def test_wide_candidates_follow_their_rule():
+    """Frontier cells at least 0.9 times as safe as the safest; cells off it only when safe enough."""
+    from sweeplab.agents.base import frontier_mask
+    from sweeplab.agents.best import wide_candidates
+
+    checked_off = 0
+    for obs in _guess_positions(25, seed=5):
+        p = sweeplab.probabilities(obs)
+        grid = obs.grid
+        covered = grid == COVERED
+        safe = np.where(covered, 1 - p, -np.inf)
+        frontier = frontier_mask(grid)
+        got = wide_candidates(grid, p)
+        assert not (got & ~covered).any()
+        np.testing.assert_array_equal(got & frontier, frontier & (safe >= 0.9 * safe.max() - 1e-12))
+        off = covered & ~frontier
+        if (got & off).any():
+            checked_off += 1
+            assert safe[off].max() >= 0.95 * safe[frontier].max() - 1e-12
+            if np.count_nonzero(off) >= 30:  # two cells from a number in a straight line
+                for r, c in np.argwhere(got & off):
+                    assert any(0 <= r + dr < grid.shape[0] and 0 <= c + dc < grid.shape[1]
+                               and grid[r + dr, c + dc] >= 0
+                               for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)))
+    assert checked_off > 0
+
+
+@pytest.mark.parametrize("candidates", ["wide", "score"])
+def test_two_step_keeps_the_best_exact_value(candidates):
+    """The pruned two-step value: exact where given, and never skips the best candidate."""
+    from sweeplab.agents.best import BestAgent, wide_candidates
+
+    agent = BestAgent(candidates=candidates)
+    compared = 0
+    for obs in _guess_positions(12, seed=8):
+        p = sweeplab.probabilities(obs)
+        covered = obs.grid == COVERED
+        rng = np.random.default_rng(0)
+        cand = covered & (p <= p[covered].min() + agent.tolerance)
+        score = np.where(cand, 1 - p + rng.random(p.shape) * 1e-3, -np.inf)  # any ranking will do
+        cells = {int(i) for i in np.argsort(-score.ravel(), kind="stable")[: agent.lookahead]
+                 if np.isfinite(score.flat[i])}
+        if candidates == "wide":
+            cells |= set(np.flatnonzero(wide_candidates(obs.grid, p)).tolist())
+        if len(cells) < 2:
+            continue
+        exact = {}
+        for i in cells:
+            value = 0.0
+            for pk, a in number_distribution(obs, divmod(i, obs.shape[1])).values():
+                q = a.probabilities[np.isfinite(a.probabilities) & (a.probabilities < 1)]
+                value += pk * (1.0 if a.safe or q.size == 0 else 1.0 - q.min())
+            exact[i] = value
+        out = agent._two_step(obs, p, score)
+        valued = np.flatnonzero(np.isfinite(out.ravel()))
+        assert set(valued.tolist()) <= cells
+        for i in valued:
+            assert out.flat[i] == pytest.approx(exact[int(i)], abs=1e-9)
+        assert out.max() == pytest.approx(max(exact.values()), abs=1e-9)
+        compared += 1
+    assert compared >= 8
+
+
+def test_best_rejects_unknown_options():
+    with pytest.raises(ValueError, match="candidates must be one of"):
+        make_agent("best", candidates="all")

@@ -360,10 +360,11 @@ class BestV1Agent(ProbabilityAgent):
         all_mine = np.where(n_cov > 0, np.exp(neighbour_sum(logmine)), 0.0)
         progress = np.clip(all_safe + all_mine, 0.0, 1.0)
         score = np.where(cand, (1.0 - p) * (1.0 + self.progress_weight * progress), -np.inf)
-        if self.lookahead > 1 and obs.noise is None and np.count_nonzero(cand) > 1:
+        if self.lookahead > 1 and obs.noise is None:
             score = self._two_step(obs, p, score)
         top = score.max()
-        return random_covered(grid, rng, mask=cand & (score >= top - 1e-12))
+        # the two-step value may add cells outside ``cand`` (``best``'s wider candidates); v1's never does
+        return random_covered(grid, rng, mask=(cand | np.isfinite(score)) & (score >= top - 1e-12))
 
     def _two_step(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
         """Two-step value of the best-scored candidates: P(safe) x E[safety of the next move].
@@ -373,6 +374,8 @@ class BestV1Agent(ProbabilityAgent):
         a next move is certain if a cell becomes safe, else as safe as the
         safest covered cell.
         """
+        if np.count_nonzero(np.isfinite(score)) <= 1:
+            return score
         grid = obs.grid
         h, w = grid.shape
         table = neighbour_table(obs.shape)
