@@ -395,3 +395,21 @@ def test_two_step_keeps_the_best_exact_value(candidates):
 def test_best_rejects_unknown_options():
     with pytest.raises(ValueError, match="candidates must be one of"):
         make_agent("best", candidates="all")
+
+
+@pytest.mark.parametrize(("level", "same_as"), [("expert", "wide"), ("intermediate", "score")])
+def test_auto_candidates_are_wide_on_dense_boards_only(level, same_as):
+    from sweeplab.agents.best import WIDE_DENSITY, BestAgent
+
+    auto, wide, score_only = BestAgent(), BestAgent(candidates="wide"), BestAgent(candidates="score")
+    assert auto.candidates == "auto"
+    differ = 0
+    for obs in _guess_positions(6, seed=4, level=level):
+        assert (obs.mines / obs.grid.size >= WIDE_DENSITY) == (level == "expert")
+        p = sweeplab.probabilities(obs)
+        covered = obs.grid == COVERED
+        score = np.where(covered & (p <= p[covered].min() + auto.tolerance), 1 - p, -np.inf)
+        values = {a.candidates: a._two_step(obs, p, score) for a in (auto, wide, score_only)}
+        np.testing.assert_array_equal(values["auto"], values[same_as])
+        differ += not np.array_equal(values["wide"], values["score"])
+    assert differ > 0  # the two candidate sets do differ on these positions

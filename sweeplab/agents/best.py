@@ -25,7 +25,7 @@
   those of the position), and ``next(i, k)`` is 1 when that position has a
   certainly safe cell, else the safety of its safest cell.  ``best-v1`` drew
   ``k`` from independent neighbours instead.  So are the :func:`wide_candidates`
-  (``candidates="wide"``): frontier cells at least 0.9 times as safe as the
+  (``candidates="wide"``, and by default on expert): frontier cells at least 0.9 times as safe as the
   safest cell, and cells two away from a number, which the cheap score ranks
   low although their number often settles the frontier.  Candidates are
   valued safest first, and the rest skipped once no safety can reach the
@@ -103,13 +103,21 @@ two-step value rated the other's cell higher in 224 and its own in 57: the
 candidate list was short, not the value.  Hence the wider candidates:
 
 - ``candidates="wide"`` against ``"score"``: +2,067/-1,947 on tuning games
-  4,000..23,999 (safe corner; 39.77% -> 40.37%), WIDE_ZERO with a zero
-  start; +1,034/-975 on the 10,000 boards above (40.03% -> 40.62%), where
-  the other solver choosing the opening guesses still adds +916/-841;
+  4,000..23,999 (safe corner; 39.77% -> 40.37%), +661/-576 with a zero
+  start (52.74% -> 53.17%); +1,034/-975 on the 10,000 boards above
+  (40.03% -> 40.62%), where the other solver choosing the opening guesses
+  still adds +916/-841.  Speed: 62.0 -> 40.0 expert games per CPU second
+  (``benchmarks/agent_speed.py --agents best --games 200``, idle machine);
+- on intermediate the wider candidates lose: 77.43% against 78.06% with
+  ``"score"`` on 50,000 games (root seed 3141, safe corner; +3,775/-4,090),
+  so by default (``candidates="auto"``) they are taken only on boards at
+  least :data:`WIDE_DENSITY` dense;
 - the next move's safety blended 4:1 with the second safest (as the other
   solver does): +118/-121 on those 10,000 boards, not kept;
 - after a corner that shows a lone number, the corners rather than the wider
-  candidates: +1,054/-1,027 on tuning games 4,000..23,999, not kept.
+  candidates: +1,054/-1,027 on tuning games 4,000..23,999, not kept;
+- the other solver's "dead cells last" (a candidate whose number is certain
+  valued only when every candidate is): +22/-15 on the same games, not kept.
 """
 
 from __future__ import annotations
@@ -127,10 +135,13 @@ from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
 
 #: The candidate sets of :class:`BestAgent` (option ``candidates``).
-CANDIDATE_SETS = ("wide", "score")
+CANDIDATE_SETS = ("auto", "wide", "score")
+#: ``candidates="auto"`` takes the wider candidates on boards at least this dense (mines per cell):
+#: they gained on expert (0.206) and lost on intermediate (0.156), see the fourth round above.
+WIDE_DENSITY = 0.18
 
-__all__ = ["BestAgent", "endgame_layouts", "endgame_choice", "free_coin_flip", "free_coin_flip_cells",
-           "unavoidable_coin_flip", "wide_candidates"]
+__all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
+           "free_coin_flip", "free_coin_flip_cells", "unavoidable_coin_flip", "wide_candidates"]
 
 
 def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tuple[int, int] | None:
@@ -343,14 +354,15 @@ class BestAgent(BestV1Agent):
         the chance that a guess settles its neighbours.
     lookahead : int, default 5
         How many candidates, best by the cheap score, get the exact two-step
-        value (0 or 1: the cheap score decides, unless ``candidates="wide"``
-        adds more).
-    candidates : {"wide", "score"}, default "wide"
+        value (0 or 1: no two-step value at all, the cheap score decides).
+    candidates : {"auto", "wide", "score"}, default "auto"
         ``"wide"``: the exact two-step value is also given to
         :func:`wide_candidates` (frontier cells nearly as safe as the safest,
         cells two away from a number), which the cheap score ranks low
         although their number often settles the frontier; ``"score"``: only
-        the ``lookahead`` best by the cheap score (``best`` until session 9).
+        the ``lookahead`` best by the cheap score (``best`` until session 9);
+        ``"auto"``: ``"wide"`` on boards with at least :data:`WIDE_DENSITY`
+        mines per cell (expert), else ``"score"``.
     progress_bonus : float, default 0.0
         Added to the two-step value: this times the exact chance that the
         candidate's number makes some cell certainly safe.
@@ -376,7 +388,7 @@ class BestAgent(BestV1Agent):
     """
 
     progress_bonus: float = 0.0
-    candidates: str = "wide"
+    candidates: str = "auto"
     coin_flips_first: bool = True
     free_coin_flips: bool = False
     name = "best"
@@ -411,7 +423,7 @@ class BestAgent(BestV1Agent):
         """Exact two-step value of the candidates (``-inf`` elsewhere).
 
         The candidates are the ``lookahead`` best by the cheap score, and with
-        ``candidates="wide"`` also :func:`wide_candidates`.  They are valued
+        the wider candidates (``candidates``) also :func:`wide_candidates`.  They are valued
         safest first, and a candidate no safer than the best value found is
         skipped (a value never exceeds ``P(safe) * (1 + progress_bonus)``).
         """
@@ -419,7 +431,8 @@ class BestAgent(BestV1Agent):
             return score
         order = np.argsort(-score.ravel(), kind="stable")[: self.lookahead]
         cells = {int(i) for i in order if np.isfinite(score.flat[i])}
-        if self.candidates == "wide":
+        dense = obs.mines / obs.grid.size >= WIDE_DENSITY  # the board's density, a public rule
+        if self.candidates == "wide" or (self.candidates == "auto" and dense):
             cells.update(np.flatnonzero(wide_candidates(obs.grid, p)).tolist())
         if len(cells) <= 1:
             return score
