@@ -24,12 +24,13 @@
   the layouts of the position with ``i`` revealed as ``k`` counted against
   those of the position), and ``next(i, k)`` is 1 when that position has a
   certainly safe cell, else the safety of its safest cell.  ``best-v1`` drew
-  ``k`` from independent neighbours instead.  So are the :func:`wide_candidates`
-  (``candidates="wide"``, and by default on expert): frontier cells at least 0.9 times as safe as the
-  safest cell, and cells two away from a number, which the cheap score ranks
-  low although their number often settles the frontier.  Candidates are
-  valued safest first, and the rest skipped once no safety can reach the
-  best value found (a value never exceeds the safety).
+  ``k`` from independent neighbours instead.  So are the
+  :func:`wide_candidates` (``candidates="wide"``, and by default on expert):
+  frontier cells at least 0.9 times as safe as the safest cell, and cells
+  two away from a number, which the cheap score ranks low although their
+  number often settles the frontier.  Candidates are valued safest first,
+  and the rest skipped once no safety can reach the best value found (a
+  value never exceeds the safety).
 - The endgame search is pruned (a reveal no safer than the best win
   probability found is not searched) and memoised on the layouts left alone:
   the same choice when it completes, in a fifth of the time on 148 expert
@@ -129,7 +130,7 @@ import numpy as np
 
 from ..errors import MethodRefused
 from ..methods.enumerate import MAX_NODES
-from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_sum, neighbour_table
+from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import frontier_mask
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
@@ -299,7 +300,7 @@ def free_coin_flip_cells(obs: Observation, p: np.ndarray, *, cells: Iterable[tup
     eps = 1e-9
     covered = flat == COVERED
     numbered = flat >= 0
-    frontier = covered & (neighbour_sum(numbered.reshape(shape).astype(np.float64)).ravel() > 0)
+    frontier = frontier_mask(grid).ravel()
     # flagged or shown mines, and revealed cells without a number, tell nothing: every other cell is checked
     inert = (flat == FLAG) | (flat == MINE) | (flat == NOCLUE)
     if cells is None:
