@@ -29,20 +29,22 @@ _STATUS = highspy.HighsModelStatus
 class Solution:
     """What HiGHS returned: ``status`` and, when ``"optimal"``, the point ``x``."""
 
-    status: Literal["optimal", "infeasible", "time limit", "failed"]
+    status: Literal["optimal", "infeasible", "time limit", "node limit", "failed"]
     x: np.ndarray | None
     message: str
 
 
 def solve(c: np.ndarray, A: Any, lo: np.ndarray, hi: np.ndarray, lb: np.ndarray, ub: np.ndarray, *,
-          integer: bool = False, time_limit: float | None = None) -> Solution:
+          integer: bool = False, time_limit: float | None = None, max_nodes: int | None = None) -> Solution:
     """Minimise ``c . x`` subject to ``lo <= A x <= hi``, ``lb <= x <= ub`` (``x`` integral with ``integer``).
 
     ``A`` is a dense array or a scipy sparse matrix with ``c.size`` columns;
     infinite bounds are allowed (a program HiGHS finds unbounded or infeasible
     is ``"infeasible"`` when every ``x`` is bounded, else ``"failed"``).  Each
     call gets a fresh solver, so calls are independent (HiGHS's time limit
-    counts over the life of a solver object).
+    counts over the life of a solver object).  ``max_nodes`` caps the
+    branch-and-bound nodes of an integer program: a limit that, unlike
+    ``time_limit``, ends the same way on every machine (``"node limit"``).
 
     Examples
     --------
@@ -61,6 +63,8 @@ def solve(c: np.ndarray, A: Any, lo: np.ndarray, hi: np.ndarray, lb: np.ndarray,
     h.setOptionValue("threads", 1)  # HiGHS's thread pool deadlocks in workers forked after it started
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
+    if max_nodes is not None:  # a limit on work, the same on every machine (branch-and-bound nodes)
+        h.setOptionValue("mip_max_nodes", int(max_nodes))
     kind = np.full(n, int(highspy.HighsVarType.kInteger) if integer else 0, dtype=np.int32)
     c, lb, ub, lo, hi = (np.asarray(v, dtype=float) for v in (c, lb, ub, lo, hi))
     h.passModel(n, rows.shape[0], rows.nnz, int(highspy.MatrixFormat.kRowwise),
@@ -76,4 +80,6 @@ def solve(c: np.ndarray, A: Any, lo: np.ndarray, hi: np.ndarray, lb: np.ndarray,
         return Solution("infeasible", None, message)
     if status == _STATUS.kTimeLimit:
         return Solution("time limit", None, message)
+    if status == _STATUS.kSolutionLimit:  # HiGHS's status for mip_max_nodes
+        return Solution("node limit", None, message)
     return Solution("failed", None, message)

@@ -102,6 +102,9 @@ DEFAULT_BUDGET = 64
 DEFAULT_MAX_DEPTH = 6
 #: Linear programs the search may solve for one cell (chains and case analysis).
 DEFAULT_MAX_LPS = 400
+#: Branch-and-bound nodes of the integer programme tried when an LP certificate fails: a limit
+#: on work, not seconds, so that a proof does not depend on the machine's speed.
+MIP_NODES = 1_000
 
 _EPS = 1e-7
 
@@ -414,7 +417,7 @@ class _Prover:
         n = c.size
         res = solve_program(c, A_ub, np.full(b_ub.size, -np.inf), b_ub, np.zeros(n),
                             np.full(n, 1000.0 if integral else np.inf), integer=integral,
-                            time_limit=5.0 if integral else None)
+                            max_nodes=MIP_NODES if integral else None)
         return res.x
 
     def _certify(self, y: np.ndarray, rows: list[int], fixed: dict[Cell, int], accept) -> _S | None:

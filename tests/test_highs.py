@@ -44,3 +44,15 @@ def test_time_limits_do_not_add_up_across_calls():
 def test_workers_forked_after_a_solve_do_not_hang():
     fuzz(2, seed=4)  # HiGHS has run in this process
     assert fuzz_parts(6, seed=4, workers=2, part=3) == fuzz(6, seed=4)
+
+
+def test_node_limit_is_a_status_of_its_own():
+    """An exact-cover program that needs branching stops at ``max_nodes`` the same way on every machine."""
+    rng = np.random.default_rng(0)  # seeds 0, 2-7 and 9 need more than one node with HiGHS 1.16
+    A = rng.integers(0, 2, (20, 50)).astype(float)
+    b = A @ rng.integers(0, 2, 50)
+    c = rng.normal(size=50)
+    args = (c, A, b, b, np.zeros(50), np.ones(50))
+    assert solve(*args, integer=True).status == "optimal"
+    capped = solve(*args, integer=True, max_nodes=1)
+    assert capped.status == "node limit" and capped.x is None

@@ -294,3 +294,26 @@ def test_every_claim_gets_a_checked_proof_more_positions(method):
         cases = [obs for obs in cases if sweeplab.clue_system(obs).n_frontier <= 12]
     counts = run_method(method, cases, both_totals=True)
     assert counts["over"] <= counts["claims"] // 100
+
+
+def test_the_integer_programme_fallback_stops_on_nodes_not_seconds(monkeypatch):
+    """When an LP certificate does not read as a step, the integer programme is tried, capped by work."""
+    from sweeplab import prover
+
+    calls = []
+    solve, certify = prover.solve_program, prover._Prover._certify
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return solve(*args, **kwargs)
+
+    def lp_certificates_fail(self, *args):
+        return certify(self, *args) if calls[-1].get("integer") else None
+
+    monkeypatch.setattr(prover, "solve_program", spy)
+    monkeypatch.setattr(prover._Prover, "_certify", lp_certificates_fail)
+    proof = prove(ONE_TWO_ONE, (0, 1), 0, style="linear")
+    integer = [kw for kw in calls if kw.get("integer")]
+    assert integer and all(kw.get("time_limit") is None and kw["max_nodes"] == prover.MIP_NODES
+                           for kw in integer)
+    assert proof is not None and check_proof(ONE_TWO_ONE, proof)
