@@ -23,11 +23,13 @@ from highspy._core import _Highs
 __all__ = ["Solution", "solve"]
 
 _STATUS = highspy.HighsModelStatus
+_FEASIBLE = int(highspy.SolutionStatus.kSolutionStatusFeasible)
 
 
 @dataclass(frozen=True)
 class Solution:
-    """What HiGHS returned: ``status`` and, when ``"optimal"``, the point ``x``."""
+    """What HiGHS returned: ``status`` and, when ``"optimal"``, the point ``x`` (at a ``"node limit"``,
+    the best feasible point found, if any)."""
 
     status: Literal["optimal", "infeasible", "time limit", "node limit", "failed"]
     x: np.ndarray | None
@@ -80,6 +82,7 @@ def solve(c: np.ndarray, A: Any, lo: np.ndarray, hi: np.ndarray, lb: np.ndarray,
         return Solution("infeasible", None, message)
     if status == _STATUS.kTimeLimit:
         return Solution("time limit", None, message)
-    if status == _STATUS.kSolutionLimit:  # HiGHS's status for mip_max_nodes
-        return Solution("node limit", None, message)
+    if status == _STATUS.kSolutionLimit:  # HiGHS's status for mip_max_nodes; keep a feasible point found
+        found = h.getInfo().primal_solution_status == _FEASIBLE
+        return Solution("node limit", np.array(h.getSolution().col_value) if found else None, message)
     return Solution("failed", None, message)

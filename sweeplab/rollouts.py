@@ -37,17 +37,21 @@ __all__ = ["move_win_rates", "sample_layouts"]
 Cell = tuple[int, int]
 
 
-def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
+                   mines: int | None = None) -> np.ndarray:
     """Mine layouts drawn uniformly from those consistent with the position.
 
     Parameters
     ----------
-    obs : Observation (or its text)
-        The position; its total number of mines must be known and its clues exact.
+    obs : Observation, its text or its code array
+        The position; its total number of mines must be known and its clues
+        exact (lost clues, ``noise="lost"``, are fine: they say nothing).
     count : int
         How many layouts to draw (independently).
     seed : int or numpy.random.Generator, optional
         The draws are a function of the seed.
+    mines : int, optional
+        The total, for a position given without one (text, codes).
 
     Returns
     -------
@@ -58,26 +62,45 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     ------
     InconsistentPositionError
         When no layout fits.
+    MethodRefused
+        Past exact enumeration's size caps.
 
     Examples
     --------
-    >>> obs = Observation.from_text("1??\\n???", mines=1)
-    >>> layouts = sample_layouts(obs, count=3000, seed=0)
+    >>> layouts = sample_layouts("1??\\n???", mines=1, count=3000, seed=0)
     >>> layouts.shape, bool(layouts.sum(axis=(1, 2)).min() == 1)  # one mine each
     ((3000, 2, 3), True)
     >>> np.round(layouts.mean(axis=0), 1).tolist()  # one of 3 cells by the 1: 1/3 each
     [[0.0, 0.3, 0.0], [0.3, 0.3, 0.0]]
     """
-    obs = as_observation(obs)
-    if obs.mines is None:
-        raise ValueError("sample_layouts needs the total number of mines: give Observation(..., mines=N)")
-    if obs.noise is not None:
-        raise ValueError(f"sample_layouts needs exact clues, got noise={obs.noise!r}")
-    if int(count) < 0:
-        raise ValueError(f"count must be a non-negative integer, got {count!r}")
+    obs = _exact_position(obs, mines, "sample_layouts")
+    n = _count(count, "count")
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
     rng = np.random.default_rng(seed)
-    return np.stack([_one_layout(obs, rng) for _ in range(int(count))]) if count else \
-        np.zeros((0, *obs.shape), dtype=bool)
+    if n == 0:
+        probabilities(obs, time_limit=None)  # raises when no layout fits
+        return np.zeros((0, *obs.shape), dtype=bool)
+    return np.stack([_one_layout(obs, rng) for _ in range(n)])
+
+
+def _exact_position(obs, mines: int | None, caller: str) -> Observation:
+    """``obs`` as an Observation with its total and exact clues, or a ValueError naming ``caller``."""
+    obs = as_observation(obs, mines=mines)
+    if obs.mines is None:
+        raise ValueError(f"{caller} needs the total number of mines: pass mines=N "
+                         f"(or an Observation with one)")
+    if obs.noise not in (None, "lost"):
+        raise ValueError(f"{caller} needs exact clues: a position with noise={obs.noise!r} bounds its clues; "
+                         f"give one with noise=None or 'lost'")
+    return obs
+
+
+def _count(value, name: str) -> int:
+    """A non-negative integer argument, or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
 
 
 def _one_layout(obs: Observation, rng: np.random.Generator) -> np.ndarray:
@@ -105,25 +128,30 @@ def _one_layout(obs: Observation, rng: np.random.Generator) -> np.ndarray:
 
 
 def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Agent = "best",
-                   samples: int = 100, seed: int = 0, confidence: float = 0.95,
+                   samples: int = 100, seed: int = 0, mines: int | None = None, confidence: float = 0.95,
                    progress: bool = False) -> pd.DataFrame:
     """How often each move wins from a position, played out on sampled layouts.
 
     Each of ``samples`` layouts (:func:`sample_layouts`) is played once per
-    move: the move is revealed, then ``agent`` plays to the end.  Every move
-    sees the same layouts and the same agent seeds.
+    move: the position is set up as a game (its numbers shown, its flags and
+    shown mines flagged), the move is revealed, then ``agent`` plays to the
+    end.  Every move sees the same layouts and the same agent seeds.  A shown
+    0 opens its neighbours as in any game: they are safe in every layout, so
+    opening them first changes no move's outcome.
 
     Parameters
     ----------
-    obs : Observation (or its text)
-        The position (total known, exact clues, every revealed cell a number).
+    obs : Observation, its text or its code array
+        The position (total known, exact clues, no revealed cell without its number).
     cells : iterable of (row, col), optional
-        The moves to compare (covered cells); by default the safest covered cells.
+        The moves to compare (distinct covered cells); by default the safest covered cells.
     agent : str or Agent, default "best"
         Who finishes the games (see :data:`sweeplab.AGENTS`).
     samples : int, default 100
     seed : int, default 0
         Layouts and agent choices are a function of it.
+    mines : int, optional
+        The total, for a position given without one (text, codes).
     confidence : float, default 0.95
         Of the Wilson interval of each win rate.
     progress : bool, default False
@@ -137,42 +165,40 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
 
     Examples
     --------
-    >>> obs = Observation.from_text("??\\n11\\n..", mines=1)  # a coin flip: one of the two wins
-    >>> table = move_win_rates(obs, [(0, 0), (0, 1)], samples=50, seed=1)
-    >>> int(table["wins"].sum()), table["games"].tolist()
-    (50, [50, 50])
+    >>> table = move_win_rates("??\\n11\\n..", mines=1, samples=50, seed=1)  # a coin flip
+    >>> sorted(table["cell"]), int(table["wins"].sum())  # on each layout exactly one of the two wins
+    ([(0, 0), (0, 1)], 50)
     """
-    obs = as_observation(obs)
-    if np.isin(obs.grid, (NOCLUE, MINE)).any():
-        raise ValueError("move_win_rates replays the position as a game, which shows every revealed cell's "
-                         "number and ends on a shown mine: give a position without NOCLUE or MINE cells")
+    obs = _exact_position(obs, mines, "move_win_rates")
+    n = _count(samples, "samples")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    lost = np.argwhere(obs.grid == NOCLUE)
+    if lost.size:
+        raise ValueError(f"cell {tuple(int(v) for v in lost[0])} is revealed without its number (NOCLUE): a "
+                         f"replayed game would show it; give the position with every revealed cell's number")
     p = probabilities(obs, time_limit=None)
     covered = obs.grid == COVERED
     if cells is None:
         low = p[covered].min() if covered.any() else 0.0
         moves = [(int(r), int(c)) for r, c in np.argwhere(covered & (p <= low + 1e-12))]
     else:
-        moves = [(int(r), int(c)) for r, c in cells]
-    for cell in moves:
-        r, c = cell
-        if not (0 <= r < obs.shape[0] and 0 <= c < obs.shape[1]) or not covered[r, c]:
-            h, w = obs.shape
-            raise ValueError(f"move {cell} is not a covered cell of the {h}x{w} position")
+        moves = [_move(cell, covered) for cell in cells]
     if not moves:
-        raise ValueError("no move to compare: the position has no covered cell")
+        raise ValueError("no move to compare: pass covered cells, or cells=None for the safest ones")
+    if len(set(moves)) < len(moves):
+        raise ValueError(f"every move once: {moves} repeats a cell")
     player = make_agent(agent) if isinstance(agent, str) else agent
     player = player.for_rules(first_click="none", shape=obs.shape)
-    layouts = sample_layouts(obs, count=samples, seed=np.random.default_rng([seed, 0]))
-    shown = np.argwhere(obs.grid >= 0)
+    layouts = sample_layouts(obs, count=n, seed=np.random.default_rng([seed, 0]))
     wins = np.zeros(len(moves), dtype=np.int64)
-    rows = range(len(layouts))
+    rows = range(n)
     if progress:
         from tqdm.auto import tqdm
         rows = tqdm(rows, desc="layouts", unit="layout")
     for s in rows:
         for j, cell in enumerate(moves):
-            wins[j] += _plays_out(layouts[s], shown, cell, player, np.random.default_rng([seed, 1, s]))
-    n = len(layouts)
+            wins[j] += _plays_out(layouts[s], obs.grid, cell, player, np.random.default_rng([seed, 1, s]))
     out = []
     for cell, k in zip(moves, wins.tolist(), strict=True):
         lo, hi = wilson_interval(k, n, confidence=confidence)
@@ -181,12 +207,29 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     return pd.DataFrame(out).sort_values("wins", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def _plays_out(layout: np.ndarray, shown: np.ndarray, cell: Cell, agent: Agent,
+def _move(cell, covered: np.ndarray) -> Cell:
+    """``cell`` as a covered (row, col) of the position, or a ValueError that names it."""
+    h, w = covered.shape
+    try:
+        r, c = cell
+        ok = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (r, c))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"each move must be a (row, col) pair of integers, got {cell!r}")
+    if not (0 <= r < h and 0 <= c < w) or not covered[r, c]:
+        raise ValueError(f"move {cell} is not a covered cell of the {h}x{w} position")
+    return int(r), int(c)
+
+
+def _plays_out(layout: np.ndarray, grid: np.ndarray, cell: Cell, agent: Agent,
                rng: np.random.Generator) -> bool:
-    """Reveal what the position shows, then ``cell``, then let ``agent`` finish: won?"""
+    """Set up the position as a game, reveal ``cell``, let ``agent`` finish: won?"""
     game = Game.from_layout(layout)
-    for r, c in shown:
+    for r, c in np.argwhere(grid >= 0):
         game.reveal(int(r), int(c))
+    for r, c in np.argwhere((grid == FLAG) | (grid == MINE)):
+        game.flag(int(r), int(c))
     game.reveal(*cell)
     if game.status == "playing":
         for _ in referee(agent, game, rng):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -14,16 +17,27 @@ from sweeplab.rollouts import move_win_rates, sample_layouts
 from sweeplab.testing import random_positions
 
 
-def _listed(obs, most=60):
-    """Every layout of ``obs`` as a full boolean grid, or ``None`` past ``most``."""
-    listed = endgame_layouts(obs, max_cells=36, max_layouts=most)
-    if listed is None:
+def _every_layout(obs, most=60):
+    """Every layout that fits, by brute force over the covered cells (no solver of the library), as
+    full boolean grids; ``None`` for more than ``most`` layouts or too many cells to try."""
+    grid = obs.grid
+    known = np.isin(grid, (FLAG, MINE))
+    cov = np.argwhere(grid == COVERED)
+    k = obs.mines - int(known.sum())
+    if not 0 <= k <= len(cov) or math.comb(len(cov), k) > 300_000:
         return None
-    cells, rows = listed
-    known = np.isin(obs.grid, (FLAG, MINE))
-    out = np.repeat(known[None], rows.shape[0], axis=0)
-    for j, (r, c) in enumerate(cells):
-        out[:, r, c] = rows[:, j]
+    combos = np.array(list(itertools.combinations(range(len(cov)), k)), dtype=np.int64)
+    combos = combos.reshape(math.comb(len(cov), k), k)
+    pick = np.zeros((len(combos), len(cov)), dtype=bool)
+    pick[np.arange(len(combos))[:, None], combos] = True
+    shown = np.argwhere(grid >= 0)
+    near = (np.abs(shown[:, None, :] - cov[None, :, :]) <= 1).all(axis=2)  # shown cell x covered cell
+    need = grid[grid >= 0] - neighbour_counts(known)[grid >= 0]
+    rows = pick[(pick.astype(np.int64) @ near.T.astype(np.int64) == need).all(axis=1)]
+    if len(rows) > most:
+        return None
+    out = np.repeat(known[None], len(rows), axis=0)
+    out[:, cov[:, 0], cov[:, 1]] = rows
     return out
 
 
@@ -40,7 +54,7 @@ def test_samples_are_uniform_over_the_layouts_that_fit():
     for obs in random_positions(400, seed=3, noise=False, arbitrary=0.0):
         if obs.mines is None:
             continue
-        every = _listed(obs)
+        every = _every_layout(obs)
         if every is None or not 3 <= len(every) <= 60:
             continue
         draws = sample_layouts(obs, count=30 * len(every), seed=checked)
@@ -63,7 +77,7 @@ def test_samples_weigh_the_frontier_by_the_cells_no_number_touches():
         game.reveal(0, 0)
         every = None
         while game.status == "playing":
-            every = _listed(game.observation)
+            every = _every_layout(game.observation)
             if every is not None:
                 break
             safe = np.argwhere((game.observation.grid == COVERED) & ~game.layout)
@@ -103,15 +117,27 @@ def test_sampling_is_a_function_of_the_seed_and_checks_its_input():
     first = sample_layouts(obs, count=20, seed=4)
     np.testing.assert_array_equal(first, sample_layouts(obs, count=20, seed=4))
     assert not np.array_equal(first, sample_layouts(obs, count=20, seed=5))
+    np.testing.assert_array_equal(first, sample_layouts("1??\n???", mines=2, count=20, seed=4))  # text
     assert sample_layouts(obs, count=0, seed=4).shape == (0, 2, 3)
-    with pytest.raises(ValueError, match="total number of mines"):
-        sample_layouts(obs.with_mines(None), count=1)
+    with pytest.raises(ValueError, match="total number of mines: pass mines=N"):
+        sample_layouts("1??\n???", count=1)
     with pytest.raises(ValueError, match="exact clues"):
         sample_layouts(Observation.from_text("1??\n???", mines=2, noise="under"), count=1)
-    with pytest.raises(ValueError, match="count"):
-        sample_layouts(obs, count=-1)
-    with pytest.raises(InconsistentPositionError):
-        sample_layouts(Observation.from_text("3??\n???", mines=2), count=1)
+    for bad in (-1, 2.5, None, True):
+        with pytest.raises(ValueError, match="count must be a non-negative integer"):
+            sample_layouts(obs, count=bad)
+    with pytest.raises(ValueError, match="seed must be"):
+        sample_layouts(obs, count=1, seed=-1)
+    for count in (0, 1):  # an impossible position, even when nothing is drawn
+        with pytest.raises(InconsistentPositionError):
+            sample_layouts(Observation.from_text("3??\n???", mines=2), count=count)
+
+
+def test_lost_clues_say_nothing_to_the_sampler():
+    lost = Observation.from_text("1-?\n???", mines=1, noise="lost")
+    draws = sample_layouts(lost, count=2000, seed=0)
+    # (0, 1) is revealed without its number: the 1 puts the only mine on (1, 0) or (1, 1)
+    np.testing.assert_allclose(draws.mean(axis=0), [[0, 0, 0], [0.5, 0.5, 0]], atol=0.04)
 
 
 def test_a_coin_flip_wins_on_exactly_one_side():
@@ -120,8 +146,6 @@ def test_a_coin_flip_wins_on_exactly_one_side():
     assert sorted(table["cell"]) == [(0, 0), (0, 1)]
     assert table["wins"].sum() == 60 and (table["games"] == 60).all()
     assert (table["mine_probability"] == 0.5).all()
-    lo, hi = table.loc[0, ["win_low", "win_high"]]
-    assert lo <= table.loc[0, "win_rate"] <= hi
 
 
 def test_win_rates_estimate_the_exact_endgame_value():
@@ -152,9 +176,39 @@ def test_win_rates_estimate_the_exact_endgame_value():
     assert compared == 4
 
 
+def test_flags_and_shown_mines_are_mines_in_the_replayed_game():
+    """Beside a flag (or a shown mine) holding the only mine, every covered cell is safe: every move wins."""
+    for text in ("F?\n??", "*?\n??"):
+        table = move_win_rates(text, [(1, 1), (0, 1)], mines=1, samples=20, seed=0)
+        assert (table["mine_probability"] == 0).all() and (table["wins"] == 20).all(), text
+
+
+def test_a_shown_zero_opens_its_neighbours_as_in_a_game():
+    """Cells beside a shown 0 are safe in every layout: the replay opens them, so moving there is no move."""
+    obs = Observation.from_text(".??\n???\n???", mines=2)
+    table = move_win_rates(obs, [(0, 1), (1, 0), (2, 2)], samples=40, seed=3).set_index("cell")
+    assert table.loc[[(0, 1), (1, 0)], "mine_probability"].tolist() == [0, 0]
+    assert table.loc[[(0, 1)], "wins"].item() == table.loc[[(1, 0)], "wins"].item()  # the same 40 games
+    assert table.loc[[(2, 2)], "mine_probability"].item() > 0
+
+
 def test_moves_are_checked():
     obs = Observation.from_text("??\n11\n..", mines=1)
     with pytest.raises(ValueError, match="not a covered cell"):
         move_win_rates(obs, [(1, 0)], samples=2)
-    with pytest.raises(ValueError, match="NOCLUE or MINE"):
+    with pytest.raises(ValueError, match="NOCLUE"):
         move_win_rates(Observation.from_text("??\n1-\n..", mines=1), samples=2)
+    with pytest.raises(ValueError, match="no move to compare"):
+        move_win_rates(obs, [], samples=2)
+    with pytest.raises(ValueError, match="repeats a cell"):
+        move_win_rates(obs, [(0, 0), (0, 0)], samples=2)
+    for bad in ((0, 0), [0], [(0.7, 0)], ["ab"]):
+        with pytest.raises(ValueError, match="pair of integers"):
+            move_win_rates(obs, bad, samples=2)
+    with pytest.raises(ValueError, match="samples must be a non-negative integer"):
+        move_win_rates(obs, samples=2.5)
+    for seed in (-1, None):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            move_win_rates(obs, samples=2, seed=seed)
+    with pytest.raises(ValueError, match="move_win_rates needs the total"):
+        move_win_rates("??\n11\n..", samples=2)
