@@ -159,8 +159,26 @@ def test_undecodable_stdin_is_one_line(capsys, monkeypatch):
         (["-", "--mines", "-1"], ["<stdin>: mines must be non-negative"]),
         (["-", "--mines", "7"], ["mines=7 exceeds the 6 cells"]),
         (["-", "-m", "nope"], ["unknown method 'nope'", "enumerate"]),
+        (["-", "--win-rates", "5"], ["--win-rates", "--mines N"]),
+        (["-", "--mines", "2", "--win-rates", "-1"], ["--win-rates takes a non-negative number"]),
+        (["-", "--mines", "2", "--move", "0,0"], ["--move needs --win-rates"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--move", "0;1"], ["--move takes ROW,COL", "'0;1'"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--move", "1,1"], ["move (1, 1) is not a covered cell"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--agent", "nope"], ["nope"]),
     ],
 )
 def test_bad_flags_are_one_line(capsys, monkeypatch, argv, parts):
     code, _, err = solve(argv, capsys, monkeypatch, stdin="???\n121\n")
     one_line_error(code, err, *parts)
+
+
+def test_win_rates_of_moves(capsys, monkeypatch):
+    """``--win-rates``: each move on the same sampled layouts, with ``best`` finishing the game."""
+    code, out, _ = solve(["-", "--mines", "2", "--win-rates", "30", "--move", "0,1", "--move", "0,0"],
+                         capsys, monkeypatch, stdin="???\n121\n")
+    assert code == 0
+    table = out.split("win rates, 30 layouts drawn from the position, best finishing (seed 0):\n")[1]
+    rows = table.splitlines()[1:]
+    # (0, 1) is safe and the rest then follows: always won; (0, 0) is a mine: never
+    assert rows[0].split()[:5] == ["(0,", "1)", "0.000", "30", "100.0%"]
+    assert rows[1].split()[:5] == ["(0,", "0)", "1.000", "0", "0.0%"]

@@ -4,11 +4,14 @@ Reads a position in the text form of SPEC §1 (or a ``sweeplab.position`` JSON
 document) from a file or standard input, and prints, for the chosen methods,
 the grid with ``S`` on every cell the method proves safe and ``M`` on every
 cell it proves a mine, with counts and milliseconds; ``--probabilities`` adds
-the exact mine probability of every covered cell (:func:`sweeplab.probabilities`).
+the exact mine probability of every covered cell (:func:`sweeplab.probabilities`);
+``--win-rates N`` plays each move on N layouts drawn from the position
+(:func:`sweeplab.rollouts.move_win_rates`).
 
 Example::
 
     $ printf '???\\n121\\n' | sweeplab solve - --all --mines 2 --probabilities
+    $ printf '??\\n11\\n..\\n' | sweeplab solve - --mines 1 --win-rates 200 --move 0,0 --move 0,1
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from . import add_plugin_argument
 #: A tiny position each method runs on once before it is timed (imports, compiled kernels).
 _WARM_UP = Observation.from_text("??\n11", mines=1)
 
-__all__ = ["register", "run", "read_position", "overlay", "probability_grid", "solve_report"]
+__all__ = ["register", "run", "read_position", "overlay", "probability_grid", "solve_report",
+           "win_rate_report"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,6 +54,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time budget per method (methods that take time_limit refuse past it)")
     p.add_argument("--explain", "-e", action="store_true",
                    help="print a checkable proof of every deduced cell, in words (SPEC §6)")
+    p.add_argument("--win-rates", type=int, default=None, metavar="LAYOUTS",
+                   help="play each move (--move, default: the safest cells) on this many layouts drawn "
+                   "exactly from the position, an agent finishing (sweeplab.rollouts.move_win_rates); "
+                   "needs --mines")
+    p.add_argument("--move", action="append", default=None, metavar="ROW,COL",
+                   help="a move for --win-rates (repeat for several)")
+    p.add_argument("--agent", default="best", help="the agent that finishes the games of --win-rates")
+    p.add_argument("--seed", type=int, default=0, help="seed of --win-rates (default 0)")
     add_plugin_argument(p)
     p.set_defaults(func=run)
 
@@ -234,7 +246,52 @@ def run(args: argparse.Namespace) -> int:
     methods = list(METHODS) if args.all else [args.method]
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    moves = None if args.move is None else [_cell(text) for text in args.move]
+    if moves is not None and args.win_rates is None:
+        raise ValueError("--move needs --win-rates LAYOUTS (how many layouts to play each move on)")
+    if args.win_rates is not None and args.win_rates < 0:
+        raise ValueError(f"--win-rates takes a non-negative number of layouts, got {args.win_rates}")
+    if args.win_rates is not None and (obs.mines is None or args.no_total):
+        raise ValueError("--win-rates draws layouts with the total number of mines: give --mines N "
+                         "(and no --no-total)")
     text, consistent = _report(obs, methods, use_total=not args.no_total, probabilities=args.probabilities,
                                explain=args.explain, time_limit=args.time_limit)
+    if args.win_rates is not None and consistent:  # before printing anything: bad moves fail first
+        text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent, seed=args.seed,
+                                progress=sys.stderr.isatty())
     sys.stdout.write(text)
     return 0 if consistent else 1
+
+
+def _cell(text: str) -> tuple[int, int]:
+    """``"R,C"`` as a cell, or a ValueError naming the bad text."""
+    try:
+        r, c = (int(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"--move takes ROW,COL (two integers), got {text!r}") from None
+    return r, c
+
+
+def win_rate_report(obs: Observation, moves: list[tuple[int, int]] | None, *, samples: int,
+                    agent: str = "best", seed: int = 0, progress: bool = False) -> str:
+    """The win-rate table ``sweeplab solve --win-rates`` prints (:func:`sweeplab.rollouts.move_win_rates`).
+
+    Examples
+    --------
+    >>> print(win_rate_report(Observation.from_text("??\\n11\\n..", mines=1), None, samples=20), end="")
+    <BLANKLINE>
+    win rates, 20 layouts drawn from the position, best finishing (seed 0):
+      move  mine probability  wins  win rate          95% CI
+    (0, 0)             0.500    12     60.0%    [38.7, 78.1]
+    (0, 1)             0.500     8     40.0%    [21.9, 61.3]
+    """
+    from ..rollouts import move_win_rates
+
+    table = move_win_rates(obs, moves, agent=agent, samples=samples, seed=seed, progress=progress)
+    lines = ["", f"win rates, {samples} layouts drawn from the position, {agent} finishing (seed {seed}):",
+             f"{'move':>6s}  {'mine probability':>16s}  {'wins':>4s}  {'win rate':>8s}  {'95% CI':>14s}"]
+    for row in table.itertuples():
+        ci = f"[{100 * row.win_low:.1f}, {100 * row.win_high:.1f}]"
+        lines.append(f"{str(row.cell):>6s}  {row.mine_probability:16.3f}  {row.wins:4d}  "
+                     f"{100 * row.win_rate:7.1f}%  {ci:>14s}")
+    return "\n".join(lines) + "\n"
