@@ -18,6 +18,7 @@ with ``best``'s (``best``'s docstring, fifth round).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 import numpy as np
@@ -26,6 +27,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError
+from .executor import run_tasks
 from .game import Game
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
 from .probability import probabilities
@@ -35,6 +37,8 @@ from .stats import wilson_interval
 __all__ = ["move_win_rates", "sample_layouts"]
 
 Cell = tuple[int, int]
+#: Layouts per task of :func:`move_win_rates` (any size gives the same result).
+_CHUNK = 10
 
 
 def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
@@ -129,15 +133,16 @@ def _one_layout(obs: Observation, rng: np.random.Generator) -> np.ndarray:
 
 def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Agent = "best",
                    samples: int = 100, seed: int = 0, mines: int | None = None, confidence: float = 0.95,
-                   progress: bool = False) -> pd.DataFrame:
+                   workers: int | None = 1, progress: bool = False) -> pd.DataFrame:
     """How often each move wins from a position, played out on sampled layouts.
 
-    Each of ``samples`` layouts (:func:`sample_layouts`) is played once per
-    move: the position is set up as a game (its numbers shown, its flags and
-    shown mines flagged), the move is revealed, then ``agent`` plays to the
-    end.  Every move sees the same layouts and the same agent seeds.  A shown
-    0 opens its neighbours as in any game: they are safe in every layout, so
-    opening them first changes no move's outcome.
+    Each of ``samples`` layouts (drawn as :func:`sample_layouts` draws, layout
+    ``s`` from its own generator) is played once per move: the position is set
+    up as a game (its numbers shown, its flags and shown mines flagged), the
+    move is revealed, then ``agent`` plays to the end.  Every move sees the
+    same layouts and the same agent seeds.  A shown 0 opens its neighbours as
+    in any game: they are safe in every layout, so opening them first changes
+    no move's outcome.
 
     Parameters
     ----------
@@ -154,6 +159,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         The total, for a position given without one (text, codes).
     confidence : float, default 0.95
         Of the Wilson interval of each win rate.
+    workers : int, optional
+        Local processes (``None``: every core); the result is the same for any number.
     progress : bool, default False
         A progress bar over the layouts.
 
@@ -190,15 +197,20 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         raise ValueError(f"every move once: {moves} repeats a cell")
     player = make_agent(agent) if isinstance(agent, str) else agent
     player = player.for_rules(first_click="none", shape=obs.shape)
-    layouts = sample_layouts(obs, count=n, seed=np.random.default_rng([seed, 0]))
+    tasks = [{"obs": obs, "moves": moves, "agent": player, "seed": seed, "first": first,
+              "last": min(n, first + _CHUNK)} for first in range(0, n, _CHUNK)]
     wins = np.zeros(len(moves), dtype=np.int64)
-    rows = range(n)
+    bar = None
     if progress:
         from tqdm.auto import tqdm
-        rows = tqdm(rows, desc="layouts", unit="layout")
-    for s in rows:
-        for j, cell in enumerate(moves):
-            wins[j] += _plays_out(layouts[s], obs.grid, cell, player, np.random.default_rng([seed, 1, s]))
+        bar = tqdm(total=n, desc="layouts", unit="layout")
+    with contextlib.closing(run_tasks(_play_layouts, tasks, workers=workers)) as done:
+        for i, won in done:
+            wins += won
+            if bar is not None:
+                bar.update(tasks[i]["last"] - tasks[i]["first"])
+    if bar is not None:
+        bar.close()
     out = []
     for cell, k in zip(moves, wins.tolist(), strict=True):
         lo, hi = wilson_interval(k, n, confidence=confidence)
@@ -220,6 +232,17 @@ def _move(cell, covered: np.ndarray) -> Cell:
     if not (0 <= r < h and 0 <= c < w) or not covered[r, c]:
         raise ValueError(f"move {cell} is not a covered cell of the {h}x{w} position")
     return int(r), int(c)
+
+
+def _play_layouts(obs: Observation, moves: list[Cell], agent: Agent, seed: int, first: int,
+                  last: int) -> np.ndarray:
+    """Wins of each move on layouts ``first .. last - 1`` (layout ``s`` and its games seeded by ``s``)."""
+    wins = np.zeros(len(moves), dtype=np.int64)
+    for s in range(first, last):
+        layout = _one_layout(obs, np.random.default_rng([seed, 0, s]))
+        for j, cell in enumerate(moves):
+            wins[j] += _plays_out(layout, obs.grid, cell, agent, np.random.default_rng([seed, 1, s]))
+    return wins
 
 
 def _plays_out(layout: np.ndarray, grid: np.ndarray, cell: Cell, agent: Agent,

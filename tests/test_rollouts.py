@@ -6,6 +6,7 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -212,3 +213,16 @@ def test_moves_are_checked():
             move_win_rates(obs, samples=2, seed=seed)
     with pytest.raises(ValueError, match="move_win_rates needs the total"):
         move_win_rates("??\n11\n..", samples=2)
+
+
+def test_win_rates_do_not_depend_on_the_number_of_workers():
+    for seed in range(20):  # a corner that shows a number: the next guess is blind
+        game = new_game("beginner", first_click="safe", seed=seed)
+        game.reveal(0, 0)
+        if game.observation.grid[0, 0] > 0:
+            break
+    obs = game.observation
+    one = move_win_rates(obs, [(0, 2), (2, 2), (8, 8)], samples=24, seed=5)
+    two = move_win_rates(obs, [(0, 2), (2, 2), (8, 8)], samples=24, seed=5, workers=2)
+    assert len(one) > 1 and one["wins"].between(1, 23).any()  # not a trivial table
+    pd.testing.assert_frame_equal(one, two)

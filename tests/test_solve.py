@@ -165,6 +165,7 @@ def test_undecodable_stdin_is_one_line(capsys, monkeypatch):
         (["-", "--mines", "2", "--win-rates", "5", "--move", "0;1"], ["--move takes ROW,COL", "'0;1'"]),
         (["-", "--mines", "2", "--win-rates", "5", "--move", "1,1"], ["move (1, 1) is not a covered cell"]),
         (["-", "--mines", "2", "--win-rates", "5", "--agent", "nope"], ["nope"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--workers", "0"], ["workers must be a positive integer"]),
     ],
 )
 def test_bad_flags_are_one_line(capsys, monkeypatch, argv, parts):
@@ -174,8 +175,8 @@ def test_bad_flags_are_one_line(capsys, monkeypatch, argv, parts):
 
 def test_win_rates_of_moves(capsys, monkeypatch):
     """``--win-rates``: each move on the same sampled layouts, with ``best`` finishing the game."""
-    code, out, _ = solve(["-", "--mines", "2", "--win-rates", "30", "--move", "0,1", "--move", "0,0"],
-                         capsys, monkeypatch, stdin="???\n121\n")
+    code, out, _ = solve(["-", "--mines", "2", "--win-rates", "30", "--move", "0,1", "--move", "0,0",
+                          "--workers", "2"], capsys, monkeypatch, stdin="???\n121\n")
     assert code == 0
     table = out.split("win rates, 30 layouts drawn from the position, best finishing (seed 0):\n")[1]
     rows = table.splitlines()[1:]

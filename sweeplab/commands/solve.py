@@ -62,6 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a move for --win-rates (repeat for several)")
     p.add_argument("--agent", default="best", help="the agent that finishes the games of --win-rates")
     p.add_argument("--seed", type=int, default=0, help="seed of --win-rates (default 0)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes for --win-rates (the same table for any number; default 1)")
     add_plugin_argument(p)
     p.set_defaults(func=run)
 
@@ -258,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
                                explain=args.explain, time_limit=args.time_limit)
     if args.win_rates is not None and consistent:  # before printing anything: bad moves fail first
         text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent, seed=args.seed,
-                                progress=sys.stderr.isatty())
+                                workers=args.workers, progress=sys.stderr.isatty())
     sys.stdout.write(text)
     return 0 if consistent else 1
 
@@ -273,7 +275,8 @@ def _cell(text: str) -> tuple[int, int]:
 
 
 def win_rate_report(obs: Observation, moves: list[tuple[int, int]] | None, *, samples: int,
-                    agent: str = "best", seed: int = 0, progress: bool = False) -> str:
+                    agent: str = "best", seed: int = 0, workers: int | None = 1,
+                    progress: bool = False) -> str:
     """The win-rate table ``sweeplab solve --win-rates`` prints (:func:`sweeplab.rollouts.move_win_rates`).
 
     Examples
@@ -287,7 +290,8 @@ def win_rate_report(obs: Observation, moves: list[tuple[int, int]] | None, *, sa
     """
     from ..rollouts import move_win_rates
 
-    table = move_win_rates(obs, moves, agent=agent, samples=samples, seed=seed, progress=progress)
+    table = move_win_rates(obs, moves, agent=agent, samples=samples, seed=seed, workers=workers,
+                           progress=progress)
     lines = ["", f"win rates, {samples} layouts drawn from the position, {agent} finishing (seed {seed}):",
              f"{'move':>6s}  {'mine probability':>16s}  {'wins':>4s}  {'win rate':>8s}  {'95% CI':>14s}"]
     for row in table.itertuples():
