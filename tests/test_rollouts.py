@@ -184,6 +184,11 @@ def test_flags_and_shown_mines_are_mines_in_the_replayed_game():
         assert (table["mine_probability"] == 0).all() and (table["wins"] == 20).all(), text
 
 
+def test_a_position_with_every_safe_cell_shown_is_won():
+    table = move_win_rates("?1\n11", mines=1, samples=5)
+    assert table["cell"].tolist() == [(0, 0)] and table["wins"].tolist() == [5]
+
+
 def test_a_shown_zero_opens_its_neighbours_as_in_a_game():
     """Cells beside a shown 0 are safe in every layout: the replay opens them, so moving there is no move."""
     obs = Observation.from_text(".??\n???\n???", mines=2)
