@@ -92,7 +92,8 @@ pd.DataFrame(losses).round(2)
 # (41.13% and 54.3%), though not yet above them. On 50,000 games each it matches the published beginner
 # and intermediate rates (seed 2026, games 100,000 on: beginner 91.46% [91.21, 91.70] and 97.14% [96.99,
 # 97.28], intermediate 78.25% [77.88, 78.61] and 89.43% [89.16, 89.70]; its play there is unchanged). It
-# plays about 40 expert games per CPU second (62 before the wider candidates) and about 138 intermediate.
+# plays about 64 expert games per CPU second and about 230 intermediate, since the layout count behind
+# its two-step value was compiled (47 and 158 before, same sitting; 62 expert before the wider candidates).
 #
 # **Where the expert figures come from.** The strongest published solver (David Hill's JSMinesweeper
 # and its Java sibling) plays by the rules used here: mines placed uniformly on every cell but the

@@ -284,13 +284,13 @@ def probabilities(obs, *, use_total: bool = True, limit: int = 20_000):
     return out
 
 
-def brute_probabilities(obs, *, use_total: bool = True, max_cells: int = 18):
-    """Probabilities by a plain loop over every layout of every covered cell (tiny boards only)."""
+def _brute(obs, use_total: bool, max_cells: int):
+    """``(problem, Z, hits)``: layouts that fit, and per covered cell those with a mine there, by a
+    plain loop over every layout of every covered cell (tiny boards only)."""
     p = problem(obs, use_total=use_total)
     n = len(p.cells)
     if n > max_cells:
         raise ValueError(f"{n} covered cells is too many for the brute-force oracle (max {max_cells})")
-    grid = np.asarray(obs.grid)
     hits = [0] * n
     Z = 0
     for x in itertools.product((0, 1), repeat=n):
@@ -298,6 +298,18 @@ def brute_probabilities(obs, *, use_total: bool = True, max_cells: int = 18):
             Z += 1
             for i, b in enumerate(x):
                 hits[i] += b
+    return p, Z, hits
+
+
+def brute_count(obs, *, use_total: bool = True, max_cells: int = 18) -> int:
+    """The number of layouts of the covered cells that fit (with the total, or any number of mines)."""
+    return _brute(obs, use_total, max_cells)[1]
+
+
+def brute_probabilities(obs, *, use_total: bool = True, max_cells: int = 18):
+    """Probabilities by a plain loop over every layout of every covered cell (tiny boards only)."""
+    p, Z, hits = _brute(obs, use_total, max_cells)
+    grid = np.asarray(obs.grid)
     if Z == 0:
         raise InconsistentPositionError("oracle: no layout fits")
     out = np.full(grid.shape, np.nan)

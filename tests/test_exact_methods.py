@@ -10,7 +10,7 @@ import oracle
 import pytest
 
 import sweeplab
-from sweeplab import METHODS, InconsistentPositionError, Observation
+from sweeplab import COVERED, METHODS, InconsistentPositionError, Observation
 from sweeplab.clue_system import clue_system
 from sweeplab.examples import EXAMPLES
 from sweeplab.methods import brute, lp, milp
@@ -246,3 +246,29 @@ def test_enumeration_in_small_chunks_gives_the_same_answers(monkeypatch):
     whole = answers()
     monkeypatch.setattr(en, "_CHUNK_NODES", 3)
     assert answers() == whole
+
+
+def test_layout_counts_match_a_plain_count():
+    """``count=True``: the log of the number of layouts, with and without the total, against a loop
+    over every layout of the covered cells (the two-step value of ``best`` divides these counts)."""
+    from sweeplab.methods.enumerate import analyse
+    from sweeplab.testing import random_positions
+
+    compared = impossible = 0
+    for obs in random_positions(600, seed=21, noise=False):
+        if np.count_nonzero(obs.grid == COVERED) > 14:
+            continue
+        for total in (True, False):
+            if total and obs.mines is None:
+                continue
+            truth = oracle.brute_count(obs, use_total=total)
+            try:
+                got = analyse(obs, use_total=total, probabilities=False, count=True,
+                              time_limit=None).log_layouts
+            except InconsistentPositionError:
+                assert truth == 0, obs.to_text()
+                impossible += 1
+                continue
+            assert truth > 0 and np.exp(got) == pytest.approx(truth, rel=1e-9), (obs.to_text(), total)
+            compared += 1
+    assert compared > 300 and impossible > 10

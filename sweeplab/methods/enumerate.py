@@ -58,7 +58,6 @@ from math import comb
 
 import numba
 import numpy as np
-from scipy.special import gammaln
 
 from ..clue_system import GroupedSystem, clue_system
 from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
@@ -853,30 +852,47 @@ def _log_layouts(counts: np.ndarray, coff: np.ndarray, R: int | None, I: int) ->
     """Natural log of the number of layouts: the blocks' counts by number of mines convolved (scaled
     to their largest term), then with the total ``sum_S C(I, R - S)`` over the interior, without it
     ``2 ** I`` (SPEC §4's two conventions).  ``-inf`` when no layout fits."""
+    return float(_log_layouts_kernel(counts, coff, -1 if R is None else R, I, R is not None))
+
+
+@numba.njit(cache=True)
+def _log_layouts_kernel(counts, coff, R, I, use_total):  # pragma: no cover - compiled
+    """:func:`_log_layouts`, compiled (``R`` is ignored without ``use_total``)."""
     poly = np.ones(1)
     log_scale = 0.0
     for c in range(coff.size - 1):
-        block = counts[coff[c] : coff[c + 1]]
-        top = float(block.max(initial=0.0))
+        block = counts[coff[c]: coff[c + 1]]
+        top = 0.0
+        for v in block:
+            top = max(top, v)
         if top <= 0:
             return -math.inf
-        if R is None:  # blocks are independent: multiply their totals
-            log_scale += math.log(float(block.sum()))
+        if not use_total:  # blocks are independent: multiply their totals
+            log_scale += math.log(block.sum())
             continue
-        poly = np.convolve(poly, block / top)
-        peak = float(poly.max())
-        poly /= peak
+        nxt = np.zeros(poly.size + block.size - 1)
+        for i in range(poly.size):
+            for j in range(block.size):
+                nxt[i + j] += poly[i] * (block[j] / top)
+        peak = nxt.max()
+        poly = nxt / peak
         log_scale += math.log(top) + math.log(peak)
-    if R is None:
+    if not use_total:
         return log_scale + I * math.log(2.0)
-    S = np.arange(poly.size)
-    ok = (R - S >= 0) & (R - S <= I) & (poly > 0)
-    if not ok.any():
+    best = -math.inf
+    terms = np.full(poly.size, -math.inf)
+    for S in range(poly.size):
+        t = R - S
+        if 0 <= t <= I and poly[S] > 0:
+            terms[S] = math.log(poly[S]) + math.lgamma(I + 1) - math.lgamma(t + 1) - math.lgamma(I - t + 1)
+            best = max(best, terms[S])
+    if best == -math.inf:
         return -math.inf
-    t = R - S[ok]
-    terms = np.log(poly[ok]) + gammaln(I + 1) - gammaln(t + 1) - gammaln(I - t + 1)
-    top = float(terms.max())
-    return log_scale + top + math.log(float(np.exp(terms - top).sum()))
+    total = 0.0
+    for S in range(poly.size):
+        if terms[S] > -math.inf:
+            total += math.exp(terms[S] - best)
+    return log_scale + best + math.log(total)
 
 
 def block_counts(obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES,
