@@ -82,10 +82,10 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
         raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
     rng = np.random.default_rng(seed)
+    p = probabilities(obs, time_limit=None)  # raises when no layout fits, even for count=0
     if n == 0:
-        probabilities(obs, time_limit=None)  # raises when no layout fits
         return np.zeros((0, *obs.shape), dtype=bool)
-    return np.stack([_one_layout(obs, rng) for _ in range(n)])
+    return np.stack([_one_layout(obs, p, rng) for _ in range(n)])
 
 
 def _exact_position(obs, mines: int | None, caller: str) -> Observation:
@@ -107,13 +107,12 @@ def _count(value, name: str) -> int:
     return int(value)
 
 
-def _one_layout(obs: Observation, rng: np.random.Generator) -> np.ndarray:
+def _one_layout(obs: Observation, p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One layout of ``obs``, whose exact mine probabilities are ``p``."""
     assert obs.mines is not None  # checked by the caller
     grid = obs.grid.copy()
     front = frontier_mask(grid)
     while True:
-        # safe cells drawn so far become revealed cells without a number: safe, and no clue
-        p = probabilities(Observation._trusted(grid.copy(), obs.mines), time_limit=None)
         open_ = front & (grid == COVERED)
         grid[open_ & (p <= 0.0)] = NOCLUE
         grid[open_ & (p >= 1.0)] = FLAG
@@ -122,6 +121,8 @@ def _one_layout(obs: Observation, rng: np.random.Generator) -> np.ndarray:
             break
         i = int(left[0])
         grid.flat[i] = FLAG if rng.random() < p.flat[i] else NOCLUE
+        # safe cells drawn so far are revealed cells without a number: safe, and no clue
+        p = probabilities(Observation._trusted(grid.copy(), obs.mines), time_limit=None)
     layout = (grid == FLAG) | (grid == MINE)
     rest = np.flatnonzero(grid.ravel() == COVERED)  # no number touches them: exchangeable
     need = obs.mines - int(np.count_nonzero(layout))
@@ -197,7 +198,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         raise ValueError(f"every move once: {moves} repeats a cell")
     player = make_agent(agent) if isinstance(agent, str) else agent
     player = player.for_rules(first_click="none", shape=obs.shape)
-    tasks = [{"obs": obs, "moves": moves, "agent": player, "seed": seed, "first": first,
+    tasks = [{"obs": obs, "p": p, "moves": moves, "agent": player, "seed": seed, "first": first,
               "last": min(n, first + _CHUNK)} for first in range(0, n, _CHUNK)]
     wins = np.zeros(len(moves), dtype=np.int64)
     bar = None
@@ -234,12 +235,12 @@ def _move(cell, covered: np.ndarray) -> Cell:
     return int(r), int(c)
 
 
-def _play_layouts(obs: Observation, moves: list[Cell], agent: Agent, seed: int, first: int,
+def _play_layouts(obs: Observation, p: np.ndarray, moves: list[Cell], agent: Agent, seed: int, first: int,
                   last: int) -> np.ndarray:
     """Wins of each move on layouts ``first .. last - 1`` (layout ``s`` and its games seeded by ``s``)."""
     wins = np.zeros(len(moves), dtype=np.int64)
     for s in range(first, last):
-        layout = _one_layout(obs, np.random.default_rng([seed, 0, s]))
+        layout = _one_layout(obs, p, np.random.default_rng([seed, 0, s]))
         for j, cell in enumerate(moves):
             wins[j] += _plays_out(layout, obs.grid, cell, agent, np.random.default_rng([seed, 1, s]))
     return wins
