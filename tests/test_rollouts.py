@@ -49,6 +49,15 @@ def _fits(obs, layout):
             and int(layout.sum()) == obs.mines)
 
 
+def _assert_uniform(obs, every, *, seed):
+    """30 draws per layout of ``obs`` fit it and hit every layout of ``every`` alike (chi-square)."""
+    draws = sample_layouts(obs, count=30 * len(every), seed=seed)
+    assert all(_fits(obs, d) for d in draws)
+    index = {e.tobytes(): k for k, e in enumerate(every)}
+    counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(every))
+    assert stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), counts)
+
+
 def test_samples_are_uniform_over_the_layouts_that_fit():
     """On small adversarial positions (flags, shown mines, lost clues), every layout as often as any other."""
     checked = 0
@@ -58,11 +67,7 @@ def test_samples_are_uniform_over_the_layouts_that_fit():
         every = _every_layout(obs)
         if every is None or not 3 <= len(every) <= 60:
             continue
-        draws = sample_layouts(obs, count=30 * len(every), seed=checked)
-        assert all(_fits(obs, d) for d in draws)
-        index = {e.tobytes(): k for k, e in enumerate(every)}
-        counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(every))
-        assert stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), counts)
+        _assert_uniform(obs, every, seed=checked)
         checked += 1
         if checked == 12:
             break
@@ -89,10 +94,7 @@ def test_samples_weigh_the_frontier_by_the_cells_no_number_touches():
             continue
         if len({int(e[~interior].sum()) for e in every}) < 2:
             continue  # every frontier solution holds as many mines: the total weighs them alike
-        draws = sample_layouts(obs, count=30 * len(every), seed=seed)
-        index = {e.tobytes(): k for k, e in enumerate(every)}
-        counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(every))
-        assert stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), counts)
+        _assert_uniform(obs, every, seed=seed)
         checked += 1
         if checked == 6:
             break
