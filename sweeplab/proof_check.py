@@ -38,6 +38,7 @@ numbers are bounds): every proof of them is rejected.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -201,9 +202,10 @@ class _Board:
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    # any integer type (numpy's too, as Proof accepts them), but not a bool
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ProofError(f"{what} must be an integer, got {value!r}")
-    return value
+    return int(value)
 
 
 def _cell(value: Any, what: str) -> tuple[int, int]:

@@ -156,6 +156,15 @@ def test_malformed_or_invalid(bad):
     assert check_proof(OBS, bad) is False
 
 
+def test_numpy_integers_read_as_integers_and_numpy_bools_do_not():
+    # the checker and Proof.from_dict read the same numbers: any integer type, never a bool
+    for path, plain in ((["cell", 1], 1), (["steps", 0, "rows", 0, 1], 1), (["steps", 0, "fixes", 0, 1], 0)):
+        as_numpy = tweak(PROOF_121, path, np.int64(plain))
+        assert check_proof(OBS, as_numpy) is True
+        assert check_proof(OBS, sweeplab.Proof.from_dict(as_numpy)) is True
+        assert check_proof(OBS, tweak(PROOF_121, path, np.bool_(plain))) is False
+
+
 def test_rows_from_the_grid():
     # a revealed 0 touching no covered cell, a NOCLUE cell, a flag and a revealed mine are no sources
     obs = Observation.from_text("?1.\n-F*\n...")
@@ -238,7 +247,7 @@ def test_no_code_shared_with_the_methods():
             imported.add(node.module or "")
         elif isinstance(node, ast.Import):
             imported.update(a.name for a in node.names)
-    assert imported <= {"__future__", "collections.abc", "typing"}
+    assert imported <= {"__future__", "collections.abc", "numbers", "typing"}
 
 
 # --------------------------------------------------------------------------------------------
