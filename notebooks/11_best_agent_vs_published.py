@@ -90,8 +90,8 @@ pd.DataFrame(losses).round(2)
 # start. With the wider candidates of the last paragraph below it wins, on 40,000 fresh games each (seed
 # 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now hold the published rates
 # (41.13% and 54.3%), though not yet above them. On 50,000 games each it matches the published beginner
-# and intermediate rates (seed 2026, games 100,000 on: beginner 91.46% [91.21, 91.70] and 97.14% [96.99,
-# 97.28], intermediate 78.25% [77.88, 78.61] and 89.43% [89.16, 89.70]; its play there is unchanged). It
+# and intermediate rates (seed 2718: beginner 91.63% [91.38, 91.87] and 97.09% [96.94, 97.23],
+# intermediate 78.39% [78.02, 78.74] and 89.42% [89.14, 89.68]; see the last paragraph below). It
 # plays about 64 expert games per CPU second and about 230 intermediate, since the layout count behind
 # its two-step value was compiled (47 and 158 before, same sitting; 62 expert before the wider candidates).
 #
@@ -117,8 +117,11 @@ pd.DataFrame(losses).round(2)
 # (`sweeplab.agents.best.wide_candidates`): on 20,000 tuning games (seed 1000) +0.6 points with a safe
 # corner start (+2,067/-1,947 games) and +0.4 with a zero start (+661/-576). On the 10,000 boards above
 # the other solver's opening guesses still add 0.75 points to it (+916/-841 games). On intermediate the
-# wider candidates lose 0.6 points (50,000 games, +3,775/-4,090), so `best` takes them only on boards
-# at least as dense as 0.18 mines per cell (`candidates="auto"`, the default; expert is 0.206).
+# wider candidates lose 0.6 points (50,000 games, +3,775/-4,090). The loss is all in the cells off the
+# frontier: valuing only the extra frontier cells gains there (+0.16 points on 110,000 intermediate games,
+# tuning and fresh, safe corner) and loses nowhere. So `best` values the extra frontier cells on every
+# board, and the cells off the frontier only on boards at least as dense as 0.18 mines per cell
+# (`candidates="auto"`, the default; expert is 0.206).
 #
 # **How much one choice is worth.** The gap is spread thin. `sweeplab.rollouts.move_win_rates` plays
 # each candidate move on the same layouts, drawn exactly from those that fit the position

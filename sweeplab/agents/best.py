@@ -25,10 +25,10 @@
   those of the position), and ``next(i, k)`` is 1 when that position has a
   certainly safe cell, else the safety of its safest cell.  ``best-v1`` drew
   ``k`` from independent neighbours instead.  So are the
-  :func:`wide_candidates` (``candidates="wide"``, and by default on expert):
-  frontier cells at least 0.9 times as safe as the safest cell, and cells
-  two away from a number, which the cheap score ranks low although their
-  number often settles the frontier.  Candidates are valued safest first,
+  :func:`wide_candidates`, which the cheap score ranks low although their
+  number often settles the frontier: frontier cells at least 0.9 times as
+  safe as the safest cell (by default on every board) and cells two away
+  from a number (by default on expert only; ``candidates``).  Candidates are valued safest first,
   and the rest skipped once no safety can reach the best value found (a
   value never exceeds the safety).
 - The endgame search is pruned (a reveal no safer than the best win
@@ -143,6 +143,32 @@ spread over many positions.  Measured on games:
   living in its next safety: 41.73% against 41.71% unmodified on the
   10,000 boards, so that part of its value does not matter either.
 
+Sixth round (session 11): which part of the wider candidates pays, and
+where.  Against ``"score"`` on the same games (root seed 1000, safe corner
+unless said otherwise):
+
+- beginner, 100,000 games: the wider candidates +603/-498 (91.62% ->
+  91.73%), their frontier cells alone +503/-419, frontier cells and cells
+  two from a number (never all the cells off the frontier) +603/-500;
+- intermediate, 30,000 games: the wider candidates +2,247/-2,415 (78.80% ->
+  78.24%), the cells off the frontier alone (the frontier not widened)
+  +2,167/-2,385, the frontier cells alone +438/-409, and on 30,000 more
+  +440/-399; with a zero start +112/-91;
+- expert, games 4,000..23,999: the wider candidates against their frontier
+  cells alone +1,616/-1,594 (within noise; kept as they were).
+
+So the cells off the frontier are what loses on intermediate, and the
+frontier cells lose nowhere: ``"auto"`` now values the frontier cells on
+every board and the cells off it on dense ones (``candidates="frontier"``
+on beginner and intermediate; expert play is unchanged, the same outcome
+in 1,000 of 1,000 games).  On fresh games (root seed 2718, 50,000 a
+condition, against ``"score"``): intermediate 78.17% -> 78.39% (+736/-629)
+with a safe corner and 89.33% -> 89.42% (+171/-128) with a zero start;
+beginner 91.64% -> 91.63% (+210/-214) and 97.11% -> 97.09% (+21/-31).  On 100,000 beginner boards (root seed
+2026, games 100,000..199,999, safe corner) the strongest published solver
+won 91.73% against this agent's 91.52% with ``"score"`` (+3,300/-3,085) and
+91.67% with the wider candidates.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -166,9 +192,10 @@ from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
 
 #: The candidate sets of :class:`BestAgent` (option ``candidates``).
-CANDIDATE_SETS = ("auto", "wide", "score")
-#: ``candidates="auto"`` takes the wider candidates on boards at least this dense (mines per cell):
-#: they gained on expert (0.206) and lost on intermediate (0.156), see the fourth round above.
+CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
+#: ``candidates="auto"`` adds the off-frontier wide candidates on boards at least this dense (mines
+#: per cell): they gained on expert (0.206) and lost on intermediate (0.156), see the fourth and
+#: sixth rounds above.
 WIDE_DENSITY = 0.18
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
@@ -386,14 +413,15 @@ class BestAgent(BestV1Agent):
     lookahead : int, default 5
         How many candidates, best by the cheap score, get the exact two-step
         value (0 or 1: no two-step value at all, the cheap score decides).
-    candidates : {"auto", "wide", "score"}, default "auto"
+    candidates : {"auto", "wide", "frontier", "score"}, default "auto"
         ``"wide"``: the exact two-step value is also given to
         :func:`wide_candidates` (frontier cells nearly as safe as the safest,
         cells two away from a number), which the cheap score ranks low
-        although their number often settles the frontier; ``"score"``: only
-        the ``lookahead`` best by the cheap score (``best`` until session 9);
-        ``"auto"``: ``"wide"`` on boards with at least :data:`WIDE_DENSITY`
-        mines per cell (expert), else ``"score"``.
+        although their number often settles the frontier; ``"frontier"``:
+        only the frontier cells of those; ``"score"``: only the ``lookahead``
+        best by the cheap score (``best`` until session 9); ``"auto"``:
+        ``"wide"`` on boards with at least :data:`WIDE_DENSITY` mines per
+        cell (expert), else ``"frontier"`` (``"score"`` until session 11).
     progress_bonus : float, default 0.0
         Added to the two-step value: this times the exact chance that the
         candidate's number makes some cell certainly safe.
@@ -453,8 +481,9 @@ class BestAgent(BestV1Agent):
     def _two_step(self, obs: Observation, p: np.ndarray, score: np.ndarray) -> np.ndarray:
         """Exact two-step value of the candidates (``-inf`` elsewhere).
 
-        The candidates are the ``lookahead`` best by the cheap score, and with
-        the wider candidates (``candidates``) also :func:`wide_candidates`.  They are valued
+        The candidates are the ``lookahead`` best by the cheap score, and unless
+        ``candidates="score"`` also :func:`wide_candidates` (on the frontier only
+        with ``"frontier"``, and with ``"auto"`` on sparse boards).  They are valued
         safest first, and a candidate no safer than the best value found is
         skipped (a value never exceeds ``P(safe) * (1 + progress_bonus)``).
         """
@@ -462,9 +491,10 @@ class BestAgent(BestV1Agent):
             return score
         order = np.argsort(-score.ravel(), kind="stable")[: self.lookahead]
         cells = {int(i) for i in order if np.isfinite(score.flat[i])}
-        dense = obs.mines / obs.grid.size >= WIDE_DENSITY  # the board's density, a public rule
-        if self.candidates == "wide" or (self.candidates == "auto" and dense):
-            cells.update(np.flatnonzero(wide_candidates(obs.grid, p)).tolist())
+        if self.candidates != "score":
+            dense = obs.mines / obs.grid.size >= WIDE_DENSITY  # the board's density, a public rule
+            off = self.candidates == "wide" or (self.candidates == "auto" and dense)
+            cells.update(np.flatnonzero(wide_candidates(obs.grid, p, off_frontier=off)).tolist())
         if len(cells) <= 1:
             return score
         try:
@@ -499,15 +529,16 @@ class BestAgent(BestV1Agent):
         return out
 
 
-def wide_candidates(grid: np.ndarray, p: np.ndarray, *, ratio: float = 0.9, off_ratio: float = 0.95,
-                    all_off_below: int = 30) -> np.ndarray:
+def wide_candidates(grid: np.ndarray, p: np.ndarray, *, ratio: float = 0.9, off_frontier: bool = True,
+                    off_ratio: float = 0.95, all_off_below: int = 30) -> np.ndarray:
     """The cells worth valuing two steps deep besides the safest: a mask.
 
     - Frontier cells at least ``ratio`` times as safe as the safest covered cell;
-    - when the cells off the frontier are at least ``off_ratio`` times as safe
-      as the safest frontier cell: those two cells away, in a straight line,
-      from a number (their number can join the frontier's constraints), or
-      every one of them when fewer than ``all_off_below`` are left.
+    - with ``off_frontier``, when the cells off the frontier are at least
+      ``off_ratio`` times as safe as the safest frontier cell: those two cells
+      away, in a straight line, from a number (their number can join the
+      frontier's constraints), or every one of them when fewer than
+      ``all_off_below`` are left.
 
     The same shape of candidate list as the strongest published solver's
     (JSMinesweeper; our code).  ``p`` holds exact mine probabilities.
@@ -519,13 +550,17 @@ def wide_candidates(grid: np.ndarray, p: np.ndarray, *, ratio: float = 0.9, off_
     >>> p = probabilities(obs)  # the frontier is 1/3 a mine, the 8 other cells 1/4
     >>> np.argwhere(wide_candidates(obs.grid, p)).tolist()  # 2/3 < 0.9 * 3/4: only the others
     [[0, 2], [0, 3], [1, 2], [1, 3], [2, 0], [2, 1], [2, 2], [2, 3]]
+    >>> np.argwhere(wide_candidates(obs.grid, p, off_frontier=False)).tolist()  # no frontier cell
+    []
     """
     covered = grid == COVERED
     safe = np.where(covered, 1.0 - p, -np.inf)
     frontier = frontier_mask(grid)
     out = frontier & (safe >= ratio * safe.max() - 1e-12)
     off = covered & ~frontier
-    if off.any() and frontier.any() and safe[off].max() >= off_ratio * safe[frontier].max() - 1e-12:
+    if not (off_frontier and off.any() and frontier.any()):
+        return out
+    if safe[off].max() >= off_ratio * safe[frontier].max() - 1e-12:
         if np.count_nonzero(off) < all_off_below:
             return out | off
         numbered = np.pad(grid >= 0, 2)
