@@ -92,8 +92,9 @@ pd.DataFrame(losses).round(2)
 # (41.13% and 54.3%), though not yet above them. On 50,000 games each it matches the published beginner
 # and intermediate rates (seed 2718: beginner 91.63% [91.38, 91.87] and 97.09% [96.94, 97.23],
 # intermediate 78.39% [78.02, 78.74] and 89.42% [89.14, 89.68]; see the last paragraph below). It
-# plays about 64 expert games per CPU second and about 230 intermediate, since the layout count behind
-# its two-step value was compiled (47 and 158 before, same sitting; 62 expert before the wider candidates).
+# plays about 65 expert games per CPU second and about 217 intermediate, since the layout count behind
+# its two-step value was compiled (47 and 158 before, same sitting; 62 expert before the wider candidates;
+# 233 intermediate before the wider frontier candidates there).
 #
 # **Where the expert figures come from.** The strongest published solver (David Hill's JSMinesweeper
 # and its Java sibling) plays by the rules used here: mines placed uniformly on every cell but the

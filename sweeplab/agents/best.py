@@ -154,20 +154,34 @@ unless said otherwise):
   78.24%), the cells off the frontier alone (the frontier not widened)
   +2,167/-2,385, the frontier cells alone +438/-409, and on 30,000 more
   +440/-399; with a zero start +112/-91;
-- expert, games 4,000..23,999: the wider candidates against their frontier
-  cells alone +1,616/-1,594 (within noise; kept as they were).
+- intermediate, the wider candidates with the two-step value of every cell
+  off the frontier scaled by 0.995, 0.99, 0.98 or 0.96: 78.21-78.25%, as
+  without.  So what loses is which cell off the frontier is taken when one
+  is (the best two-step value among many, rather than the cheap score's
+  few), not taking one rather than a frontier cell;
+- expert, games 4,000..23,999, against the wider candidates: their frontier
+  cells alone +1,594/-1,616, without all the cells off the frontier when
+  fewer than 30 are left +8/-7, without the cells two from a number
+  +1,573/-1,589 (within noise; kept as they were);
+- beginner, ties of the two-step value broken (rather than at random) by
+  the cheap score, by fewer or more covered neighbours, or by the lower or
+  higher mine probability: at most 5 games of 100,000 apart.
 
 So the cells off the frontier are what loses on intermediate, and the
 frontier cells lose nowhere: ``"auto"`` now values the frontier cells on
 every board and the cells off it on dense ones (``candidates="frontier"``
 on beginner and intermediate; expert play is unchanged, the same outcome
 in 1,000 of 1,000 games).  On fresh games (root seed 2718, 50,000 a
-condition, against ``"score"``): intermediate 78.17% -> 78.39% (+736/-629)
-with a safe corner and 89.33% -> 89.42% (+171/-128) with a zero start;
-beginner 91.64% -> 91.63% (+210/-214) and 97.11% -> 97.09% (+21/-31).  On 100,000 beginner boards (root seed
-2026, games 100,000..199,999, safe corner) the strongest published solver
-won 91.73% against this agent's 91.52% with ``"score"`` (+3,300/-3,085) and
-91.67% with the wider candidates.
+condition, against ``"score"``): intermediate 78.17% -> 78.39%
+(+736/-629) with a safe corner and 89.33% -> 89.42% (+171/-128) with a
+zero start; beginner 91.64% -> 91.63% (+210/-214) and 97.11% -> 97.09%
+(+21/-31).  On 100,000 beginner boards (root seed 2026, games
+100,000..199,999, safe corner) the strongest published solver won 91.73%
+against this agent's 91.52% with ``"score"`` (+3,300/-3,085) and 91.67%
+with the wider candidates.  Speed: 231.6 / 234.7 -> 216.3 / 218.4
+intermediate and 64.6 / 65.2 -> 65.5 / 65.8 expert games per CPU second
+(``benchmarks/agent_speed.py --agents best --games 200``, idle machine,
+before / after twice in one sitting).
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
