@@ -28,9 +28,9 @@
   :func:`wide_candidates`, which the cheap score ranks low although their
   number often settles the frontier: frontier cells at least 0.9 times as
   safe as the safest cell (by default on every board) and cells two away
-  from a number (by default on expert only; ``candidates``).  Candidates are valued safest first,
-  and the rest skipped once no safety can reach the best value found (a
-  value never exceeds the safety).
+  from a number (by default on expert only; ``candidates``).  Candidates
+  are valued safest first, and the rest skipped once no safety can reach
+  the best value found (a value never exceeds the safety).
 - The endgame search is pruned (a reveal no safer than the best win
   probability found is not searched) and memoised on the layouts left alone:
   the same choice when it completes, in a fifth of the time on 148 expert
