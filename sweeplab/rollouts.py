@@ -179,8 +179,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     """
     obs = _exact_position(obs, mines, "move_win_rates")
     n = _count(samples, "samples")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = _count(seed, "seed")
     lost = np.argwhere(obs.grid == NOCLUE)
     if lost.size:
         raise ValueError(f"cell {tuple(int(v) for v in lost[0])} is revealed without its number (NOCLUE): a "
