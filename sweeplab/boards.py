@@ -406,14 +406,14 @@ def generate_boards(
     >>> [(i, b.grade) for i, b in generate_boards(2, shape=(5, 5), mines=2, solvable_by="trivial")]
     [(0, 'trivial'), (1, 'trivial')]
     """
-    for name, value in (("count", count), ("seed", seed), ("start", start)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    from .executor import check_count
+
+    count, seed, start = check_count("count", count), check_count("seed", seed), check_count("start", start)
     _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries)
     options = {"level": level, "shape": shape, "mines": mines, "solvable_by": solvable_by, "opening": opening,
                "exact_grade": exact_grade, "max_tries": max_tries}
-    tasks = [{"index": int(start) + i, "seed": int(seed), "options": options} for i in range(int(count))]
-    return _in_order(tasks, int(start), workers)
+    tasks = [{"index": start + i, "seed": seed, "options": options} for i in range(count)]
+    return _in_order(tasks, start, workers)
 
 
 def _in_order(tasks, start: int, workers):

@@ -31,10 +31,20 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing.connection import wait
 from typing import Any
 
-__all__ = ["CONNECT_TIMEOUT", "check_positive", "default_chunk_size", "connect", "run_tasks"]
+__all__ = ["CONNECT_TIMEOUT", "check_count", "check_positive", "default_chunk_size", "connect", "run_tasks"]
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as an int when it is an integer (numpy integers and integral floats too, never a bool)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return int(value) if isinstance(value, float) and value.is_integer() else None
 
 
 def check_positive(name: str, value: Any, *, none: str | None = None) -> int | None:
@@ -51,16 +61,28 @@ def check_positive(name: str, value: Any, *, none: str | None = None) -> int | N
     """
     if value is None and none is not None:
         return None
-    number = None
-    if not isinstance(value, bool):
-        try:
-            number = operator.index(value)
-        except TypeError:
-            if isinstance(value, float) and value.is_integer():
-                number = int(value)
+    number = _integer(value)
     if number is None or number < 1:
         allowed = f" (or None: {none})" if none is not None else ""
         raise ValueError(f"{name} must be a positive integer{allowed}, got {value!r}")
+    return number
+
+
+def check_count(name: str, value: Any) -> int:
+    """``value`` as a non-negative int (a count, a seed, an index).
+
+    Examples
+    --------
+    >>> check_count("games", 0)
+    0
+    >>> check_count("seed", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative integer, got -1
+    """
+    number = _integer(value)
+    if number is None or number < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
     return number
 
 

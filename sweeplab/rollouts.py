@@ -27,7 +27,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError
-from .executor import run_tasks
+from .executor import check_count, run_tasks
 from .game import Game
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
 from .probability import probabilities
@@ -78,7 +78,7 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     [[0.0, 0.3, 0.0], [0.3, 0.3, 0.0]]
     """
     obs = _exact_position(obs, mines, "sample_layouts")
-    n = _count(count, "count")
+    n = check_count("count", count)
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
         raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
     rng = np.random.default_rng(seed)
@@ -98,13 +98,6 @@ def _exact_position(obs, mines: int | None, caller: str) -> Observation:
         raise ValueError(f"{caller} needs exact clues: a position with noise={obs.noise!r} bounds its clues; "
                          f"give one with noise=None or 'lost'")
     return obs
-
-
-def _count(value, name: str) -> int:
-    """A non-negative integer argument, or a ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-    return int(value)
 
 
 def _one_layout(obs: Observation, p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -178,8 +171,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     ([(0, 0), (0, 1)], 50)
     """
     obs = _exact_position(obs, mines, "move_win_rates")
-    n = _count(samples, "samples")
-    seed = _count(seed, "seed")
+    n = check_count("samples", samples)
+    seed = check_count("seed", seed)
     lost = np.argwhere(obs.grid == NOCLUE)
     if lost.size:
         raise ValueError(f"cell {tuple(int(v) for v in lost[0])} is revealed without its number (NOCLUE): a "

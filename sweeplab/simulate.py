@@ -178,28 +178,23 @@ def play(
         agent_options["first_move"] = first_move
     player = make_agent(agent, **agent_options)
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
-    if isinstance(games, bool) or int(games) != games or games < 0:
-        raise ValueError(f"games must be a non-negative integer, got {games!r}")
-    if int(seed) != seed or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    from .executor import check_count, check_positive, default_chunk_size, run_tasks
+
+    games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
     player = player.for_rules(first_click=first_click, shape=(h, w))
-    if int(start) != start or start < 0:
-        raise ValueError(f"start must be a non-negative integer, got {start!r}")
-    from .executor import check_positive, default_chunk_size, run_tasks
 
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
     if parallel and games:
-        size = default_chunk_size(int(games))
+        size = default_chunk_size(games)
         common = {"agent": agent, "level": level, "shape": shape, "mines": mines, "density": density,
                   "seed": seed, "first_click": first_click, "mode": mode, "noise": noise, **agent_options}
-        tasks = [{**common, "start": int(start) + s, "games": min(size, int(games) - s)}
-                 for s in range(0, int(games), size)]
+        tasks = [{**common, "start": start + s, "games": min(size, games - s)} for s in range(0, games, size)]
         parts: list = [None] * len(tasks)
         bar = None
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=int(games), desc=f"{player.name} {level or f'{h}x{w}/{n_mines}'}", unit="game")
+            bar = tqdm(total=games, desc=f"{player.name} {level or f'{h}x{w}/{n_mines}'}", unit="game")
         try:
             for i, df in run_tasks(play, tasks, workers=workers, scheduler=scheduler):
                 parts[i] = df
@@ -217,16 +212,16 @@ def play(
         "first_click": first_click, "mode": mode,
         "noise": None if noise is None else str(noise[0]),
         "noise_p": 0.0 if noise is None else float(noise[1]),
-        "first_move": fm if isinstance(fm, str) else f"{fm[0]},{fm[1]}", "seed": int(seed),
+        "first_move": fm if isinstance(fm, str) else f"{fm[0]},{fm[1]}", "seed": seed,
     }
-    indices = range(int(start), int(start) + int(games))
+    indices = range(start, start + games)
     if progress:
         from tqdm.auto import tqdm
 
         indices = tqdm(indices, desc=f"{player.name} {level or f'{h}x{w}/{n_mines}'}", unit="game")
     rows = []
     for i in indices:
-        board_ss, agent_ss = game_seeds(int(seed), i)
+        board_ss, agent_ss = game_seeds(seed, i)
         t0 = time.perf_counter()
         game = new_game(shape=(h, w), mines=n_mines, first_click=first_click, mode=mode, noise=noise,
                         seed=board_ss)

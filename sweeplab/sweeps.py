@@ -40,7 +40,6 @@ import fcntl
 import itertools
 import json
 import logging
-import operator
 import os
 import secrets
 import socket
@@ -55,7 +54,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .executor import check_positive, connect, default_chunk_size, run_tasks
+from .executor import check_count, check_positive, connect, default_chunk_size, run_tasks
 from .provenance import source_commit
 from .simulate import RESULT_COLUMNS, play
 
@@ -442,12 +441,7 @@ def run_sweep(
                              f"seeded games twice; give each point once")
         first[text] = i
     games = int(check_positive("games", games))  # type: ignore[arg-type]  # never None without none=
-    try:
-        if isinstance(seed, bool) or operator.index(seed) < 0:
-            raise TypeError
-    except TypeError:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}") from None
-    seed = operator.index(seed)
+    seed = check_count("seed", seed)
     chunk_size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
     check_positive("workers", workers, none="every core")
     for i, p in enumerate(points):  # fail early, here, on bad parameters

@@ -79,3 +79,18 @@ def test_bad_parameters_raise():
         sweeplab.play("trivial", level="beginner", games=-1)
     with pytest.raises(ValueError, match="first_move"):
         sweeplab.play("trivial", level="beginner", games=1, first_move="middle")
+
+
+@pytest.mark.parametrize("name", ["games", "seed", "start"])
+@pytest.mark.parametrize("bad", [-1, 2.5, True, np.True_, "3", None])
+def test_counts_must_be_non_negative_integers(name, bad):
+    options = {"games": 1, "seed": 0, "start": 0, name: bad}
+    with pytest.raises(ValueError, match=f"{name} must be a non-negative integer, got "):
+        sweeplab.play("trivial", level="beginner", **options)
+
+
+def test_integral_counts_of_any_integer_type_play_the_same_games():
+    plain = sweeplab.play("trivial", level="beginner", games=3, seed=4, start=2)
+    other = sweeplab.play("trivial", level="beginner", games=np.int64(3), seed=np.uint8(4), start=2.0)
+    timing = [c for c in plain.columns if c.startswith("seconds")]
+    pd.testing.assert_frame_equal(plain.drop(columns=timing), other.drop(columns=timing))
