@@ -194,7 +194,7 @@ def play_losses(
     """
     player = make_agent(agent)
     (h, w), n_mines = resolve_board(level)
-    player = player.for_rules(first_click=first_click, shape=(h, w))
+    player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
     rows = []
     for i in range(int(start), int(start) + int(games)):
         board_ss, agent_ss = game_seeds(int(seed), i)

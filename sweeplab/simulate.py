@@ -181,7 +181,7 @@ def play(
     from .executor import check_count, check_positive, default_chunk_size, run_tasks
 
     games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
-    player = player.for_rules(first_click=first_click, shape=(h, w))
+    player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
 
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
     if parallel and games:

@@ -192,8 +192,17 @@ def test_score_mode_flags_deduced_mines():
 def test_auto_first_move_follows_the_first_click_rule():
     best = make_agent("best")
     assert best.first_move == "auto"
-    assert best.for_rules(first_click="zero", shape=(16, 30)).first_move == (2, 2)
+    assert best.for_rules(first_click="zero", shape=(16, 30)).first_move == (2, 2)  # total not given
     assert best.for_rules(first_click="safe", shape=(16, 30)).first_move == "corner"
+    # best: (3, 3) on an expert-dense board under the zero rule, (2, 2) on sparser ones; best-v1 as it was
+    assert best.for_rules(first_click="zero", shape=(16, 30), mines=99).first_move == (3, 3)
+    assert best.for_rules(first_click="zero", shape=(16, 16), mines=40).first_move == (2, 2)
+    assert best.for_rules(first_click="safe", shape=(16, 30), mines=99).first_move == "corner"
+    assert make_agent("best-v1").for_rules(first_click="zero", shape=(16, 30), mines=99).first_move == (2, 2)
+    # play gives for_rules the total
+    for level, cell in (("expert", "3,3"), ("intermediate", "2,2"), ("beginner", "2,2")):
+        played = sweeplab.play("best", level=level, games=1, seed=3, first_click="zero")
+        assert played["first_move"][0] == cell
     assert make_agent("trivial").for_rules(first_click="zero", shape=(9, 9)).first_move == "random"
 
 

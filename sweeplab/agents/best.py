@@ -35,7 +35,8 @@
   probability found is not searched) and memoised on the layouts left alone:
   the same choice when it completes, in a fifth of the time on 148 expert
   endgames (budget 200,000 nodes), so it completes within the budget more often.
-- First move ``"auto"``: the corner, or (2, 2) when the first click is a zero.
+- First move ``"auto"``: the corner, or when the first click is a zero (3, 3) on
+  expert-dense boards and (2, 2) on the others (seventh round).
 
 Measured while tuning (issue 13; expert, root seed 1000, games 0..999, the
 same games for every setting; ``+a/-b``: games won only with the setting /
@@ -183,6 +184,43 @@ intermediate and 64.6 / 65.2 -> 65.5 / 65.8 expert games per CPU second
 (``benchmarks/agent_speed.py --agents best --games 200``, idle machine,
 before / after twice in one sitting).
 
+Seventh round (session 12): the value, the opening and the zero start.
+Expert, root seed 1000, games 4,000..23,999, safe corner, against this
+agent (40.37%) unless said otherwise:
+
+- the two-step value times ``P(safe) ** 0.5`` (immediate safety weighed
+  more): +202/-223; times ``P(safe) ** -0.3``: +161/-164; a certain next
+  move valued 0.97 rather than 1: +236/-254;
+- frontier candidates at least 0.95 times as safe as the safest (rather
+  than 0.9): +161/-204, a loss; 0.85: +21/-19; 0.8: +25/-22;
+- ties of the two-step value broken by the expected number of cells made
+  certainly safe (the strongest published solver's second key): +140/-165;
+  with its progress factor ``1 + 0.001 P(progress)`` as well: +142/-167;
+- a larger endgame (64 cells, 2,000 layouts, 300,000 nodes; games
+  4,000..11,999): +21/-15;
+- corners first while no zero is shown (up to four revealed cells):
+  +1,407/-1,412;
+- the first guess after the corner shows a 1, played out with
+  :func:`~sweeplab.rollouts.move_win_rates`'s machinery on the same layouts
+  (4,000 layouts, seed 5): the far corners 33.2-33.5%, (0, 2) 34.1%, this
+  agent's (2, 0) 32.5%, cells beside the number 30.8-31.2%, the centre
+  29.5%; on 8,000 more (seed 6) the five best 32.5-33.1%: no opening book
+  to gain there.  After a 2 (4,000 layouts): the far corners, this agent's
+  choice, 33.7-34.1%, the cells near it 30.7-31.9%.
+
+Every change of the value or the candidates is within noise or a loss.
+The zero rule's first cell is not: (3, 3) against (2, 2) on expert wins
++811/-763 (games 24,000..43,999) and +1,664/-1,582 (44,000..83,999):
++0.22 points on 60,000 games (z = 1.9; with the second round's
++1,021/-982 on games 0..23,999, an earlier agent, z = 2.0), and (4, 4)
+loses 1.35 points (games 24,000..43,999); on intermediate
+(3, 3) loses 0.26 points (+775/-905, 50,000 games) and on beginner 0.35
+(+292/-467).  So ``first_move="auto"`` starts a zero at (3, 3) on boards
+at least :data:`WIDE_DENSITY` dense.  Fresh evaluation (root seed 4242,
+never used before, 40,000 games, zero start): 53.83% [53.34, 54.32]
+from (3, 3) against 53.45% [52.96, 53.94] from (2, 2), +1,709/-1,558
+(z = 2.6); the safe-corner play is unchanged.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -194,14 +232,14 @@ a near-tie in 2 of 4,500 games (seed 777; both lost either way).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import MethodRefused
 from ..methods.enumerate import MAX_NODES
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
-from .base import frontier_mask
+from .base import Agent, frontier_mask
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts
 from .lookahead import analyse_weighted, number_distribution
 
@@ -209,7 +247,7 @@ from .lookahead import analyse_weighted, number_distribution
 CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 #: ``candidates="auto"`` adds the off-frontier wide candidates on boards at least this dense (mines
 #: per cell): they gained on expert (0.206) and lost on intermediate (0.156), see the fourth and
-#: sixth rounds above.
+#: sixth rounds above.  The zero rule's first cell (3, 3) follows the same line (seventh round).
 WIDE_DENSITY = 0.18
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
@@ -417,8 +455,9 @@ class BestAgent(BestV1Agent):
     Parameters
     ----------
     first_move : default "auto"
-        The corner (where published rates start), or (2, 2) under the "zero"
-        first-click rule (see :meth:`Agent.for_rules`).
+        The corner (where published rates start); under the "zero" first-click
+        rule (3, 3) on boards at least :data:`WIDE_DENSITY` dense (expert), else
+        (2, 2) (see :meth:`for_rules`).
     tolerance : float, default 0.03
         Cells whose mine probability is within this of the lowest are candidates.
     progress_weight : float, default 0.5
@@ -472,6 +511,15 @@ class BestAgent(BestV1Agent):
         super().__post_init__()
         if self.candidates not in CANDIDATE_SETS:
             raise ValueError(f"candidates must be one of {CANDIDATE_SETS}, got {self.candidates!r}")
+
+    def for_rules(self, *, first_click: str, shape: tuple[int, int], mines: int | None = None) -> Agent:
+        """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least
+        :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
+        there, -0.3 on intermediate and beginner (see the module notes, seventh round)."""
+        if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
+                and mines / (shape[0] * shape[1]) >= WIDE_DENSITY):
+            return replace(self, first_move=(3, 3))
+        return super().for_rules(first_click=first_click, shape=shape, mines=mines)
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
         # p (exact, or local estimates after a refused enumeration) only says whether a pair may exist
