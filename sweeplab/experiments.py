@@ -333,7 +333,8 @@ def best_vs_published(
     Each agent starts where it chooses from the public rules (``best``: the
     corner under ``safe``; on the guaranteed zero (3, 3) on expert, (2, 2) on
     the smaller levels), and ``agent`` and ``baseline`` play the same games
-    (:func:`sweeplab.losses.play_losses`, as :func:`sweeplab.play`).  Returns one row per (level, first_click):
+    (:func:`sweeplab.losses.play_losses`, as :func:`sweeplab.play`; under the
+    zero rule the two may open different cells).  Returns one row per (level, first_click):
     ``agent``'s ``games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %), the
     baseline's as ``v1_*``, the paired counts ``gained`` / ``lost_vs_v1`` (games
     only one of them won), ``games_per_cpu_s`` (loss classification included;

@@ -515,7 +515,15 @@ class BestAgent(BestV1Agent):
     def for_rules(self, *, first_click: str, shape: tuple[int, int], mines: int | None = None) -> Agent:
         """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least
         :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
-        there, -0.3 on intermediate and beginner (see the module notes, seventh round)."""
+        there, -0.3 on intermediate and beginner (see the module notes, seventh round).
+
+        Examples
+        --------
+        >>> BestAgent().for_rules(first_click="zero", shape=(16, 30), mines=99).first_move
+        (3, 3)
+        >>> BestAgent().for_rules(first_click="zero", shape=(16, 16), mines=40).first_move
+        (2, 2)
+        """
         if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
                 and mines / (shape[0] * shape[1]) >= WIDE_DENSITY):
             return replace(self, first_move=(3, 3))
