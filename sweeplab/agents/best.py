@@ -212,8 +212,9 @@ Every change of the value or the candidates is within noise or a loss.
 The zero rule's first cell is not: (3, 3) against (2, 2) on expert wins
 +811/-763 (games 24,000..43,999) and +1,664/-1,582 (44,000..83,999):
 +0.22 points on 60,000 games (z = 1.9; with the second round's
-+1,021/-982 on games 0..23,999, an earlier agent, z = 2.0), and (4, 4)
-loses 1.35 points (games 24,000..43,999); on intermediate
++1,021/-982 on games 0..23,999, an earlier agent, z = 2.0).  Against
+(3, 3) on games 24,000..43,999: (2, 3) +540/-606, (3, 2) +538/-608,
+(3, 4) +573/-780, (4, 4) +687/-1,005.  On intermediate
 (3, 3) loses 0.26 points (+775/-905, 50,000 games) and on beginner 0.35
 (+292/-467).  So ``first_move="auto"`` starts a zero at (3, 3) on boards
 at least :data:`WIDE_DENSITY` dense.  Fresh evaluation (root seed 4242,
