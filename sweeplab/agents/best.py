@@ -216,8 +216,11 @@ The zero rule's first cell is not: (3, 3) against (2, 2) on expert wins
 (3, 3) on games 24,000..43,999: (2, 3) +540/-606, (3, 2) +538/-608,
 (3, 4) +573/-780, (4, 4) +687/-1,005.  On intermediate
 (3, 3) loses 0.26 points (+775/-905, 50,000 games) and on beginner 0.35
-(+292/-467).  So ``first_move="auto"`` starts a zero at (3, 3) on boards
-at least :data:`WIDE_DENSITY` dense.  Fresh evaluation (root seed 4242,
+(+292/-467), and the other cells tried lose too (against (2, 2), games
+0..49,999: beginner (1, 1) +284/-490, (1, 2) +223/-257, (4, 4) +337/-855;
+intermediate (1, 1) +504/-1,008, (2, 3) +553/-590).  So
+``first_move="auto"`` starts a zero at (3, 3) on boards at least
+:data:`WIDE_DENSITY` dense and at (2, 2) on the others.  Fresh evaluation (root seed 4242,
 never used before, 40,000 games, zero start): 53.83% [53.34, 54.32]
 from (3, 3) against 53.45% [52.96, 53.94] from (2, 2), +1,709/-1,558
 (z = 2.6); the safe-corner play is unchanged.
