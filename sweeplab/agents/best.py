@@ -220,10 +220,10 @@ The zero rule's first cell is not: (3, 3) against (2, 2) on expert wins
 0..49,999: beginner (1, 1) +284/-490, (1, 2) +223/-257, (4, 4) +337/-855;
 intermediate (1, 1) +504/-1,008, (2, 3) +553/-590).  So
 ``first_move="auto"`` starts a zero at (3, 3) on boards at least
-:data:`WIDE_DENSITY` dense and at (2, 2) on the others.  Fresh evaluation (root seed 4242,
-never used before, 40,000 games, zero start): 53.83% [53.34, 54.32]
-from (3, 3) against 53.45% [52.96, 53.94] from (2, 2), +1,709/-1,558
-(z = 2.6); the safe-corner play is unchanged.
+:data:`WIDE_DENSITY` dense and at (2, 2) on the others.  Fresh
+evaluation (root seed 4242, never used before, 40,000 games, zero
+start): 53.83% [53.34, 54.32] from (3, 3) against 53.45% [52.96, 53.94]
+from (2, 2), +1,709/-1,558 (z = 2.6); the safe-corner play is unchanged.
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
@@ -256,6 +256,11 @@ WIDE_DENSITY = 0.18
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
            "free_coin_flip", "free_coin_flip_cells", "unavoidable_coin_flip", "wide_candidates"]
+
+
+def _dense(mines: int, cells: int) -> bool:
+    """The board is at least :data:`WIDE_DENSITY` dense (the total is a public rule)."""
+    return mines / cells >= WIDE_DENSITY
 
 
 def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tuple[int, int] | None:
@@ -529,7 +534,7 @@ class BestAgent(BestV1Agent):
         (2, 2)
         """
         if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
-                and mines / (shape[0] * shape[1]) >= WIDE_DENSITY):
+                and _dense(mines, shape[0] * shape[1])):
             return replace(self, first_move=(3, 3))
         return super().for_rules(first_click=first_click, shape=shape, mines=mines)
 
@@ -566,8 +571,8 @@ class BestAgent(BestV1Agent):
         order = np.argsort(-score.ravel(), kind="stable")[: self.lookahead]
         cells = {int(i) for i in order if np.isfinite(score.flat[i])}
         if self.candidates != "score":
-            dense = obs.mines / obs.grid.size >= WIDE_DENSITY  # the board's density, a public rule
-            off = self.candidates == "wide" or (self.candidates == "auto" and dense)
+            auto_off = self.candidates == "auto" and _dense(obs.mines, obs.grid.size)
+            off = self.candidates == "wide" or auto_off
             cells.update(np.flatnonzero(wide_candidates(obs.grid, p, off_frontier=off)).tolist())
         if len(cells) <= 1:
             return score
