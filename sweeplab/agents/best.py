@@ -225,6 +225,13 @@ evaluation (root seed 4242, never used before, 40,000 games, zero
 start): 53.83% [53.34, 54.32] from (3, 3) against 53.45% [52.96, 53.94]
 from (2, 2), +1,709/-1,558 (z = 2.6); the safe-corner play is unchanged.
 
+Eighth round (session 13): the two small gains of earlier rounds, on more
+games.  Expert, root seed 1000, games 100,000..139,999, safe corner, against
+this agent (40.61%): ties of the two-step value broken by the expected
+safety of the second-safest next cell +276/-264 (40.64%); the larger
+endgame (48 cells, 1,000 layouts, 100,000 nodes) +61/-55 (40.62%); both
+together +323/-304 (40.66%).  All within noise: they stay out.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
