@@ -4,7 +4,9 @@ Seeds.  Tuning used root seed 1000 (``sweeplab.play(seed=1000)``, games
 0..999) only; evaluation uses root seed 2026 (games from ``--start``), never
 looked at while tuning.  Both agents play the same games (same board and agent
 seeds), so the difference is measured in one run; ``+n/-m`` counts the games
-only the new agent won / only the old one won.
+only the new agent won / only the old one won, with the paired interval and
+McNemar's test of :func:`sweeplab.stats.paired_difference` (``sweeplab
+compare`` does the same from the shell, on every core).
 
 Run::
 
@@ -26,7 +28,7 @@ import pandas as pd
 
 import sweeplab
 from sweeplab.losses import loss_table, play_losses
-from sweeplab.stats import wilson_interval
+from sweeplab.stats import paired_difference, wilson_interval
 
 #: Root seed of the games used to tune ``best`` (issue 13); never used for evaluation.
 TUNE_SEED = 1000
@@ -79,12 +81,11 @@ def main() -> None:
             print(f"\nlost games by {by}:")
             print(table.to_string())
     print("\nwin rate, Wilson 95%:")
-    first = results[agents[0]]["won"].to_numpy(bool)
+    first = results[agents[0]]["won"]
     for agent, df in results.items():
-        won = df["won"].to_numpy(bool)
-        paired = "" if agent == agents[0] else f"   vs {agents[0]}: +{int((won & ~first).sum())} " \
-                                               f"-{int((~won & first).sum())}"
-        print(win_line(agent, df["won"]) + paired)
+        print(win_line(agent, df["won"]))
+    for agent in agents[1:]:
+        print(f"{agent} - {agents[0]}: {paired_difference(first, results[agent]['won'])}")
     if args.speed_games:
         print("\ngames per CPU second:")
         for agent in agents:

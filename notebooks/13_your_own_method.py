@@ -28,6 +28,7 @@ import pandas as pd
 
 import sweeplab
 from sweeplab import example_plugin, experiments
+from sweeplab.stats import paired_difference
 from sweeplab.testing import check_sound, random_positions
 
 print(inspect.getsource(example_plugin.rref_reversed))
@@ -80,10 +81,10 @@ print(bad.counterexamples[0])
 
 # %%
 games = {"smoke": 10, "quick": 200, "full": 2000}[PRESET]
-rows = []
+rows, played = [], {}
 for methods in (["rref"], ["rref-reversed"], ["trivial", "rref"], ["trivial", "rref-reversed"]):
-    df = sweeplab.play("chain", methods=methods, level="beginner", games=games, seed=2026,
-                       first_click="zero")
+    df = played[" → ".join(methods)] = sweeplab.play("chain", methods=methods, level="beginner", games=games,
+                                                      seed=2026, first_click="zero")
     rows.append({"methods": " → ".join(methods), "games": len(df), "win rate": df["won"].mean(),
                  "guesses per game": df["guesses"].mean(),
                  "ms per game in its methods": 1e3 * sum(df[f"seconds_{m.replace('-', '_')}"].mean()
@@ -97,3 +98,18 @@ table["win rate"].plot.barh(ax=ax, color="#4c72b0")
 ax.set_xlabel(f"beginner win rate ({games} games each, zero first click)")
 ax.set_xlim(0, 1)
 fig.tight_layout()
+
+# %% [markdown]
+# ## Better, or lucky? The same games, game by game
+#
+# Every chain above played the same seeded games (seed 2026), so two chains can be compared game by game:
+# most games end alike, and only those one won and the other lost tell them apart.
+# `sweeplab.stats.paired_difference` counts them (`+` won only by the second chain, `-` only by the
+# first) and gives the difference with a paired 95% interval (Newcombe's) and McNemar's exact p-value.
+# An interval that holds 0 says the games played cannot tell the two apart. From the shell,
+# `sweeplab compare 'chain methods=["rref"]' 'chain methods=["rref-reversed"]' --level beginner
+# --plugin sweeplab.example_plugin` does the same on every core.
+
+# %%
+for name in ("rref-reversed", "trivial → rref", "trivial → rref-reversed"):
+    print(f"{name:24s} against rref: {paired_difference(played['rref']['won'], played[name]['won'])}")

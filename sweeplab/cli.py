@@ -14,7 +14,7 @@ import sys
 from . import __version__
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
-COMMANDS = ("report", "solve", "play", "sweep", "bench", "corpus", "generate")
+COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate")
 
 
 def build_parser() -> argparse.ArgumentParser:

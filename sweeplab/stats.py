@@ -1,12 +1,15 @@
-"""Win rates with confidence intervals, and the summary table of a run."""
+"""Win rates with confidence intervals, paired comparisons, and the summary table of a run."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from scipy.stats import binomtest, norm
 
-__all__ = ["wilson_interval", "summarize", "format_summary", "GROUP_COLUMNS"]
+__all__ = ["wilson_interval", "paired_difference", "PairedDifference", "summarize", "format_summary",
+           "GROUP_COLUMNS"]
 
 #: Parameter columns a summary groups by (those present in the results).
 GROUP_COLUMNS = ("agent", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p",
@@ -46,6 +49,123 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two players on the same games: how much more often the second one wins.
+
+    Attributes
+    ----------
+    games : int
+    wins_a, wins_b : int
+        Games each won.
+    only_a, only_b : int
+        Games only ``a`` won, and only ``b`` (the discordant pairs; ``+only_b/-only_a``).
+    difference : float
+        ``(wins_b - wins_a) / games``: ``b``'s win rate minus ``a``'s.
+    low, high : float
+        Confidence interval of the difference (Newcombe's hybrid score interval for paired data).
+    p_value : float
+        Exact two-sided McNemar test of "equally strong" (a binomial test of
+        ``only_b`` among the discordant games, at one half); 1 without them.
+    confidence : float
+    """
+
+    games: int
+    wins_a: int
+    wins_b: int
+    only_a: int
+    only_b: int
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    confidence: float
+
+    def __str__(self) -> str:
+        pct = round(self.confidence * 100)
+        return (f"+{self.only_b}/-{self.only_a} of {self.games} games: {100 * self.difference:+.2f} points "
+                f"[{100 * self.low:+.2f}, {100 * self.high:+.2f}] ({pct}% CI), "
+                f"McNemar p = {self.p_value:.3g}")
+
+
+def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDifference:
+    """Compare two players that played the same games, game by game.
+
+    Two agents played on the same seeds (``sweeplab.play(..., seed=s)`` with
+    the same ``seed``, ``start`` and ``games``; or two points of one sweep)
+    meet the same boards, so most games end alike and only the others tell
+    them apart.  The paired interval uses that: it is much narrower than the
+    two Wilson intervals side by side.  Interval: Newcombe (1998), "Improved
+    confidence intervals for the difference between binomial proportions
+    based on paired data", method 10 (Wilson intervals of the two rates,
+    combined with the corrected correlation of the pairs); test: exact McNemar.
+
+    Parameters
+    ----------
+    won_a, won_b : array_like of bool
+        Outcomes of the same games, in the same order (for example the ``won``
+        columns of two :func:`sweeplab.play` results with the same seeds).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    PairedDifference
+
+    Examples
+    --------
+    >>> a = [True] * 40 + [False] * 60
+    >>> b = [True] * 38 + [False] * 2 + [True] * 12 + [False] * 48  # 38 both, 2 only a, 12 only b
+    >>> d = paired_difference(a, b)
+    >>> d.only_b, d.only_a, round(d.difference, 2)
+    (12, 2, 0.1)
+    >>> round(d.low, 4), round(d.high, 4), round(d.p_value, 4)
+    (0.0266, 0.1708, 0.0129)
+    >>> print(d)
+    +12/-2 of 100 games: +10.00 points [+2.66, +17.08] (95% CI), McNemar p = 0.0129
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
+    a, b = (_outcomes(won, name) for won, name in ((won_a, "won_a"), (won_b, "won_b")))
+    if a.size != b.size:
+        raise ValueError(f"won_a and won_b must hold the same games: got {a.size} and {b.size} outcomes")
+    if a.size == 0:
+        raise ValueError("no games to compare: won_a and won_b are empty")
+    n = a.size
+    both = int(np.count_nonzero(a & b))
+    only_a = int(np.count_nonzero(a & ~b))
+    only_b = int(np.count_nonzero(~a & b))
+    neither = n - both - only_a - only_b
+    pa, pb = (both + only_a) / n, (both + only_b) / n
+    la, ua = wilson_interval(both + only_a, n, confidence=confidence)
+    lb, ub = wilson_interval(both + only_b, n, confidence=confidence)
+    # Newcombe's phi: the correlation of the pairs, corrected towards 0 when positive (by n/2, as in
+    # his paper and Altman's "Statistics with confidence"), and 0 when a margin is empty
+    margins = float(both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    cross = float(both) * neither - float(only_a) * only_b
+    cross = cross - n / 2 if cross > n / 2 else min(cross, 0.0)
+    phi = cross / np.sqrt(margins) if margins > 0 else 0.0
+    d = pb - pa
+    low = d - np.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2))
+    high = d + np.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2))
+    discordant = only_a + only_b
+    p_value = binomtest(only_b, discordant, 0.5).pvalue if discordant else 1.0
+    return PairedDifference(games=n, wins_a=both + only_a, wins_b=both + only_b, only_a=only_a,
+                            only_b=only_b, difference=d, low=float(max(-1.0, low)),
+                            high=float(min(1.0, high)), p_value=float(p_value), confidence=confidence)
+
+
+def _outcomes(won, name: str) -> np.ndarray:
+    """``won`` as a 1-d boolean array; 0/1 numbers are accepted, anything else is an error."""
+    x = np.asarray(won)
+    if x.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d sequence of game outcomes, got shape {x.shape}")
+    if x.dtype == bool:
+        return x
+    if x.size and not (np.issubdtype(x.dtype, np.number) and np.isin(x, (0, 1)).all()):
+        raise ValueError(f"{name} must hold booleans (True: won) or 0/1, got values like {x[:3].tolist()!r}")
+    return x.astype(bool)
 
 
 def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd.DataFrame:

@@ -10,6 +10,7 @@ import pytest
 
 import sweeplab
 from sweeplab.cli import main
+from sweeplab.stats import paired_difference
 
 SCRIPT = Path(sys.executable).with_name("sweeplab")
 
@@ -101,6 +102,19 @@ def test_bugs_keep_their_traceback(monkeypatch, exc):
         main(["solve", "-"])
 
 
+def test_compare_plays_both_agents_on_the_same_games(capsys):
+    argv = ["compare", "probability", "best lookahead=1", "--level", "beginner", "--games", "30",
+            "--seed", "5", "--first-click", "zero", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    a = sweeplab.play("probability", level="beginner", games=30, seed=5, first_click="zero")
+    b = sweeplab.play("best", level="beginner", games=30, seed=5, first_click="zero", lookahead=1)
+    assert out.startswith("first click zero, level beginner; the same 30 games for both (seed 5)\n")
+    assert f"A  probability       {100 * a['won'].mean():6.2f}% [" in out
+    assert f"({int(b['won'].sum())}/30)" in out.splitlines()[2]
+    assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
+
+
 def test_usage_errors_return_2(capsys):
     assert main(["solve"]) == 2
     assert "the following arguments are required" in capsys.readouterr().err
@@ -145,6 +159,12 @@ def junk(tmp_path):
         (["report", "--seed", "-1"], ["--seed must be a non-negative integer"]),
         (["report", "--out", "{tmp}/afile"], ["--out {tmp}/afile is a file"]),
         (["report", "--only", "nope"], ["unknown experiment(s) ['nope']; choose from"]),
+        (["compare", "best", "best", "--level", "beginner"], ["both agents are 'best'"]),
+        (["compare", "best", "lookahead=3", "--level", "beginner"], ["agent 'lookahead=3': start with"]),
+        (["compare", "best", "best lookahead=3 lookahead=4", "--level", "beginner"], ["given twice"]),
+        (["compare", "best", "best level=expert", "--level", "beginner"], ["level has its own flag"]),
+        (["compare", "best", "best-v1"], ["give --level or --shape"]),
+        (["compare", "best", "nope", "--level", "beginner"], ["unknown agent 'nope'; choose from"]),
     ],
 )
 def test_bad_flags_are_one_line_before_any_work(junk, capsys, argv, parts):

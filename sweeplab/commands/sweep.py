@@ -99,24 +99,27 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_option(text: str) -> tuple[str, Any]:
+def parse_option(text: str, *, where: str | None = None) -> tuple[str, Any]:
     """``key=value`` -> ``(key, value)``, the value read by :func:`parse_value`.
+
+    ``where`` names the option in errors (default ``--option 'text'``).
 
     Examples
     --------
     >>> parse_option("use_total=False")
     ('use_total', False)
     """
+    where = where or f"--option {text!r}"
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key.isidentifier():
-        raise ValueError(f"--option {text!r}: agent options look like key=value, for example use_total=false")
+        raise ValueError(f"{where}: agent options look like key=value, for example use_total=false")
     if key in GRID_FLAGS:
-        raise ValueError(f"--option {text!r}: {key} has its own flag, --{key.replace('_', '-')}")
+        raise ValueError(f"{where}: {key} has its own flag, --{key.replace('_', '-')}")
     try:
         return key, parse_value(value)
     except ValueError as exc:
-        raise ValueError(f"--option {text!r}: {exc}") from None
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def _parse_int(text: str) -> int:
@@ -136,10 +139,11 @@ def _parse_float(text: str) -> float:
 _PARSERS = {"shape": parse_shape, "mines": _parse_int, "density": _parse_float, "noise": parse_noise}
 
 
-def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
-    """The game and agent flags shared by ``play`` and ``sweep``."""
+def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool, agent: bool = True) -> None:
+    """The game and agent flags of ``play`` and ``sweep``; ``compare`` takes them without the agent's."""
     many = " (comma-separated values sweep over each)" if lists else ""
-    p.add_argument("--agent", help=f"agent name, see sweeplab.AGENTS{many}")
+    if agent:
+        p.add_argument("--agent", help=f"agent name, see sweeplab.AGENTS{many}")
     p.add_argument("--level", help=f"beginner, intermediate or expert{many}")
     p.add_argument("--shape", help=f"custom board HEIGHTxWIDTH, with --mines or --density{many}")
     p.add_argument("--mines", help=f"number of mines on a custom board{many}")
@@ -149,9 +153,10 @@ def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool) -> None:
     p.add_argument("--noise", help=f"clue noise: none or kind:p, kind lost/under/over{many}")
     p.add_argument("--first-move", dest="first_move",
                    help=f"corner, centre, random or ROW,COL (default: the agent's){many}")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="agent option, repeatable (for example use_total=false; values: true/false/yes/no/"
-                        "on/off in any case, none, numbers, JSON lists, else text)")
+    if agent:
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="agent option, repeatable (for example use_total=false; values: true/false/"
+                            "yes/no/on/off in any case, none, numbers, JSON lists, else text)")
 
 
 def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None) -> None:
@@ -185,7 +190,7 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         if not lists and len(values) != 1:
             raise ValueError(f"{flag} {text!r}: give one value here (sweeplab sweep takes lists)")
         grid[key] = values if lists else values[0]
-    for text in args.option:
+    for text in getattr(args, "option", ()):
         key, value = parse_option(text)
         grid[key] = [value] if lists and isinstance(value, list) else value  # one value, not a list to sweep
     return grid

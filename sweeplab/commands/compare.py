@@ -1,0 +1,82 @@
+"""``sweeplab compare``: two agents on the same games, game by game.
+
+Examples::
+
+    sweeplab compare best-v1 best --level expert --games 2000
+    sweeplab compare best "best endgame_cells=48 endgame_layouts=1000" --level expert --games 4000 --seed 7
+
+Each agent is a name of ``sweeplab.AGENTS``, optionally followed by options
+``KEY=VALUE`` in the same (quoted) argument, values read as by ``sweeplab
+sweep --option`` (no spaces inside a value).  Game ``i`` of both is seeded
+from ``(--seed, i)``: the same boards and first clicks, so most games end
+alike and the others measure the difference.  Prints each agent's win rate
+with its Wilson 95% interval, then the games only one of them won, the
+difference of the second minus the first with Newcombe's paired 95%
+interval, and McNemar's exact p-value (``sweeplab.stats.paired_difference``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import add_plugin_argument
+from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_option
+
+
+def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
+    """``"best endgame_cells=48"`` -> ``("best", {"endgame_cells": 48})``.
+
+    Examples
+    --------
+    >>> parse_agent("best lookahead=10 use_total=no")
+    ('best', {'lookahead': 10, 'use_total': False})
+    """
+    name, *options = text.split()
+    if "=" in name:
+        raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
+                         f"for example 'best lookahead=10'")
+    parsed = dict(parse_option(o, where=f"agent {text!r}") for o in options)
+    if len(parsed) != len(options):
+        raise ValueError(f"agent {text!r}: an option is given twice")
+    return name, parsed
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", help="two agents on the same games: paired difference and McNemar test",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("first", metavar="A", help="the agent compared against, e.g. best-v1")
+    p.add_argument("second", metavar="B", help='the challenger, e.g. best or "best lookahead=10"')
+    add_board_arguments(p, lists=False, agent=False)
+    add_run_arguments(p, games=1000)
+    p.add_argument("--out", help="also keep the games in this directory (resumable)")
+    add_plugin_argument(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..stats import paired_difference, wilson_interval
+    from ..sweeps import run_sweep
+
+    specs = (args.first, args.second)
+    agents = [parse_agent(text) for text in specs]
+    if agents[0] == agents[1]:
+        raise ValueError(f"both agents are {args.first!r}: compare two different agents or option sets")
+    board = grid_from_args(args, lists=False)
+    if "level" not in board and "shape" not in board:
+        raise ValueError("give --level or --shape")
+    points = [{**board, **options, "agent": name} for name, options in agents]
+    results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
+                        chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
+                        progress=args.progress)
+    won = [results[results["point"] == i].sort_values("game")["won"].to_numpy(bool) for i in (0, 1)]
+    rules = {"first_click": "safe", **board}  # play's default first click, shown
+    where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
+    print(f"{where}; the same {args.games} games for both (seed {args.seed or 0})")
+    width = max(map(len, specs))
+    for label, text, w in zip("AB", specs, won, strict=True):
+        lo, hi = wilson_interval(int(w.sum()), w.size)
+        print(f"{label}  {text:{width}s}  {100 * w.mean():6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  "
+              f"({int(w.sum())}/{w.size})")
+    print(f"B - A: {paired_difference(won[0], won[1])}")
+    return 0

@@ -1,0 +1,117 @@
+"""Paired comparisons of two players on the same games (sweeplab.stats.paired_difference)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import binomtest
+
+import sweeplab
+from sweeplab.stats import paired_difference, wilson_interval
+
+
+def pairs(both: int, only_a: int, only_b: int, neither: int) -> tuple[np.ndarray, np.ndarray]:
+    """Outcome arrays with the given counts of the four kinds of game (shuffled: order must not matter)."""
+    a = np.repeat([True, True, False, False], [both, only_a, only_b, neither])
+    b = np.repeat([True, False, True, False], [both, only_a, only_b, neither])
+    order = np.random.default_rng(both * 7 + only_a).permutation(a.size)
+    return a[order], b[order]
+
+
+def test_counts_difference_and_mcnemar():
+    a, b = pairs(380, 21, 35, 564)
+    d = paired_difference(a, b)
+    assert (d.games, d.wins_a, d.wins_b, d.only_a, d.only_b) == (1000, 401, 415, 21, 35)
+    assert d.difference == pytest.approx(0.014)
+    assert d.low < d.difference < d.high
+    assert d.p_value == pytest.approx(binomtest(35, 56, 0.5).pvalue)
+    assert str(d).startswith("+35/-21 of 1000 games: +1.40 points [")
+
+
+def test_swapping_the_players_mirrors_the_interval():
+    a, b = pairs(50, 3, 11, 36)
+    ab, ba = paired_difference(a, b), paired_difference(b, a)
+    assert (ba.only_a, ba.only_b) == (ab.only_b, ab.only_a)
+    assert ba.difference == pytest.approx(-ab.difference)
+    assert (ba.low, ba.high) == pytest.approx((-ab.high, -ab.low))
+    assert ba.p_value == pytest.approx(ab.p_value)
+
+
+def test_identical_players_differ_by_nothing():
+    a, _ = pairs(30, 0, 0, 70)
+    d = paired_difference(a, a.copy())
+    assert (d.only_a, d.only_b, d.difference, d.p_value) == (0, 0, 0.0, 1.0)
+    assert d.low <= 0.0 <= d.high
+
+
+def test_pairing_narrows_the_interval():
+    # agents that agree on most games: the paired interval is far narrower than the two rates' intervals
+    a, b = pairs(3800, 200, 300, 5700)
+    d = paired_difference(a, b)
+    la, ua = wilson_interval(4000, 10_000)
+    lb, ub = wilson_interval(4100, 10_000)
+    assert d.high - d.low < 0.5 * ((ua - la) + (ub - lb)) / 2
+    assert d.low > 0  # +300/-200 in 10,000: clearly better
+    assert d.p_value < 1e-4
+
+
+@pytest.mark.parametrize(("probs", "n"), [((0.38, 0.02, 0.03, 0.57), 400), ((0.3, 0.1, 0.1, 0.5), 60),
+                                          ((0.9, 0.02, 0.05, 0.03), 200)])
+def test_the_interval_covers_the_true_difference_95_times_in_100(probs, n):
+    rng = np.random.default_rng(2026)
+    truth = probs[2] - probs[1]
+    runs = 2000
+    hits = 0
+    for _ in range(runs):
+        d = paired_difference(*pairs(*rng.multinomial(n, probs)))
+        hits += d.low <= truth <= d.high
+    # binomial spread of 2,000 runs at 0.95 is 0.005: a wrong correlation term or Wald's interval leaves this
+    assert 0.935 <= hits / runs <= 0.975, hits / runs
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60), st.integers(0, 60),
+       st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_interval_is_ordered_and_inside_minus_one_one(both, only_a, only_b, neither, confidence):
+    if both + only_a + only_b + neither == 0:
+        return
+    d = paired_difference(*pairs(both, only_a, only_b, neither), confidence=confidence)
+    assert -1.0 <= d.low <= d.difference <= d.high <= 1.0
+    assert 0.0 <= d.p_value <= 1.0
+    wider = paired_difference(*pairs(both, only_a, only_b, neither), confidence=0.999)
+    assert wider.low <= d.low + 1e-12 and wider.high >= d.high - 1e-12
+
+
+def test_zero_one_numbers_and_series_are_accepted():
+    a, b = pairs(5, 2, 4, 9)
+    expected = paired_difference(a, b)
+    assert paired_difference(a.astype(int), b.astype(float)) == expected
+    import pandas as pd
+
+    assert paired_difference(pd.Series(a), pd.Series(b)) == expected
+
+
+@pytest.mark.parametrize(
+    ("won_a", "won_b", "kwargs", "message"),
+    [
+        ([True, False], [True], {}, "same games: got 2 and 1"),
+        ([], [], {}, "no games to compare"),
+        ([[True, False]], [[True, False]], {}, "1-d sequence"),
+        ([True, 2], [True, False], {}, "booleans (True: won) or 0/1"),
+        (["yes", "no"], [True, False], {}, "booleans (True: won) or 0/1"),
+        ([True], [False], {"confidence": 95}, "confidence must be within (0, 1)"),
+    ],
+)
+def test_bad_input_is_named(won_a, won_b, kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        paired_difference(won_a, won_b, **kwargs)
+
+
+def test_two_agents_on_the_same_seeds():
+    a = sweeplab.play("probability", level="beginner", games=40, seed=11)
+    b = sweeplab.play("best", level="beginner", games=40, seed=11)
+    assert (a["game"].to_numpy() == b["game"].to_numpy()).all()
+    d = paired_difference(a["won"], b["won"])
+    assert d.wins_a == int(a["won"].sum()) and d.wins_b == int(b["won"].sum())
+    assert d.only_b - d.only_a == d.wins_b - d.wins_a
