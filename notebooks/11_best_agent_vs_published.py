@@ -21,10 +21,11 @@
 # exact two-step value of the safest cells (the number a cell will show is counted over the layouts,
 # not drawn from independent neighbours) and an exhaustive endgame. `best-v1` is the agent before
 # issue 13; both play the same games (same seeds), so their difference is measured in one run
-# (`gained`: games only `best` won; `lost_vs_v1`: games only `best-v1` won). Each starts where it
-# chooses from the rules: the corner under "first click safe"; on a guaranteed zero (3, 3) on expert and (2, 2)
-# on the smaller levels.
-# Intervals are Wilson 95%.
+# (`gained`: games only `best` won; `lost_vs_v1`: games only `best-v1` won; `gain`: the difference of the
+# win rates, with its paired 95% interval `gain_low`..`gain_high` and McNemar's p-value `gain_p`, from
+# `sweeplab.stats.paired_difference`). Each starts where it chooses from the rules: the corner under
+# "first click safe"; on a guaranteed zero (3, 3) on expert and (2, 2) on the smaller levels. Win-rate
+# intervals are Wilson 95%.
 
 # %%
 # %matplotlib inline
@@ -37,7 +38,8 @@ from sweeplab.rollouts import move_win_rates
 PRESET = experiments.preset_from_env()
 best = experiments.run("011-best", preset=PRESET)
 best[["level", "first_click", "games", "win_rate", "ci_low", "ci_high", "v1_win_rate", "v1_ci_low", "v1_ci_high",
-      "gained", "lost_vs_v1", "report", "games_per_cpu_s", "v1_games_per_cpu_s"]]
+      "gained", "lost_vs_v1", "gain", "gain_low", "gain_high", "gain_p", "report", "games_per_cpu_s",
+      "v1_games_per_cpu_s"]]
 
 # %%
 fig = figures.best_figure(best)

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .game import LEVELS
-from .stats import wilson_interval
+from .stats import paired_difference, wilson_interval
 
 __all__ = [
     "PRESETS",
@@ -337,7 +337,9 @@ def best_vs_published(
     zero rule the two may open different cells).  Returns one row per (level, first_click):
     ``agent``'s ``games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %), the
     baseline's as ``v1_*``, the paired counts ``gained`` / ``lost_vs_v1`` (games
-    only one of them won), ``games_per_cpu_s`` (loss classification included;
+    only one of them won) with the paired difference ``gain`` (``agent`` minus
+    baseline), its 95 % interval ``gain_low, gain_high`` and McNemar's
+    ``gain_p`` (:func:`sweeplab.stats.paired_difference`), ``games_per_cpu_s`` (loss classification included;
     ``v1_`` likewise), ``report`` (published), and the lost games by cause
     (:data:`sweeplab.losses.CAUSES`) as ``loss: <cause>`` and ``v1 loss: <cause>``.
     """
@@ -361,8 +363,9 @@ def best_vs_published(
             prefix = "loss" if not key else "v1 loss"
             row.update({f"{prefix}: {c}": int(causes.get(c, 0)) for c in CAUSES})
         if "v1_" in played:
-            row["gained"] = int((played[""] & ~played["v1_"]).sum())
-            row["lost_vs_v1"] = int((~played[""] & played["v1_"]).sum())
+            d = paired_difference(played["v1_"], played[""])
+            row.update(gained=d.only_b, lost_vs_v1=d.only_a, gain=d.difference, gain_low=d.low,
+                       gain_high=d.high, gain_p=d.p_value)
         row["report"] = PUBLISHED_BEST[(lv, fc)]
         rows.append(row)
     return pd.DataFrame(rows)
