@@ -7,7 +7,18 @@ bare ``ValueError``.
 
 from __future__ import annotations
 
-__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused"]
+__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused", "mines_text"]
+
+
+def mines_text(n: int) -> str:
+    """``"1 mine"``, ``"3 mines"``: a count of mines for a message.
+
+    Examples
+    --------
+    >>> mines_text(1), mines_text(0), mines_text(-2)
+    ('1 mine', '0 mines', '-2 mines')
+    """
+    return f"{n} mine" if n == 1 else f"{n} mines"
 
 
 class InconsistentPositionError(ValueError):

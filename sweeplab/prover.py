@@ -63,6 +63,7 @@ import scipy.sparse as sp
 
 from ._highs import solve as solve_program
 from .errors import MethodRefused
+from .methods._consistency import has_layout
 from .positions import as_observation
 from .proof_check import check_proof
 from .proofs import Assume, Combine, Proof, Split
@@ -956,6 +957,16 @@ def prove(
     claims to chain through: where :func:`prove_all` would build a chain over
     intermediate claimed cells, this proves it by contradiction instead.
 
+    From clues that no layout fits, every claim would follow (both values of
+    every cell), so, as :func:`sweeplab.deduce` does, the position is first
+    checked (:func:`~sweeplab.methods._consistency.has_layout`, a node
+    budget, no time limit; a position too large for it goes unchecked).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits the position.
+
     Examples
     --------
     >>> from sweeplab import Observation
@@ -965,6 +976,10 @@ def prove(
     [{'rows': [[[1, 2], 1], [[1, 1], -1]], 'modulus': None, 'fixes': [[[0, 3], 1]]}]
     >>> prove(obs, (0, 1), 1) is None
     True
+    >>> prove(Observation.from_text("0?", mines=1), (0, 1), 1)
+    Traceback (most recent call last):
+    ...
+    sweeplab.errors.InconsistentPositionError: ...
     """
     obs = as_observation(obs)
     if not _exact_clues(obs):
@@ -973,6 +988,7 @@ def prove(
     grid = np.asarray(obs.grid)
     if not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]) or grid[cell] != -1:
         return None
+    has_layout(obs, use_total=use_total, time_limit=None)  # raises on an inconsistent position
     safe, mines = ([cell], []) if value == 0 else ([], [cell])
     proofs, _ = prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p,
                           budget=budget, max_depth=max_depth, max_lps=max_lps)

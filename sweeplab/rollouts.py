@@ -26,7 +26,7 @@ import pandas as pd
 
 from .agents import make_agent
 from .agents.base import Agent, frontier_mask
-from .errors import InconsistentPositionError
+from .errors import InconsistentPositionError, mines_text
 from .executor import check_count, run_tasks
 from .game import Game
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
@@ -120,7 +120,7 @@ def _one_layout(obs: Observation, p: np.ndarray, rng: np.random.Generator) -> np
     rest = np.flatnonzero(grid.ravel() == COVERED)  # no number touches them: exchangeable
     need = obs.mines - int(np.count_nonzero(layout))
     if not 0 <= need <= rest.size:  # probabilities() has checked consistency already
-        raise InconsistentPositionError(f"{need} mines left for {rest.size} cells")
+        raise InconsistentPositionError(f"{mines_text(need)} left for {rest.size} cells")
     layout.flat[rng.choice(rest, need, replace=False)] = True
     return layout
 

@@ -272,3 +272,24 @@ def test_layout_counts_match_a_plain_count():
             assert truth > 0 and np.exp(got) == pytest.approx(truth, rel=1e-9), (obs.to_text(), total)
             compared += 1
     assert compared > 300 and impossible > 10
+
+
+def test_a_fresh_process_checks_consistency_before_numba_has_compiled(tmp_path):
+    # numba compiles the enumeration on its first call in a process (seconds, with an empty cache); that
+    # time once counted against deduce's 1 s consistency check, which then gave up and returned gf2's
+    # claims on a position no layout fits
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sweeplab\n"
+            "for method in ('gf2', 'lp'):\n"
+            "    try:\n"
+            "        d = sweeplab.deduce(sweeplab.Observation.from_text('??0', mines=2), method=method)\n"
+            "    except sweeplab.InconsistentPositionError:\n"
+            "        print(method, 'raised')\n"
+            "    else:\n"
+            "        print(method, 'claimed', sorted(d.safe), sorted(d.mines), d.consistent)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: everything compiles
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["gf2 raised", "lp raised"], out.stdout + out.stderr

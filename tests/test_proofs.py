@@ -317,3 +317,24 @@ def test_the_integer_programme_fallback_stops_on_nodes_not_seconds(monkeypatch):
     assert integer and all(kw.get("time_limit") is None and kw["max_nodes"] == prover.MIP_NODES
                            for kw in integer)
     assert proof is not None and check_proof(ONE_TWO_ONE, proof)
+
+
+@pytest.mark.parametrize(("text", "mines", "use_total"), [("0?", 1, True), ("1?\n?0", None, True),
+                                                          ("??0", 2, True), ("2?\n??\n.0", None, False)])
+def test_prove_refuses_positions_no_layout_fits(text, mines, use_total):
+    # from contradictory clues both values of a cell would follow: prove raises, as deduce does
+    obs = Observation.from_text(text, mines=mines)
+    assert oracle.brute_count(obs, use_total=use_total) == 0
+    cell = tuple(int(v) for v in next(zip(*(obs.grid == sweeplab.COVERED).nonzero(), strict=True)))
+    for value in (0, 1):
+        for style in ("clue", "linear", "case"):
+            with pytest.raises(sweeplab.InconsistentPositionError):
+                prove(obs, cell, value, style=style, use_total=use_total)
+
+
+def test_prove_ignores_a_total_it_may_not_use():
+    # the clues alone fit; only the total (3 mines, 2 cells) does not: without it, proofs stand
+    obs = Observation.from_text("??1", mines=3)
+    assert prove(obs, (0, 0), 0, use_total=False) is None  # not forced by the clue alone
+    with pytest.raises(sweeplab.InconsistentPositionError):
+        prove(obs, (0, 0), 0)

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import MethodRefused
 from ..positions import Observation, as_observation
+from ._consistency import has_layout
 
 if TYPE_CHECKING:
     from ..proofs import Proof
@@ -390,7 +390,7 @@ def deduce(
         Use the board's total number of mines when the position knows it.
     check_consistency : bool, default True
         When a method that is not complete claims cells, check with exact
-        enumeration (a node budget of :data:`CONSISTENCY_NODES`) that some
+        enumeration (:func:`~sweeplab.methods._consistency.has_layout`, a small budget) that some
         layout fits, so that no claim is ever returned for a position with no
         layout (incomplete methods cannot see every contradiction: ``"??0"``
         with 2 mines looks fine to ``gf2``).  Not counted in ``seconds``.
@@ -461,7 +461,7 @@ def deduce(
                         f"got {type(result).__name__}") from None
     consistent = True if complete else None
     if consistent is None and check_consistency and (safe or mines):
-        consistent = _has_layout(obs, use_total=bool(use_total))
+        consistent = has_layout(obs, use_total=bool(use_total))
     if not proofs:
         return _deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
@@ -483,26 +483,6 @@ def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, secon
 
 
 _EMPTY: frozenset[Cell] = frozenset()
-
-
-#: Node budget of the consistency check of :func:`deduce` (well under a millisecond on expert
-#: positions; past it the position is reported unchecked rather than waited for).
-CONSISTENCY_NODES = 20_000
-#: Memory and time budgets of that check: past either, the position is reported unchecked.
-CONSISTENCY_BYTES = 64 << 20
-CONSISTENCY_SECONDS = 1.0
-
-
-def _has_layout(obs: Observation, *, use_total: bool) -> bool | None:
-    """``True`` when exact enumeration finds a layout, ``None`` past its budget; raises when none fits."""
-    from .enumerate import analyse  # numba: imported on first use
-
-    try:
-        analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES,
-                max_bytes=CONSISTENCY_BYTES, time_limit=CONSISTENCY_SECONDS)
-    except MethodRefused:
-        return None
-    return True
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:

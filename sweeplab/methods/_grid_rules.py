@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from ..clue_system import PAD, ClueSystem
-from ..errors import InconsistentPositionError
+from ..errors import InconsistentPositionError, mines_text
 from ._common import Cell, CellSets
 
 
@@ -71,10 +71,10 @@ class Board:
         )
         if status == 1:
             raise InconsistentPositionError(
-                f"clue at {self.cell(at)} needs {need} more mines among {unk} covered cells"
+                f"clue at {self.cell(at)} needs {mines_text(need)} more among {unk} covered cells"
             )
         if status == 2:
-            raise InconsistentPositionError(f"{need} mines left for {unk} undecided cells")
+            raise InconsistentPositionError(f"{mines_text(need)} left for {unk} undecided cells")
         self.watch = watch
         self.found_safe.extend(safe.tolist())
         self.found_mines.extend(mines.tolist())

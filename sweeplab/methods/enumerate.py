@@ -60,7 +60,7 @@ import numba
 import numpy as np
 
 from ..clue_system import GroupedSystem, clue_system
-from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused
+from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused, mines_text
 from ..positions import FLAG, MINE, Observation, as_observation
 from ._common import TIME_LIMIT, Budget, size_text
 
@@ -650,11 +650,33 @@ def analyse(
     >>> sorted(e.safe), sorted(e.mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    if time_limit is not None:
+        _compile()  # before the clock starts
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
     safe_flat, mine_flat, probs, log_layouts = _run(obs, use_total, probabilities, _max_nodes(max_nodes),
                                                     budget, count)
     w = obs.shape[1]
     return Enumeration(_cells(safe_flat, w), _cells(mine_flat, w), probs, log_layouts)
+
+
+_compiled = False
+
+
+def _compile() -> None:
+    """Run every compiled kernel once, untimed, on a small position.
+
+    numba compiles a kernel (or loads it from its cache) on its first call in a
+    process, which can take seconds; counted against a time limit, it made the
+    first consistency check of a fresh install (1 s, :func:`~sweeplab.methods.deduce`)
+    give up and return the claims of an inconsistent position unchecked.
+    """
+    global _compiled
+    if _compiled:
+        return
+    warm = Observation.from_text("1??\n???\n??1", mines=3)
+    _run(warm, True, True, MAX_NODES, Budget("enumerate", time_limit=None), count=True)
+    _dp_counts(clue_system(warm).grouped())
+    _compiled = True
 
 
 #: Cap on the states of one level of the dynamic programme (:func:`_dp_counts`).
@@ -948,9 +970,10 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
         raise ComponentTooLargeError(
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: the combination "
             f"would need more than {MAX_COMBINE_CELLS} work cells")
-    if status == 2:
+    if status == 2:  # only with the total
+        assert R is not None
         raise InconsistentPositionError(
-            f"no layout fits the clues with {R} mines left among {I} interior and "
+            f"no layout fits the clues with {mines_text(R)} left among {I} interior and "
             f"{int(p.group_size.sum())} frontier cells")
     cells = p.cells
     cell_group = p.cell_group

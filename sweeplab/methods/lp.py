@@ -42,7 +42,7 @@ passed to HiGHS and checked between LPs; past it, :class:`~sweeplab.MethodRefuse
 from __future__ import annotations
 
 from ..clue_system import clue_system
-from ..errors import InconsistentPositionError, MethodRefused
+from ..errors import InconsistentPositionError, MethodRefused, mines_text
 from ..positions import Observation
 from ._common import TIME_LIMIT, Budget
 from ._relaxation import Relaxation
@@ -88,6 +88,6 @@ def forced_cells(
     n, I, R = s.cells.size, s.interior.size, s.remaining
     if n == 0 and I == 0:
         if R not in (None, 0):
-            raise InconsistentPositionError(f"{R} mines left but no covered cell")
+            raise InconsistentPositionError(f"{mines_text(R)} left but no covered cell")
         return set(), set()
     return s.claims(Relaxation(s, budget).decided())

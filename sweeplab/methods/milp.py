@@ -43,7 +43,7 @@ import scipy.sparse as sp
 
 from .._highs import solve as solve_program
 from ..clue_system import CellBounds, clue_system
-from ..errors import InconsistentPositionError
+from ..errors import InconsistentPositionError, mines_text
 from ..positions import Observation
 from ._common import TIME_LIMIT, Budget
 from ._relaxation import Relaxation
@@ -83,7 +83,7 @@ def forced_cells(
     n, I, R = s.cells.size, s.interior.size, s.remaining
     if n == 0 and not (R is not None and I > 0):
         if R not in (None, 0):
-            raise InconsistentPositionError(f"{R} mines left but no covered cell")
+            raise InconsistentPositionError(f"{mines_text(R)} left but no covered cell")
         return set(), set()
     programs = _Programs(s, budget, Relaxation(s, budget).decided())
     forced = programs.by_block()

@@ -1,0 +1,53 @@
+"""Whether some layout fits a position: the consistency check of ``deduce`` and ``prove``.
+
+Incomplete methods cannot see every contradiction (``"??0"`` with 2 mines
+looks fine to ``gf2``), and from contradictory clues every claim follows, so
+:func:`sweeplab.deduce` and :func:`sweeplab.prover.prove` ask exact
+enumeration, within a small budget, before they answer.
+"""
+
+from __future__ import annotations
+
+from ..errors import MethodRefused
+from ..positions import Observation
+
+__all__ = ["has_layout", "CONSISTENCY_NODES", "CONSISTENCY_BYTES", "CONSISTENCY_SECONDS"]
+
+#: Node budget of the check (well under a millisecond on expert positions; past it the position is
+#: reported unchecked rather than waited for).
+CONSISTENCY_NODES = 20_000
+#: Memory and time budgets of that check: past either, the position is reported unchecked.
+CONSISTENCY_BYTES = 64 << 20
+CONSISTENCY_SECONDS = 1.0
+
+
+def has_layout(obs: Observation, *, use_total: bool,
+               time_limit: float | None = CONSISTENCY_SECONDS) -> bool | None:
+    """``True`` when exact enumeration finds a layout, ``None`` past its budget; raises when none fits.
+
+    ``time_limit=None`` keeps only the node and memory budgets, so the answer
+    does not depend on the machine (the first call in a process also compiles
+    the enumeration, which a time limit would count).
+
+    Raises
+    ------
+    InconsistentPositionError
+        When no layout fits.
+
+    Examples
+    --------
+    >>> has_layout(Observation.from_text("??1", mines=1), use_total=True)
+    True
+    >>> has_layout(Observation.from_text("??0", mines=2), use_total=True)
+    Traceback (most recent call last):
+    ...
+    sweeplab.errors.InconsistentPositionError: ...
+    """
+    from .enumerate import analyse  # numba: imported on first use
+
+    try:
+        analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES,
+                max_bytes=CONSISTENCY_BYTES, time_limit=time_limit)
+    except MethodRefused:
+        return None
+    return True
