@@ -847,6 +847,10 @@ def prove_all(
         search found a layout where the cell has the other value (only an unsound
         method such as ``lstsq`` makes such claims).
 
+    The position is not checked for consistency: that is the caller's (from
+    clues no layout fits, every claim follows).  :func:`sweeplab.deduce` and
+    :func:`prove` check it first.
+
     Raises
     ------
     MethodRefused
