@@ -230,7 +230,11 @@ games.  Expert, root seed 1000, games 100,000..139,999, safe corner, against
 this agent (40.61%): ties of the two-step value broken by the expected
 safety of the second-safest next cell +276/-264 (40.64%); the larger
 endgame (48 cells, 1,000 layouts, 100,000 nodes) +61/-55 (40.62%); both
-together +323/-304 (40.66%).  All within noise: they stay out.
+together +323/-304 (40.66%); cells off the frontier valued when at least
+0.9 (rather than 0.95) times as safe as the safest frontier cell +31/-33,
+only when at least as safe +91/-85; the diagonal cells two from a number
+added to the straight-line ones: never chosen (the same play in 150 games).
+All within noise: they stay out.
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
