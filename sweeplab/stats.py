@@ -101,6 +101,8 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
     confidence intervals for the difference between binomial proportions
     based on paired data", method 10 (Wilson intervals of the two rates,
     combined with the corrected correlation of the pairs); test: exact McNemar.
+    The two are not dual: at the edge the interval can just exclude 0 while
+    ``p_value`` is just above 0.05, or the other way round.
 
     Parameters
     ----------

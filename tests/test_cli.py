@@ -115,6 +115,16 @@ def test_compare_plays_both_agents_on_the_same_games(capsys):
     assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
 
 
+def test_compare_gives_each_agent_its_own_first_move(capsys):
+    argv = ["compare", "best first_move=[2,2]", "best first_move=corner", "--level", "beginner",
+            "--games", "12", "--first-click", "zero", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    a = sweeplab.play("best", level="beginner", games=12, first_click="zero", first_move=(2, 2))
+    b = sweeplab.play("best", level="beginner", games=12, first_click="zero", first_move="corner")
+    assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
+
+
 def test_usage_errors_return_2(capsys):
     assert main(["solve"]) == 2
     assert "the following arguments are required" in capsys.readouterr().err

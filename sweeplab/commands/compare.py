@@ -7,7 +7,11 @@ Examples::
 
 Each agent is a name of ``sweeplab.AGENTS``, optionally followed by options
 ``KEY=VALUE`` in the same (quoted) argument, values read as by ``sweeplab
-sweep --option`` (no spaces inside a value).  Game ``i`` of both is seeded
+sweep --option`` (no spaces inside a value); ``first_move=[3,3]`` (or
+``corner``, ``centre``) gives that agent its own first cell::
+
+    sweeplab compare "best first_move=[2,2]" "best first_move=[3,3]" --level expert --first-click zero
+  Game ``i`` of both is seeded
 from ``(--seed, i)``: the same boards and first clicks, so most games end
 alike and the others measure the difference.  Prints each agent's win rate
 with its Wilson 95% interval, then the games only one of them won, the
@@ -31,12 +35,14 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     --------
     >>> parse_agent("best lookahead=10 use_total=no")
     ('best', {'lookahead': 10, 'use_total': False})
+    >>> parse_agent("best first_move=[3,3]")
+    ('best', {'first_move': [3, 3]})
     """
     name, *options = text.split()
     if "=" in name:
         raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
                          f"for example 'best lookahead=10'")
-    parsed = dict(parse_option(o, where=f"agent {text!r}") for o in options)
+    parsed = dict(parse_option(o, where=f"agent {text!r}", flags=("first_move",)) for o in options)
     if len(parsed) != len(options):
         raise ValueError(f"agent {text!r}: an option is given twice")
     return name, parsed

@@ -99,10 +99,11 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_option(text: str, *, where: str | None = None) -> tuple[str, Any]:
+def parse_option(text: str, *, where: str | None = None, flags: tuple[str, ...] = ()) -> tuple[str, Any]:
     """``key=value`` -> ``(key, value)``, the value read by :func:`parse_value`.
 
-    ``where`` names the option in errors (default ``--option 'text'``).
+    ``where`` names the option in errors (default ``--option 'text'``); keys of
+    :data:`GRID_FLAGS` are refused (they have their own flags) except ``flags``.
 
     Examples
     --------
@@ -114,7 +115,7 @@ def parse_option(text: str, *, where: str | None = None) -> tuple[str, Any]:
     key = key.strip()
     if not sep or not key.isidentifier():
         raise ValueError(f"{where}: agent options look like key=value, for example use_total=false")
-    if key in GRID_FLAGS:
+    if key in GRID_FLAGS and key not in flags:
         raise ValueError(f"{where}: {key} has its own flag, --{key.replace('_', '-')}")
     try:
         return key, parse_value(value)
