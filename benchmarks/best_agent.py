@@ -28,7 +28,7 @@ import pandas as pd
 
 import sweeplab
 from sweeplab.losses import loss_table, play_losses
-from sweeplab.stats import paired_difference, wilson_interval
+from sweeplab.stats import paired_difference, rate_text
 
 #: Root seed of the games used to tune ``best`` (issue 13); never used for evaluation.
 TUNE_SEED = 1000
@@ -38,9 +38,7 @@ EVAL_SEED = 2026
 
 def win_line(name: str, won: pd.Series) -> str:
     """``name: 41.23% [40.1, 42.3] (k/n)`` with the Wilson 95% interval."""
-    k, n = int(won.sum()), len(won)
-    lo, hi = wilson_interval(k, n)
-    return f"{name:8s} {100 * k / n:6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  ({k}/{n})"
+    return f"{name:8s} {rate_text(int(won.sum()), len(won))}"
 
 
 def speed(agent: str, level: str, games: int, seed: int, first_click: str) -> float:

@@ -334,13 +334,14 @@ def best_vs_published(
     corner under ``safe``; on the guaranteed zero (3, 3) on expert, (2, 2) on
     the smaller levels), and ``agent`` and ``baseline`` play the same games
     (:func:`sweeplab.losses.play_losses`, as :func:`sweeplab.play`; under the
-    zero rule the two may open different cells).  Returns one row per (level, first_click):
-    ``agent``'s ``games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %), the
-    baseline's as ``v1_*``, the paired counts ``gained`` / ``lost_vs_v1`` (games
-    only one of them won) with the paired difference ``gain`` (``agent`` minus
-    baseline), its 95 % interval ``gain_low, gain_high`` and McNemar's
-    ``gain_p`` (:func:`sweeplab.stats.paired_difference`), ``games_per_cpu_s`` (loss classification included;
-    ``v1_`` likewise), ``report`` (published), and the lost games by cause
+    zero rule the two may open different cells).  Returns one row per
+    (level, first_click): ``agent``'s ``games, wins, win_rate, ci_low,
+    ci_high`` (Wilson 95 %), the baseline's as ``v1_*``, the paired counts
+    ``gained`` / ``lost_vs_v1`` (games only one of them won) with the paired
+    difference ``gain`` (``agent`` minus baseline), its 95 % interval
+    ``gain_low, gain_high`` and McNemar's ``gain_p``
+    (:func:`sweeplab.stats.paired_difference`), ``games_per_cpu_s`` (loss
+    classification included; ``v1_`` likewise), ``report`` (published), and the lost games by cause
     (:data:`sweeplab.losses.CAUSES`) as ``loss: <cause>`` and ``v1 loss: <cause>``.
     """
     from .losses import CAUSES, play_losses

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest, norm
 
-__all__ = ["wilson_interval", "paired_difference", "PairedDifference", "summarize", "format_summary",
-           "GROUP_COLUMNS"]
+__all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifference", "summarize",
+           "format_summary", "GROUP_COLUMNS"]
 
 #: Parameter columns a summary groups by (those present in the results).
 GROUP_COLUMNS = ("agent", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p",
@@ -49,6 +49,18 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
+
+
+def rate_text(wins: int, games: int, *, confidence: float = 0.95) -> str:
+    """A win rate with its Wilson interval, as one line (the rate padded to six characters, for columns).
+
+    Examples
+    --------
+    >>> rate_text(4158, 10_000)
+    ' 41.58% [40.62, 42.55]  (4158/10000)'
+    """
+    lo, hi = wilson_interval(wins, games, confidence=confidence)
+    return f"{100 * wins / games:6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  ({wins}/{games})"
 
 
 @dataclass(frozen=True)

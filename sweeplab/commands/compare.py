@@ -11,9 +11,9 @@ sweep --option`` (no spaces inside a value); ``first_move=[3,3]`` (or
 ``corner``, ``centre``) gives that agent its own first cell::
 
     sweeplab compare "best first_move=[2,2]" "best first_move=[3,3]" --level expert --first-click zero
-  Game ``i`` of both is seeded
-from ``(--seed, i)``: the same boards and first clicks, so most games end
-alike and the others measure the difference.  Prints each agent's win rate
+
+Game ``i`` of both is seeded from ``(--seed, i)``: the same boards and first
+clicks, so most games end alike and the others measure the difference.  Prints each agent's win rate
 with its Wilson 95% interval, then the games only one of them won, the
 difference of the second minus the first with Newcombe's paired 95%
 interval, and McNemar's exact p-value (``sweeplab.stats.paired_difference``).
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..stats import paired_difference, wilson_interval
+    from ..stats import paired_difference, rate_text
     from ..sweeps import run_sweep
 
     specs = (args.first, args.second)
@@ -75,14 +75,14 @@ def run(args: argparse.Namespace) -> int:
     results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
                         chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
                         progress=args.progress)
-    won = [results[results["point"] == i].sort_values("game")["won"].to_numpy(bool) for i in (0, 1)]
-    rules = {"first_click": "safe", **board}  # play's default first click, shown
+    won = [results[results["point"] == i].sort_values("game")["won"] for i in (0, 1)]
+    d = paired_difference(*won)
+    # the first click as played (play's default when not given)
+    rules = {"first_click": results["first_click"].iloc[0], **board}
     where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
-    print(f"{where}; the same {args.games} games for both (seed {args.seed or 0})")
+    print(f"{where}; the same {d.games} games for both (seed {args.seed or 0})")
     width = max(map(len, specs))
-    for label, text, w in zip("AB", specs, won, strict=True):
-        lo, hi = wilson_interval(int(w.sum()), w.size)
-        print(f"{label}  {text:{width}s}  {100 * w.mean():6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  "
-              f"({int(w.sum())}/{w.size})")
-    print(f"B - A: {paired_difference(won[0], won[1])}")
+    for label, text, wins in zip("AB", specs, (d.wins_a, d.wins_b), strict=True):
+        print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}")
+    print(f"B - A: {d}")
     return 0
