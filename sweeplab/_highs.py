@@ -17,8 +17,12 @@ import scipy.sparse as sp
 
 # The bare solver class: the public ``highspy.Highs`` adds Python callbacks (2.6x the construction
 # time of these ~0.5 ms solves) and prints HiGHS's banner once per process before output can be
-# switched off.
-from highspy._core import _Highs
+# switched off.  It is private to highspy: should a release move it, the public class (a subclass,
+# same calls) keeps every answer, slower.
+try:
+    from highspy._core import _Highs as _Solver
+except ImportError:  # pragma: no cover - depends on the installed highspy
+    _Solver = highspy.Highs
 
 __all__ = ["Solution", "solve"]
 
@@ -60,7 +64,7 @@ def solve(c: np.ndarray, A: Any, lo: np.ndarray, hi: np.ndarray, lb: np.ndarray,
         feasible = bool(np.all((np.asarray(lo) <= 0) & (np.asarray(hi) >= 0)))
         return Solution("optimal", np.zeros(0), "") if feasible else Solution("infeasible", None, "")
     rows = sp.csr_array(A, dtype=float) if A.shape[0] else sp.csr_array((0, n))
-    h = _Highs()
+    h = _Solver()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)  # HiGHS's thread pool deadlocks in workers forked after it started
     if time_limit is not None:

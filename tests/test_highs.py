@@ -59,3 +59,24 @@ def test_node_limit_is_a_status_of_its_own():
     x = np.rint(capped.x)  # the best point found so far, which fits
     np.testing.assert_allclose(A @ x, b)
     assert np.isin(x, (0, 1)).all()
+
+
+def test_the_public_solver_class_gives_the_same_answers(monkeypatch):
+    """The fallback should a highspy release move its private ``_Highs``: same programs, same results."""
+    import highspy
+
+    import sweeplab._highs as H
+
+    A = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
+    programs = [
+        (np.array([1.0, -1.0, 1.0]), A, np.array([1.0, 1.0]), np.array([1.0, 2.0]), False),
+        (np.array([-1.0, -1.0, 0.0]), A, np.array([-np.inf, 0.0]), np.array([1.0, 1.0]), True),
+        (np.zeros(3), A, np.array([3.0, 3.0]), np.array([3.0, 3.0]), True),
+    ]
+    private = [solve(c, M, lo, hi, np.zeros(3), np.ones(3), integer=i) for c, M, lo, hi, i in programs]
+    monkeypatch.setattr(H, "_Solver", highspy.Highs)
+    public = [solve(c, M, lo, hi, np.zeros(3), np.ones(3), integer=i) for c, M, lo, hi, i in programs]
+    assert [s.status for s in private] == [s.status for s in public] == ["optimal", "optimal", "infeasible"]
+    for (c, M, lo, hi, _), a, b in zip(programs[:2], private[:2], public[:2], strict=True):
+        assert abs(c @ a.x - c @ b.x) < 1e-9  # the same optimum (the second has several optimal points)
+        assert np.all(M @ b.x >= lo - 1e-9) and np.all(M @ b.x <= hi + 1e-9)
