@@ -22,7 +22,7 @@ import scipy.sparse as sp
 try:
     from highspy._core import _Highs as _Solver
 except ImportError:  # pragma: no cover - depends on the installed highspy
-    _Solver = highspy.Highs
+    _Solver = highspy.Highs  # type: ignore[misc]
 
 __all__ = ["Solution", "solve"]
 

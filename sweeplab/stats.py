@@ -36,7 +36,7 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
     n = np.asarray(trials, dtype=float)
     if np.any(k < 0) or np.any(k > n):
         raise ValueError("successes must lie within [0, trials]")
-    z = norm.ppf(0.5 + confidence / 2)
+    z = norm.isf((1 - confidence) / 2)  # not ppf(0.5 + confidence / 2): that rounds to ppf(1) = inf near 1
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         denom = 1 + z**2 / n
@@ -44,8 +44,8 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
         lo = np.clip(centre - half, 0.0, 1.0)
         hi = np.clip(centre + half, 0.0, 1.0)
-    lo = np.where(k == 0, 0.0, lo)
-    hi = np.where(k == n, 1.0, hi)
+    lo = np.where((k == 0) & (n > 0), 0.0, lo)
+    hi = np.where((k == n) & (n > 0), 1.0, hi)
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
@@ -59,6 +59,11 @@ def rate_text(wins: int, games: int, *, confidence: float = 0.95) -> str:
     >>> rate_text(4158, 10_000)
     ' 41.58% [40.62, 42.55]  (4158/10000)'
     """
+    for name, value in (("wins", wins), ("games", games)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if not 0 <= wins <= games or games == 0:
+        raise ValueError(f"need 0 <= wins <= games and games > 0, got {wins} wins of {games} games")
     lo, hi = wilson_interval(wins, games, confidence=confidence)
     return f"{100 * wins / games:6.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]  ({wins}/{games})"
 
@@ -96,9 +101,8 @@ class PairedDifference:
     confidence: float
 
     def __str__(self) -> str:
-        pct = round(self.confidence * 100)
         return (f"+{self.only_b}/-{self.only_a} of {self.games} games: {100 * self.difference:+.2f} points "
-                f"[{100 * self.low:+.2f}, {100 * self.high:+.2f}] ({pct}% CI), "
+                f"[{100 * self.low:+.2f}, {100 * self.high:+.2f}] ({100 * self.confidence:g}% CI), "
                 f"McNemar p = {self.p_value:.3g}")
 
 
@@ -175,6 +179,8 @@ def _outcomes(won, name: str) -> np.ndarray:
     x = np.asarray(won)
     if x.ndim != 1:
         raise ValueError(f"{name} must be a 1-d sequence of game outcomes, got shape {x.shape}")
+    if x.dtype == object and all(isinstance(v, (bool, np.bool_)) for v in x):
+        x = x.astype(bool)
     if x.dtype == bool:
         return x
     if x.size and not (np.issubdtype(x.dtype, np.number) and np.isin(x, (0, 1)).all()):

@@ -233,3 +233,26 @@ def test_moves_do_not_depend_on_the_machine_speed(request, agent, options):
         sweeplab.deduce("?1?\n1??", "lp", time_limit=10)
     timings = [c for c in before.columns if c.startswith("seconds")]
     pd_testing.assert_frame_equal(played().drop(columns=timings), before.drop(columns=timings))
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_options_of_the_wrong_type_are_refused_by_name(name):
+    """A typo must not pass as an option: "maybe" is not true, "ten" not a number (a bool is not a number)."""
+    import dataclasses
+    import typing
+
+    cls = AGENTS[name].cls
+    hints = typing.get_type_hints(cls)
+    wrong = {bool: ["maybe", 1, None], int: ["ten", 3.0, True], float: ["abc", None, False], str: [3, None]}
+    checked = 0
+    for field in dataclasses.fields(cls):
+        for value in wrong.get(hints[field.name], []):
+            with pytest.raises(ValueError, match=f"option {field.name} must be .*, got {value!r}"):
+                make_agent(name, **{field.name: value})
+            checked += 1
+    assert checked > 0
+    ok = {f.name: getattr(make_agent(name), f.name) for f in dataclasses.fields(cls)}
+    assert make_agent(name, **ok) == make_agent(name)  # the defaults pass, numpy scalars too
+    numeric = {k: np.float64(v) if hints[k] is float else np.int64(v) for k, v in ok.items()
+               if hints[k] in (int, float)}
+    assert make_agent(name, **numeric) == make_agent(name, **ok)

@@ -175,6 +175,14 @@ def junk(tmp_path):
         (["compare", "best", "best level=expert", "--level", "beginner"], ["level has its own flag"]),
         (["compare", "best", "best-v1"], ["give --level or --shape"]),
         (["compare", "best", "nope", "--level", "beginner"], ["unknown agent 'nope'; choose from"]),
+        (["compare", "", "best", "--level", "beginner"], ["agent '' is empty"]),
+        (["compare", "best", "best lookahead=ten", "--level", "beginner", "--games", "20"],
+         ["best: option lookahead must be a whole number, got 'ten'"]),
+        (["compare", "best", "best free_coin_flips=nein", "--level", "beginner"],
+         ["option free_coin_flips must be true or false, got 'nein'"]),
+        (["sweep", "--agent", "best", "--level", "beginner", "--games", "5", "--out", "{tmp}/sw",
+          "--option", "tolerance=abc"],
+         ["option tolerance must be a number"]),
     ],
 )
 def test_bad_flags_are_one_line_before_any_work(junk, capsys, argv, parts):

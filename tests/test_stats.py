@@ -115,3 +115,37 @@ def test_two_agents_on_the_same_seeds():
     d = paired_difference(a["won"], b["won"])
     assert d.wins_a == int(a["won"].sum()) and d.wins_b == int(b["won"].sum())
     assert d.only_b - d.only_a == d.wins_b - d.wins_a
+
+
+def test_confidence_next_to_one_gives_a_wide_interval_not_a_point():
+    c = np.nextafter(1.0, 0.0)  # 0.5 + c / 2 rounds to 1, whose normal quantile is infinite
+    lo, hi = wilson_interval(3, 10, confidence=c)
+    assert 0.0 < lo < 0.05 and 0.9 < hi < 1.0
+    d = paired_difference([1, 1, 0, 0, 1], [0, 0, 1, 1, 1], confidence=c)
+    assert -1.0 <= d.low < -0.8 and 0.8 < d.high <= 1.0
+
+
+def test_no_games_no_interval():
+    assert np.isnan(wilson_interval(0, 0)).all()
+    lo, hi = wilson_interval(np.array([0, 0, 5]), np.array([0, 5, 5]))
+    assert np.isnan(lo[0]) and np.isnan(hi[0]) and (lo[1], hi[2]) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("wins, games, message", [
+    (0, 0, "games > 0"), (4, 3, "0 <= wins <= games"), (-1, 3, "0 <= wins <= games"),
+    (1.5, 3, "wins must be a whole number"), (1, 3.0, "games must be a whole number"),
+    (True, 3, "wins must be a whole number"),
+])
+def test_rate_text_refuses_what_is_not_a_count(wins, games, message):
+    with pytest.raises(ValueError, match=message):
+        sweeplab.stats.rate_text(wins, games)
+
+
+def test_paired_text_names_the_confidence_it_used():
+    assert "(99.5% CI)" in str(paired_difference([1, 0, 1], [0, 1, 1], confidence=0.995))
+    assert "(95% CI)" in str(paired_difference([1, 0, 1], [0, 1, 1]))
+
+
+def test_object_arrays_of_booleans_are_outcomes():
+    a = np.array([True, False, True, True], dtype=object)
+    assert paired_difference(a, [1, 1, 0, 1]) == paired_difference([True, False, True, True], [1, 1, 0, 1])

@@ -9,6 +9,8 @@ generator state always give the same moves.
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple
 
@@ -92,6 +94,49 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
     return (int(r), int(c))
 
 
+_PLAIN = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+
+
+_PLAIN_FIELDS: dict[type, tuple[tuple[str, type], ...]] = {}
+
+
+def _plain_fields(cls: type) -> tuple[tuple[str, type], ...]:
+    """The options of an agent class declared ``bool``, ``int``, ``float`` or ``str`` (cached per class)."""
+    if cls not in _PLAIN_FIELDS:
+        hints = typing.get_type_hints(cls)
+        _PLAIN_FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls)
+                                   if hints[f.name] in _PLAIN)
+    return _PLAIN_FIELDS[cls]
+
+
+def check_option_types(agent: Agent) -> None:
+    """Raise ``ValueError`` for an option of the wrong type (``lookahead="ten"``, ``use_total="maybe"``).
+
+    Options declared ``bool``, ``int``, ``float`` or ``str`` are checked (an
+    int is a float here; a bool is neither); the others are checked by the
+    agent itself.
+
+    Examples
+    --------
+    >>> from sweeplab.agents.best import BestAgent
+    >>> BestAgent(lookahead="ten")
+    Traceback (most recent call last):
+    ...
+    ValueError: best: option lookahead must be a whole number, got 'ten'
+    """
+    for name, kind in _plain_fields(type(agent)):
+        value = getattr(agent, name)
+        if kind is bool:
+            ok = isinstance(value, (bool, np.bool_))
+        elif kind is str:
+            ok = isinstance(value, str)
+        else:
+            numbers = (int, np.integer) if kind is int else (int, float, np.integer, np.floating)
+            ok = isinstance(value, numbers) and not isinstance(value, (bool, np.bool_))
+        if not ok:
+            raise ValueError(f"{agent.name}: option {name} must be {_PLAIN[kind]}, got {value!r}")
+
+
 def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:
     """A uniformly random covered, unflagged cell (within ``mask`` if given), or ``None``."""
     cand = grid == COVERED
@@ -169,6 +214,7 @@ class Agent:
     name: ClassVar[str] = "agent"
 
     def __post_init__(self) -> None:
+        check_option_types(self)
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
         methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
         for m in methods:

@@ -38,6 +38,8 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     >>> parse_agent("best first_move=[3,3]")
     ('best', {'first_move': [3, 3]})
     """
+    if not text.split():
+        raise ValueError(f"agent {text!r} is empty: give an agent's name, for example 'best'")
     name, *options = text.split()
     if "=" in name:
         raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
