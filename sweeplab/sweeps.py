@@ -9,7 +9,8 @@ the executor, the worker count or the order in which chunks finish.
 On disk (``out`` directory)::
 
     .lock                    held (flock) by the one sweep writing here
-    manifest.json            points, games, seed, chunk size, package version, git commit
+    manifest.json            points, games, seed, chunk size, package version, git commit,
+                             code fingerprint (a resume under other code is refused)
     chunks/p0003-g000001200.parquet   games 1200.. of point 3, written atomically
 
 One sweep at a time writes a directory: it holds an exclusive ``flock`` on
@@ -55,7 +56,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .executor import check_count, check_positive, connect, default_chunk_size, run_tasks
-from .provenance import source_commit
+from .provenance import check_same_code, code_fingerprint, source_commit
 from .simulate import RESULT_COLUMNS, play
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
@@ -330,12 +331,13 @@ def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]
             detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
             raise ValueError(f"{path} holds another sweep: its {', '.join(differ)} differ ({detail}); "
                              f"run the same sweep to resume it, or choose another output directory")
+        check_same_code(manifest, out)
         return manifest
     from . import __version__
 
     manifest = {"points": points, "games": games, "seed": seed,
                 "chunk_size": chunk_size or default_chunk_size(games),
-                "version": __version__, "git_commit": source_commit()[0],
+                "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return manifest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -104,6 +105,10 @@ def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
     assert plain[cols].equals(first[cols]) and plain[cols].equals(again[cols])
     with pytest.raises(ValueError, match="holds another run"):
         run_games("reach", points, games=7, seed=2, out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**manifest, "code": "0123456789abcdef"}))
+    with pytest.raises(ValueError, match="started by other sweeplab code"):
+        run_games("reach", points, games=6, seed=2, out=out)
 
 
 def test_run_games_bad_points():

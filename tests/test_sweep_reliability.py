@@ -284,3 +284,45 @@ def test_unreachable_scheduler_is_a_quick_clear_error(monkeypatch, tmp_path):
         run_sweep([POINT], games=2, out=tmp_path / "s", scheduler="tcp://127.0.0.1:9", progress=False)
     assert time.monotonic() - t0 < 15
     assert not Path(tmp_path / "s").exists()  # nothing written before the scheduler answered
+
+
+def test_a_resume_under_other_code_is_refused(tmp_path):
+    """Games of two versions of an agent must not be counted as one sample (resume with other code)."""
+    from sweeplab.provenance import code_fingerprint
+
+    out = tmp_path / "run"
+    first = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    manifest_path = out / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    assert manifest["code"] == code_fingerprint()
+    (out / "chunks" / sorted(p.name for p in (out / "chunks").glob("*.parquet"))[1]).unlink()
+    manifest_path.write_text(json.dumps({**manifest, "code": "0123456789abcdef"}))  # started by other code
+    with pytest.raises(ValueError, match="started by other sweeplab code") as exc:
+        run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    assert "0123456789abcdef" in str(exc.value) and code_fingerprint() in str(exc.value)
+    assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
+    assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "4", "--seed", "1",
+                 "--chunk-size", "2", "--out", str(out)]) == 2
+    # a manifest from before fingerprints were recorded resumes as before
+    del manifest["code"]
+    manifest_path.write_text(json.dumps(manifest))
+    again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    pd.testing.assert_frame_equal(outcome(first), outcome(again))
+
+
+def test_the_code_fingerprint_sees_every_source_file(tmp_path):
+    from sweeplab.provenance import code_fingerprint
+
+    def tree(name, files):
+        root = tmp_path / name
+        for rel, text in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+        return code_fingerprint(root)
+
+    base = {"a.py": "x = 1\n", "sub/b.py": "y = 2\n", "notes.txt": "ignored"}
+    assert tree("same", base) == tree("copy", base)
+    assert tree("edited", {**base, "sub/b.py": "y = 3\n"}) != tree("same", base)
+    renamed = {"a.py": "x = 1\n", "sub/c.py": "y = 2\n", "notes.txt": "ignored"}
+    assert tree("renamed", renamed) != tree("same", base)
+    assert tree("other text", {**base, "notes.txt": "changed"}) == tree("same", base)
