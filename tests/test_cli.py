@@ -109,7 +109,9 @@ def test_compare_plays_both_agents_on_the_same_games(capsys):
     out = capsys.readouterr().out
     a = sweeplab.play("probability", level="beginner", games=30, seed=5, first_click="zero")
     b = sweeplab.play("best", level="beginner", games=30, seed=5, first_click="zero", lookahead=1)
-    assert out.startswith("first click zero, level beginner; the same 30 games for both (seed 5)\n")
+    # probability opens at a random cell, best at (2, 2): the same seeds, not quite the same boards
+    assert out.startswith("first click zero, level beginner; the same 30 seeds for both (seed 5); the first "
+                          "clicks differ, (random) and (2,2), so the boards differ where a first click moved")
     assert f"A  probability       {100 * a['won'].mean():6.2f}% [" in out
     assert f"({int(b['won'].sum())}/30)" in out.splitlines()[2]
     assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
@@ -123,6 +125,13 @@ def test_compare_gives_each_agent_its_own_first_move(capsys):
     a = sweeplab.play("best", level="beginner", games=12, first_click="zero", first_move=(2, 2))
     b = sweeplab.play("best", level="beginner", games=12, first_click="zero", first_move="corner")
     assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
+    # the zero rule clears mines from around each first cell: the boards are not the same
+    assert ("the same 12 seeds for both (seed 0); the first clicks differ, (2,2) and (corner), so the boards "
+            "differ where a first click moved a mine") in out.splitlines()[0]
+    argv = ["compare", "best first_move=[2,2]", "best-v1", "--level", "beginner", "--games", "4",
+            "--first-click", "zero", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0  # best-v1 starts a zero at (2, 2) too
+    assert "; the same 4 games for both (seed 0)" in capsys.readouterr().out.splitlines()[0]
 
 
 def test_usage_errors_return_2(capsys):

@@ -12,8 +12,11 @@ sweep --option`` (no spaces inside a value); ``first_move=[3,3]`` (or
 
     sweeplab compare "best first_move=[2,2]" "best first_move=[3,3]" --level expert --first-click zero
 
-Game ``i`` of both is seeded from ``(--seed, i)``: the same boards and first
-clicks, so most games end alike and the others measure the difference.  Prints each agent's win rate
+Game ``i`` of both is seeded from ``(--seed, i)``: the same boards when both
+open at the same cell, so most games end alike and the others measure the
+difference.  Under a safe or zero first click, agents opening at different cells
+play boards that differ where a first click moved a mine; the first line says so
+(the pairing is then looser, the test still valid).  Prints each agent's win rate
 with its Wilson 95% interval, then the games only one of them won, the
 difference of the second minus the first with Newcombe's paired 95%
 interval, and McNemar's exact p-value (``sweeplab.stats.paired_difference``).
@@ -77,12 +80,18 @@ def run(args: argparse.Namespace) -> int:
     results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
                         chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
                         progress=args.progress)
-    won = [results[results["point"] == i].sort_values("game")["won"] for i in (0, 1)]
-    d = paired_difference(*won)
+    games = [results[results["point"] == i].sort_values("game") for i in (0, 1)]
+    d = paired_difference(*(g["won"] for g in games))
     # the first click as played (play's default when not given)
     rules = {"first_click": results["first_click"].iloc[0], **board}
     where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
-    print(f"{where}; the same {d.games} games for both (seed {args.seed or 0})")
+    firsts = [g["first_move"].to_numpy() for g in games]
+    if rules["first_click"] == "none" or (firsts[0] == firsts[1]).all():
+        print(f"{where}; the same {d.games} games for both (seed {args.seed or 0})")
+    else:  # a safe or zero first click moves the mines under it: elsewhere on one board than the other
+        cells = " and ".join(f"({f[0]})" if len(set(f)) == 1 else "(varying)" for f in firsts)
+        print(f"{where}; the same {d.games} seeds for both (seed {args.seed or 0}); the first clicks "
+              f"differ, {cells}, so the boards differ where a first click moved a mine")
     width = max(map(len, specs))
     for label, text, wins in zip("AB", specs, (d.wins_a, d.wins_b), strict=True):
         print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}")
