@@ -93,7 +93,8 @@ pd.DataFrame(losses).round(2)
 # start. With the wider candidates of the last paragraph below it wins, on 40,000 fresh games each (seed
 # 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now hold the published rates
 # (41.13% and 54.3%), though not yet above them. On 40,000 more (seed 4242, session 12) it won 40.59%
-# [40.11, 41.07] with a safe corner start, just below 41.13%: over both seeds about 0.45 points short.
+# [40.11, 41.07] with a safe corner start, just below 41.13%, and on 80,000 more (seed 5555, session 14)
+# 40.79% [40.45, 41.13]: over the three seeds, 160,000 games, 40.74% [40.49, 40.98], 0.4 points short.
 # On 50,000 games each it matches the published beginner and intermediate rates, and beats the
 # intermediate one with a zero start (seed 2718: beginner 91.63% [91.38, 91.87] and 97.09% [96.94,
 # 97.23], intermediate 78.39% [78.02, 78.74] and 89.42% [89.14, 89.68] against 89.08%; see the last
