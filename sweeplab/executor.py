@@ -231,16 +231,32 @@ def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[st
     return function(**task)
 
 
+def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
+                         extra: Sequence[Any] = ()) -> tuple[str, Any]:
+    """:func:`_call` on a Dask worker, with the fingerprint of the sweeplab code it ran."""
+    from . import provenance
+
+    return provenance.code_fingerprint(), _call(function, plugins, task, extra)
+
+
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
+    from .provenance import code_fingerprint
+
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered_methods()
+    here = code_fingerprint()
     try:
-        futures = [client.submit(_call, function, plugins, task, extra, pure=False) for task in tasks]
+        futures = [client.submit(_call_reporting_code, function, plugins, task, extra, pure=False)
+                   for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
-            yield index[fut.key], fut.result()
+            theirs, result = fut.result()
+            if theirs != here:  # a worker with another install: its games must not join this sample
+                raise ValueError(f"a Dask worker runs other sweeplab code (fingerprint {theirs}, {here} "
+                                 f"here); install the same sweeplab on every worker")
+            yield index[fut.key], result
     finally:
         if owned:
             client.close()

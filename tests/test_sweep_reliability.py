@@ -326,3 +326,24 @@ def test_the_code_fingerprint_sees_every_source_file(tmp_path):
     renamed = {"a.py": "x = 1\n", "sub/c.py": "y = 2\n", "notes.txt": "ignored"}
     assert tree("renamed", renamed) != tree("same", base)
     assert tree("other text", {**base, "notes.txt": "changed"}) == tree("same", base)
+
+
+def test_a_dask_worker_with_other_code_is_refused(monkeypatch, tmp_path):
+    """A cluster worker with another sweeplab install must not add its games to this sample."""
+    distributed = pytest.importorskip("distributed")
+    import sweeplab.provenance
+
+    # a worker process of its own: it imports sweeplab afresh and reports the real fingerprint
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        same = run_sweep([POINT], games=2, seed=3, out=tmp_path / "same", scheduler=cluster.scheduler_address,
+                         progress=False)
+        assert len(same) == 2
+        # this process now stands for another install than the worker's
+        real = sweeplab.provenance.code_fingerprint()
+        monkeypatch.setattr(sweeplab.provenance, "code_fingerprint", lambda: "0123456789abcdef")
+        with pytest.raises(ValueError, match="a Dask worker runs other sweeplab code") as exc:
+            run_sweep([POINT], games=2, seed=3, out=tmp_path / "other", scheduler=cluster.scheduler_address,
+                      progress=False)
+    assert f"fingerprint {real}, 0123456789abcdef here" in str(exc.value)
+    assert not list((tmp_path / "other" / "chunks").glob("*.parquet"))  # nothing counted
