@@ -256,3 +256,17 @@ def test_options_of_the_wrong_type_are_refused_by_name(name):
     numeric = {k: np.float64(v) if hints[k] is float else np.int64(v) for k, v in ok.items()
                if hints[k] in (int, float)}
     assert make_agent(name, **numeric) == make_agent(name, **ok)
+
+
+def test_a_plugin_agent_with_a_loose_default_still_works():
+    """Only values given are checked: a default of another type (``limit: int = None``) is the author's."""
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Patient(Agent):
+        limit: int = None  # type: ignore[assignment]
+        name = "patient"
+
+    assert Patient().limit is None and Patient(limit=3).limit == 3
+    with pytest.raises(ValueError, match="patient: option limit must be a whole number, got 'x'"):
+        Patient(limit="x")

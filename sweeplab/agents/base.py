@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -97,14 +97,15 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
 _PLAIN = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
 
 
-_PLAIN_FIELDS: dict[type, tuple[tuple[str, type], ...]] = {}
+_PLAIN_FIELDS: dict[type, tuple[tuple[str, type, Any], ...]] = {}
 
 
-def _plain_fields(cls: type) -> tuple[tuple[str, type], ...]:
-    """The options of an agent class declared ``bool``, ``int``, ``float`` or ``str`` (cached per class)."""
+def _plain_fields(cls: type) -> tuple[tuple[str, type, Any], ...]:
+    """``(name, type, default)`` of the options of an agent class declared ``bool``, ``int``,
+    ``float`` or ``str`` (cached per class)."""
     if cls not in _PLAIN_FIELDS:
         hints = typing.get_type_hints(cls)
-        _PLAIN_FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls)
+        _PLAIN_FIELDS[cls] = tuple((f.name, hints[f.name], f.default) for f in dataclasses.fields(cls)
                                    if hints[f.name] in _PLAIN)
     return _PLAIN_FIELDS[cls]
 
@@ -113,8 +114,9 @@ def check_option_types(agent: Agent) -> None:
     """Raise ``ValueError`` for an option of the wrong type (``lookahead="ten"``, ``use_total="maybe"``).
 
     Options declared ``bool``, ``int``, ``float`` or ``str`` are checked (an
-    int is a float here; a bool is neither); the others are checked by the
-    agent itself.
+    int is a float here; a bool is neither) unless they hold the class's own
+    default (a plugin's ``limit: int = None`` still works); the others are
+    checked by the agent itself.
 
     Examples
     --------
@@ -124,8 +126,10 @@ def check_option_types(agent: Agent) -> None:
     ...
     ValueError: best: option lookahead must be a whole number, got 'ten'
     """
-    for name, kind in _plain_fields(type(agent)):
+    for name, kind, default in _plain_fields(type(agent)):
         value = getattr(agent, name)
+        if value is default:
+            continue
         if kind is bool:
             ok = isinstance(value, (bool, np.bool_))
         elif kind is str:
