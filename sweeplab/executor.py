@@ -219,43 +219,55 @@ def _registered_methods() -> tuple:
 def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
           extra: Sequence[Any] = ()) -> Any:
     """Run one task in a worker, after importing the plugin modules and registering the other
-    methods (``extra``, :func:`_registered_methods`) that this worker does not have yet."""
+    methods (``extra``, :func:`_registered_methods`) as the caller has them: a long-lived worker
+    may hold an earlier registration of the same name (a notebook's method before an edit)."""
     if plugins or extra:
         from .methods import METHODS, load_plugins, register_method
 
         load_plugins(plugins)
         for info in extra:
-            if info.name not in METHODS:
+            known = METHODS.get(info.name)
+            if known is None or known.function is not info.function:
                 register_method(info.name, info.function, sound=info.sound, complete=info.complete,
-                                summary=info.summary, reference=info.reference)
+                                summary=info.summary, reference=info.reference, replace=known is not None)
     return function(**task)
 
 
 def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
-                         extra: Sequence[Any] = ()) -> tuple[str, Any]:
-    """:func:`_call` on a Dask worker, with the fingerprint of the sweeplab code it ran."""
+                         extra: Sequence[Any] = (), methods: Sequence[str] = ()) -> tuple[str, dict, Any]:
+    """:func:`_call` on a Dask worker, with the fingerprints of the sweeplab code and of the
+    ``methods`` (not sweeplab's own) it ran."""
     from . import provenance
 
-    return provenance.code_fingerprint(), _call(function, plugins, task, extra)
+    result = _call(function, plugins, task, extra)
+    return provenance.code_fingerprint(), provenance.method_fingerprints(list(methods)), result
 
 
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
-    from .provenance import code_fingerprint
+    from .provenance import code_fingerprint, method_fingerprints
 
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered_methods()
     here = code_fingerprint()
+    names = [info.name for info in extra]
+    methods_here = method_fingerprints(names)
     try:
-        futures = [client.submit(_call_reporting_code, function, plugins, task, extra, pure=False)
+        futures = [client.submit(_call_reporting_code, function, plugins, task, extra, names, pure=False)
                    for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
-            theirs, result = fut.result()
-            if theirs != here:  # a worker with another install: its games must not join this sample
+            theirs, methods_there, result = fut.result()
+            # a worker with another install, or another version of a plugin: its games must not join
+            if theirs != here:
                 raise ValueError(f"a Dask worker runs other sweeplab code (fingerprint {theirs}, {here} "
                                  f"here); install the same sweeplab on every worker")
+            if methods_there != methods_here:
+                name = next(n for n in names if methods_there.get(n) != methods_here.get(n))
+                raise ValueError(f"a Dask worker runs other code of method {name!r} (fingerprint "
+                                 f"{methods_there.get(name)}, {methods_here.get(name)} here); install the "
+                                 f"same plugin on every worker")
             yield index[fut.key], result
     finally:
         if owned:

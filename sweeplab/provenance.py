@@ -2,20 +2,26 @@
 
 Every file of results (sweep manifests, bench manifests, the report index)
 records :func:`source_commit`, so a figure can be traced to the code that made
-it.  Resumable runs also record :func:`code_fingerprint` and refuse to resume
-under other code (:func:`check_same_code`): games played by two versions of an
-agent must not be counted as one sample.
+it.  Resumable runs also record :func:`code_fingerprint` and, for the methods
+they use that are not sweeplab's own (plugins, methods registered in a script
+or notebook), :func:`method_fingerprints`; they refuse to resume under other
+code (:func:`check_same_code`): games played by two versions of an agent or a
+method must not be counted as one sample.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
-__all__ = ["source_commit", "code_fingerprint", "check_same_code"]
+__all__ = ["source_commit", "code_fingerprint", "method_fingerprints", "check_same_code"]
 
 #: The package's source directory (what :func:`code_fingerprint` reads by default).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -58,8 +64,75 @@ def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
     return digest.hexdigest()[:16]
 
 
+def method_fingerprints(points: Any) -> dict[str, str]:
+    """A hash of each method named in ``points`` that is registered but not sweeplab's own.
+
+    ``points`` are a run's parameters (JSON: dicts, lists, strings, numbers);
+    every string in them that names such a method (``methods=[...]`` of the
+    chain agent, ``method=`` of :func:`~sweeplab.reach.run_games`) counts.  A
+    method is hashed by its module's source file when it has one (so helpers in
+    that file count too), else by its code object (a script's or notebook's function).
+    :func:`code_fingerprint` covers sweeplab's own methods.
+
+    Examples
+    --------
+    >>> method_fingerprints([{"agent": "chain", "methods": ["trivial", "rref"]}])  # built-ins only
+    {}
+    """
+    from .methods import METHODS
+
+    names: set[str] = set()
+    _strings(points, names)
+    return {name: _function_fingerprint(METHODS[name].function)
+            for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _strings(v, out)
+
+
+def _function_fingerprint(function: Any) -> str:
+    """Its module's source file when it has one (not ``__main__``), else its code object (without line
+    numbers); a partial's function and arguments; a callable object's class."""
+    fn = inspect.unwrap(function)
+    digest = hashlib.sha256()
+    if isinstance(fn, functools.partial):
+        arguments = repr((fn.args, sorted(fn.keywords.items())))
+        digest.update((_function_fingerprint(fn.func) + arguments).encode())
+        return digest.hexdigest()[:16]
+    holder = fn if inspect.isfunction(fn) else type(fn)
+    name = getattr(holder, "__module__", None) or "__main__"
+    # a script's or notebook's function travels to Dask workers by value: hash what travels
+    file = None if name == "__main__" else getattr(sys.modules.get(name), "__file__", None)
+    code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
+    if file is not None and Path(file).is_file():
+        digest.update(b"file\0" + Path(file).read_bytes())
+    elif code is not None:
+        _hash_code(digest, code)
+    else:
+        digest.update(f"{name}.{holder.__qualname__}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _hash_code(digest: Any, code: CodeType) -> None:
+    digest.update(code.co_code + b"\0" + repr((code.co_names, code.co_varnames)).encode())
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _hash_code(digest, const)
+        else:
+            digest.update(repr(const).encode() + b"\0")
+
+
 def check_same_code(manifest: dict[str, Any], path: Path) -> None:
-    """Raise ``ValueError`` if the run in ``path`` was started by other sweeplab code.
+    """Raise ``ValueError`` if the run in ``path`` was started by other sweeplab code, or other code
+    of a method it uses that is not sweeplab's own (see :func:`method_fingerprints`).
 
     Manifests written before fingerprints were recorded pass.
     """
@@ -69,3 +142,11 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
             f"{path} was started by other sweeplab code (fingerprint {theirs} there, {mine} here: the "
             f"package changed since); resuming would count games of two versions as one sample. Choose "
             f"another output directory, or delete this one to start again")
+    started = manifest.get("methods") or {}
+    now = method_fingerprints(list(started))
+    for name, fingerprint in started.items():
+        if now.get(name) != fingerprint:
+            raise ValueError(
+                f"{path} was started by other code of method {name!r} (fingerprint {fingerprint} there, "
+                f"{now.get(name)} here: its source changed since); resuming would count games of two "
+                f"versions as one sample. Choose another output directory, or delete this one to start again")

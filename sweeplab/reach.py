@@ -613,7 +613,7 @@ def _open_manifest(out: Path, kind, points, games, seed, chunk_size, atomic_writ
     from importlib.metadata import PackageNotFoundError, version
 
     from .executor import default_chunk_size
-    from .provenance import check_same_code, code_fingerprint, source_commit
+    from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
 
     try:
         package = version("sweeplab")
@@ -639,7 +639,7 @@ def _open_manifest(out: Path, kind, points, games, seed, chunk_size, atomic_writ
         return int(theirs["chunk_size"])
     size = chunk_size or default_chunk_size(games)
     manifest = {**mine, "chunk_size": size, "version": package, "git_commit": source_commit()[0],
-                "code": code_fingerprint(),
+                "code": code_fingerprint(), "methods": method_fingerprints(points),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return size

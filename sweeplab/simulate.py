@@ -29,7 +29,7 @@ from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
 
-__all__ = ["play", "play_game", "game_seeds", "RESULT_COLUMNS"]
+__all__ = ["play", "play_game", "game_seeds", "concat_results", "RESULT_COLUMNS"]
 
 #: Sources of certain moves recorded per game, one ``certain_<source>`` column each.
 SOURCES = tuple(name.replace("-", "_") for name, m in METHODS.items() if m.builtin)
@@ -42,6 +42,27 @@ RESULT_COLUMNS = (
     *(f"seconds_{s}" for s in SOURCES),
 )
 _COLUMN_SET = frozenset(RESULT_COLUMNS)
+
+
+def is_method_column(name: str) -> bool:
+    """A column of a registered method's certain moves or seconds (after :data:`RESULT_COLUMNS`)."""
+    return name not in _COLUMN_SET and name.startswith(("certain_", "seconds_"))
+
+
+def concat_results(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Results of :func:`play` (parts of one run) as one table.
+
+    A registered method has columns only in the parts whose games called it;
+    elsewhere it made no move and took no time, so its columns are 0 there,
+    as a built-in method's are.  Other columns come first, in order.
+    """
+    df = pd.concat(frames, ignore_index=True)
+    extra = sorted(c for c in df.columns if is_method_column(c))
+    for c in extra:
+        df[c] = df[c].fillna(0.0 if c.startswith("seconds_") else 0)
+        if c.startswith("certain_"):
+            df[c] = df[c].astype("int64")
+    return df[[c for c in df.columns if not is_method_column(c)] + extra]
 
 
 def game_seeds(seed: int, game: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
@@ -203,7 +224,7 @@ def play(
         finally:
             if bar is not None:
                 bar.close()
-        return pd.concat(parts, ignore_index=True)
+        return concat_results(parts)
     if level is None:
         level = next((n for n, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n_mines), None)
     fm = player.first_move

@@ -56,8 +56,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .executor import check_count, check_positive, connect, default_chunk_size, run_tasks
-from .provenance import check_same_code, code_fingerprint, source_commit
-from .simulate import RESULT_COLUMNS, play
+from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
+from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
 
@@ -338,6 +338,7 @@ def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]
     manifest = {"points": points, "games": games, "seed": seed,
                 "chunk_size": chunk_size or default_chunk_size(games),
                 "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
+                "methods": method_fingerprints(points),
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return manifest
@@ -373,7 +374,9 @@ def _read_chunk(path: Path, identity: Mapping[str, Any]) -> pd.DataFrame:
         raise ValueError(f"it belongs to another chunk or sweep (its {', '.join(differ)} differ)")
     df = table.to_pandas()
     games = list(range(identity["start"], identity["start"] + identity["games"]))
-    if (list(df.columns) != ["point", *RESULT_COLUMNS] or df["game"].tolist() != games
+    standard = len(RESULT_COLUMNS) + 1
+    if (list(df.columns[:standard]) != ["point", *RESULT_COLUMNS]
+            or not all(is_method_column(c) for c in df.columns[standard:]) or df["game"].tolist() != games
             or (df["point"] != identity["point"]).any() or (df["seed"] != identity["seed"]).any()):
         raise ValueError("its rows are not the games its identity names")
     return df
@@ -473,7 +476,7 @@ def run_sweep(
             lock.release()
         if owned and client is not None:
             client.close()
-    return pd.concat([done[c] for c in chunks], ignore_index=True)
+    return concat_results([done[c] for c in chunks])
 
 
 def _chunk_ok(out: Path, points, chunk: Chunk, seed: int) -> bool:
@@ -548,4 +551,4 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
     if not frames:
         return pd.DataFrame(columns=["point", *RESULT_COLUMNS])
-    return pd.concat(frames, ignore_index=True)
+    return concat_results(frames)

@@ -347,3 +347,146 @@ def test_a_dask_worker_with_other_code_is_refused(monkeypatch, tmp_path):
                       progress=False)
     assert f"fingerprint {real}, 0123456789abcdef here" in str(exc.value)
     assert not list((tmp_path / "other" / "chunks").glob("*.parquet"))  # nothing counted
+
+
+# --- the code of methods that are not sweeplab's own -------------------------------------------------------
+
+PLUGIN_SOURCE = '''
+import sweeplab
+
+def first_rule(obs, *, use_total=True):
+    return sweeplab.deduce(obs, "trivial", use_total=use_total).safe, set()
+
+sweeplab.register_method("resume-plugin", first_rule, sound=True, complete=False, replace=True)
+'''
+
+
+def _main_function(body):
+    """A method defined as in a script or notebook (module ``__main__``, no source file)."""
+    namespace = {"__name__": "__main__", "sweeplab": sweeplab}
+    exec(f"def claims(obs, *, use_total=True):\n    {body}\n", namespace)
+    return namespace["claims"]
+
+
+@pytest.fixture
+def plugin_module(tmp_path, monkeypatch):
+    """A plugin module file on sys.path, loaded as --plugin loads it; unregistered afterwards."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(sweeplab.methods.PLUGINS_ENV, "")  # restored afterwards: later workers skip it
+    path = tmp_path / "resume_plugin_module.py"
+    path.write_text(PLUGIN_SOURCE)
+    sweeplab.methods.load_plugins(["resume_plugin_module"])
+    yield path
+    sys.modules.pop("resume_plugin_module", None)
+    if "resume-plugin" in sweeplab.METHODS:
+        sweeplab.unregister_method("resume-plugin")
+
+
+def test_a_resume_after_a_plugin_method_changed_is_refused(tmp_path, plugin_module):
+    """Games played by two versions of a plugin method must not be counted as one sample."""
+    point = {"agent": "chain", "methods": ["resume-plugin"], "level": "beginner"}
+    out = tmp_path / "run"
+    first = run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert list(manifest["methods"]) == ["resume-plugin"]
+    # the plugin's columns come back from the chunks (they were refused as not the games named)
+    pd.testing.assert_frame_equal(load_results(out), first)
+    assert first["certain_resume_plugin"].dtype == "int64" and first["certain_resume_plugin"].sum() > 0
+    chunk = sorted((out / "chunks").glob("*.parquet"))[1]
+    chunk.unlink()
+    # the same source resumes, and replays the removed chunk identically
+    again = run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+    pd.testing.assert_frame_equal(outcome(first), outcome(again))
+    chunk.unlink()
+    plugin_module.write_text(PLUGIN_SOURCE.replace('"trivial"', '"subset"'))  # an edit of the plugin
+    with pytest.raises(ValueError, match="started by other code of method 'resume-plugin'"):
+        run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+    assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
+    sweeplab.unregister_method("resume-plugin")
+    with pytest.raises(ValueError, match="unknown method 'resume-plugin'"):
+        run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+
+
+def test_a_resume_after_a_notebook_method_changed_is_refused(tmp_path):
+    point = {"agent": "chain", "methods": ["resume-notebook"], "level": "beginner"}
+    out = tmp_path / "run"
+    sweeplab.register_method("resume-notebook", _main_function("return set(), set()"), sound=True,
+                             complete=False)
+    try:
+        run_sweep([point], games=2, seed=2, chunk_size=1, out=out, workers=1, progress=False)
+        next((out / "chunks").glob("*.parquet")).unlink()
+        # registered again from the same text (a notebook cell run twice): the same code, it resumes
+        sweeplab.register_method("resume-notebook", _main_function("return set(), set()"), sound=True,
+                                 complete=False, replace=True)
+        assert len(run_sweep([point], games=2, seed=2, chunk_size=1, out=out, workers=1, progress=False)) == 2
+        next((out / "chunks").glob("*.parquet")).unlink()
+        sweeplab.register_method("resume-notebook", _main_function("return {(0, 0)} - {(0, 0)}, set()"),
+                                 sound=True, complete=False, replace=True)
+        with pytest.raises(ValueError, match="other code of method 'resume-notebook'"):
+            run_sweep([point], games=2, seed=2, chunk_size=1, out=out, workers=1, progress=False)
+    finally:
+        sweeplab.unregister_method("resume-notebook")
+
+
+def test_method_fingerprints_cover_only_the_methods_a_run_names():
+    from sweeplab.provenance import method_fingerprints
+
+    sweeplab.register_method("fp-a", _main_function("return set(), set()"), sound=True, complete=False)
+    sweeplab.register_method("fp-b", _main_function("return set(), set()"), sound=True, complete=False)
+    try:
+        named = method_fingerprints([{"agent": "chain", "methods": ["trivial", "fp-a"], "level": "beginner"}])
+        assert list(named) == ["fp-a"]  # not the built-in, not fp-b
+        assert method_fingerprints({"method": "fp-b"}).keys() == {"fp-b"}
+        assert named["fp-a"] == method_fingerprints(["fp-b"])["fp-b"]  # same code, same fingerprint
+    finally:
+        sweeplab.unregister_method("fp-a")
+        sweeplab.unregister_method("fp-b")
+
+
+def test_a_long_lived_dask_worker_runs_the_method_as_the_client_has_it_now(monkeypatch, tmp_path):
+    """A worker that registered a notebook method earlier takes the edited one, and a worker whose
+    plugin code differs from the client's is refused."""
+    distributed = pytest.importorskip("distributed")
+    import sweeplab.provenance
+
+    point = {"agent": "chain", "methods": ["dask-notebook"], "level": "beginner"}
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        try:
+            sweeplab.register_method("dask-notebook", _main_function("return set(), set()"), sound=True,
+                                     complete=False)
+            run_sweep([point], games=3, seed=4, scheduler=cluster.scheduler_address, progress=False)
+            # the edit: now the single-clue rules; the worker must not keep the first version
+            sweeplab.register_method("dask-notebook", _main_function(
+                "return sweeplab.deduce(obs, 'trivial', use_total=use_total).safe, set()"), sound=True,
+                complete=False, replace=True)
+            there = run_sweep([point], games=3, seed=4, scheduler=cluster.scheduler_address, progress=False)
+            here = run_sweep([point], games=3, seed=4, workers=1, progress=False)
+            pd.testing.assert_frame_equal(outcome(there), outcome(here))
+            # a worker whose code of the method differs (another plugin install) is refused
+            monkeypatch.setattr(sweeplab.provenance, "method_fingerprints",
+                                lambda points: {"dask-notebook": "0123456789abcdef"})
+            with pytest.raises(ValueError, match="a Dask worker runs other code of method 'dask-notebook'"):
+                run_sweep([point], games=3, seed=4, out=tmp_path / "other",
+                          scheduler=cluster.scheduler_address, progress=False)
+        finally:
+            sweeplab.unregister_method("dask-notebook")
+
+
+def test_a_registered_methods_columns_are_zero_where_it_never_ran(tmp_path):
+    """Parts of a run whose games never called a registered method hold 0 for it, not NaN."""
+    from sweeplab.simulate import concat_results
+
+    calls = _main_function("return sweeplab.deduce(obs, 'trivial', use_total=use_total).safe, set()")
+    sweeplab.register_method("zero-cols", calls, sound=True, complete=False)
+    try:
+        parts = [sweeplab.play("chain", methods=["zero-cols"], level="beginner", games=2, seed=1, workers=1),
+                 sweeplab.play("trivial", level="beginner", games=2, seed=1, start=2, workers=1)]
+        df = concat_results(parts)
+        assert df["certain_zero_cols"].tolist()[2:] == [0, 0] and df["seconds_zero_cols"].notna().all()
+        assert list(df.columns[-2:]) == ["certain_zero_cols", "seconds_zero_cols"]
+        two = sweeplab.play("chain", methods=["zero-cols"], level="beginner", games=6, seed=1, workers=2)
+        one = sweeplab.play("chain", methods=["zero-cols"], level="beginner", games=6, seed=1, workers=1)
+        pd.testing.assert_frame_equal(outcome(two), outcome(one))
+    finally:
+        sweeplab.unregister_method("zero-cols")
