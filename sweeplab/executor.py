@@ -220,14 +220,16 @@ def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[st
           extra: Sequence[Any] = ()) -> Any:
     """Run one task in a worker, after importing the plugin modules and registering the other
     methods (``extra``, :func:`_registered_methods`) as the caller has them: a long-lived worker
-    may hold an earlier registration of the same name (a notebook's method before an edit)."""
+    may hold an earlier registration of the same name (a notebook's method before an edit).  The
+    same code is kept (each task ships its own copy, which would pile up in the method caches)."""
     if plugins or extra:
         from .methods import METHODS, load_plugins, register_method
+        from .provenance import function_fingerprint
 
         load_plugins(plugins)
         for info in extra:
             known = METHODS.get(info.name)
-            if known is None or known.function is not info.function:
+            if known is None or function_fingerprint(known.function) != function_fingerprint(info.function):
                 register_method(info.name, info.function, sound=info.sound, complete=info.complete,
                                 summary=info.summary, reference=info.reference, replace=known is not None)
     return function(**task)

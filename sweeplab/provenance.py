@@ -21,7 +21,8 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-__all__ = ["source_commit", "code_fingerprint", "method_fingerprints", "check_same_code"]
+__all__ = ["source_commit", "code_fingerprint", "method_fingerprints", "function_fingerprint",
+           "check_same_code"]
 
 #: The package's source directory (what :func:`code_fingerprint` reads by default).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -83,7 +84,7 @@ def method_fingerprints(points: Any) -> dict[str, str]:
 
     names: set[str] = set()
     _strings(points, names)
-    return {name: _function_fingerprint(METHODS[name].function)
+    return {name: function_fingerprint(METHODS[name].function)
             for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
 
 
@@ -98,14 +99,28 @@ def _strings(value: Any, out: set[str]) -> None:
             _strings(v, out)
 
 
-def _function_fingerprint(function: Any) -> str:
-    """Its module's source file when it has one (not ``__main__``), else its code object (without line
-    numbers); a partial's function and arguments; a callable object's class."""
+def function_fingerprint(function: Any) -> str:
+    """A hash of a method's code, as :func:`method_fingerprints` takes it.
+
+    Its module's source file when it has one (not ``__main__``), else its code
+    object without line numbers (values of globals it reads are not seen); a
+    partial's function and arguments; a callable object's class.
+
+    Examples
+    --------
+    >>> import functools
+    >>> from sweeplab.example_plugin import rref_reversed
+    >>> len(function_fingerprint(rref_reversed))
+    16
+    >>> without_total = functools.partial(rref_reversed, use_total=False)
+    >>> function_fingerprint(without_total) == function_fingerprint(rref_reversed)
+    False
+    """
     fn = inspect.unwrap(function)
     digest = hashlib.sha256()
     if isinstance(fn, functools.partial):
         arguments = repr((fn.args, sorted(fn.keywords.items())))
-        digest.update((_function_fingerprint(fn.func) + arguments).encode())
+        digest.update((function_fingerprint(fn.func) + arguments).encode())
         return digest.hexdigest()[:16]
     holder = fn if inspect.isfunction(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
