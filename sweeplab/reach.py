@@ -57,6 +57,16 @@ from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
 from .positions import Observation
 from .referee import referee
+from .run_directory import (
+    Chunk,
+    RunFormat,
+    chunk_identity,
+    load_chunk,
+    open_manifest,
+    plan_chunks,
+    prepare_output,
+    write_chunk,
+)
 from .simulate import game_seeds
 from .stats import wilson_interval
 
@@ -459,8 +469,9 @@ def _quantiles(group, label, v, positions) -> dict[str, Any]:
 #: The measures :func:`run_games` runs, by kind.
 KINDS: dict[str, Callable[..., pd.DataFrame]] = {"reach": reach_games, "cascade": cascade_games,
                                                  "geometry": geometry_games}
-_MANIFEST = "manifest.json"
-_CHUNK_KEY = b"sweeplab.games_chunk"
+#: A run's directory: its messages, manifest keys and chunk identity (:mod:`sweeplab.run_directory`).
+_FORMAT = RunFormat(noun="run", manifest="manifest of run_games", resume="run the same arguments",
+                    keys=("kind", "points", "games", "seed"), chunk_key=b"sweeplab.games_chunk")
 
 
 def run_chunk(kind: str, point: Mapping[str, Any], start: int, games: int, seed: int) -> pd.DataFrame:
@@ -511,9 +522,10 @@ def run_games(
 
     The sweep machinery of :mod:`sweeplab.sweeps` for the measures of this
     module: the same fixed partition of each point's games into chunks
-    (:func:`sweeplab.sweeps.plan_chunks`), the same executor
-    (:func:`sweeplab.executor.run_tasks`), the same exclusive lock on the
-    output directory and atomic chunk files.  With ``out``, a manifest and one
+    (:func:`sweeplab.run_directory.plan_chunks`), the same executor
+    (:func:`sweeplab.executor.run_tasks`), the same directory
+    (:mod:`sweeplab.run_directory`: an exclusive lock, a manifest and atomic
+    chunk files that carry their identity).  With ``out``, a manifest and one
     Parquet file per finished chunk are written, and a run stopped in any way
     and started again with the same arguments plays only the missing chunks.
 
@@ -548,7 +560,6 @@ def run_games(
     [0, 1, 2, 3]
     """
     from .executor import check_positive, default_chunk_size, run_tasks
-    from .sweeps import Chunk, _atomic_write, _prepare_output, plan_chunks
 
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; choose from {sorted(KINDS)}")
@@ -560,16 +571,17 @@ def run_games(
     for p in points:  # bad parameters fail here, before anything runs or is written
         run_chunk(kind, p, 0, 0, seed)
     outdir = None if out is None else Path(out)
-    lock = None if outdir is None else _prepare_output(outdir)
+    lock = None if outdir is None else prepare_output(outdir, _FORMAT.noun)
     try:
         if outdir is not None:
-            size = _open_manifest(outdir, kind, points, games, seed, size, _atomic_write)
+            run = {"kind": kind, "points": points, "games": games, "seed": seed}
+            size = open_manifest(outdir, _FORMAT, run, size)["chunk_size"]
         size = size or default_chunk_size(games)
         chunks = plan_chunks(len(points), games, size)
         done: dict[Chunk, pd.DataFrame] = {}
         if outdir is not None:
             for c in chunks:
-                df = _read_chunk(outdir, kind, points, c, seed)
+                df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed), logger=log)
                 if df is not None:
                     done[c] = df
         todo = [c for c in chunks if c not in done]
@@ -588,7 +600,7 @@ def run_games(
                     c = todo[i]
                     df["point"] = c.point
                     if outdir is not None:
-                        _write_chunk(outdir, kind, points, c, seed, df, _atomic_write)
+                        write_chunk(outdir, _FORMAT, c, df, _identity(kind, points, c, seed))
                     done[c] = df
                     if bar is not None:
                         bar.update(c.games)
@@ -604,75 +616,5 @@ def run_games(
     return pd.concat(frames, ignore_index=True)
 
 
-def _identity(kind, points, chunk, seed) -> dict[str, Any]:
-    return {"kind": kind, "point": chunk.point, "params": points[chunk.point], "start": chunk.start,
-            "games": chunk.games, "seed": seed}
-
-
-def _open_manifest(out: Path, kind, points, games, seed, chunk_size, atomic_write) -> int:
-    from importlib.metadata import PackageNotFoundError, version
-
-    from .executor import default_chunk_size
-    from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
-
-    try:
-        package = version("sweeplab")
-    except PackageNotFoundError:
-        package = "0+unknown"
-
-    path = out / _MANIFEST
-    mine = {"kind": kind, "points": points, "games": games, "seed": seed}
-    if path.exists():
-        try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
-            theirs = {k: manifest[k] for k in (*mine, "chunk_size")}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}: not a readable manifest of run_games ({exc}); delete the directory "
-                             f"or choose another one") from None
-        if chunk_size is not None:
-            mine["chunk_size"] = chunk_size
-        differ = [k for k in mine if theirs[k] != mine[k]]
-        if differ:
-            raise ValueError(f"{path} holds another run: its {', '.join(differ)} differ; run the same "
-                             f"arguments to resume it, or choose another output directory")
-        check_same_code(manifest, out)
-        return int(theirs["chunk_size"])
-    size = chunk_size or default_chunk_size(games)
-    manifest = {**mine, "chunk_size": size, "version": package, "git_commit": source_commit()[0],
-                "code": code_fingerprint(), "methods": method_fingerprints(points),
-                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
-    return size
-
-
-def _write_chunk(out: Path, kind, points, chunk, seed, df: pd.DataFrame, atomic_write) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    identity = json.dumps(_identity(kind, points, chunk, seed)).encode()
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), _CHUNK_KEY: identity})
-    atomic_write(out / "chunks" / chunk.filename, lambda tmp: pq.write_table(table, tmp))
-
-
-def _read_chunk(out: Path, kind, points, chunk, seed) -> pd.DataFrame | None:
-    """A finished chunk's rows, or ``None`` (missing, or bad: logged, removed and recomputed)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path = out / "chunks" / chunk.filename
-    if not path.exists():
-        return None
-    try:
-        table = pq.read_table(path)
-        stored = json.loads((table.schema.metadata or {}).get(_CHUNK_KEY, b"null"))
-        if stored != _identity(kind, points, chunk, seed):
-            raise ValueError("it belongs to another chunk or run")
-        df = table.to_pandas()
-        if len(df) and (df["game"].min() < chunk.start or df["game"].max() >= chunk.start + chunk.games):
-            raise ValueError("its rows are not the games it names")
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        log.warning("%s: %s; recomputing it", path, exc)
-        path.unlink(missing_ok=True)
-        return None
-    return df
+def _identity(kind: str, points: list[dict[str, Any]], chunk: Chunk, seed: int) -> dict[str, Any]:
+    return chunk_identity(chunk, points[chunk.point], seed, kind=kind)

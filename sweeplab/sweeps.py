@@ -13,6 +13,8 @@ On disk (``out`` directory)::
                              code fingerprint (a resume under other code is refused)
     chunks/p0003-g000001200.parquet   games 1200.. of point 3, written atomically
 
+(the layout of every resumable run, :mod:`sweeplab.run_directory`).
+
 One sweep at a time writes a directory: it holds an exclusive ``flock`` on
 ``.lock`` (the kernel releases it when the process dies, so the lock of a
 killed sweep is taken over by the next one), and a second sweep started
@@ -37,53 +39,44 @@ a Dask cluster.  Workers return results; only this process writes files.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import itertools
 import json
 import logging
 import os
-import secrets
-import socket
-import tempfile
-import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .executor import check_count, check_positive, connect, default_chunk_size, run_tasks
-from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
+from .run_directory import (
+    CHUNKS,
+    LOCK,
+    MANIFEST,
+    Chunk,
+    RunFormat,
+    chunk_identity,
+    load_chunk,
+    open_manifest,
+    plan_chunks,
+    prepare_output,
+    read_chunk,
+    read_manifest,
+    write_chunk,
+)
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
 
 log = logging.getLogger(__name__)
 
-MANIFEST = "manifest.json"
-LOCK = ".lock"
 #: Parquet metadata key of a chunk's identity.
 CHUNK_KEY = b"sweeplab.chunk"
 #: Keys a point may hold besides agent options.
 PLAY_KEYS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
 #: Manifest keys that define a sweep.
 SWEEP_KEYS = ("points", "games", "seed")
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Games ``start .. start + games - 1`` of point ``point``."""
-
-    point: int
-    start: int
-    games: int
-
-    @property
-    def filename(self) -> str:
-        return f"p{self.point:04d}-g{self.start:09d}.parquet"
 
 
 def _json(value: Any) -> Any:
@@ -152,19 +145,6 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [_normalise(dict(zip(keys, combo, strict=True))) for combo in itertools.product(*values)]
 
 
-def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
-    """The fixed partition of every point's games into chunks.
-
-    Examples
-    --------
-    >>> [(c.point, c.start, c.games) for c in plan_chunks(2, 5, 2)][:4]
-    [(0, 0, 2), (0, 2, 2), (0, 4, 1), (1, 0, 2)]
-    """
-    check_positive("chunk_size", chunk_size)
-    starts = range(0, games, chunk_size)
-    return [Chunk(p, s, min(chunk_size, games - s)) for p in range(n_points) for s in starts]
-
-
 def _play_kwargs(point: Mapping[str, Any]) -> dict[str, Any]:
     """Keyword arguments of :func:`sweeplab.play` from a JSON point (lists back to tuples)."""
     def whole(v):
@@ -197,189 +177,18 @@ def run_chunk(point: Mapping[str, Any], chunk: Chunk, seed: int) -> pd.DataFrame
     return df
 
 
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(tmp)`` on a temporary file unique to this writer, then rename it to ``path``."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # honours the umask
-    try:
-        write(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _read_manifest(path: Path) -> dict[str, Any]:
-    """A sweep directory's manifest, or ``ValueError`` naming the file."""
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable sweep manifest ({exc}); delete the directory or choose "
-                         f"another output directory") from None
-    if not isinstance(manifest, dict):
-        raise ValueError(f"{path}: a sweep manifest is a JSON object, got {type(manifest).__name__}")
-    for key in ("points", "games", "seed", "chunk_size"):
-        if key not in manifest:
-            raise ValueError(f"{path}: sweep manifest has no {key!r}")
-    ok = (isinstance(manifest["points"], list) and all(isinstance(p, dict) for p in manifest["points"])
-          and all(isinstance(manifest[k], int) and not isinstance(manifest[k], bool)
-                  for k in ("games", "seed", "chunk_size"))
-          and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)
-    if not ok:
-        raise ValueError(f"{path}: sweep manifest has malformed points, games, seed or chunk_size")
-    return manifest
-
-
-#: Descriptors of the directory locks this process holds.
-_HELD_LOCKS: set[int] = set()
-
-
-def _drop_held_locks() -> None:
-    """In a forked worker: close the inherited lock descriptors, so that the lock lives and dies with
-    the sweep that took it (a worker outliving a killed sweep must not keep its directory locked)."""
-    for fd in _HELD_LOCKS:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    _HELD_LOCKS.clear()
-
-
-os.register_at_fork(after_in_child=_drop_held_locks)
-
-
-class _DirectoryLock:
-    """An exclusive ``flock`` on ``out/.lock``, naming its holder inside the file."""
-
-    def __init__(self, out: Path):
-        self.path = out / LOCK
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = self._holder() or "holder unknown"
-            os.close(self.fd)
-            raise ValueError(f"{out} is in use by another running sweep ({holder}); wait for it to finish "
-                             f"or choose another output directory") from None
-        except BaseException:
-            os.close(self.fd)
-            raise
-        stale = self._holder()
-        if stale:  # a holder that did not release: it was killed, and the kernel dropped its lock
-            log.info("%s: taking over the lock of a stopped sweep (%s)", out, stale)
-        os.ftruncate(self.fd, 0)
-        start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        os.pwrite(self.fd, f"pid {os.getpid()} on {socket.gethostname()} since {start}\n".encode(), 0)
-        _HELD_LOCKS.add(self.fd)
-
-    def _holder(self) -> str:
-        return os.pread(self.fd, 4096, 0).decode("utf-8", "replace").strip()
-
-    def release(self) -> None:
-        _HELD_LOCKS.discard(self.fd)
-        with contextlib.suppress(OSError):
-            os.ftruncate(self.fd, 0)
-        os.close(self.fd)
-
-
-def _prepare_output(out: Path) -> _DirectoryLock:
-    """Create ``out`` (and ``chunks``), lock it and check that it is writable."""
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out={str(out)!r} is a file; give a directory (new, or one a sweep wrote)")
-    try:
-        (out / "chunks").mkdir(parents=True, exist_ok=True)
-        lock = _DirectoryLock(out)
-    except OSError as exc:
-        raise ValueError(f"cannot write to the sweep directory {str(out)!r} ({exc.strerror or exc}); "
-                         f"give a writable directory") from None
-    try:
-        for tmp in (out / "chunks").glob(".*.tmp"):  # left by a killed sweep: we hold the lock now
-            tmp.unlink(missing_ok=True)
-        for tmp in out.glob(f".{MANIFEST}.*.tmp"):
-            tmp.unlink(missing_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out / "chunks", prefix=".probe.", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        lock.release()
-        raise ValueError(f"cannot write to the sweep directory {str(out)!r} ({exc.strerror or exc}); "
-                         f"give a writable directory") from None
-    return lock
-
-
-def _difference(key: str, theirs: Any, mine: Any) -> str:
-    """How a manifest value differs from the requested one, in a few words."""
-    if key != "points":
-        return f"{key} {theirs!r} there, {mine!r} here"
-    if len(theirs) != len(mine):
-        return f"{len(theirs)} points there, {len(mine)} here"
-    i = next(i for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b)
-    return f"point {i} is {theirs[i]!r} there, {mine[i]!r} here"
-
-
-def _open_manifest(out: Path, points, games, seed, chunk_size) -> dict[str, Any]:
-    """The manifest of ``out`` after checking it holds this sweep, or a new one written atomically."""
-    path = out / MANIFEST
-    if path.exists():
-        manifest = _read_manifest(path)
-        mine = {"points": points, "games": games, "seed": seed}
-        if chunk_size is not None:
-            mine["chunk_size"] = chunk_size
-        differ = [k for k in mine if _json(manifest[k]) != _json(mine[k])]
-        if differ:
-            detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
-            raise ValueError(f"{path} holds another sweep: its {', '.join(differ)} differ ({detail}); "
-                             f"run the same sweep to resume it, or choose another output directory")
-        check_same_code(manifest, out)
-        return manifest
-    from . import __version__
-
-    manifest = {"points": points, "games": games, "seed": seed,
-                "chunk_size": chunk_size or default_chunk_size(games),
-                "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
-                "methods": method_fingerprints(points),
-                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    _atomic_write(path, lambda tmp: Path(tmp).write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
-    return manifest
-
-
-def _identity(points: list[dict[str, Any]], chunk: Chunk, seed: int) -> dict[str, Any]:
-    return {"point": chunk.point, "params": points[chunk.point], "start": chunk.start, "games": chunk.games,
-            "seed": seed}
-
-
-def _write_chunk(out: Path, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]) -> None:
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           CHUNK_KEY: json.dumps(identity).encode()})
-    _atomic_write(out / "chunks" / chunk.filename, lambda tmp: pq.write_table(table, tmp))
-
-
-def _read_chunk(path: Path, identity: Mapping[str, Any]) -> pd.DataFrame:
-    """A chunk's rows after checking they are the games ``identity`` names; ``ValueError`` why not."""
-    try:
-        table = pq.read_table(path)
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        raise ValueError(f"unreadable or truncated ({type(exc).__name__})") from None
-    stored = (table.schema.metadata or {}).get(CHUNK_KEY)
-    if stored is None:
-        raise ValueError("it carries no chunk identity")
-    try:
-        theirs = json.loads(stored)
-    except ValueError:
-        raise ValueError("its chunk identity is corrupt") from None
-    if not isinstance(theirs, dict) or theirs != identity:
-        differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
-        raise ValueError(f"it belongs to another chunk or sweep (its {', '.join(differ)} differ)")
-    df = table.to_pandas()
+def _check_rows(df: pd.DataFrame, identity: Mapping[str, Any]) -> None:
+    """``ValueError`` unless a sweep chunk holds the result columns and exactly the games it names."""
     games = list(range(identity["start"], identity["start"] + identity["games"]))
     standard = len(RESULT_COLUMNS) + 1
     if (list(df.columns[:standard]) != ["point", *RESULT_COLUMNS]
-            or not all(is_method_column(c) for c in df.columns[standard:]) or df["game"].tolist() != games
-            or (df["point"] != identity["point"]).any() or (df["seed"] != identity["seed"]).any()):
+            or not all(is_method_column(c) for c in df.columns[standard:]) or df["game"].tolist() != games):
         raise ValueError("its rows are not the games its identity names")
-    return df
+
+
+#: A sweep's directory: its messages, manifest keys and chunk identity (:mod:`sweeplab.run_directory`).
+SWEEP = RunFormat(noun="sweep", manifest="sweep manifest", resume="run the same sweep", keys=SWEEP_KEYS,
+                  chunk_key=CHUNK_KEY, check_rows=_check_rows)
 
 
 def run_sweep(
@@ -457,7 +266,7 @@ def run_sweep(
     client, owned = connect(scheduler) if scheduler is not None else (None, False)  # fail before writing
     outdir = None if out is None else Path(out)
     try:
-        lock = None if outdir is None else _prepare_output(outdir)
+        lock = None if outdir is None else prepare_output(outdir, SWEEP.noun)
     except BaseException:
         if owned and client is not None:
             client.close()
@@ -465,7 +274,8 @@ def run_sweep(
     done: dict[Chunk, pd.DataFrame] = {}
     try:
         if outdir is not None:
-            chunk_size = _open_manifest(outdir, points, games, seed, chunk_size)["chunk_size"]
+            run = {"points": points, "games": games, "seed": seed}
+            chunk_size = open_manifest(outdir, SWEEP, run, chunk_size)["chunk_size"]
         chunks = plan_chunks(len(points), games, chunk_size or default_chunk_size(games))
         todo = chunks if outdir is None else [c for c in chunks if not _chunk_ok(outdir, points, c, seed)]
         _run(points, chunks, todo, seed, outdir, workers, client, progress, done)
@@ -481,16 +291,8 @@ def run_sweep(
 
 def _chunk_ok(out: Path, points, chunk: Chunk, seed: int) -> bool:
     """Whether ``chunk`` is on disk and sound; a bad one is logged and removed."""
-    path = out / "chunks" / chunk.filename
-    if not path.exists():
-        return False
-    try:
-        _read_chunk(path, _identity(points, chunk, seed))
-    except ValueError as exc:
-        log.warning("%s: %s; recomputing it", path, exc)
-        path.unlink(missing_ok=True)
-        return False
-    return True
+    identity = chunk_identity(chunk, points[chunk.point], seed)
+    return load_chunk(out, SWEEP, chunk, identity, logger=log) is not None
 
 
 def _run(points, chunks, todo, seed, outdir, workers, scheduler, progress, done) -> None:
@@ -508,7 +310,7 @@ def _run(points, chunks, todo, seed, outdir, workers, scheduler, progress, done)
             for i, df in results:
                 chunk = todo[i]
                 if outdir is not None:
-                    _write_chunk(outdir, chunk, df, _identity(points, chunk, seed))
+                    write_chunk(outdir, SWEEP, chunk, df, chunk_identity(chunk, points[chunk.point], seed))
                 else:
                     done[chunk] = df
                 if bar is not None:
@@ -538,15 +340,16 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
     path = outdir / MANIFEST
     if not path.is_file():
         raise FileNotFoundError(f"{outdir} has no {MANIFEST}: not a sweep directory")
-    manifest = _read_manifest(path)
+    manifest = read_manifest(path, SWEEP)
     points = manifest["points"]
     frames = []
     for chunk in plan_chunks(len(points), manifest["games"], manifest["chunk_size"]):
-        file = outdir / "chunks" / chunk.filename
+        file = outdir / CHUNKS / chunk.filename
         if not file.exists():
             continue
+        identity = chunk_identity(chunk, points[chunk.point], manifest["seed"])
         try:
-            frames.append(_read_chunk(file, _identity(points, chunk, manifest["seed"])))
+            frames.append(read_chunk(file, SWEEP, identity))
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
     if not frames:

@@ -227,9 +227,9 @@ def test_forked_workers_do_not_hold_the_sweep_lock(tmp_path):
     killed sweep would keep its directory locked."""
     import multiprocessing
 
-    from sweeplab.sweeps import _prepare_output
+    from sweeplab.run_directory import prepare_output
 
-    lock = _prepare_output(tmp_path)
+    lock = prepare_output(tmp_path, "sweep")
     parent, child = multiprocessing.Pipe()
 
     def probe():  # the descriptor's number may be reused in the child (stdin goes to /dev/null)

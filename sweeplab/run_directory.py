@@ -1,0 +1,381 @@
+"""The directory of a resumable run: one writer, a manifest, and chunks that prove their identity.
+
+:func:`sweeplab.sweeps.run_sweep` and :func:`sweeplab.reach.run_games` keep
+their results here, in the same layout::
+
+    .lock                    held (flock) by the one run writing here
+    manifest.json            what the run is, the package version, git commit and code fingerprints
+    chunks/p0003-g000001200.parquet   games 1200.. of point 3, written atomically
+
+Both write through the functions of this module; what tells them apart (the
+words of their messages, the manifest keys that define a run, the Parquet
+metadata key of a chunk's identity, extra checks of a chunk's rows) is a
+:class:`RunFormat`.  A directory is locked by :func:`prepare_output`, its
+manifest written or checked by :func:`open_manifest` (a run under other code
+is refused: :func:`sweeplab.provenance.check_same_code`), and its chunks
+written by :func:`write_chunk` and read back, checked, by :func:`read_chunk`
+or :func:`load_chunk`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import secrets
+import socket
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .executor import check_positive, default_chunk_size
+from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
+
+__all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
+           "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "write_chunk", "read_chunk",
+           "load_chunk"]
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "manifest.json"
+LOCK = ".lock"
+#: The folder of the chunk files.
+CHUNKS = "chunks"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``start .. start + games - 1`` of point ``point``."""
+
+    point: int
+    start: int
+    games: int
+
+    @property
+    def filename(self) -> str:
+        return f"p{self.point:04d}-g{self.start:09d}.parquet"
+
+
+@dataclass(frozen=True)
+class RunFormat:
+    """What tells one kind of resumable run from another, on disk and in its messages.
+
+    Parameters
+    ----------
+    noun : str
+        The run in messages (``"sweep"``).
+    manifest : str
+        Its manifest in messages (``"sweep manifest"``).
+    resume : str
+        How to resume it, in messages (``"run the same sweep"``).
+    keys : tuple of str
+        The manifest keys that define a run (with ``chunk_size`` when it is given).
+    chunk_key : bytes
+        The Parquet metadata key of a chunk's identity.
+    check_rows : callable, optional
+        ``check_rows(df, identity)`` raises ``ValueError`` when a chunk's rows are
+        not the games its identity names (beyond the checks of :func:`read_chunk`).
+    """
+
+    noun: str
+    manifest: str
+    resume: str
+    keys: tuple[str, ...]
+    chunk_key: bytes
+    check_rows: Callable[[pd.DataFrame, Mapping[str, Any]], None] | None = None
+
+
+def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
+    """The fixed partition of every point's games into chunks.
+
+    Examples
+    --------
+    >>> [(c.point, c.start, c.games) for c in plan_chunks(2, 5, 2)][:4]
+    [(0, 0, 2), (0, 2, 2), (0, 4, 1), (1, 0, 2)]
+    """
+    check_positive("chunk_size", chunk_size)
+    starts = range(0, games, chunk_size)
+    return [Chunk(p, s, min(chunk_size, games - s)) for p in range(n_points) for s in starts]
+
+
+def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
+    """Call ``write(tmp)`` on a temporary file unique to this writer, then rename it to ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     atomic_write(Path(d) / "a.txt", lambda tmp: tmp.write_text("done"))
+    ...     sorted(p.name for p in Path(d).iterdir()), (Path(d) / "a.txt").read_text()
+    (['a.txt'], 'done')
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # honours the umask
+    try:
+        write(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+#: Descriptors of the directory locks this process holds.
+_HELD_LOCKS: set[int] = set()
+
+
+def _drop_held_locks() -> None:
+    """In a forked worker: close the inherited lock descriptors, so that the lock lives and dies with
+    the run that took it (a worker outliving a killed run must not keep its directory locked)."""
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_held_locks)
+
+
+class _DirectoryLock:
+    """An exclusive ``flock`` on ``out/.lock``, naming its holder inside the file."""
+
+    def __init__(self, out: Path, noun: str):
+        self.path = out / LOCK
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = self._holder() or "holder unknown"
+            os.close(self.fd)
+            raise ValueError(f"{out} is in use by another running {noun} ({holder}); wait for it to finish "
+                             f"or choose another output directory") from None
+        except BaseException:
+            os.close(self.fd)
+            raise
+        stale = self._holder()
+        if stale:  # a holder that did not release: it was killed, and the kernel dropped its lock
+            log.info("%s: taking over the lock of a stopped %s (%s)", out, noun, stale)
+        os.ftruncate(self.fd, 0)
+        start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        os.pwrite(self.fd, f"pid {os.getpid()} on {socket.gethostname()} since {start}\n".encode(), 0)
+        _HELD_LOCKS.add(self.fd)
+
+    def _holder(self) -> str:
+        return os.pread(self.fd, 4096, 0).decode("utf-8", "replace").strip()
+
+    def release(self) -> None:
+        _HELD_LOCKS.discard(self.fd)
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+        os.close(self.fd)
+
+
+def prepare_output(out: Path, noun: str) -> _DirectoryLock:
+    """Create ``out`` (and its chunk folder), lock it and check that it is writable.
+
+    Parameters
+    ----------
+    out : Path
+        The run's directory, new or written by a run before.
+    noun : str
+        The run in messages (``"sweep"``).
+
+    Returns
+    -------
+    _DirectoryLock
+        The lock, held until its ``release()``.
+
+    Raises
+    ------
+    ValueError
+        ``out`` is a file, not writable, or locked by another running process.
+    """
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out={str(out)!r} is a file; give a directory (new, or one a {noun} wrote)")
+    try:
+        (out / CHUNKS).mkdir(parents=True, exist_ok=True)
+        lock = _DirectoryLock(out, noun)
+    except OSError as exc:
+        raise ValueError(f"cannot write to the {noun} directory {str(out)!r} ({exc.strerror or exc}); "
+                         f"give a writable directory") from None
+    try:
+        for tmp in (out / CHUNKS).glob(".*.tmp"):  # left by a killed run: we hold the lock now
+            tmp.unlink(missing_ok=True)
+        for tmp in out.glob(f".{MANIFEST}.*.tmp"):
+            tmp.unlink(missing_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out / CHUNKS, prefix=".probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        lock.release()
+        raise ValueError(f"cannot write to the {noun} directory {str(out)!r} ({exc.strerror or exc}); "
+                         f"give a writable directory") from None
+    return lock
+
+
+def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
+    """A run directory's manifest, or ``ValueError`` naming the file.
+
+    Every key of ``fmt.keys`` and ``chunk_size`` must be there; ``points``,
+    ``games``, ``seed`` and ``chunk_size`` must be well formed.
+    """
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable {fmt.manifest} ({exc}); delete the directory or choose "
+                         f"another output directory") from None
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{path}: a {fmt.manifest} is a JSON object, got {type(manifest).__name__}")
+    for key in (*fmt.keys, "chunk_size"):
+        if key not in manifest:
+            raise ValueError(f"{path}: {fmt.manifest} has no {key!r}")
+    ok = (isinstance(manifest["points"], list) and all(isinstance(p, dict) for p in manifest["points"])
+          and all(isinstance(manifest[k], int) and not isinstance(manifest[k], bool)
+                  for k in ("games", "seed", "chunk_size"))
+          and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)
+    if not ok:
+        raise ValueError(f"{path}: {fmt.manifest} has malformed points, games, seed or chunk_size")
+    return manifest
+
+
+def _difference(key: str, theirs: Any, mine: Any) -> str:
+    """How a manifest value differs from the requested one, in a few words."""
+    if key != "points":
+        return f"{key} {theirs!r} there, {mine!r} here"
+    if len(theirs) != len(mine):
+        return f"{len(theirs)} points there, {len(mine)} here"
+    i = next(i for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b)
+    return f"point {i} is {theirs[i]!r} there, {mine[i]!r} here"
+
+
+def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size: int | None
+                  ) -> dict[str, Any]:
+    """The manifest of ``out`` after checking it holds this run, or a new one written atomically.
+
+    Parameters
+    ----------
+    out : Path
+        The run's directory (locked by :func:`prepare_output`).
+    fmt : RunFormat
+        The kind of run.
+    run : mapping
+        The value of every key of ``fmt.keys`` (``points`` a list of JSON dicts).
+    chunk_size : int, optional
+        Games per chunk; ``None`` takes the manifest's, or the default for a new run.
+
+    Returns
+    -------
+    dict
+        The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``,
+        ``code`` and ``methods`` (fingerprints) and ``created``.
+
+    Raises
+    ------
+    ValueError
+        The manifest is unreadable, holds another run, or was written by other code.
+    """
+    from . import __version__
+
+    path = out / MANIFEST
+    mine = json.loads(json.dumps({key: run[key] for key in fmt.keys}))  # as it reads back (tuples as lists)
+    if path.exists():
+        manifest = read_manifest(path, fmt)
+        if chunk_size is not None:
+            mine["chunk_size"] = chunk_size
+        differ = [k for k in mine if manifest[k] != mine[k]]
+        if differ:
+            detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
+            raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(differ)} differ ({detail}); "
+                             f"{fmt.resume} to resume it, or choose another output directory")
+        check_same_code(manifest, out)
+        return manifest
+    manifest = {**mine, "chunk_size": chunk_size or default_chunk_size(mine["games"]),
+                "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
+                "methods": method_fingerprints(mine["points"]),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
+    return manifest
+
+
+def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, **extra: Any) -> dict[str, Any]:
+    """What a chunk file says it holds: ``extra``, then the point, its parameters, the games and the seed.
+
+    Examples
+    --------
+    >>> chunk_identity(Chunk(1, 20, 10), {"agent": "trivial"}, 7)
+    {'point': 1, 'params': {'agent': 'trivial'}, 'start': 20, 'games': 10, 'seed': 7}
+    """
+    return {**extra, "point": chunk.point, "params": params, "start": chunk.start, "games": chunk.games,
+            "seed": seed}
+
+
+def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]
+                ) -> None:
+    """Write a chunk's rows atomically, with ``identity`` under ``fmt.chunk_key`` in the Parquet metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           fmt.chunk_key: json.dumps(identity).encode()})
+    atomic_write(out / CHUNKS / chunk.filename, lambda tmp: pq.write_table(table, tmp))
+
+
+def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any]) -> pd.DataFrame:
+    """A chunk's rows after checking they are the games ``identity`` names; ``ValueError`` why not.
+
+    The stored identity must be ``identity``; every row must be of its point,
+    its seed and one of its games; then ``fmt.check_rows`` checks the rows.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise ValueError(f"unreadable or truncated ({type(exc).__name__})") from None
+    stored = (table.schema.metadata or {}).get(fmt.chunk_key)
+    if stored is None:
+        raise ValueError("it carries no chunk identity")
+    try:
+        theirs = json.loads(stored)
+    except ValueError:
+        raise ValueError("its chunk identity is corrupt") from None
+    if not isinstance(theirs, dict) or theirs != identity:
+        differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
+        raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} differ)")
+    try:
+        df = table.to_pandas()
+    except (ValueError, pa.ArrowException) as exc:
+        raise ValueError(f"unreadable ({type(exc).__name__})") from None
+    first = identity["start"]
+    if (not {"point", "seed", "game"} <= set(df.columns) or (df["point"] != identity["point"]).any()
+            or (df["seed"] != identity["seed"]).any()
+            or not df["game"].isin(range(first, first + identity["games"])).all()):
+        raise ValueError("its rows are not the games its identity names")
+    if fmt.check_rows is not None:
+        fmt.check_rows(df, identity)
+    return df
+
+
+def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, Any], *,
+               logger: logging.Logger = log) -> pd.DataFrame | None:
+    """A finished chunk's rows, or ``None``: missing, or bad (logged on ``logger``, removed, to recompute)."""
+    path = out / CHUNKS / chunk.filename
+    if not path.exists():
+        return None
+    try:
+        return read_chunk(path, fmt, identity)
+    except ValueError as exc:
+        logger.warning("%s: %s; recomputing it", path, exc)
+        path.unlink(missing_ok=True)
+        return None

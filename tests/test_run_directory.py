@@ -1,0 +1,55 @@
+"""The on-disk format of resumable runs (sweeplab.run_directory), pinned: directories written before the
+sweep and run_games code shared it must still resume, so its names and keys are spelled out here."""
+
+import json
+import logging
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from sweeplab.reach import run_games
+from sweeplab.sweeps import run_sweep
+
+REACH = {"method": "trivial", "level": "beginner"}
+SWEEP = {"agent": "trivial", "level": "beginner"}
+
+
+def run(kind, out):
+    if kind == "sweep":
+        return run_sweep([SWEEP], games=4, seed=3, chunk_size=2, out=out, workers=1, progress=False)
+    return run_games("reach", [REACH], games=4, seed=3, chunk_size=2, out=out)
+
+
+@pytest.mark.parametrize(("kind", "key", "extra", "params"), [
+    ("sweep", b"sweeplab.chunk", {}, SWEEP),
+    ("reach", b"sweeplab.games_chunk", {"kind": "reach"}, REACH),
+])
+def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tmp_path, caplog, kind, key,
+                                                                               extra, params):
+    run(kind, tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert list(manifest) == [*extra, "points", "games", "seed", "chunk_size", "version", "git_commit",
+                              "code", "methods", "created"]
+    chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
+    identity = json.loads(pq.read_schema(chunk).metadata[key])
+    assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3}
+    assert list(identity) == [*extra, "point", "params", "start", "games", "seed"]
+    files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
+    with caplog.at_level(logging.WARNING):
+        run(kind, tmp_path)
+    assert not caplog.records
+    assert {p: p.stat().st_mtime_ns for p in files} == files
+
+
+def test_a_run_games_chunk_whose_rows_belong_to_another_seed_is_recomputed(tmp_path, caplog):
+    expected = run("reach", tmp_path)
+    chunk = tmp_path / "chunks" / "p0000-g000000000.parquet"
+    table = pq.read_table(chunk)
+    seeds = pa.array([9] * len(table), type=table.schema.field("seed").type)
+    pq.write_table(table.set_column(table.schema.get_field_index("seed"), "seed", seeds), chunk)
+    assert b"sweeplab.games_chunk" in pq.read_schema(chunk).metadata  # its identity is still right
+    with caplog.at_level(logging.WARNING, logger="sweeplab.reach"):
+        resumed = run("reach", tmp_path)
+    assert any(str(chunk) in r.getMessage() and "recomputing" in r.getMessage() for r in caplog.records)
+    assert resumed.drop(columns="seconds").equals(expected.drop(columns="seconds"))
