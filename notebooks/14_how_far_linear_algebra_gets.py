@@ -185,8 +185,10 @@ boards
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,
-#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial` and `gf2`, and `rref`, `gf2`, `gfp`
-#   ⊇ `lstsq-certified`. Everything else is incomparable, even where it looks ordered: bounds propagation
+#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial` and `gf2`, and `rref`, `gfp`
+#   ⊇ `lstsq-certified`. Everything else is incomparable, even where it looks ordered: GF(2) misses a mine
+#   the certified least squares proves, where the combination of clues needs a half (a position of 6x7,
+#   found by an adversarial search and not by the corpus: it is rare), bounds propagation
 #   misses a cell one RREF pass finds (smallest found: 13 covered cells), the LP relaxation misses cells
 #   that bounds propagation (10 covered) and GF(2)/GF(7) (7 covered, no total) prove, and one RREF pass
 #   misses cells next to a revealed zero (a column `?`, `.`, `?`, `.`, `?`, `?` with one mine: the zeros
@@ -201,5 +203,6 @@ boards
 #   70 and 20 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
 #   cost more (about 25, 3 and 0.3 per second): one RREF pass is not monotone, so a board is kept only when
-#   RREF solves it in every order of moves (all at once, reveals only, one move at a time) and the weaker
-#   methods in none.
+#   RREF solves it under three ways of applying its answers (all at once, reveals only, one move at a time)
+#   and the weaker methods under none. That is not every order of moves: `sweeplab.boards` shows a board on
+#   which another order of proved moves leaves `gfp` stuck with 29 forced cells still covered.

@@ -28,9 +28,15 @@ answer is applied at once may defeat it one move at a time.  A generated board
 is therefore replayed under the three conventions of
 :data:`sweeplab.noguess.CONVENTIONS` (all at once with flags, reveals only,
 one move at a time) for every non-monotone method involved, and kept only when
-they agree: its method and its grade solve it in every order, the weaker
-methods of the cascade in none.  :func:`grade` itself uses the first
-convention.
+they agree: its method and its grade solve it under each of the three, the
+weaker methods of the cascade under none.  :func:`grade` itself uses the first
+convention.  For a method of :data:`~sweeplab.noguess.MONOTONE` that means any
+order of proved moves (what it proves only grows, so a proved cell is always
+left to play).  For the others three conventions are not every order: after
+17 moves, each proved by ``gfp`` when played, ``gfp`` proves nothing on
+``generate_board(shape=(9, 9), mines=10, solvable_by="gfp", seed=101)`` with
+29 safe cells still covered (all of them forced), and a weaker method may solve
+a board in an order none of the three takes.
 
 Examples
 --------
@@ -170,7 +176,7 @@ def _first_failure(layout: np.ndarray, opening: Cell, method: str, weaker: tuple
     if any(_solve(layout, opening, m).status == "won" for m in weaker):
         return None
     graded = grade(layout, opening)
-    # the method and the grade solve in every order of moves; below the grade, nothing solves in any
+    # the method and the grade solve under every convention; below the grade, nothing solves under any
     for m in dict.fromkeys((method, graded)):
         if m not in MONOTONE:
             for c in CONVENTIONS[1:]:

@@ -309,6 +309,17 @@ _CATALOGUE += [
         total=2,
     ),
     _example(
+        "lstsq-certified-beats-gf2",
+        ".??1\n?332\n1???\n13?2\n?11?",
+        "sweeplab.dominance.search_counterexamples (3,000 random positions up to 7x7, seed 1, shrunk; none "
+        "among the boards and positions of _SEARCH)",
+        "9 covered cells on 5x4, 4 mines in all: lstsq-certified (and rref, gfp) proves every cell, gf2 only "
+        "the mine (0, 2); the clue combinations that fix the others need a half, which GF(2) has not",
+        safe=[(0, 1), (1, 0), (2, 3), (4, 0), (4, 3)],
+        mines=[(0, 2), (2, 1), (2, 2), (3, 2)],
+        total=4,
+    ),
+    _example(
         "smallest-gf2-beats-rref",
         "?1?.?\n?1?.?\n11111\n.???1",
         _SEARCH,
@@ -361,6 +372,7 @@ COUNTEREXAMPLES: MappingProxyType[tuple[str, str], str] = MappingProxyType({
     ("gf2", "enumerate"): "smallest-trivial-beats-gf2",
     ("gf2", "gfp"): "smallest-trivial-beats-gf2",
     ("gf2", "lp"): "smallest-trivial-beats-gf2",
+    ("gf2", "lstsq-certified"): "lstsq-certified-beats-gf2",
     ("gf2", "rref"): "smallest-trivial-beats-gf2",
     ("gf2", "subset"): "smallest-trivial-beats-gf2",
     ("gf2", "trivial"): "smallest-trivial-beats-gf2",
