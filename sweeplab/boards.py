@@ -161,10 +161,10 @@ def _first_failure(layout: np.ndarray, opening: Cell, method: str, weaker: tuple
 
     Returns a won game when the board passes; the game where a solver got
     stuck when it fails in a way a repair may mend (exact enumeration, the
-    method, or the grade's method in another order of moves, see
+    method, or the grade's method under another convention, see
     :data:`~sweeplab.noguess.CONVENTIONS`); ``None`` when a method that should
     not solve it does (``weaker`` under ``exact_grade``, or a method below the
-    grade in some order), which repairs would only make worse.
+    grade under some convention), which repairs would only make worse.
     """
     if method != "enumerate":
         game = _solve(layout, opening, "enumerate")  # no sound method solves what enumeration cannot
