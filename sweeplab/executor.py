@@ -253,8 +253,8 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered_methods()
     here = code_fingerprint()
-    names = [info.name for info in extra]
-    methods_here = method_fingerprints(names)
+    methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
+    names = list(methods_here)
     try:
         futures = [client.submit(_call_reporting_code, function, plugins, task, extra, names, pure=False)
                    for task in tasks]

@@ -11,6 +11,7 @@ method must not be counted as one sample.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -68,8 +69,8 @@ def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
 def method_fingerprints(points: Any) -> dict[str, str]:
     """A hash of each method named in ``points`` that is registered but not sweeplab's own.
 
-    ``points`` are a run's parameters (JSON: dicts, lists, strings, numbers);
-    every string in them that names such a method (``methods=[...]`` of the
+    ``points`` are a run's parameters (dicts, lists, strings, numbers, or
+    dataclasses such as an agent); every string in them that names such a method (``methods=[...]`` of the
     chain agent, ``method=`` of :func:`~sweeplab.reach.run_games`) counts.  A
     method is hashed by its module's source file when it has one (so helpers in
     that file count too), else by its code object (a script's or notebook's function).
@@ -89,6 +90,7 @@ def method_fingerprints(points: Any) -> dict[str, str]:
 
 
 def _strings(value: Any, out: set[str]) -> None:
+    """Every string in ``value``: JSON-like values, and the fields of dataclasses (an agent's methods)."""
     if isinstance(value, str):
         out.add(value)
     elif isinstance(value, dict):
@@ -97,6 +99,9 @@ def _strings(value: Any, out: set[str]) -> None:
     elif isinstance(value, list | tuple):
         for v in value:
             _strings(v, out)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            _strings(getattr(value, f.name), out)
 
 
 def function_fingerprint(function: Any) -> str:

@@ -437,6 +437,8 @@ def test_method_fingerprints_cover_only_the_methods_a_run_names():
         named = method_fingerprints([{"agent": "chain", "methods": ["trivial", "fp-a"], "level": "beginner"}])
         assert list(named) == ["fp-a"]  # not the built-in, not fp-b
         assert method_fingerprints({"method": "fp-b"}).keys() == {"fp-b"}
+        agent = sweeplab.agents.make_agent("chain", methods=("subset", "fp-b"))  # tasks may hold agents
+        assert method_fingerprints([{"agent": agent, "seed": 1}]).keys() == {"fp-b"}
         assert named["fp-a"] == method_fingerprints(["fp-b"])["fp-b"]  # same code, same fingerprint
     finally:
         sweeplab.unregister_method("fp-a")
