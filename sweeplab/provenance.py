@@ -70,11 +70,11 @@ def method_fingerprints(points: Any) -> dict[str, str]:
     """A hash of each method named in ``points`` that is registered but not sweeplab's own.
 
     ``points`` are a run's parameters (dicts, lists, strings, numbers, or
-    dataclasses such as an agent); every string in them that names such a method (``methods=[...]`` of the
-    chain agent, ``method=`` of :func:`~sweeplab.reach.run_games`) counts.  A
-    method is hashed by its module's source file when it has one (so helpers in
-    that file count too), else by its code object (a script's or notebook's function).
-    :func:`code_fingerprint` covers sweeplab's own methods.
+    dataclasses such as an agent); every string in them that names such a
+    method (``methods=[...]`` of the chain agent, ``method=`` of
+    :func:`~sweeplab.reach.run_games`) counts.  A method is hashed by
+    :func:`function_fingerprint`; :func:`code_fingerprint` covers sweeplab's
+    own methods.
 
     Examples
     --------
@@ -107,8 +107,9 @@ def _strings(value: Any, out: set[str]) -> None:
 def function_fingerprint(function: Any) -> str:
     """A hash of a method's code, as :func:`method_fingerprints` takes it.
 
-    Its module's source file when it has one (not ``__main__``), else its code
-    object without line numbers (values of globals it reads are not seen); a
+    Its module's source file when it has one (not ``__main__``: helpers in that
+    file count too), else its code object without line numbers (a script's or
+    notebook's function; the values of globals it reads are not seen); a
     partial's function and arguments; a callable object's class.
 
     Examples
