@@ -185,10 +185,11 @@ boards
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,
-#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial` and `gf2`, and `rref`, `gfp`
-#   ⊇ `lstsq-certified`. Everything else is incomparable, even where it looks ordered: GF(2) misses a mine
-#   the certified least squares proves, where the combination of clues needs a half (a position of 6x7,
-#   found by an adversarial search and not by the corpus: it is rare), bounds propagation
+#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial`, and `rref`, `gfp` ⊇
+#   `lstsq-certified`. Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
+#   certified least squares proves, where the combination of clues needs a half, and bounds propagation
+#   misses cells a parity argument of GF(2) proves (adversarial searches on boards up to 8x8 found both; the
+#   corpus never shows them: they are rare); bounds propagation
 #   misses a cell one RREF pass finds (smallest found: 13 covered cells), the LP relaxation misses cells
 #   that bounds propagation (10 covered) and GF(2)/GF(7) (7 covered, no total) prove, and one RREF pass
 #   misses cells next to a revealed zero (a column `?`, `.`, `?`, `.`, `?`, `?` with one mine: the zeros

@@ -320,6 +320,17 @@ _CATALOGUE += [
         total=4,
     ),
     _example(
+        "gf2-beats-bounded",
+        ".????1\n.1?2?1\n.1??1?\n1?211?\n2??22?\n2?4???\n11??2?",
+        "an adversarial search on random positions up to 8x8 (session 15), shrunk by "
+        "sweeplab.dominance.shrink; none among the boards and positions of _SEARCH",
+        "23 covered cells on 7x6, 8 mines in all: gf2 proves (1, 2), (2, 2) and (5, 5), which bounds "
+        "propagation misses (a parity argument over the reduced rows, not a bound)",
+        safe=[(0, 1), (0, 2), (0, 3), (2, 2), (2, 3), (2, 5), (3, 1), (5, 5), (6, 2)],
+        mines=[(1, 2), (4, 1), (4, 2), (5, 1)],
+        total=8,
+    ),
+    _example(
         "smallest-gf2-beats-rref",
         "?1?.?\n?1?.?\n11111\n.???1",
         _SEARCH,
@@ -364,6 +375,7 @@ _CATALOGUE += [
 #: here dominate on every tested position (:mod:`sweeplab.dominance`, report section 014).
 COUNTEREXAMPLES: MappingProxyType[tuple[str, str], str] = MappingProxyType({
     ("bounded", "enumerate"): "smallest-subset-beats-bounded",
+    ("bounded", "gf2"): "gf2-beats-bounded",
     ("bounded", "gfp"): "smallest-rref-beats-bounded",
     ("bounded", "lp"): "smallest-subset-beats-bounded",
     ("bounded", "rref"): "smallest-rref-beats-bounded",
