@@ -15,7 +15,8 @@ Causes (:data:`CAUSES`, exclusive; tested in the order listed, except that the s
 ``"certain cell skipped"``
     a cell was certainly safe (probability 0), yet the agent guessed;
 ``"coin flip"``
-    the cell was the mined half of a coin flip that no move could ever settle
+    the cell was the mined side of a coin flip that no move could ever settle (a pair, or the
+    two diagonals of a 2x2 box)
     (:func:`~sweeplab.agents.best.free_coin_flip`: every play loses one of
     each pair of twin layouts, whatever the cell's probability), or, tested
     after ``"opening"``, no covered cell was safer than ``forced`` (a 50/50
@@ -27,7 +28,10 @@ Causes (:data:`CAUSES`, exclusive; tested in the order listed, except that the s
 ``"opening"``
     less than ``opening_share`` of the safe cells were open;
 ``"safest guess"``
-    any other guess on one of the safest cells.
+    any other guess on one of the safest cells;
+``"unanalysed"``
+    the exact probabilities could not be computed (an inconsistent position,
+    or one past the enumeration's caps).
 
 Besides the cause, each loss records where the cell was (``"frontier"``: next
 to a revealed number, or ``"interior"``), the probabilities, the number of
@@ -55,6 +59,10 @@ __all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
 #: Loss causes, in the order they are tested (see the module notes).
 CAUSES = ("first click", "certain cell skipped", "coin flip", "riskier than safest", "endgame", "opening",
           "safest guess", "unanalysed")
+
+
+#: Equal probabilities computed along different paths differ by ~1e-17: such cells count as equally safe.
+_ROUNDING = 1e-12
 
 
 @dataclass(frozen=True)
@@ -144,12 +152,12 @@ def classify_loss(
     p_cov = np.where(covered, p, np.inf)
     best = float(p_cov.min())
     chosen = float(p[r, c])
-    safest_safe = bool(np.any(covered & (p_cov <= best + 1e-12) & ~layout))
+    safest_safe = bool(np.any(covered & (p_cov <= best + _ROUNDING) & ~layout))
     if best <= 0.0:
         cause = "certain cell skipped"
     elif _unavoidable(obs, cell, p):
         cause = "coin flip"
-    elif chosen > best + tolerance:
+    elif chosen > best + tolerance + _ROUNDING:
         cause = "riskier than safest"
     elif n_cov <= endgame_cells:
         cause = "endgame"

@@ -380,7 +380,8 @@ def geometry_games(
 ) -> pd.DataFrame:
     """The solution-space geometry of the positions a cascade player meets, along each game (item 4).
 
-    Every ``every``-th position (before each call of the player) is measured by
+    Every ``every``-th position after the first click (turns ``every, 2 every, ...``:
+    the position before each call of the player; the blank board is not measured) is measured by
     :func:`sweeplab.geometry.geometry` (rank and nullity without the total,
     layouts with it).
 
@@ -470,8 +471,9 @@ def _quantiles(group, label, v, positions) -> dict[str, Any]:
 KINDS: dict[str, Callable[..., pd.DataFrame]] = {"reach": reach_games, "cascade": cascade_games,
                                                  "geometry": geometry_games}
 #: A run's directory: its messages, manifest keys and chunk identity (:mod:`sweeplab.run_directory`).
-_FORMAT = RunFormat(noun="run", manifest="manifest of run_games", resume="run the same arguments",
-                    keys=("kind", "points", "games", "seed"), chunk_key=b"sweeplab.games_chunk")
+_FORMAT = RunFormat(noun="run of run_games", manifest="manifest of run_games",
+                    resume="run the same arguments", keys=("kind", "points", "games", "seed"),
+                    chunk_key=b"sweeplab.games_chunk")
 
 
 def run_chunk(kind: str, point: Mapping[str, Any], start: int, games: int, seed: int) -> pd.DataFrame:

@@ -156,8 +156,8 @@ class _DirectoryLock:
         except BlockingIOError:
             holder = self._holder() or "holder unknown"
             os.close(self.fd)
-            raise ValueError(f"{out} is in use by another running {noun} ({holder}); wait for it to finish "
-                             f"or choose another output directory") from None
+            raise ValueError(f"{out} is in use by another process ({holder}) running a {noun}; "
+                             f"wait for it to finish or choose another output directory") from None
         except BaseException:
             os.close(self.fd)
             raise

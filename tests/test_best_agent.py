@@ -134,6 +134,12 @@ def test_classify_loss_on_hand_made_positions():
     loss = classify_loss(obs, (5, 5), lay, endgame_cells=0)
     assert loss.cause == "opening" and loss.place == "interior"
     assert classify_loss(obs, (0, 0), lay, first=True).cause == "first click"
+    # (0, 0) and (1, 0) are both exactly 1/9 a mine, computed 1e-17 apart: equally safe even at tolerance 0
+    obs = Observation.from_text("???\n???\n???\n1??\n?1?", mines=2)
+    lay = np.zeros((5, 3), dtype=bool)
+    lay[0, 0] = lay[4, 0] = True
+    loss = classify_loss(obs, (0, 0), lay, tolerance=0.0, endgame_cells=5, opening_share=0.5)
+    assert loss.cause == "opening" and loss.p_chosen == pytest.approx(1 / 9) and loss.safest_was_safe
 
 
 def test_play_losses_plays_the_same_games_and_tabulates():

@@ -103,7 +103,7 @@ def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
     again = run_games("reach", points, games=6, seed=2, out=out)
     cols = [c for c in plain.columns if c != "seconds"]
     assert plain[cols].equals(first[cols]) and plain[cols].equals(again[cols])
-    with pytest.raises(ValueError, match="holds another run"):
+    with pytest.raises(ValueError, match="holds another run of run_games"):
         run_games("reach", points, games=7, seed=2, out=out)
     manifest = json.loads((out / "manifest.json").read_text())
     (out / "manifest.json").write_text(json.dumps({**manifest, "code": "0123456789abcdef"}))

@@ -78,7 +78,7 @@ def test_concurrent_sweeps_with_different_seeds_never_mix(tmp_path, trial):
     errors = [str(v) for v in outcomes.values() if isinstance(v, ValueError)]
     assert len(errors) == 1, outcomes  # one sweep ran, the other was refused
     assert str(out) in errors[0]
-    assert "in use by another running sweep" in errors[0] or "holds another sweep" in errors[0]
+    assert "in use by another process" in errors[0] or "holds another sweep" in errors[0]
     manifest = json.loads((out / "manifest.json").read_text())
     df = load_results(out)
     assert len(df) == 40 and df["game"].is_unique and set(df["seed"]) == {manifest["seed"]}
@@ -91,13 +91,13 @@ def test_running_sweep_locks_its_directory_and_a_killed_one_is_taken_over(tmp_pa
                             stderr=subprocess.DEVNULL)
     try:
         assert wait_for(lambda: len(list((out / "chunks").glob("*.parquet"))) >= 2)
-        with pytest.raises(ValueError, match="in use by another running sweep") as exc:  # the same sweep
+        with pytest.raises(ValueError, match="in use by another process") as exc:  # the same sweep
             run_sweep([point], games=4000, seed=5, chunk_size=2, out=out, workers=1, progress=False)
         assert str(out) in str(exc.value) and f"pid {proc.pid}" in str(exc.value)
         assert main(cli(out, games=4000, seed=6)[3:]) == 2  # another sweep, from the command line
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and err.startswith("sweeplab sweep: error:")
-        assert "in use by another running sweep" in err and f"pid {proc.pid}" in err
+        assert "in use by another process" in err and f"pid {proc.pid}" in err
         assert proc.poll() is None
     finally:
         kill_group(proc)
