@@ -72,26 +72,39 @@ losses = {
 pd.DataFrame(losses).round(2)
 
 # %% [markdown]
-# **Reading it.** Measured with `benchmarks/best_agent.py --games 12000` on evaluation seed 2026
-# (tuning used seed 1000 only), expert, same games for both agents:
+# **Reading it.** Measured in session 8 with `benchmarks/best_agent.py --games 12000` on evaluation
+# seed 2026 (tuning used seed 1000 only), expert, same games for both agents (`best` as it was then,
+# before the wider candidates and the (3, 3) zero start):
 #
 # | expert | best-v1 | best | games only best won / only best-v1 won | published |
 # |---|---|---|---|---|
 # | first click safe, corner | 39.91% [39.04, 40.79] | 40.06% [39.18, 40.94] | +67 / -49 | 41.13% |
 # | first click a zero, (2, 2) | 52.57% [51.67, 53.46] | 52.69% [51.80, 53.58] | +59 / -44 | 54.3% |
 #
-# On 4,000 of those games (`benchmarks/best_agent.py --games 4000`), with a safe corner start almost
-# half the lost games are lost in the opening (the corner shows a number and the next, blind guess, in
-# another corner, is a mine about one time in five: 29 per 100 games), 13 per 100 on coin flips that no
-# play can avoid (the mined half of two cells that no clue, shown or to come, can tell apart: the
-# referee checks it exactly, `sweeplab.agents.best.free_coin_flip_cells`), 6 in the endgame and 13 on
-# mid-game guesses (6 on a cell riskier than the safest, 7 on a safest cell). With a zero start the
-# opening losses nearly vanish (4 per 100) and coin flips dominate (19 per 100). The exact number
-# distributions change few decisions, so `best` gains only about 0.1-0.2 points over `best-v1` (not
-# significant at 12,000 games). On 40,000 fresh evaluation games each (seed 2026, games 100,000 on),
-# that `best` won 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81, 53.79] with a zero
-# start. With the wider candidates of the last paragraph below it wins, on 40,000 fresh games each (seed
-# 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now hold the published rates
+# Where the games are lost, by `sweeplab.losses` on games 0–3,999 of seed 2026 with today's agents
+# (`benchmarks/best_agent.py --games 4000 [--first-click zero]`), lost games per 100 played:
+#
+# | cause | best-v1, safe corner | best, safe corner | best-v1, zero start | best, zero start (3, 3) |
+# |---|---|---|---|---|
+# | opening (under 10% of the safe cells open) | 28.3 | 27.3 | 4.2 | 1.8 |
+# | coin flip no play can avoid, or none safer than 0.45 | 12.5 | 13.9 | 17.5 | 20.5 |
+# | endgame (40 covered cells or fewer) | 6.5 | 6.1 | 9.4 | 8.8 |
+# | a cell riskier than the safest | 6.3 | 7.9 | 6.7 | 8.4 |
+# | another guess on a safest cell | 7.2 | 5.3 | 10.8 | 8.1 |
+# | won | 39.25% | 39.60% | 51.55% | 52.42% |
+#
+# With a safe corner start almost half the lost games are lost in the opening: the corner shows a number
+# and the next guesses, nearly blind, are mines about one time in five. Coin flips (the mined side of
+# two cells or two diagonals of a 2x2 box that no clue, shown or to come, can tell apart: the referee
+# checks it exactly, `sweeplab.agents.best.free_coin_flip_cells`) come next. `best` loses fewer games on
+# safest cells and more on slightly riskier ones: its two-step value takes a somewhat riskier cell when
+# its number is likelier to settle the next move, and the losses count those it lost, not those it won.
+# A zero start moves the losses from the opening to coin flips; (3, 3) opens more than (2, 2) and leaves
+# 1.8 opening losses per 100 games. On these 4,000 games `best` wins +0.35 and +0.88 points over
+# `best-v1`, not significant at this size. On 40,000 fresh evaluation games each (seed 2026, games
+# 100,000 on), session 8's `best` won 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81,
+# 53.79] with a zero start. With the wider candidates of the last paragraph below it wins, on 40,000
+# fresh games each (seed 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now hold the published rates
 # (41.13% and 54.3%), though not yet above them. On 40,000 more (seed 4242, session 12) it won 40.59%
 # [40.11, 41.07] with a safe corner start, just below 41.13%, and on 80,000 more (seed 5555, session 14)
 # 40.79% [40.45, 41.13]: over the three seeds, 160,000 games, 40.74% [40.49, 40.98], 0.4 points short.
