@@ -8,7 +8,7 @@ enumeration, within a small budget, before they answer.
 
 from __future__ import annotations
 
-from ..errors import MethodRefused
+from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
 
 __all__ = ["has_layout", "CONSISTENCY_NODES", "CONSISTENCY_BYTES", "CONSISTENCY_SECONDS"]
@@ -24,6 +24,10 @@ CONSISTENCY_SECONDS = 1.0
 def has_layout(obs: Observation, *, use_total: bool,
                time_limit: float | None = CONSISTENCY_SECONDS) -> bool | None:
     """``True`` when exact enumeration finds a layout, ``None`` past its budget; raises when none fits.
+
+    Past the budget, the blocks of the frontier are still searched one by one
+    within the node budget alone: a block no layout fits (a local
+    contradiction) is found whatever the size of the rest and the machine.
 
     ``time_limit=None`` keeps only the node and memory budgets, so the answer
     does not depend on the machine (the first call in a process also compiles
@@ -43,11 +47,18 @@ def has_layout(obs: Observation, *, use_total: bool,
     ...
     sweeplab.errors.InconsistentPositionError: ...
     """
-    from .enumerate import analyse  # numba: imported on first use
+    from .enumerate import analyse, has_empty_block  # numba: imported on first use
 
     try:
         analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES,
                 max_bytes=CONSISTENCY_BYTES, time_limit=time_limit)
     except MethodRefused:
+        try:
+            empty = has_empty_block(obs, max_nodes=CONSISTENCY_NODES, max_bytes=CONSISTENCY_BYTES)
+        except MethodRefused:
+            return None
+        if empty:
+            raise InconsistentPositionError("a block of the frontier has no layout that fits its clues"
+                                            ) from None
         return None
     return True

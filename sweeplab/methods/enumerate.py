@@ -66,6 +66,7 @@ from ._common import TIME_LIMIT, Budget, size_text
 
 __all__ = [
     "ComponentTooLargeError",
+    "has_empty_block",
     "Enumeration",
     "analyse",
     "block_counts",
@@ -255,6 +256,37 @@ def _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, c
         spent += nodes
         c += 1
     return c
+
+
+def has_empty_block(obs: Observation, *, max_nodes: int = MAX_NODES,
+                    max_bytes: int | None = MAX_BYTES) -> bool:
+    """Some block of the frontier, searched within ``max_nodes`` backtracking nodes, has no layout.
+
+    A local contradiction (a pocket of clues no layout fits) makes the whole
+    position inconsistent, whatever the rest and the total: this finds it
+    without counting the blocks past ``max_nodes``, so within a budget that
+    does not depend on the machine.  ``False`` says only that no block
+    searched to the end was empty.
+
+    Raises
+    ------
+    MethodRefused
+        When the count arrays are over ``max_bytes``.
+
+    Examples
+    --------
+    >>> has_empty_block(Observation.from_text("??\\n.2"))  # the 2 needs both cells, the 0 neither
+    True
+    >>> has_empty_block(Observation.from_text("??\\n11"))
+    False
+    """
+    p = clue_system(obs, use_total=False).grouped()
+    if not p.group_size.size:
+        return False
+    budget = Budget("enumerate", time_limit=None, max_bytes=max_bytes)
+    _, counts, coff, _, _, _, over, _ = _search(p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi,
+                                                _max_nodes(max_nodes), budget)
+    return any(not over[c] and not (counts[coff[c]: coff[c + 1]] > 0).any() for c in range(coff.size - 1))
 
 
 @numba.njit(cache=True)
