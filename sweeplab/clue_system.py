@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from .errors import InconsistentPositionError
+from .errors import InconsistentPositionError, check_flag
 from .positions import COVERED, FLAG, MINE, Observation, as_observation, neighbour_table
 
 __all__ = ["CellBounds", "ClueSystem", "GridView", "GroupedSystem", "MergedSystem", "clue_system"]
@@ -460,7 +460,7 @@ def clue_system(obs: Observation | str | Any, *, use_total: bool = True) -> Clue
     ([1, 2, 1], [2, 3, 2])
     """
     obs = as_observation(obs)
-    return ClueSystem(obs, use_total=use_total, shape=obs.shape, noise=obs.noise)
+    return ClueSystem(obs, use_total=check_flag("use_total", use_total), shape=obs.shape, noise=obs.noise)
 
 
 def _build_rows(obs: Observation, *, use_total: bool) -> _Rows:

@@ -7,7 +7,9 @@ bare ``ValueError``.
 
 from __future__ import annotations
 
-__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused", "mines_text"]
+import numpy as np
+
+__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused", "check_flag", "mines_text"]
 
 
 def mines_text(n: int) -> str:
@@ -19,6 +21,28 @@ def mines_text(n: int) -> str:
     ('1 mine', '0 mines', '-2 mines')
     """
     return f"{n} mine" if n == 1 else f"{n} mines"
+
+
+def check_flag(name: str, value: object) -> bool:
+    """``value`` if it is ``True`` or ``False`` (a numpy bool too), else ``ValueError`` naming ``name``.
+
+    A string such as ``"false"`` is truthy in Python: taken as a flag it would
+    silently mean the opposite.
+
+    Examples
+    --------
+    >>> check_flag("use_total", False)
+    False
+    >>> check_flag("use_total", "false")
+    Traceback (most recent call last):
+    ...
+    ValueError: use_total must be True or False, got 'false'
+    """
+    if value is True or value is False:
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
 class InconsistentPositionError(ValueError):

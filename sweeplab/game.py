@@ -33,6 +33,7 @@ from .positions import (
     NOCLUE,
     NOISE_KINDS,
     Observation,
+    frozen_grid,
     neighbour_counts,
     neighbour_table,
 )
@@ -347,8 +348,7 @@ class Game:
         """
         obs = self._obs
         if obs is None:
-            grid = self._grid.copy()
-            grid.setflags(write=False)
+            grid = frozen_grid(self._grid)
             kind = None if self._noise is None else self._noise[0]
             obs = self._obs = Observation._trusted(grid, self._n_mines, kind)
         return obs

@@ -187,9 +187,7 @@ class Observation:
                 f"cell code {arr[r, c].item()!r} at row {r}, column {c} is out of range "
                 f"(clues are 0..8, special codes -1..-4)"
             )
-        grid8 = arr.astype(np.int8)
-        grid8.setflags(write=False)
-        self._set(grid8, mines, noise, validate=True)
+        self._set(frozen_grid(arr.astype(np.int8)), mines, noise, validate=True)
 
     def _set(self, grid: np.ndarray, mines: int | None, noise: str | None, *, validate: bool):
         if validate:
@@ -381,10 +379,20 @@ def _html_cells() -> tuple[str, ...]:
 _HTML_CELLS = _html_cells()
 
 
+def frozen_grid(grid: np.ndarray) -> np.ndarray:
+    """A read-only copy of ``grid`` that numpy cannot make writeable again (it lives in a ``bytes``).
+
+    Examples
+    --------
+    >>> g = frozen_grid(np.zeros((2, 3), np.int8))
+    >>> g.shape, g.flags.writeable
+    ((2, 3), False)
+    """
+    return np.frombuffer(grid.tobytes(), dtype=grid.dtype).reshape(grid.shape)
+
+
 def _restore(data: bytes, shape: tuple[int, int], mines: int | None, noise: str | None) -> Observation:
-    grid = np.frombuffer(data, dtype=np.int8).reshape(shape).copy()
-    grid.setflags(write=False)
-    return Observation._trusted(grid, mines, noise)
+    return Observation._trusted(np.frombuffer(bytes(data), dtype=np.int8).reshape(shape), mines, noise)
 
 
 _REPR = reprlib.Repr()

@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from .agents.base import first_cell
+from .errors import check_flag
 from .game import LEVELS, new_game, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
@@ -193,9 +194,8 @@ def reach_games(
     games = _check_count("games", games)
     seed = _check_count("seed", seed)
     start = _check_count("start", start)
-    if not isinstance(use_total, bool | np.bool_):
-        raise ValueError(f"use_total must be True or False, got {use_total!r}")
-    agent = ReachAgent(methods=(name,), use_total=bool(use_total), first_move=first_move).for_rules(
+    use_total = check_flag("use_total", use_total)
+    agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
         first_click=first_click, shape=shape_)
     if convention not in CONVENTIONS:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")

@@ -231,3 +231,18 @@ def test_numpy_string_noise_is_stored_as_str():
 def test_as_observation_names_what_it_accepts(position):
     with pytest.raises(ValueError, match="position must be an Observation, its text form"):
         as_observation(position)
+
+
+def test_a_grid_cannot_be_made_writeable_again():
+    """An adversarial review: ``obs.grid.setflags(write=True)`` used to succeed and change the position
+    (and, on ``game.observation``, the game's cached view)."""
+    from sweeplab import new_game
+
+    game = new_game("beginner", seed=1)
+    game.reveal(0, 0)
+    obs = Observation.from_text("?1\n11", mines=1)
+    for grid in (obs.grid, pickle.loads(pickle.dumps(obs)).grid, game.observation.grid,
+                 Observation(np.array([[-1, 1], [1, 1]]), mines=1).grid):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            grid.setflags(write=True)
+    assert obs == Observation.from_text("?1\n11", mines=1)

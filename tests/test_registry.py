@@ -305,3 +305,34 @@ def test_cli_plugin_solve_bench_play(tmp_path, capsys):
     assert "chain" in capsys.readouterr().out
     assert main(["solve", str(pos), "--plugin", "no_such_module_xyz"]) == 2
     assert "no_such_module_xyz" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call", [
+    lambda obs: sweeplab.probabilities(obs, use_total="false"),
+    lambda obs: sweeplab.clue_system(obs, use_total="false"),
+    lambda obs: deduce(obs, "enumerate", probabilities="no"),
+    lambda obs: deduce(obs, "rref", proofs="no"),
+    lambda obs: deduce(obs, "rref", check_consistency="no"),
+    lambda obs: deduce(obs, "rref", iterate="yes"),
+    lambda obs: deduce(obs, "rref", use_total=1),
+])
+def test_flags_are_true_or_false_never_a_truthy_string(call):
+    """``use_total="false"`` was taken as True: probabilities 1/3 where 1/2 is right."""
+    obs = Observation.from_text("???", mines=1)
+    with pytest.raises(ValueError, match="must be True or False"):
+        call(obs)
+    assert sweeplab.probabilities(obs, use_total=np.False_)[0, 0] == 0.5
+    assert sweeplab.probabilities(obs, use_total=True)[0, 0] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("claims, message", [
+    (({(0, 0)}, {(0, 0)}), "both safe and a mine"),
+    (({(9, 9)}, set()), "outside the 2x2 board"),
+    (({(-1, 0)}, set()), "outside the 2x2 board"),
+    ((set(), {(0, 1)}), "not covered"),
+])
+def test_a_method_that_is_not_built_in_claims_only_covered_cells_once(claims, message):
+    obs = Observation.from_text("?1\n11", mines=1)
+    with pytest.raises(ValueError, match=message):
+        deduce(obs, lambda obs, *, use_total=True: claims)
+    assert deduce(obs, lambda obs, *, use_total=True: (set(), {(0, 0)})).mines == {(0, 0)}

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..positions import Observation, as_observation
+from ..errors import check_flag
+from ..positions import COVERED, Observation, as_observation
 from ._consistency import has_layout
 
 if TYPE_CHECKING:
@@ -430,11 +431,12 @@ def deduce(
         info = info or method_info(method)  # type: ignore[arg-type]  # ValueError for a non-name
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
         complete, builtin = info.complete, info.builtin
-    if use_total is not True and use_total is not False and not isinstance(use_total, np.bool_):
-        raise ValueError(f"use_total must be True or False, got {use_total!r}")
+    use_total = check_flag("use_total", use_total)
+    check_consistency = check_flag("check_consistency", check_consistency)
+    proofs = check_flag("proofs", proofs)
     want_probabilities = False
     if options:
-        want_probabilities = bool(options.get("probabilities", False))
+        want_probabilities = check_flag("probabilities", options.get("probabilities", False))
         if "probabilities" in options and not gives_probabilities:
             if want_probabilities:
                 raise ValueError(f"method {name!r} gives no probabilities; 'enumerate' does")
@@ -459,6 +461,8 @@ def deduce(
     except (TypeError, ValueError):
         raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
                         f"got {type(result).__name__}") from None
+    if not builtin:
+        _check_claims(name, obs, safe, mines)
     consistent = True if complete else None
     if consistent is None and check_consistency and (safe or mines):
         consistent = has_layout(obs, use_total=bool(use_total))
@@ -483,6 +487,21 @@ def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, secon
 
 
 _EMPTY: frozenset[Cell] = frozenset()
+
+
+def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: frozenset[Cell]) -> None:
+    """A method that is not built in claims only covered cells on the board, none both safe and a mine."""
+    h, w = obs.shape
+    for r, c in sorted(safe | mines):
+        if not (0 <= r < h and 0 <= c < w):
+            raise ValueError(f"method {name!r} claimed the cell {(r, c)}, outside the {h}x{w} board; "
+                             f"a method claims covered cells of the position it is given")
+        if obs.grid[r, c] != COVERED:
+            raise ValueError(f"method {name!r} claimed the cell {(r, c)}, which is not covered (code "
+                             f"{int(obs.grid[r, c])}); a method claims covered cells only")
+    both = safe & mines
+    if both:
+        raise ValueError(f"method {name!r} claimed {sorted(both)} both safe and a mine")
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:

@@ -60,7 +60,7 @@ import numba
 import numpy as np
 
 from ..clue_system import GroupedSystem, clue_system
-from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused, mines_text
+from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused, check_flag, mines_text
 from ..positions import FLAG, MINE, Observation, as_observation
 from ._common import TIME_LIMIT, Budget, size_text
 
@@ -685,6 +685,7 @@ def analyse(
     if time_limit is not None:
         _compile()  # before the clock starts
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
+    probabilities = check_flag("probabilities", probabilities)
     safe_flat, mine_flat, probs, log_layouts = _run(obs, use_total, probabilities, _max_nodes(max_nodes),
                                                     budget, count)
     w = obs.shape[1]

@@ -37,6 +37,7 @@ reached, although the first equation alone shows three safe cells (see
 
 from __future__ import annotations
 
+from ..errors import check_flag
 from ..positions import Observation
 from ._algebra import read_rows, reduce_blocks, row_bound_rule
 from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
@@ -89,6 +90,7 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
+    iterate = check_flag("option iterate of method 'rref'", iterate)
     budget = Budget("rref", time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, "rref", use_total=use_total).merged()
     safe: set = set()
