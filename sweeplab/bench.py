@@ -387,7 +387,7 @@ def _paired_ratio(ok: pd.DataFrame, ref: pd.Series) -> float:
 
 def format_table(summary: pd.DataFrame, *, slices: Sequence[str] | None = None) -> str:
     """A printable view of :func:`summarize` (one block per use of the total)."""
-    cols = ["method", "slice", "positions", "refused", "forced", "found", "recall", "wrong",
+    cols = ["method", "slice", "positions", "refused", "errors", "forced", "found", "recall", "wrong",
             "progress_share", "median_ms", "p90_ms", "x_enumerate"]
     parts = []
     for use_total, g in summary.groupby("use_total", sort=False):

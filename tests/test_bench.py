@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 
+import sweeplab
 from sweeplab import METHODS, MethodRefused
 from sweeplab import bench as bench_module
 from sweeplab.bench import run_bench, scaling_study, score_claims, summarize
@@ -159,3 +160,25 @@ def test_peer_side_by_side(tiny):
     # probabilities are exact on both sides; ms-toollib's forced cells can miss a few, so only report them
     assert (table.max_probability_diff < 1e-9).all() and table.forced_agree.dtype == bool
     assert "ratio" in bench_module.format_peer(table)
+
+
+def test_cli_bench_reports_a_method_that_raises(tiny, tmp_path, capsys):
+    """The table had no errors column: a method raising on every position looked clean."""
+    def crashes(obs, *, use_total=True):
+        raise RuntimeError("boom")
+
+    sweeplab.register_method("test-crashes", crashes, sound=True, complete=False)
+    try:
+        corpus = save_corpus(tiny, tmp_path / "c.jsonl")
+        code = main(["bench", "--corpus", str(corpus), "--methods", "trivial,test-crashes", "--out",
+                     str(tmp_path / "bench"), "--no-progress"])
+    finally:
+        sweeplab.unregister_method("test-crashes")
+    cap = capsys.readouterr()
+    assert code == 1
+    header, *rows = cap.out.split("use_total=True\n")[1].split("\n\n")[0].splitlines()
+    errors = header.split().index("errors")
+    counts = {row.split()[0]: int(row.split()[errors]) for row in rows if row.split()[1] == "all"}
+    assert counts == {"trivial": 0, "test-crashes": len(tiny)}
+    # with and without the total
+    assert f"'test-crashes' in {2 * len(tiny)} calls" in cap.err and "bug" in cap.err

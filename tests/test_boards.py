@@ -200,3 +200,12 @@ def test_grades_do_not_depend_on_the_machine_speed(request):
     request.getfixturevalue("starved")
     assert [grade(layout, (4, 4)) for layout in boards] == before
     assert len(set(before)) > 1  # boards of more than one grade
+
+
+def test_generate_takes_plugins(tmp_path, capsys):
+    """SPEC §4: every sub-command that takes methods accepts --plugin (generate did not)."""
+    out = tmp_path / "boards"
+    assert main(["generate", "--plugin", "sweeplab.example_plugin", "--shape", "6", "6", "--mines", "4",
+                 "--solvable-by", "rref-reversed", "--count", "1", "--out", str(out)]) == 0
+    assert [p.name for p in out.iterdir()] == ["6x6-4-rref-reversed-s0-00000.json"]
+    capsys.readouterr()

@@ -160,12 +160,15 @@ def test_undecodable_stdin_is_one_line(capsys, monkeypatch):
         (["-", "--mines", "7"], ["mines=7 exceeds the 6 cells"]),
         (["-", "-m", "nope"], ["unknown method 'nope'", "enumerate"]),
         (["-", "--win-rates", "5"], ["--win-rates", "--mines N"]),
-        (["-", "--mines", "2", "--win-rates", "-1"], ["--win-rates takes a non-negative number"]),
+        (["-", "--mines", "2", "--win-rates", "-1"], ["--win-rates takes a positive number"]),
         (["-", "--mines", "2", "--move", "0,0"], ["--move needs --win-rates"]),
         (["-", "--mines", "2", "--win-rates", "5", "--move", "0;1"], ["--move takes ROW,COL", "'0;1'"]),
         (["-", "--mines", "2", "--win-rates", "5", "--move", "1,1"], ["move (1, 1) is not a covered cell"]),
         (["-", "--mines", "2", "--win-rates", "5", "--agent", "nope"], ["nope"]),
         (["-", "--mines", "2", "--win-rates", "5", "--workers", "0"], ["workers must be a positive integer"]),
+        (["-", "--mines", "2", "--win-rates", "0"], ["--win-rates takes a positive number", "got 0"]),
+        (["-", "--mines", "2", "--agent", "best"], ["--agent needs --win-rates"]),
+        (["-", "--mines", "2", "--seed", "3", "--workers", "2"], ["--seed, --workers need --win-rates"]),
     ],
 )
 def test_bad_flags_are_one_line(capsys, monkeypatch, argv, parts):
@@ -183,3 +186,28 @@ def test_win_rates_of_moves(capsys, monkeypatch):
     # (0, 1) is safe and the rest then follows: always won; (0, 0) is a mine: never
     assert rows[0].split()[:5] == ["(0,", "1)", "0.000", "30", "100.0%"]
     assert rows[1].split()[:5] == ["(0,", "0)", "1.000", "0", "0.0%"]
+
+
+def test_a_method_that_raises_is_shown_and_the_others_still_run(capsys, monkeypatch):
+    def crashes(obs, *, use_total=True):
+        raise RuntimeError("boom")
+
+    sweeplab.register_method("test-crashes", crashes, sound=True, complete=False)
+    try:
+        code, out, err = solve(["-", "--all", "--mines", "2"], capsys, monkeypatch, stdin="???\n121\n")
+    finally:
+        sweeplab.unregister_method("test-crashes")
+    assert code == 1
+    assert "== test-crashes (sound): ERROR (a bug in the method): RuntimeError: boom" in out
+    assert "== enumerate (sound, complete): 1 safe, 2 mines" in out and "brute" in out
+    assert "'test-crashes' raised an exception" in err
+
+
+def test_an_exception_from_a_method_names_the_method_and_the_position():
+    def crashes(obs, *, use_total=True):
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom") as exc:
+        sweeplab.deduce(Observation.from_text("???\n121", mines=2), crashes)
+    note = "raised by method 'crashes' on this position (mines=2, noise=None):\n???\n121"
+    assert exc.value.__notes__ == [note]

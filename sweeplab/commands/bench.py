@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from . import add_plugin_argument
@@ -147,4 +148,11 @@ def run(args: argparse.Namespace) -> int:
             paths.append(out / "peer.csv")
             print("\n" + bench.format_peer(table))
     print("\nwrote " + ", ".join(str(p) for p in paths))
+    failed = summary[summary.slice == "all"].groupby("method", sort=False).errors.sum()
+    failed = failed[failed > 0]
+    if len(failed):
+        counts = ", ".join(f"{m!r} in {n} calls" for m, n in failed.items())
+        print(f"sweeplab bench: error: methods raised exceptions (bugs, status 'error' in bench.csv): "
+              f"{counts}", file=sys.stderr)
+        return 1
     return 0

@@ -13,6 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
+from . import add_plugin_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     from ..game import LEVELS
@@ -36,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="cap on the layouts tried per board (default: 20000)")
     p.add_argument("--workers", type=int, default=1, help="local processes (default: 1)")
     p.add_argument("--out", required=True, help="output directory (created if missing)")
+    add_plugin_argument(p)
     p.set_defaults(func=run)
 
 

@@ -60,9 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "needs --mines")
     p.add_argument("--move", action="append", default=None, metavar="ROW,COL",
                    help="a move for --win-rates (repeat for several)")
-    p.add_argument("--agent", default="best", help="the agent that finishes the games of --win-rates")
-    p.add_argument("--seed", type=int, default=0, help="seed of --win-rates (default 0)")
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--agent", default=None,
+                   help="the agent that finishes the games of --win-rates (default best)")
+    p.add_argument("--seed", type=int, default=None, help="seed of --win-rates (default 0)")
+    p.add_argument("--workers", type=int, default=None,
                    help="processes for --win-rates (the same table for any number; default 1)")
     add_plugin_argument(p)
     p.set_defaults(func=run)
@@ -169,7 +170,8 @@ def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True
 def _report(
     obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False,
     time_limit: float | None = None,
-) -> tuple[str, bool]:
+) -> tuple[str, bool, list[str]]:
+    """The text, whether the position is consistent, and the methods that raised an exception."""
     from .. import METHODS, deduce
     from ..errors import InconsistentPositionError, MethodRefused
     from ..probability import probabilities as exact_probabilities
@@ -182,6 +184,7 @@ def _report(
     out = [head, ""]
     summary = []
     consistent = True
+    failed: list[str] = []
     for name in methods:
         info = METHODS[name]
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
@@ -200,6 +203,11 @@ def _report(
             out += [f"== {name} ({tag}): refused: {exc}", ""]
             summary.append(f"{name:16s} {'refused':>12s}")
             continue
+        except Exception as exc:  # noqa: BLE001 - a bug in the method: shown, the others still run
+            failed.append(name)
+            out += [f"== {name} ({tag}): ERROR (a bug in the method): {type(exc).__name__}: {exc}", ""]
+            summary.append(f"{name:16s} {'error':>12s}")
+            continue
         ms = d.seconds * 1000
         out += [f"== {name} ({tag}): {len(d.safe)} safe, {len(d.mines)} mines, {ms:.2f} ms",
                 overlay(obs, d.safe, d.mines), ""]
@@ -216,7 +224,7 @@ def _report(
             out += [f"probabilities: inconsistent position: {exc}"]
         else:
             out += ["exact mine probabilities (S/M: forced):", probability_grid(obs, probs)]
-    return "\n".join(out).rstrip() + "\n", consistent
+    return "\n".join(out).rstrip() + "\n", consistent, failed
 
 
 def _explanations(obs: Observation, d) -> list[str]:
@@ -249,20 +257,29 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     moves = None if args.move is None else [_cell(text) for text in args.move]
-    if moves is not None and args.win_rates is None:
-        raise ValueError("--move needs --win-rates LAYOUTS (how many layouts to play each move on)")
-    if args.win_rates is not None and args.win_rates < 0:
-        raise ValueError(f"--win-rates takes a non-negative number of layouts, got {args.win_rates}")
+    if args.win_rates is None:
+        given = [f"--{n}" for n in ("move", "agent", "seed", "workers") if getattr(args, n) is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --win-rates "
+                             f"LAYOUTS (how many layouts to play each move on)")
+    elif args.win_rates < 1:
+        raise ValueError(f"--win-rates takes a positive number of layouts, got {args.win_rates}")
     if args.win_rates is not None and (obs.mines is None or args.no_total):
         raise ValueError("--win-rates draws layouts with the total number of mines: give --mines N "
                          "(and no --no-total)")
-    text, consistent = _report(obs, methods, use_total=not args.no_total, probabilities=args.probabilities,
-                               explain=args.explain, time_limit=args.time_limit)
+    text, consistent, failed = _report(obs, methods, use_total=not args.no_total,
+                                       probabilities=args.probabilities, explain=args.explain,
+                                       time_limit=args.time_limit)
     if args.win_rates is not None and consistent:  # before printing anything: bad moves fail first
-        text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent, seed=args.seed,
-                                workers=args.workers, progress=sys.stderr.isatty())
+        text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent or "best",
+                                seed=0 if args.seed is None else args.seed,
+                                workers=1 if args.workers is None else args.workers,
+                                progress=sys.stderr.isatty())
     sys.stdout.write(text)
-    return 0 if consistent else 1
+    if failed:
+        print(f"sweeplab solve: error: {', '.join(map(repr, failed))} raised an exception (a bug in the "
+              f"method, shown above)", file=sys.stderr)
+    return 0 if consistent and not failed else 1
 
 
 def _cell(text: str) -> tuple[int, int]:

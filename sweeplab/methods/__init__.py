@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import check_flag
+from ..errors import InconsistentPositionError, MethodRefused, check_flag
 from ..positions import COVERED, Observation, as_observation
 from ._consistency import has_layout
 
@@ -446,7 +446,14 @@ def deduce(
     if type(obs) is not Observation:
         obs = as_observation(obs)
     start = time.perf_counter()
-    result = function(obs, use_total=bool(use_total), **options)
+    try:
+        result = function(obs, use_total=use_total, **options)
+    except (MethodRefused, InconsistentPositionError):
+        raise
+    except Exception as exc:  # a bug in the method: say which, and on what, in its traceback
+        exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
+                     f"{obs.to_text()}")
+        raise
     seconds = time.perf_counter() - start
     for clock in _CLOCKS.get():
         clock[name] = clock.get(name, 0.0) + seconds
