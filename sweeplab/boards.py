@@ -412,9 +412,9 @@ def generate_boards(
     >>> [(i, b.grade) for i, b in generate_boards(2, shape=(5, 5), mines=2, solvable_by="trivial")]
     [(0, 'trivial'), (1, 'trivial')]
     """
-    from .executor import check_count
+    from .executor import check_count, root_seed
 
-    count, seed, start = check_count("count", count), check_count("seed", seed), check_count("start", start)
+    count, seed, start = check_count("count", count), root_seed(seed), check_count("start", start)
     _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries)
     options = {"level": level, "shape": shape, "mines": mines, "solvable_by": solvable_by, "opening": opening,
                "exact_grade": exact_grade, "max_tries": max_tries}

@@ -519,7 +519,8 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
     """
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no corpus at {path}")
+        raise FileNotFoundError(f"no corpus at {path}: give one with --corpus (the command line) or "
+                                f"write one with `sweeplab corpus` (sweeplab.generate_corpus)")
     opener = gzip.open if path.suffix == ".gz" else open
     out = []
     with opener(path, "rt", encoding="utf-8") as fh:

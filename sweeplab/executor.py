@@ -31,7 +31,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing.connection import wait
 from typing import Any
 
-__all__ = ["CONNECT_TIMEOUT", "check_count", "check_positive", "default_chunk_size", "connect", "run_tasks"]
+import numpy as np
+
+__all__ = ["CONNECT_TIMEOUT", "check_count", "check_positive", "default_chunk_size", "connect", "root_seed",
+           "run_tasks"]
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
@@ -83,6 +86,29 @@ def check_count(name: str, value: Any) -> int:
     number = _integer(value)
     if number is None or number < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return number
+
+
+def root_seed(value: Any) -> int:
+    """The root seed of a run of games: a non-negative int, or one drawn from a numpy ``Generator``.
+
+    SPEC §3: everything random takes a seed or a ``Generator``.  A run's games
+    are seeded from one integer (so that any number of workers plays the same
+    games, and the rows record it); a ``Generator`` gives that integer (it is
+    advanced by one draw).
+
+    Examples
+    --------
+    >>> root_seed(7)
+    7
+    >>> root_seed(np.random.default_rng(0)) == root_seed(np.random.default_rng(0))
+    True
+    """
+    if isinstance(value, np.random.Generator):
+        return int(value.integers(2**63))
+    number = _integer(value)
+    if number is None or number < 0:
+        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {value!r}")
     return number
 
 

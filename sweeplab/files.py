@@ -238,8 +238,8 @@ def _moves(moves: object, shape: tuple[int, int]) -> list[tuple[str, int, int]]:
 
 def _rows(data: dict[str, Any], key: str) -> list[str]:
     rows = data.get(key)
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-        raise ValueError(f"{key!r} must be a non-empty list of strings, one per board row, "
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) and r for r in rows):
+        raise ValueError(f"{key!r} must be a non-empty list of strings (none empty), one per board row, "
                          f"got {short_repr(rows)}")
     if len({len(r) for r in rows}) != 1 and key == "layout":
         raise ValueError(f"{key!r} rows are ragged: lengths {sorted({len(r) for r in rows})}")

@@ -133,17 +133,23 @@ def resolve_board(
     return (h, w), int(mines)
 
 
-def _check_noise(noise) -> tuple[str, float] | None:
+def check_noise(noise) -> tuple[str, float] | None:
+    """``noise`` as ``(kind, p)`` or ``None``; ``ValueError`` naming the value and the choices."""
     if noise is None:
         return None
     try:
         kind, p = noise
     except (TypeError, ValueError):
-        raise ValueError(f"noise must be None or (kind, p), got {noise!r}") from None
+        raise ValueError(f"noise must be None or (kind, p) with kind one of {NOISE_KINDS} and p a "
+                         f"probability, for example ('lost', 0.1); got {noise!r}") from None
     if kind not in NOISE_KINDS:
         raise ValueError(f"noise kind must be one of {NOISE_KINDS}, got {kind!r}")
-    if not 0.0 <= float(p) <= 1.0:
-        raise ValueError(f"noise probability must be within [0, 1], got {p!r}")
+    try:
+        ok = 0.0 <= float(p) <= 1.0
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"noise probability must be a number within [0, 1], got {p!r}")
     return str(kind), float(p)
 
 
@@ -184,7 +190,7 @@ class Game:
             raise ValueError(f"first_click must be one of {FIRST_CLICKS}, got {first_click!r}")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-        self._noise = _check_noise(noise)
+        self._noise = check_noise(noise)
         if _layout is None:
             shape, mines = resolve_board(shape=shape, mines=mines)
         h, w = shape

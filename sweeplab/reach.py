@@ -53,6 +53,7 @@ import pandas as pd
 
 from .agents.base import first_cell
 from .errors import check_flag
+from .executor import root_seed
 from .game import LEVELS, new_game, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
@@ -192,7 +193,7 @@ def reach_games(
     name = _check_method(method)
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = _check_count("games", games)
-    seed = _check_count("seed", seed)
+    seed = root_seed(seed)
     start = _check_count("start", start)
     use_total = check_flag("use_total", use_total)
     agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
@@ -283,7 +284,7 @@ def cascade_games(
     chain = tuple(_check_method(m) for m in methods)
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = _check_count("games", games)
-    seed = _check_count("seed", seed)
+    seed = root_seed(seed)
     start = _check_count("start", start)
     agent = CascadeAgent(methods=chain, first_move=first_move).for_rules(first_click=first_click,
                                                                           shape=shape_)
@@ -403,7 +404,7 @@ def geometry_games(
 
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = _check_count("games", games)
-    seed = _check_count("seed", seed)
+    seed = root_seed(seed)
     start = _check_count("start", start)
     every = _check_count("every", every, minimum=1)
     agent = CascadeAgent(first_move=first_move).for_rules(first_click=first_click, shape=shape_)
@@ -539,8 +540,9 @@ def run_games(
         Keyword arguments of that function (no two alike).
     games : int
         Games per point.
-    seed : int
-        Root seed: game ``i`` of every point is seeded by ``(seed, i)``.
+    seed : int or numpy.random.Generator
+        Root seed: game ``i`` of every point is seeded by ``(seed, i)`` (a ``Generator``
+        gives it by one draw).
     out : path, optional
         Directory of the resumable run.
     chunk_size : int, optional
@@ -567,7 +569,7 @@ def run_games(
         raise ValueError(f"unknown kind {kind!r}; choose from {sorted(KINDS)}")
     points = _normalise_points(kind, points)
     games = int(check_positive("games", games) or 0)
-    seed = _check_count("seed", seed)
+    seed = root_seed(seed)
     size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
     check_positive("workers", workers, none="every core")
     for p in points:  # bad parameters fail here, before anything runs or is written

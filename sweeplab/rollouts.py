@@ -27,7 +27,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
-from .executor import check_count, run_tasks
+from .executor import check_count, root_seed, run_tasks
 from .game import Game
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
 from .probability import probabilities
@@ -147,8 +147,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     agent : str or Agent, default "best"
         Who finishes the games (see :data:`sweeplab.AGENTS`).
     samples : int, default 100
-    seed : int, default 0
-        Layouts and agent choices are a function of it.
+    seed : int or numpy.random.Generator, default 0
+        Layouts and agent choices are a function of it (a ``Generator`` gives it by one draw).
     mines : int, optional
         The total, for a position given without one (text, codes).
     confidence : float, default 0.95
@@ -172,7 +172,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     """
     obs = _exact_position(obs, mines, "move_win_rates")
     n = check_count("samples", samples)
-    seed = check_count("seed", seed)
+    seed = root_seed(seed)
     lost = np.argwhere(obs.grid == NOCLUE)
     if lost.size:
         raise ValueError(f"cell {tuple(int(v) for v in lost[0])} is revealed without its number (NOCLUE): a "

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, make_agent
-from .game import LEVELS, Game, new_game, resolve_board
+from .game import LEVELS, Game, check_noise, new_game, resolve_board
 from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
@@ -160,8 +160,9 @@ def play(
         Or ``shape=(height, width)`` with ``mines`` or ``density``.
     games : int
         Number of games; they are games ``start .. start + games - 1`` of the root ``seed``.
-    seed : int
-        Root seed (see the module notes: results never depend on the worker count).
+    seed : int or numpy.random.Generator
+        Root seed (see the module notes: results never depend on the worker count); a
+        ``Generator`` gives it by one draw, and the rows record the integer.
     first_click : {"none", "safe", "zero"}
     mode : {"classic", "score"}
     noise : (kind, p), optional
@@ -185,6 +186,8 @@ def play(
     pandas.DataFrame
         Columns :data:`RESULT_COLUMNS`: the parameters, ``seed`` and ``game``
         index, ``won`` (every safe cell opened without stepping on a mine),
+        ``status`` (the game's at the end: in score mode a game whose safe cells
+        are all open is ``"won"`` even when it stepped on mines, so read ``won``),
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
         cells opened), moves, guesses, certain moves by method, wrong claims,
         seconds.
@@ -199,9 +202,10 @@ def play(
         agent_options["first_move"] = first_move
     player = make_agent(agent, **agent_options)
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
-    from .executor import check_count, check_positive, default_chunk_size, run_tasks
+    from .executor import check_count, check_positive, default_chunk_size, root_seed, run_tasks
 
-    games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
+    games, seed, start = check_count("games", games), root_seed(seed), check_count("start", start)
+    noise = check_noise(noise)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
 
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None

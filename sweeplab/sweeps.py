@@ -49,7 +49,7 @@ from typing import Any
 
 import pandas as pd
 
-from .executor import check_count, check_positive, connect, default_chunk_size, run_tasks
+from .executor import check_positive, connect, default_chunk_size, root_seed, run_tasks
 from .run_directory import (
     CHUNKS,
     LOCK,
@@ -211,8 +211,8 @@ def run_sweep(
         no two alike.
     games : int
         Games per point.
-    seed : int
-        Root seed.
+    seed : int or numpy.random.Generator
+        Root seed (a ``Generator`` gives it by one draw; the manifest records the integer).
     out : path, optional
         Directory for the manifest and Parquet chunks; an existing one resumes.
         Without it nothing is written (and nothing can be resumed).
@@ -255,7 +255,7 @@ def run_sweep(
                              f"seeded games twice; give each point once")
         first[text] = i
     games = int(check_positive("games", games))  # type: ignore[arg-type]  # never None without none=
-    seed = check_count("seed", seed)
+    seed = root_seed(seed)
     chunk_size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
     check_positive("workers", workers, none="every core")
     for i, p in enumerate(points):  # fail early, here, on bad parameters

@@ -155,7 +155,7 @@ def junk(tmp_path):
     [
         (["bench", "--scaling", "--areas", "abc"], ["--areas: 'abc' is not an integer"]),
         (["bench", "--scaling", "--areas", "-4"], ["--areas: -4 is outside"]),  # was a TypeError traceback
-        (["bench", "--scaling", "--areas", ","], ["--areas: no values"]),  # was an AttributeError traceback
+        (["bench", "--scaling", "--areas", ","], ["--areas: ',' has an empty entry"]),  # was a traceback
         (["bench", "--scaling", "--areas", "90"], ["--areas: 90 is not a positive square"]),
         (["bench", "--scaling", "--densities", "0.1,nan"], ["--densities: nan is outside [0.0, 1.0]"]),
         (["bench", "--scaling", "--densities", "x"], ["--densities: 'x' is not a number"]),

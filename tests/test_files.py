@@ -237,6 +237,7 @@ def test_loaded_noisy_game_draws_valid_observations():
         ({"noise": {"kind": "lost", "p": 0.5}, "shown": "10\n11"}, "'shown' must be a grid"),
         ({"layout": [".*", 3]}, "'layout' must be a non-empty list of strings"),
         ({"layout": None}, "'layout' must be a non-empty list of strings"),
+        ({"layout": [""]}, r"'layout' must be a non-empty list of strings \(none empty\)"),
     ],
 )
 def test_wrong_types_in_game_documents(change, match):

@@ -26,6 +26,7 @@ from hypothesis.extra import numpy as hnp
 import sweeplab
 from sweeplab import Game, Observation, load_game, load_position
 from sweeplab.cli import main
+from sweeplab.corpus import load_corpus
 from sweeplab.files import game_from_dict, game_to_dict, position_from_dict, position_to_dict
 from sweeplab.positions import NOISE_KINDS, as_observation
 
@@ -371,3 +372,24 @@ def test_cli_solve_fuzz(n):
                 assert out.getvalue().startswith("position ") and not err_text
 
         check()
+
+
+@pytest.mark.parametrize("call, parts", [
+    (lambda: sweeplab.play("csp", level="beginner", games=1, noise="lost:0.1"),
+     ["('lost', 0.1)", "lost:0.1"]),
+    (lambda: sweeplab.play("csp", level="beginner", games=1, noise=("lost", "x")),
+     ["a number within [0, 1]"]),
+    (lambda: sweeplab.deduce("?1\n11", "brute", max_variables=-1), ["max_variables", "non-negative integer"]),
+    (lambda: load_corpus("/nonexistent/c.jsonl"), ["no corpus at", "sweeplab corpus"]),
+])
+def test_bad_values_found_by_a_review_get_messages_that_name_them(call, parts):
+    with pytest.raises((ValueError, OSError)) as exc:
+        call()
+    assert all(p in str(exc.value) for p in parts), str(exc.value)
+
+
+def test_an_agents_entry_is_an_agent():
+    by_entry = sweeplab.play(sweeplab.AGENTS["csp"], level="beginner", games=2, seed=1)
+    by_name = sweeplab.play("csp", level="beginner", games=2, seed=1)
+    timings = [c for c in by_name if c.startswith("seconds")]
+    assert by_entry.drop(columns=timings).equals(by_name.drop(columns=timings))

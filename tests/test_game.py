@@ -447,7 +447,7 @@ def test_noise_opening_follows_the_true_numbers():
         ({"level": "beginner", "first_click": "lucky"}, "first_click must be one of"),
         ({"level": "beginner", "mode": "zen"}, "mode must be one of"),
         ({"level": "beginner", "noise": ("fuzzy", 0.1)}, "noise kind must be one of"),
-        ({"level": "beginner", "noise": ("lost", 1.5)}, "noise probability must be within"),
+        ({"level": "beginner", "noise": ("lost", 1.5)}, "noise probability must be a number within"),
         ({"level": "beginner", "noise": "lost"}, r"noise must be None or \(kind, p\)"),
     ],
 )

@@ -85,7 +85,7 @@ def test_bad_parameters_raise():
 @pytest.mark.parametrize("bad", [-1, 2.5, True, np.True_, "3", None])
 def test_counts_must_be_non_negative_integers(name, bad):
     options = {"games": 1, "seed": 0, "start": 0, name: bad}
-    with pytest.raises(ValueError, match=f"{name} must be a non-negative integer, got "):
+    with pytest.raises(ValueError, match=f"{name} must be a non-negative integer"):
         sweeplab.play("trivial", level="beginner", **options)
 
 
@@ -94,3 +94,16 @@ def test_integral_counts_of_any_integer_type_play_the_same_games():
     other = sweeplab.play("trivial", level="beginner", games=np.int64(3), seed=np.uint8(4), start=2.0)
     timing = [c for c in plain.columns if c.startswith("seconds")]
     pd.testing.assert_frame_equal(plain.drop(columns=timing), other.drop(columns=timing))
+
+
+def test_a_generator_gives_the_root_seed():
+    """SPEC §3: everything random takes a seed or a Generator; play refused a Generator."""
+    from sweeplab.executor import root_seed
+
+    seed = root_seed(np.random.default_rng(1))
+    by_generator = sweeplab.play("trivial", level="beginner", games=3, seed=np.random.default_rng(1))
+    by_integer = sweeplab.play("trivial", level="beginner", games=3, seed=seed)
+    cols = [c for c in by_integer.columns if not c.startswith("seconds")]
+    assert by_generator[cols].equals(by_integer[cols]) and set(by_generator["seed"]) == {seed}
+    with pytest.raises(ValueError, match="non-negative integer or a numpy Generator"):
+        sweeplab.play("trivial", level="beginner", games=3, seed=-1)

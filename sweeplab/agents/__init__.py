@@ -70,11 +70,13 @@ _INFOS = [
 AGENTS: MappingProxyType[str, AgentInfo] = MappingProxyType({a.name: a for a in _INFOS})
 
 
-def make_agent(agent: str | Agent, **options: Any) -> Agent:
-    """An agent from its name (or a copy of an agent) with options applied.
+def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
+    """An agent from its name, its entry of :data:`AGENTS` (or a copy of an agent) with options applied.
 
     Raises ``ValueError`` for an unknown name or option.
     """
+    if isinstance(agent, AgentInfo):
+        agent = agent.name
     try:
         if isinstance(agent, Agent):
             return dataclasses.replace(agent, **options) if options else agent

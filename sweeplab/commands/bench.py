@@ -45,8 +45,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _split(text: str | None) -> list[str] | None:
-    return None if not text else [t.strip() for t in text.split(",") if t.strip()]
+def _split(text: str | None, option: str) -> list[str] | None:
+    """Comma-separated names; an empty entry (``a,,b``) is an error, not skipped."""
+    if not text:
+        return None
+    names = [t.strip() for t in text.split(",")]
+    if not all(names):
+        raise ValueError(f"{option}: {text!r} has an empty entry; separate the values by single commas")
+    return names
 
 
 def _shape(area: int) -> tuple[int, int]:
@@ -62,7 +68,7 @@ def _shape(area: int) -> tuple[int, int]:
 def _numbers(text: str, flag: str, kind: type, lo: float, hi: float | None = None, *, example: str) -> list:
     """A comma-separated list of numbers within ``[lo, hi]`` for ``flag``, or a ``ValueError`` naming it."""
     values = []
-    for item in _split(text) or []:
+    for item in _split(text, flag) or []:
         try:
             value = kind(item)
         except ValueError:
@@ -94,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
     _check_run_arguments(args)
     out = Path(args.out)
-    methods = _split(args.methods)
+    methods = _split(args.methods, "--methods")
     if args.scaling:
         shapes = [_shape(a) for a in _numbers(args.areas, "--areas", int, 1, example="81,900")]
         densities = _numbers(args.densities, "--densities", float, 0.0, 1.0, example="0.1,0.2")
@@ -119,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from ..corpus import load_corpus
 
     try:
-        corpus = load_corpus(args.corpus, slices=_split(args.slices))
+        corpus = load_corpus(args.corpus, slices=_split(args.slices, "--slices"))
     except ValueError as exc:  # name the file when the reader did not
         message = str(exc)
         raise ValueError(message if args.corpus in message else f"corpus {args.corpus}: {message}") from None
@@ -128,7 +134,11 @@ def run(args: argparse.Namespace) -> int:
             f"corpus {args.corpus}: not a sweeplab corpus ({type(exc).__name__}: {exc})"
         ) from None
     if not corpus:
-        raise ValueError(f"no positions in {args.corpus} (slices {args.slices})")
+        if not args.slices:
+            raise ValueError(f"no positions in {args.corpus}")
+        have = sorted({str(p.slice) for p in load_corpus(args.corpus)})
+        raise ValueError(f"no positions of the slices {args.slices} in {args.corpus}; its slices are: "
+                         f"{', '.join(have) or 'none'}")
     totals = {"with": [True], "without": [False], "both": [True, False]}[args.total]
     rows = bench.run_bench(corpus, methods=methods, totals=totals, budget_seconds=args.budget,
                            progress=not args.no_progress, proofs=args.proofs)
