@@ -336,3 +336,12 @@ def test_a_method_that_is_not_built_in_claims_only_covered_cells_once(claims, me
     with pytest.raises(ValueError, match=message):
         deduce(obs, lambda obs, *, use_total=True: claims)
     assert deduce(obs, lambda obs, *, use_total=True: (set(), {(0, 0)})).mines == {(0, 0)}
+
+
+def test_claims_both_ways_on_a_position_without_layout_mean_inconsistent_not_a_bug():
+    """A sound rule proves anything from contradictory clues: '0?' over '?2' has no layout."""
+    obs = Observation.from_text("0?\n?2")
+    both = {(0, 1), (1, 0)}
+    for check in (True, False):
+        with pytest.raises(InconsistentPositionError):
+            deduce(obs, lambda obs, *, use_total=True: (both, both), check_consistency=check)

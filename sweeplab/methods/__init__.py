@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, MethodRefused, check_flag
+from ..errors import InconsistentPositionError, check_flag
 from ..positions import COVERED, Observation, as_observation
 from ._consistency import has_layout
 
@@ -448,7 +448,7 @@ def deduce(
     start = time.perf_counter()
     try:
         result = function(obs, use_total=use_total, **options)
-    except (MethodRefused, InconsistentPositionError):
+    except ValueError:  # refusals, inconsistency, bad option values: the message says it
         raise
     except Exception as exc:  # a bug in the method: say which, and on what, in its traceback
         exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
@@ -469,7 +469,7 @@ def deduce(
         raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
                         f"got {type(result).__name__}") from None
     if not builtin:
-        _check_claims(name, obs, safe, mines)
+        _check_claims(name, obs, safe, mines, use_total=use_total)
     consistent = True if complete else None
     if consistent is None and check_consistency and (safe or mines):
         consistent = has_layout(obs, use_total=bool(use_total))
@@ -496,8 +496,10 @@ def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, secon
 _EMPTY: frozenset[Cell] = frozenset()
 
 
-def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: frozenset[Cell]) -> None:
-    """A method that is not built in claims only covered cells on the board, none both safe and a mine."""
+def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: frozenset[Cell], *,
+                  use_total: bool) -> None:
+    """A method that is not built in claims only covered cells on the board, and a cell both safe and a
+    mine only on a position with no layout (``InconsistentPositionError`` then)."""
     h, w = obs.shape
     for r, c in sorted(safe | mines):
         if not (0 <= r < h and 0 <= c < w):
@@ -507,8 +509,13 @@ def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: fro
             raise ValueError(f"method {name!r} claimed the cell {(r, c)}, which is not covered (code "
                              f"{int(obs.grid[r, c])}); a method claims covered cells only")
     both = safe & mines
-    if both:
-        raise ValueError(f"method {name!r} claimed {sorted(both)} both safe and a mine")
+    if both:  # sound reasoning on a position with no layout proves anything: a bug only if a layout fits
+        if has_layout(obs, use_total=use_total, time_limit=None) is None:
+            raise InconsistentPositionError(
+                f"method {name!r} claimed {sorted(both)} both safe and a mine: no layout fits if it is "
+                f"sound (enumeration could not tell within its budget)")
+        raise ValueError(f"method {name!r} claimed {sorted(both)} both safe and a mine, "
+                         f"yet layouts fit the position: a bug in the method")
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:
