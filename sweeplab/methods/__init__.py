@@ -472,12 +472,12 @@ def deduce(
         _check_claims(name, obs, safe, mines, use_total=use_total)
     consistent = True if complete else None
     if consistent is None and check_consistency and (safe or mines):
-        consistent = has_layout(obs, use_total=bool(use_total))
+        consistent = has_layout(obs, use_total=use_total)
     if not proofs:
         return _deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
 
-    found, over = proofs_for(obs, name, safe, mines, use_total=bool(use_total), **options)
+    found, over = proofs_for(obs, name, safe, mines, use_total=use_total, **options)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
                      frozenset(over), (safe | mines) - frozenset(found))
 

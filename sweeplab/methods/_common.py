@@ -151,6 +151,19 @@ def _option(method: str, name: str, value, what: str):
     return int(value) if integer else float(value)
 
 
+def count_option(method: str, name: str, value) -> int:
+    """``value`` of a count option (a node or variable cap) as a non-negative int, checked.
+
+    Examples
+    --------
+    >>> count_option("brute", "max_variables", np.int64(12))
+    12
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"option {name} of method {method!r} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
 def size_text(n: int) -> str:
     """Bytes in MiB, or GiB from 1 GiB on."""
     return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"

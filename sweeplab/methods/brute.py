@@ -22,7 +22,7 @@ import numpy as np
 from ..clue_system import clue_system
 from ..errors import InconsistentPositionError, MethodRefused
 from ..positions import Observation
-from ._common import TIME_LIMIT, Budget
+from ._common import TIME_LIMIT, Budget, count_option
 
 __all__ = ["MAX_VARIABLES", "forced_cells"]
 
@@ -67,10 +67,7 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
-    integer = isinstance(max_variables, int | np.integer) and not isinstance(max_variables, bool)
-    if not integer or max_variables < 0:
-        raise ValueError(f"option max_variables of method 'brute' must be a non-negative integer, "
-                         f"got {max_variables!r}")
+    max_variables = count_option("brute", "max_variables", max_variables)
     budget = Budget("brute", time_limit=time_limit)
     s = clue_system(obs, use_total=use_total).cell_bounds()
     n = s.cells.size

@@ -62,7 +62,7 @@ import numpy as np
 from ..clue_system import GroupedSystem, clue_system
 from ..errors import ComponentTooLargeError, InconsistentPositionError, MethodRefused, check_flag, mines_text
 from ..positions import FLAG, MINE, Observation, as_observation
-from ._common import TIME_LIMIT, Budget, size_text
+from ._common import TIME_LIMIT, Budget, count_option, size_text
 
 __all__ = [
     "ComponentTooLargeError",
@@ -875,10 +875,7 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
 
 
 def _max_nodes(max_nodes) -> int:
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 0:
-        raise ValueError(f"option max_nodes of method 'enumerate' must be a non-negative integer, "
-                         f"got {max_nodes!r}")
-    return int(max_nodes)
+    return count_option("enumerate", "max_nodes", max_nodes)
 
 
 def _block_counts(p: GroupedSystem, max_nodes: int, budget: Budget):
