@@ -53,7 +53,7 @@ import pandas as pd
 
 from .agents.base import first_cell
 from .errors import check_flag
-from .executor import root_seed
+from .executor import check_count, check_positive, root_seed
 from .game import LEVELS, new_game, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
@@ -106,12 +106,6 @@ def _board(level, shape, mines, density) -> tuple[tuple[int, int], int, str | No
     if level is None:
         level = next((k for k, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n), None)
     return (h, w), n, level
-
-
-def _check_count(name: str, value: Any, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 def _check_method(method: str) -> str:
@@ -192,9 +186,9 @@ def reach_games(
     """
     name = _check_method(method)
     shape_, n_mines, level = _board(level, shape, mines, density)
-    games = _check_count("games", games)
+    games = check_count("games", games)
     seed = root_seed(seed)
-    start = _check_count("start", start)
+    start = check_count("start", start)
     use_total = check_flag("use_total", use_total)
     agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
         first_click=first_click, shape=shape_)
@@ -283,9 +277,9 @@ def cascade_games(
     """
     chain = tuple(_check_method(m) for m in methods)
     shape_, n_mines, level = _board(level, shape, mines, density)
-    games = _check_count("games", games)
+    games = check_count("games", games)
     seed = root_seed(seed)
-    start = _check_count("start", start)
+    start = check_count("start", start)
     agent = CascadeAgent(methods=chain, first_move=first_move).for_rules(first_click=first_click,
                                                                           shape=shape_)
     h, w = shape_
@@ -403,10 +397,10 @@ def geometry_games(
     from .geometry import geometry
 
     shape_, n_mines, level = _board(level, shape, mines, density)
-    games = _check_count("games", games)
+    games = check_count("games", games)
     seed = root_seed(seed)
-    start = _check_count("start", start)
-    every = _check_count("every", every, minimum=1)
+    start = check_count("start", start)
+    every = check_positive("every", every)
     agent = CascadeAgent(first_move=first_move).for_rules(first_click=first_click, shape=shape_)
     h, w = shape_
     rows = []
@@ -563,7 +557,7 @@ def run_games(
     >>> df["game"].tolist()
     [0, 1, 2, 3]
     """
-    from .executor import check_positive, default_chunk_size, run_tasks
+    from .executor import default_chunk_size, run_tasks
 
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; choose from {sorted(KINDS)}")

@@ -91,6 +91,17 @@ def test_reach_bad_input(kwargs, match):
         reach_games(**kwargs)
 
 
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"every": 0}, "every must be a positive integer, got 0"),
+    ({"games": 2.5}, "games must be a non-negative integer, got 2.5"),
+    ({"start": True}, "start must be a non-negative integer, got True"),
+])
+def test_geometry_bad_counts(kwargs, match):
+    # the same count checks, and messages, as play and run_sweep (executor.check_count / check_positive)
+    with pytest.raises(ValueError, match=match):
+        geometry_games(**{"level": "beginner", "games": 1, **kwargs})
+
+
 def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
     points = [{"method": "trivial", "level": "beginner"}, {"method": "subset", "shape": [8, 8], "mines": 9}]
     plain = run_games("reach", points, games=6, seed=2, chunk_size=2)
