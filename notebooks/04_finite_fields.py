@@ -18,7 +18,6 @@
 
 # %%
 # %matplotlib inline
-import flint
 import galois
 import matplotlib.pyplot as plt
 import numpy as np
@@ -28,14 +27,10 @@ import sympy
 import sweeplab
 from sweeplab.corpus import midgame_positions
 from sweeplab.experiments import preset_from_env
+from sweeplab.methods.gfp import rank_mod_p
 
 PRESET = preset_from_env()
 
-
-def rank_mod_p(M, p):
-    """Rank over GF(p) with python-flint's nmod_mat (fast; galois builds a class per field)."""
-    M = np.asarray(M, dtype=np.int64) % p
-    return flint.nmod_mat(M.shape[0], M.shape[1], M.ravel().tolist(), p).rank() if M.size else 0
 
 # %% [markdown]
 # ## GF(2): parity
@@ -80,13 +75,13 @@ A = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
 print("rank over Q:", sympy.Matrix(A).rank())
 print("rank over GF(2):", np.linalg.matrix_rank(GF2(A % 2)))
 for p in (3, 5, 7):
-    print(f"rank over GF({p}):", rank_mod_p(A, p))
+    print(f"rank over GF({p}):", rank_mod_p(A, p=p))
 
 # %% [markdown]
 # Over GF(2) the third row is the sum of the first two: one equation's worth of information is lost,
 # and with it the cells only that equation determined. The determinant is 2, so only $p = 2$ loses it.
-# (`rank_mod_p` uses python-flint's `nmod_mat`, as the library's `gfp` does; building a galois field
-# class for every $p$ costs over a second each.)
+# (`sweeplab.methods.gfp.rank_mod_p` row-reduces as the method `gfp` does, compiled or with python-flint;
+# building a galois field class for every $p$ costs over a second each.)
 #
 # ## Which p? Cells found on real mid-game positions
 #
@@ -105,7 +100,7 @@ for k, obs in enumerate(positions):
     for method, options in variants:
         d = sweeplab.deduce(obs, method=method, use_total=False, **options)
         p = options.get("p", 2 if method == "gf2" else None)
-        lost = bool(p and rank_mod_p(A_int, p) < rank_q)
+        lost = bool(p and rank_mod_p(A_int, p=p) < rank_q)
         label = f"GF({p})" if p else method
         rows.append({"position": k, "method": label, "cells": len(d), "rank lost": lost})
 found = pd.DataFrame(rows)

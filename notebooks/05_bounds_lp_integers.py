@@ -15,7 +15,7 @@
 # 1. **bounded deduction** — the row bound rule on RREF rows *and* the original rows, with substitution
 #    and the total-mines row, to a fixpoint (`bounded`);
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
-#    safe, whose minimum is 1 is a mine (`lp`, HiGHS through scipy);
+#    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
 #    OR-tools CSP, report 001's reductio agent), and exact enumeration of every layout (`enumerate`,
 #    report 004's backtracking over split borders), which also gives exact probabilities.

@@ -61,8 +61,9 @@ for row in rates.itertuples():
 #   the chance is far below 1/3,000, so "0 of 3,000" says nothing more than "small".
 # * *The first click decides most of the gap.* With a merely safe first click our simple-logic agent
 #   wins about 35%, logic + CSP about 60% and least squares about 53%; with a first click that opens an
-#   area, about 52%, 85% and 77%. The report's 58.25%, 71.2% and 68% lie between the two rules (simple
-#   logic close to the zero rule, the other two in between), and its ordering — simple logic < least
+#   area, about 52%, 85% and 77%. The report's 71.2% and 68% for CSP and least squares lie between the
+#   two rules, its 58.25% for simple logic above both (so its first click opened more than our zero rule
+#   does, or its simple logic did more than single-clue rules), and its ordering — simple logic < least
 #   squares < logic + CSP — is ours under both rules. Its game's first-click behaviour (and, for CSP,
 #   "uncover the upper-left square", §2.4.2) is not specified precisely enough to reproduce the numbers
 #   exactly; with ~1,000 games its own sampling error is ±3 points, so sample size alone cannot explain a
@@ -100,7 +101,7 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # With the first click unprotected, every cell has the same 40/256 chance to be a mine, so the
 # difference between cells comes from what the first click opens: a corner has only three
 # neighbours, so it is more often a zero and opens an area. In the `quick` preset corners win about
-# 34%, the border 32% and the interior 27%: the report's suspicion holds, and the effect is larger than
+# 34%, the border 32% and the interior 29%: the report's suspicion holds, and the effect is larger than
 # "minor" once averaged over many cells. A single cell cannot be ranked at 30 games (its interval is
 # about ±17 points); the `full` preset (1,000 games per cell) resolves the map cell by cell.
 

@@ -39,11 +39,11 @@ summary = noisy.groupby(["noise", "agent"], sort=False)["mean_score"].mean().uns
 summary
 
 # %% [markdown]
-# **Against the report** (numbers from a `quick` run, 20 games per point, every agent on the same boards).
+# **Against the report** (numbers from a `quick` run, 12 games per point, every agent on the same boards).
 #
 # * Exact clues: the improved agent beats the basic one at every density above 0.1 (by up to 0.2 at
-#   density 0.35); the report's plots show the same ordering. The total adds little (about +0.01 on
-#   average), mostly at low and medium density — the report's "knowN" improvement, small because a
+#   density 0.35); the report's plots show the same ordering. The total adds little (+0.002 on
+#   average over the densities, up to +0.04 at density 0.2), mostly at low and medium density — the report's "knowN" improvement, small because a
 #   10×10 board has few interior cells to compare with the border.
 # * *Lost clues* (p = 0.5) cost every agent about a third of its score: half the equations are gone. The
 #   improved agent keeps a small lead, and the total helps more here (fewer clues, so the global count
@@ -53,7 +53,7 @@ summary
 #   10×10 game at density 0.3 can take minutes), which is report 004's own complexity remark made
 #   concrete. Up to 0.2 the improved agents keep a clear lead over the basic one.
 # * *Overestimated clues* (each clue an upper bound; not plotted in the report) are the worst model:
-#   an upper bound proves almost nothing, scores fall below 0.2 from density 0.2 on, and the improved
+#   an upper bound proves almost nothing, scores are about 0.2 or less from density 0.2 on, and the improved
 #   agent is no better than the basic one — its probabilities assume every layout within the bounds is
 #   equally likely, which is not how the noise was drawn, so they are miscalibrated.
 # * Sample size: 10 games per point (the report) gives a standard error of about 0.05–0.1 on a mean

@@ -159,8 +159,9 @@ boards
 # %% [markdown]
 # ## What the numbers say
 #
-# Measured at the `quick` preset (`sweeplab report`, section 014: 100 games per cell, Wilson 95%
-# intervals of about ±10 points; the `full` preset plays 10,000 games per cell, resumable in `sweeps/`).
+# Measured at the `quick` preset (`sweeplab report`, section 014: 100 games per cell of the level
+# table, Wilson 95% intervals of about ±10 points, and 40 per density cell, about ±15; the `full` preset
+# plays 10,000 games per cell, resumable in `sweeps/`).
 #
 # - **Reach, first click on a zero, with the total.** Exact enumeration wins 97% of beginner, 64% of
 #   intermediate and 14% of expert games without a single guess; that is the ceiling for every sound
@@ -173,8 +174,9 @@ boards
 #   RREF opens 30% of an expert board before its first forced guess, exact enumeration 61%.
 # - **A safe first click** halves everything: 51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because
 #   a first click that shows a number is often a guess already.
-# - **The total** helps the strong methods by up to 8 points (beginner 90% → 97% for enumeration) and
-#   hurts one RREF pass (intermediate 43% → 40%, 16×16 at density 0.15: 68% → 57%): the total row changes
+# - **The total** helps the strong methods by up to 7 points on the three levels (beginner 90% → 97% for
+#   enumeration, the LP relaxation and bounds propagation) and 10 in the density sweep (16×16 at 0.20:
+#   25% → 35% for enumeration, 40 games), and hurts one RREF pass (intermediate 43% → 40%, 16×16 at density 0.15: 68% → 57%): the total row changes
 #   the reduced basis, and the row bound rule reads a different, sometimes less useful, set of rows. For
 #   the same reason the order of the moves matters to RREF: on the same 100 intermediate games it wins 40
 #   applying each answer at once, 37 opening the safe cells only or one move at a time.
@@ -185,8 +187,8 @@ boards
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,
-#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial`, and `rref`, `gfp` ⊇
-#   `lstsq-certified`. Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
+#   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial`, and `rref`, `gfp`, `bounded` ⊇
+#   `lstsq-certified` (tested on every example of `sweeplab.examples`, the corpus and random positions). Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
 #   certified least squares proves, where the combination of clues needs a half, and bounds propagation
 #   misses cells a parity argument of GF(2) proves (adversarial searches on boards up to 8x8 found both; the
 #   corpus never shows them: they are rare); bounds propagation
@@ -206,4 +208,5 @@ boards
 #   cost more (about 25, 3 and 0.3 per second): one RREF pass is not monotone, so a board is kept only when
 #   RREF solves it under three ways of applying its answers (all at once, reveals only, one move at a time)
 #   and the weaker methods under none. That is not every order of moves: `sweeplab.boards` shows a board on
-#   which another order of proved moves leaves `gfp` stuck with 29 forced cells still covered.
+#   which another order of proved moves leaves `gfp` stuck with 32 cells still covered, every one forced
+#   (29 safe, 3 mines).

@@ -193,12 +193,13 @@ plt.show()
 # `sweeplab bench --proofs --methods trivial,subset,rref,lstsq-certified,bounded,lp,gf2,gfp,milp,enumerate`):
 #
 # * every one of the 144,207 claims on positions with exact clues has a checked proof, and none is over
-#   the prover's budget (the 26 claims per method without a proof are on `noisy-under` positions, whose
-#   clues are only bounds: proofs are not defined there);
+#   the prover's budget (the claims without a proof, 26 for each of `trivial`, `lp`, `milp` and
+#   `enumerate` with and without the total, are on `noisy-under` positions, whose clues are only bounds:
+#   proofs are not defined there, and the other methods refuse those positions);
 # * forced cells of real games have tiny proofs: a median of 2 rows (1 for `trivial`) in one step; 90% use
 #   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
-#   stays between 3 and 5. Single-clue and pair reasoning pay with chains (90th percentile 5 steps, up to
+#   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with chains (90th percentile 5 steps, up to
 #   21) where one combined step suffices for the linear methods;
 # * case analysis never appears in positions met in real games: all 46 proofs that need an assume or a
 #   split are on the hand-made examples (15% of `enumerate`'s proofs there). An integrality gap like the

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InconsistentPositionError, MethodRefused
+from .errors import InconsistentPositionError, MethodRefused, check_flag
 from .methods import METHODS, deduce, method_info, untimed
 from .positions import COVERED, Observation, neighbour_counts
 
@@ -232,8 +232,8 @@ def hasse_edges(result: Dominance) -> list[tuple[tuple[str, ...], tuple[str, ...
 
 
 def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0, seed: int = 0,
-                   max_side: int = 6) -> list[Observation]:
-    """The positions dominance is tested on: a corpus and random small positions from layouts.
+                        max_side: int = 6, examples: bool = True) -> list[Observation]:
+    """The positions dominance is tested on: the examples, a corpus and random small positions.
 
     Parameters
     ----------
@@ -244,13 +244,22 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
         Random positions to add (:func:`random_position`: a random layout,
         some safe cells revealed, the total known).
     seed, max_side : int
+    examples : bool, default True
+        Start with every position of :mod:`sweeplab.examples`, the committed
+        counterexamples among them, so that no pair a committed witness
+        separates is reported as a dominance (random positions rarely hit them).
 
     Examples
     --------
-    >>> [o.shape for o in dominance_positions(corpus=None, random=2, seed=3)]
+    >>> [o.shape for o in dominance_positions(corpus=None, random=2, seed=3, examples=False)]
     [(5, 1), (4, 4)]
     """
+    check_flag("examples", examples)
     out: list[Observation] = []
+    if examples:
+        from .examples import EXAMPLES
+
+        out.extend(ex.observation for ex in EXAMPLES.values())
     if corpus is not None:
         from .corpus import load_corpus
 
@@ -511,9 +520,13 @@ def counterexamples() -> MappingProxyType:
 
 
 def summary_rows(result: Dominance) -> pd.DataFrame:
-    """The pair table with the size (covered cells, area) of each committed smallest witness."""
+    """The pair table with the size (covered cells, area) of each committed smallest witness.
+
+    The committed witnesses were searched with the total, so without it (``result.use_total`` false)
+    the size columns are empty.
+    """
     table = result.table()
-    ce = counterexamples()
+    ce = counterexamples() if result.use_total else {}
     size = [witness_size(ce[(a, b)].observation) if (a, b) in ce else (math.nan, math.nan)
             for a, b in zip(table["a"], table["b"], strict=True)]
     table["witness_covered"] = [s[0] for s in size]

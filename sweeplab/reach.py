@@ -400,7 +400,7 @@ def geometry_games(
     games = check_count("games", games)
     seed = root_seed(seed)
     start = check_count("start", start)
-    every = check_positive("every", every)
+    every = int(check_positive("every", every) or 0)  # never None: no default for None
     agent = CascadeAgent(first_move=first_move).for_rules(first_click=first_click, shape=shape_)
     h, w = shape_
     rows = []

@@ -501,3 +501,18 @@ def test_lstsq_on_the_merged_system_equals_the_plain_minimum_norm_solution():
         assert np.allclose(x, plain, atol=1e-9), obs
         compared += system.n_variables > system.n_frontier
     assert compared > 20
+
+
+@pytest.mark.parametrize("p", [2, 3, 7, 2**31 - 1])
+def test_rank_mod_p_matches_a_plain_elimination(p):
+    """``gfp.rank_mod_p`` (notebook 4) against sympy's rank of the matrix reduced mod p over GF(p)."""
+    from sweeplab.methods.gfp import rank_mod_p
+
+    rng = np.random.default_rng(p % 1000)
+    for _ in range(20):
+        M = rng.integers(-3, 4, size=tuple(rng.integers(1, 7, 2)))
+        over_gf_p = sympy.polys.matrices.DomainMatrix.from_Matrix(sympy.Matrix(M.tolist())).convert_to(
+            sympy.GF(p))
+        assert rank_mod_p(M, p=p) == over_gf_p.rank()
+    with pytest.raises(ValueError, match="p must be a prime"):
+        rank_mod_p([[1]], p=4)

@@ -66,8 +66,9 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
         if len(nototal):
             both = part.merge(nototal, on=["method", "board", "first_click"], suffixes=("", "_no"))
             gain = (both["win_rate"] - both["win_rate_no"]).abs().max()
-            lines += ["", f"Without the total the reach changes by at most {100 * gain:.1f} points "
-                      "(table `tables/014-reach.csv`, column `use_total`)."]
+            lines += ["", "On the three levels the reach with and without the total differs by at most "
+                      f"{100 * gain:.1f} points, either way (table `tables/014-reach.csv`, "
+                      "column `use_total`)."]
         return lines
     if name == "014-cascade":
         g = df[(df["scope"] == "game") & (df["source"] != "first")]

@@ -25,10 +25,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
-from ._algebra import MAX_INT64_MODULUS, check_columns, reduce_blocks
+from ._algebra import MAX_INT64_MODULUS, check_columns, reduce_blocks, rref_mod_p
 from ._common import MAX_BLOCK_BYTES, TIME_LIMIT, Budget, CellSets, exact_system, merge_claims
 
-__all__ = ["ENGINES", "forced_cells"]
+__all__ = ["ENGINES", "forced_cells", "rank_mod_p"]
 
 ENGINES = ("flint", "galois")
 
@@ -83,8 +83,7 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
-    if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not _is_prime(int(p)):
-        raise ValueError(f"option p of method 'gfp' must be a prime below 2**63, got {p!r}")
+    _check_prime(p)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     name = "gf2" if p == 2 else "gfp"
@@ -100,6 +99,37 @@ def forced_cells(
         zeros.update(g.cols[sorted(z)].tolist())
     ones, zeros = check_columns(ones, zeros)
     return merge_claims(system.cells(zeros), system.cells(ones))
+
+
+def rank_mod_p(M, *, p: int) -> int:
+    """Rank of an integer matrix over GF(p), by the row reduction ``gfp`` uses.
+
+    Over GF(p) a clue system can lose rank (a row becomes a combination of
+    others mod p) and with it the cells only that row determined (notebook 4).
+
+    Parameters
+    ----------
+    M : array_like of int
+        For example ``clue_system(obs).A``.
+    p : int
+        A prime below ``2**63``.
+
+    Examples
+    --------
+    >>> A = [[1, 1, 0], [0, 1, 1], [1, 0, 1]]  # determinant 2: rank 3 over Q, 2 over GF(2)
+    >>> rank_mod_p(A, p=2), rank_mod_p(A, p=3)
+    (2, 3)
+    """
+    _check_prime(p, "p")
+    M = np.asarray(M, dtype=np.int64)
+    if M.ndim != 2:
+        raise ValueError(f"M must be a 2-d integer matrix, got shape {M.shape}")
+    return int(rref_mod_p(M, int(p)).shape[0]) if M.size else 0
+
+
+def _check_prime(p, what: str = "option p of method 'gfp'") -> None:
+    if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not _is_prime(int(p)):
+        raise ValueError(f"{what} must be a prime below 2**63, got {p!r}")
 
 
 def _read_rows(A: np.ndarray, r: np.ndarray, p: int, w: np.ndarray) -> tuple[set[int], set[int]]:
