@@ -40,6 +40,7 @@ import pandas as pd
 
 from .errors import InconsistentPositionError, MethodRefused, check_flag
 from .methods import METHODS, deduce, method_info, untimed
+from .methods._consistency import has_layout
 from .positions import COVERED, Observation, neighbour_counts
 
 __all__ = [
@@ -127,7 +128,9 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
     Raises
     ------
     InconsistentPositionError
-        When no layout fits the position.
+        When no layout fits the position: exact enumeration checks it first, within a node budget
+        (past it a contradiction local to one block is still found; the methods are then asked, and
+        one of them may still raise).
 
     Examples
     --------
@@ -135,6 +138,7 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
     >>> sorted(d["trivial"]), len(d["subset"])
     ([], 3)
     """
+    has_layout(obs, use_total=use_total, time_limit=None)  # raises: an incomplete method may not see it
     out: dict[str, frozenset[Cell] | None] = {}
     for m in methods:
         try:

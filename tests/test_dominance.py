@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from oracle import forced
 
-from sweeplab import Observation, clue_system, deduce, new_game
+from sweeplab import InconsistentPositionError, Observation, clue_system, deduce, new_game
 from sweeplab.dominance import (
     SEARCH,
     SOUND,
@@ -84,6 +84,16 @@ def test_dominance_skips_refusals_and_inconsistent_positions():
     d = dominance([big, bad, Observation.from_text("???\n121", mines=2)], methods=("brute", "trivial"))
     assert d.positions == 2  # the inconsistent one is left out
     assert d.tested[("brute", "trivial")] == 1  # brute refused the big one
+
+
+def test_dominance_skips_positions_no_method_sees_are_inconsistent():
+    """No layout fits (checked by brute force), yet neither trivial nor gf2 notices: not a witness."""
+    obs = Observation.from_text("13?1\n????\n???1", mines=4)
+    with pytest.raises(InconsistentPositionError):
+        forced(obs, use_total=True)
+    assert deduce(obs, "gf2", check_consistency=False).cells  # gf2 alone would claim cells here
+    d = dominance([obs], methods=("trivial", "gf2"))
+    assert d.positions == 0 and not any(d.witnesses.values())
 
 
 def test_search_finds_the_classic_trivial_miss():
