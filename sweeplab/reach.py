@@ -570,16 +570,18 @@ def run_games(
         run_chunk(kind, p, 0, 0, seed)
     outdir = None if out is None else Path(out)
     lock = None if outdir is None else prepare_output(outdir, _FORMAT.noun)
+    manifest: dict[str, Any] = {}
     try:
         if outdir is not None:
             run = {"kind": kind, "points": points, "games": games, "seed": seed}
-            size = open_manifest(outdir, _FORMAT, run, size)["chunk_size"]
+            manifest = open_manifest(outdir, _FORMAT, run, size)
+            size = manifest["chunk_size"]
         size = size or default_chunk_size(games)
         chunks = plan_chunks(len(points), games, size)
         done: dict[Chunk, pd.DataFrame] = {}
         if outdir is not None:
             for c in chunks:
-                df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed), logger=log)
+                df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed, manifest), logger=log)
                 if df is not None:
                     done[c] = df
         todo = [c for c in chunks if c not in done]
@@ -598,7 +600,7 @@ def run_games(
                     c = todo[i]
                     df["point"] = c.point
                     if outdir is not None:
-                        write_chunk(outdir, _FORMAT, c, df, _identity(kind, points, c, seed))
+                        write_chunk(outdir, _FORMAT, c, df, _identity(kind, points, c, seed, manifest))
                     done[c] = df
                     if bar is not None:
                         bar.update(c.games)
@@ -614,5 +616,6 @@ def run_games(
     return pd.concat(frames, ignore_index=True)
 
 
-def _identity(kind: str, points: list[dict[str, Any]], chunk: Chunk, seed: int) -> dict[str, Any]:
-    return chunk_identity(chunk, points[chunk.point], seed, kind=kind)
+def _identity(kind: str, points: list[dict[str, Any]], chunk: Chunk, seed: int, manifest: dict[str, Any]
+              ) -> dict[str, Any]:
+    return chunk_identity(chunk, points[chunk.point], seed, manifest, kind=kind)

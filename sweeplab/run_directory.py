@@ -306,16 +306,24 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     return manifest
 
 
-def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, **extra: Any) -> dict[str, Any]:
-    """What a chunk file says it holds: ``extra``, then the point, its parameters, the games and the seed.
+def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest: Mapping[str, Any],
+                   **extra: Any) -> dict[str, Any]:
+    """What a chunk file says it holds: ``extra``, the point, its parameters, the games, the seed, and the
+    fingerprints of the code that played them (the manifest's ``code`` and ``methods``).
+
+    With the fingerprints in every chunk, games played by other code are recomputed even when the
+    manifest that named that code is gone (a new manifest names the code running now).  A manifest
+    from before fingerprints were recorded gives ``None`` for both; a chunk written before chunks
+    carried them is read on the manifest's word alone (:func:`read_chunk`).
 
     Examples
     --------
-    >>> chunk_identity(Chunk(1, 20, 10), {"agent": "trivial"}, 7)
-    {'point': 1, 'params': {'agent': 'trivial'}, 'start': 20, 'games': 10, 'seed': 7}
+    >>> identity = chunk_identity(Chunk(1, 20, 10), {"agent": "trivial"}, 7, {"code": "ab12", "methods": {}})
+    >>> identity["params"], identity["start"], identity["code"]
+    ({'agent': 'trivial'}, 20, 'ab12')
     """
     return {**extra, "point": chunk.point, "params": params, "start": chunk.start, "games": chunk.games,
-            "seed": seed}
+            "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods")}
 
 
 def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]
@@ -350,6 +358,9 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any]) -> pd.Da
         theirs = json.loads(stored)
     except ValueError:
         raise ValueError("its chunk identity is corrupt") from None
+    if isinstance(theirs, dict) and not {"code", "methods"} & theirs.keys():
+        # written before chunks carried fingerprints: the manifest's check of the code stands for them
+        identity = {k: v for k, v in identity.items() if k not in ("code", "methods")}
     if not isinstance(theirs, dict) or theirs != identity:
         differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
         raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} differ)")

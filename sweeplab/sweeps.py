@@ -272,13 +272,16 @@ def run_sweep(
             client.close()
         raise
     done: dict[Chunk, pd.DataFrame] = {}
+    manifest: dict[str, Any] = {}
     try:
         if outdir is not None:
             run = {"points": points, "games": games, "seed": seed}
-            chunk_size = open_manifest(outdir, SWEEP, run, chunk_size)["chunk_size"]
+            manifest = open_manifest(outdir, SWEEP, run, chunk_size)
+            chunk_size = manifest["chunk_size"]
         chunks = plan_chunks(len(points), games, chunk_size or default_chunk_size(games))
-        todo = chunks if outdir is None else [c for c in chunks if not _chunk_ok(outdir, points, c, seed)]
-        _run(points, chunks, todo, seed, outdir, workers, client, progress, done)
+        todo = (chunks if outdir is None
+                else [c for c in chunks if not _chunk_ok(outdir, points, c, seed, manifest)])
+        _run(points, chunks, todo, seed, outdir, manifest, workers, client, progress, done)
         if outdir is not None:
             return load_results(outdir)
     finally:
@@ -289,14 +292,14 @@ def run_sweep(
     return concat_results([done[c] for c in chunks])
 
 
-def _chunk_ok(out: Path, points, chunk: Chunk, seed: int) -> bool:
+def _chunk_ok(out: Path, points, chunk: Chunk, seed: int, manifest: dict[str, Any]) -> bool:
     """Whether ``chunk`` is on disk and sound; a bad one is logged and removed."""
-    identity = chunk_identity(chunk, points[chunk.point], seed)
+    identity = chunk_identity(chunk, points[chunk.point], seed, manifest)
     return load_chunk(out, SWEEP, chunk, identity, logger=log) is not None
 
 
-def _run(points, chunks, todo, seed, outdir, workers, scheduler, progress, done) -> None:
-    """Play the chunks ``todo``: write each to ``outdir``, or keep it in ``done``."""
+def _run(points, chunks, todo, seed, outdir, manifest, workers, scheduler, progress, done) -> None:
+    """Play the chunks ``todo``: write each to ``outdir`` (``manifest`` its), or keep it in ``done``."""
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -310,7 +313,8 @@ def _run(points, chunks, todo, seed, outdir, workers, scheduler, progress, done)
             for i, df in results:
                 chunk = todo[i]
                 if outdir is not None:
-                    write_chunk(outdir, SWEEP, chunk, df, chunk_identity(chunk, points[chunk.point], seed))
+                    identity = chunk_identity(chunk, points[chunk.point], seed, manifest)
+                    write_chunk(outdir, SWEEP, chunk, df, identity)
                 else:
                     done[chunk] = df
                 if bar is not None:
@@ -347,7 +351,7 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
         file = outdir / CHUNKS / chunk.filename
         if not file.exists():
             continue
-        identity = chunk_identity(chunk, points[chunk.point], manifest["seed"])
+        identity = chunk_identity(chunk, points[chunk.point], manifest["seed"], manifest)
         try:
             frames.append(read_chunk(file, SWEEP, identity))
         except ValueError as exc:

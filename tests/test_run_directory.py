@@ -33,8 +33,14 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
                               "code", "methods", "created"]
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
-    assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3}
-    assert list(identity) == [*extra, "point", "params", "start", "games", "seed"]
+    assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,
+                        "code": manifest["code"], "methods": {}}
+    assert list(identity) == [*extra, "point", "params", "start", "games", "seed", "code", "methods"]
+    # a chunk written before chunks carried the code's fingerprints still resumes (on the manifest's word)
+    table = pq.read_table(chunk)
+    legacy = {k: v for k, v in identity.items() if k not in ("code", "methods")}
+    pq.write_table(table.replace_schema_metadata({**table.schema.metadata, key: json.dumps(legacy).encode()}),
+                   chunk)
     files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
     with caplog.at_level(logging.WARNING):
         run(kind, tmp_path)

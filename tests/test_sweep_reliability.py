@@ -13,11 +13,12 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 import sweeplab
 from sweeplab.cli import main
-from sweeplab.sweeps import load_results, run_sweep
+from sweeplab.sweeps import CHUNK_KEY, load_results, run_sweep
 
 psutil = pytest.importorskip("psutil")
 
@@ -144,7 +145,6 @@ def finished(tmp_path):
     return points, tmp_path / "s", df
 
 
-def test_chunk_metadata_names_point_games_and_seed(finished):
     import pyarrow.parquet as pq
 
     points, out, _ = finished
@@ -308,6 +308,27 @@ def test_a_resume_under_other_code_is_refused(tmp_path):
     manifest_path.write_text(json.dumps(manifest))
     again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
+
+
+def test_chunks_of_other_code_are_recomputed_when_the_manifest_is_gone(monkeypatch, tmp_path, caplog):
+    """Deleting a manifest that refused a resume must not let the old code's games join the new run:
+    every chunk carries the fingerprints of the code that played it."""
+    import sweeplab.run_directory
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(sweeplab.run_directory, "code_fingerprint", lambda: "0123456789abcdef")  # old code
+    run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="started by other sweeplab code"):
+        run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    (out / "manifest.json").unlink()
+    with caplog.at_level("WARNING", logger="sweeplab"):
+        again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    recomputed = [r for r in caplog.records if "recomputing" in r.getMessage()]
+    assert len(recomputed) == 2 and all("code" in r.getMessage() for r in recomputed)
+    assert len(again) == 4
+    for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the code that played them
+        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["code"] != "0123456789abcdef"
 
 
 def test_the_code_fingerprint_sees_every_source_file(tmp_path):
