@@ -141,7 +141,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     Parameters
     ----------
     obs : Observation, its text or its code array
-        The position (total known, exact clues, no revealed cell without its number).
+        The position (total known, exact clues, no revealed cell without its number, some safe
+        cell still covered).
     cells : iterable of (row, col), optional
         The moves to compare (distinct covered cells); by default the safest covered cells.
     agent : str or Agent, default "best"
@@ -179,6 +180,9 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
                          f"replayed game would show it; give the position with every revealed cell's number")
     p = probabilities(obs, time_limit=None)
     covered = obs.grid == COVERED
+    if not (covered & (p < 1.0)).any():
+        raise ValueError("every safe cell of the position is open (each covered cell is a mine): the game is "
+                         "won and has no move to rate")
     if cells is None:
         low = p[covered].min() if covered.any() else 0.0
         moves = [(int(r), int(c)) for r, c in np.argwhere(covered & (p <= low + 1e-12))]
@@ -241,13 +245,14 @@ def _play_layouts(obs: Observation, p: np.ndarray, moves: list[Cell], agent: Age
 def _plays_out(layout: np.ndarray, grid: np.ndarray, cell: Cell, agent: Agent,
                rng: np.random.Generator) -> bool:
     """Set up the position as a game, reveal ``cell``, let ``agent`` finish: won?"""
+    if layout[cell]:  # the move steps on a mine (every covered cell does once every safe cell is open)
+        return False
     game = Game.from_layout(layout)
     for r, c in np.argwhere(grid >= 0):
         game.reveal(int(r), int(c))
     for r, c in np.argwhere((grid == FLAG) | (grid == MINE)):
         game.flag(int(r), int(c))
-    if game.status == "playing":  # else every safe cell is shown already: the game is won
-        game.reveal(*cell)
+    game.reveal(*cell)
     if game.status == "playing":
         for _ in referee(agent, game, rng):
             pass

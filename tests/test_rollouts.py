@@ -186,9 +186,16 @@ def test_flags_and_shown_mines_are_mines_in_the_replayed_game():
         assert (table["mine_probability"] == 0).all() and (table["wins"] == 20).all(), text
 
 
-def test_a_position_with_every_safe_cell_shown_is_won():
-    table = move_win_rates("?1\n11", mines=1, samples=5)
-    assert table["cell"].tolist() == [(0, 0)] and table["wins"].tolist() == [5]
+@pytest.mark.parametrize("text", ["?1\n11", "1?"])
+def test_a_position_with_every_safe_cell_shown_has_no_move_to_rate(text):
+    """The game is over (won): clicking the certain mine left is no move, and must not rate as a win."""
+    with pytest.raises(ValueError, match="every safe cell of the position is open"):
+        move_win_rates(text, mines=1, samples=5)
+
+
+def test_a_move_on_a_certain_mine_loses():
+    table = move_win_rates("1??", [(0, 1), (0, 2)], mines=1, samples=5).set_index("cell")
+    assert table.loc[[(0, 1)], "wins"].tolist() == [0] and table.loc[[(0, 2)], "wins"].tolist() == [5]
 
 
 def test_a_shown_zero_opens_its_neighbours_as_in_a_game():
@@ -233,3 +240,4 @@ def test_win_rates_do_not_depend_on_the_number_of_workers():
     two = move_win_rates(obs, [(0, 2), (2, 2), (8, 8)], samples=24, seed=5, workers=2)
     assert len(one) > 1 and one["wins"].between(1, 23).any()  # not a trivial table
     pd.testing.assert_frame_equal(one, two)
+
