@@ -368,9 +368,17 @@ class Explorer:
         return self.board.method
 
     # actions --------------------------------------------------------------
+    def _code(self, row: int, col: int) -> int:
+        """The code shown at ``(row, col)``; ``ValueError`` naming the cell when it is off the board."""
+        h, w = self.game.shape
+        if not (isinstance(row, (int, np.integer)) and isinstance(col, (int, np.integer))
+                and 0 <= row < h and 0 <= col < w):
+            raise ValueError(f"cell ({row!r}, {col!r}) is outside the {h}x{w} board")
+        return int(self.game.observation.grid[row, col])
+
     def click(self, row: int, col: int) -> int:
         """Reveal a covered cell (what a left click does); returns the cells opened."""
-        if self.game.status != "playing" or self.game.observation.grid[row, col] != COVERED:
+        if self._code(row, col) != COVERED or self.game.status != "playing":
             return 0
         opened = self.game.reveal(row, col)
         self.refresh(message=f"revealed ({row},{col})" + (": a mine" if self.game.status == "lost" else ""))
@@ -378,9 +386,9 @@ class Explorer:
 
     def flag(self, row: int, col: int) -> None:
         """Flag a covered cell, or unflag a flagged one (what a right click does)."""
+        code = self._code(row, col)
         if self.game.status != "playing":
             return
-        code = self.game.observation.grid[row, col]
         if code == FLAG:
             self.game.unflag(row, col)
         elif code == COVERED:
@@ -438,9 +446,12 @@ class Explorer:
                 self.board.agent = agent
         if self.game.status != "playing":
             return []
+        g = self.game  # the agent's first move under these rules, as in play (``"auto"`` of best)
+        player = make_agent(self.board.agent).for_rules(first_click=g.first_click, shape=g.shape,
+                                                        mines=g.n_mines)
         played: list[tuple[str, int, int, str]] = [
             (p.move.kind, p.move.row, p.move.col, p.move.source)
-            for p in referee(make_agent(self.board.agent), self.game, self._rng, max_turns=1)]
+            for p in referee(player, g, self._rng, max_turns=1)]
         moves = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
         self.refresh(message=f"agent {self.board.agent}: {moves or 'no move'}")
         return played
