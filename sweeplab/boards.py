@@ -298,9 +298,17 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
         _check_layout(np.zeros(shape_, dtype=bool), opening)
         opening = (int(opening[0]), int(opening[1]))
     h, w = shape_
-    if n_mines > h * w - min(h, 3) * min(w, 3):
-        raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening "
-                         f"(at most {h * w - min(h, 3) * min(w, 3)} anywhere but a corner)")
+    corner = h * w - min(h, 2) * min(w, 2)  # the opening and its neighbours stay free of mines
+    if opening is not None:
+        r, c = opening
+        fit = h * w - (min(r + 2, h) - max(r - 1, 0)) * (min(c + 2, w) - max(c - 1, 0))
+        if n_mines > fit:
+            hint = f"; at most {corner} with a corner opening" if fit < corner else ""
+            raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening at {opening} "
+                             f"(at most {fit}{hint})")
+    elif n_mines > h * w - min(h, 3) * min(w, 3):
+        raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening anywhere (at most "
+                         f"{h * w - min(h, 3) * min(w, 3)}); give opening=(0, 0) for up to {corner}")
     return method, shape_, n_mines, opening
 
 

@@ -141,7 +141,9 @@ def test_board_document_round_trip(tmp_path: Path):
     ({"level": "huge"}, "unknown level 'huge'"),
     ({"level": "beginner", "solvable_by": "magic"}, "solvable_by='magic' is not a method"),
     ({"level": "beginner", "solvable_by": "lstsq"}, "not a sound method"),
-    ({"shape": (4, 4), "mines": 10}, "do not fit"),
+    ({"shape": (4, 4), "mines": 10}, "around a zero opening anywhere .* opening=\\(0, 0\\)"),
+    ({"shape": (4, 4), "mines": 8, "opening": (1, 1)}, "at most 7; at most 12 with a corner opening"),
+    ({"shape": (4, 4), "mines": 13, "opening": (0, 0)}, "at \\(0, 0\\) \\(at most 12\\)"),
     ({"level": "beginner", "solvable_by": "gf2", "exact_grade": True}, "exact_grade needs solvable_by"),
     ({"level": "beginner", "max_tries": 0}, "max_tries must be a positive integer"),
     ({"level": "beginner", "opening": (9, 0)}, "outside the 9x9 board"),
@@ -149,6 +151,13 @@ def test_board_document_round_trip(tmp_path: Path):
 def test_bad_requests_name_the_value(kwargs, match):
     with pytest.raises(ValueError, match=match):
         generate_board(**kwargs)
+
+
+@pytest.mark.parametrize(("shape", "mines"), [((3, 3), 1), ((4, 4), 8), ((4, 4), 12)])
+def test_a_corner_opening_fits_more_mines_than_an_inner_one(shape, mines):
+    """Only the opening's own neighbours must be free: a corner leaves room an inner cell does not."""
+    board = generate_board(shape=shape, mines=mines, solvable_by="trivial", opening=(0, 0), seed=0)
+    assert board.opening == (0, 0) and board.layout.sum() == mines and not board.layout[:2, :2].any()
 
 
 def test_a_board_not_found_is_a_value_error_naming_max_tries():
@@ -187,6 +196,26 @@ def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFix
 def test_generate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture, argv, match):
     assert main(["generate", *argv, "--out", str(tmp_path / "x")]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """Exact-grade boards get names of their own; a board made with another --max-tries is not overwritten."""
+    out = tmp_path / "boards"
+    base = ["generate", "--shape", "6", "6", "--mines", "6", "--solvable-by", "rref", "--seed", "1", "--out",
+            str(out)]
+    assert main([*base, "--count", "2"]) == 0
+    assert main([*base, "--count", "1", "--exact-grade"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["6x6-6-rref-exact-s1-00000.json", "6x6-6-rref-s1-00000.json", "6x6-6-rref-s1-00001.json"]
+    doc = json.loads((out / names[0]).read_text())
+    assert doc["grade"] == "rref" and doc["generator"]["exact_grade"] is True
+    assert json.loads((out / names[1]).read_text())["generator"]["exact_grade"] is False
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert main([*base, "--count", "2", "--max-tries", "500"]) == 2
+    assert "max_tries 20000 there, 500 here" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
+    assert main([*base, "--count", "2"]) == 0  # the same options again: the same boards, rewritten
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_grades_do_not_depend_on_the_machine_speed(request):

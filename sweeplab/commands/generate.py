@@ -3,13 +3,17 @@
 Example: ``sweeplab generate --level expert --solvable-by rref --count 10 --seed 1 --out boards/``.
 Each board is written as ``sweeplab.game`` JSON with no moves yet (``sweeplab.load_game``
 reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the weakest
-method of the cascade that solves it) and ``solvable_by``.  Board ``i`` depends only on
-``--seed`` and ``i``, never on ``--count`` or ``--workers``.
+method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed``, ``index``,
+``exact_grade``, ``max_tries`` and the layouts tried).  Board ``i`` depends only on these options
+and ``i``, never on ``--count`` or ``--workers``.  Files are named
+``<level or HxW-mines>-<method>[-exact]-s<seed>-<i>.json``; a file there already made with other
+options is not overwritten.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -43,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..boards import MAX_TRIES, generate_boards
+    from ..boards import MAX_TRIES, _sound, generate_boards
     from ..files import _dump
 
     if args.shape is not None and args.mines is None:
@@ -60,17 +64,25 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
     max_tries = MAX_TRIES if args.max_tries is None else args.max_tries
     shape = None if args.shape is None else tuple(args.shape)
+    name = args.level or f"{args.shape[0]}x{args.shape[1]}-{args.mines}"
+    options = {"seed": args.seed, "exact_grade": args.exact_grade, "max_tries": max_tries}
+
+    def path_of(i: int, solvable_by: str) -> Path:
+        return out / f"{name}-{solvable_by}{'-exact' * args.exact_grade}-s{args.seed}-{i:05d}.json"
+
+    method = _sound(args.solvable_by)  # ValueError naming the choices
+    for i in range(args.start, args.start + args.count):
+        _check_not_other_options(path_of(i, method), {**options, "index": i})
     boards = generate_boards(args.count, level=args.level, shape=shape, mines=args.mines,
                              solvable_by=args.solvable_by, seed=args.seed, start=args.start,
                              exact_grade=args.exact_grade, max_tries=max_tries, workers=args.workers)
     out.mkdir(parents=True, exist_ok=True)
-    name = args.level or f"{args.shape[0]}x{args.shape[1]}-{args.mines}"
     start = time.perf_counter()
     grades: dict[str, int] = {}
     n = 0
     for i, board in boards:
-        path = out / f"{name}-{board.solvable_by}-s{args.seed}-{i:05d}.json"
-        _dump(board.to_dict(generator={"seed": args.seed, "index": i, "tries": board.tries}), path)
+        path = path_of(i, board.solvable_by)
+        _dump(board.to_dict(generator={**options, "index": i, "tries": board.tries}), path)
         grades[board.grade] = grades.get(board.grade, 0) + 1
         n += 1
         print(f"{path}  grade {board.grade:9s} opening {board.opening}  {board.tries} layouts tried, "
@@ -80,3 +92,21 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {n} boards in {seconds:.1f} s ({n / seconds:.2f} boards/s on {args.workers} worker(s)); "
           f"grades: {summary}")
     return 0
+
+
+def _check_not_other_options(path: Path, options: dict) -> None:
+    """Refuse to overwrite a board generated with other options (the same ones give the same board)."""
+    if not path.exists():
+        return
+    try:
+        theirs = json.loads(path.read_text(encoding="utf-8")).get("generator", {})
+    except (OSError, ValueError, AttributeError):
+        theirs = {}
+    if not isinstance(theirs, dict):
+        theirs = {}
+    differ = [k for k, v in options.items() if theirs.get(k, "not recorded") != v]
+    if differ:
+        detail = ", ".join(f"{k} {theirs.get(k, 'not recorded')!r} there, {options[k]!r} here"
+                           for k in differ)
+        raise ValueError(f"{path} holds a board generated with other options ({detail}); choose another "
+                         f"--out, or delete it to replace it")
