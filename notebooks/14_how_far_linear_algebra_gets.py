@@ -205,7 +205,7 @@ boards
 # - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 200,
 #   70 and 20 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
-#   cost more (about 25, 3 and 0.3 per second): one RREF pass is not monotone, so a board is kept only when
+#   cost more (about 25, 4 and 0.4 per second): one RREF pass is not monotone, so a board is kept only when
 #   RREF solves it under three ways of applying its answers (all at once, reveals only, one move at a time)
 #   and the weaker methods under none. That is not every order of moves: `sweeplab.boards` shows a board on
 #   which another order of proved moves leaves `gfp` stuck with 32 cells still covered, every one forced
