@@ -252,7 +252,8 @@ def _plays_out(layout: np.ndarray, grid: np.ndarray, cell: Cell, agent: Agent,
         game.reveal(int(r), int(c))
     for r, c in np.argwhere((grid == FLAG) | (grid == MINE)):
         game.flag(int(r), int(c))
-    game.reveal(*cell)
+    if game.status == "playing":  # else the shown zeros' cascades opened every safe cell: won
+        game.reveal(*cell)
     if game.status == "playing":
         for _ in referee(agent, game, rng):
             pass
