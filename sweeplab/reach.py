@@ -63,6 +63,7 @@ from .run_directory import (
     Chunk,
     RunFormat,
     chunk_identity,
+    legacy_chunks,
     load_chunk,
     open_manifest,
     plan_chunks,
@@ -581,7 +582,8 @@ def run_games(
         done: dict[Chunk, pd.DataFrame] = {}
         if outdir is not None:
             for c in chunks:
-                df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed, manifest), logger=log)
+                df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed, manifest),
+                                legacy=legacy_chunks(manifest), logger=log)
                 if df is not None:
                     done[c] = df
         todo = [c for c in chunks if c not in done]

@@ -39,8 +39,8 @@ from .executor import check_positive, default_chunk_size
 from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
-           "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "write_chunk", "read_chunk",
-           "load_chunk"]
+           "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks", "write_chunk",
+           "read_chunk", "load_chunk"]
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     -------
     dict
         The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``,
-        ``code`` and ``methods`` (fingerprints) and ``created``.
+        ``code`` and ``methods`` (fingerprints), ``chunk_fingerprints`` (every chunk
+        of this run carries them: see :func:`legacy_chunks`) and ``created``.
 
     Raises
     ------
@@ -300,7 +301,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         return manifest
     manifest = {**mine, "chunk_size": chunk_size or default_chunk_size(mine["games"]),
                 "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
-                "methods": method_fingerprints(mine["points"]),
+                "methods": method_fingerprints(mine["points"]), "chunk_fingerprints": True,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return manifest
@@ -314,7 +315,8 @@ def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest:
     With the fingerprints in every chunk, games played by other code are recomputed even when the
     manifest that named that code is gone (a new manifest names the code running now).  A manifest
     from before fingerprints were recorded gives ``None`` for both; a chunk written before chunks
-    carried them is read on the manifest's word alone (:func:`read_chunk`).
+    carried them is read on the manifest's word alone, and only under a manifest written before
+    then (:func:`legacy_chunks`).
 
     Examples
     --------
@@ -324,6 +326,21 @@ def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest:
     """
     return {**extra, "point": chunk.point, "params": params, "start": chunk.start, "games": chunk.games,
             "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods")}
+
+
+def legacy_chunks(manifest: Mapping[str, Any]) -> bool:
+    """Whether chunks without fingerprints may be read under ``manifest`` (on its word).
+
+    Only a manifest written before chunks carried fingerprints vouches for them: under one
+    written since, such a chunk was left by older code (its manifest deleted after a refused
+    resume, say), and is recomputed.
+
+    Examples
+    --------
+    >>> legacy_chunks({"code": "ab12"}), legacy_chunks({"code": "ab12", "chunk_fingerprints": True})
+    (True, False)
+    """
+    return not manifest.get("chunk_fingerprints", False)
 
 
 def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]
@@ -338,11 +355,13 @@ def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, ident
     atomic_write(out / CHUNKS / chunk.filename, lambda tmp: pq.write_table(table, tmp))
 
 
-def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any]) -> pd.DataFrame:
+def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legacy: bool = False
+               ) -> pd.DataFrame:
     """A chunk's rows after checking they are the games ``identity`` names; ``ValueError`` why not.
 
-    The stored identity must be ``identity``; every row must be of its point,
-    its seed and one of its games; then ``fmt.check_rows`` checks the rows.
+    The stored identity must be ``identity`` (without its fingerprints when the chunk has none and
+    ``legacy``, :func:`legacy_chunks`); every row must be of its point, its seed and one of its
+    games; then ``fmt.check_rows`` checks the rows.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -358,7 +377,7 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any]) -> pd.Da
         theirs = json.loads(stored)
     except ValueError:
         raise ValueError("its chunk identity is corrupt") from None
-    if isinstance(theirs, dict) and not {"code", "methods"} & theirs.keys():
+    if legacy and isinstance(theirs, dict) and not {"code", "methods"} & theirs.keys():
         # written before chunks carried fingerprints: the manifest's check of the code stands for them
         identity = {k: v for k, v in identity.items() if k not in ("code", "methods")}
     if not isinstance(theirs, dict) or theirs != identity:
@@ -378,14 +397,16 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any]) -> pd.Da
     return df
 
 
-def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, Any], *,
+def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, Any], *, legacy: bool,
                logger: logging.Logger = log) -> pd.DataFrame | None:
-    """A finished chunk's rows, or ``None``: missing, or bad (logged on ``logger``, removed, to recompute)."""
+    """A finished chunk's rows, or ``None``: missing, or bad (logged on ``logger``, removed, to recompute).
+
+    ``legacy``: :func:`legacy_chunks` of the run's manifest."""
     path = out / CHUNKS / chunk.filename
     if not path.exists():
         return None
     try:
-        return read_chunk(path, fmt, identity)
+        return read_chunk(path, fmt, identity, legacy=legacy)
     except ValueError as exc:
         logger.warning("%s: %s; recomputing it", path, exc)
         path.unlink(missing_ok=True)

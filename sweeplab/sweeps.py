@@ -57,6 +57,7 @@ from .run_directory import (
     Chunk,
     RunFormat,
     chunk_identity,
+    legacy_chunks,
     load_chunk,
     open_manifest,
     plan_chunks,
@@ -295,7 +296,7 @@ def run_sweep(
 def _chunk_ok(out: Path, points, chunk: Chunk, seed: int, manifest: dict[str, Any]) -> bool:
     """Whether ``chunk`` is on disk and sound; a bad one is logged and removed."""
     identity = chunk_identity(chunk, points[chunk.point], seed, manifest)
-    return load_chunk(out, SWEEP, chunk, identity, logger=log) is not None
+    return load_chunk(out, SWEEP, chunk, identity, legacy=legacy_chunks(manifest), logger=log) is not None
 
 
 def _run(points, chunks, todo, seed, outdir, manifest, workers, scheduler, progress, done) -> None:
@@ -353,7 +354,7 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
             continue
         identity = chunk_identity(chunk, points[chunk.point], manifest["seed"], manifest)
         try:
-            frames.append(read_chunk(file, SWEEP, identity))
+            frames.append(read_chunk(file, SWEEP, identity, legacy=legacy_chunks(manifest)))
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
     if not frames:

@@ -30,17 +30,20 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     run(kind, tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert list(manifest) == [*extra, "points", "games", "seed", "chunk_size", "version", "git_commit",
-                              "code", "methods", "created"]
+                              "code", "methods", "chunk_fingerprints", "created"]
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
     assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,
                         "code": manifest["code"], "methods": {}}
     assert list(identity) == [*extra, "point", "params", "start", "games", "seed", "code", "methods"]
-    # a chunk written before chunks carried the code's fingerprints still resumes (on the manifest's word)
+    # a chunk written before chunks carried the code's fingerprints still resumes under a manifest
+    # written before then too (on its word)
     table = pq.read_table(chunk)
     legacy = {k: v for k, v in identity.items() if k not in ("code", "methods")}
     pq.write_table(table.replace_schema_metadata({**table.schema.metadata, key: json.dumps(legacy).encode()}),
                    chunk)
+    del manifest["chunk_fingerprints"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
     with caplog.at_level(logging.WARNING):
         run(kind, tmp_path)

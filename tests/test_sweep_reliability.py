@@ -145,11 +145,14 @@ def finished(tmp_path):
     return points, tmp_path / "s", df
 
 
+def test_chunk_metadata_names_point_games_seed_and_code(finished):
     import pyarrow.parquet as pq
 
     points, out, _ = finished
+    manifest = json.loads((out / "manifest.json").read_text())
     meta = pq.read_schema(out / "chunks" / "p0001-g000000004.parquet").metadata[b"sweeplab.chunk"]
-    assert json.loads(meta) == {"point": 1, "params": points[1], "start": 4, "games": 2, "seed": 3}
+    assert json.loads(meta) == {"point": 1, "params": points[1], "start": 4, "games": 2, "seed": 3,
+                                "code": manifest["code"], "methods": manifest["methods"]}
 
 
 def damage_swap(chunks, other):
@@ -328,6 +331,36 @@ def test_chunks_of_other_code_are_recomputed_when_the_manifest_is_gone(monkeypat
     assert len(recomputed) == 2 and all("code" in r.getMessage() for r in recomputed)
     assert len(again) == 4
     for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the code that played them
+        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["code"] != "0123456789abcdef"
+
+
+def test_chunks_without_fingerprints_are_recomputed_under_a_new_manifest(monkeypatch, tmp_path, caplog):
+    """Chunks from before chunks carried fingerprints, left by other code whose manifest was deleted
+    after a refused resume: the new manifest vouches only for its own code, so they are recomputed."""
+    import pyarrow.parquet as pq
+
+    import sweeplab.run_directory
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(sweeplab.run_directory, "code_fingerprint", lambda: "0123456789abcdef")  # old code
+    run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    monkeypatch.undo()
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunk_fingerprints"]  # and its format: chunks without fingerprints
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    for chunk in (out / "chunks").glob("*.parquet"):
+        table = pq.read_table(chunk)
+        identity = json.loads(table.schema.metadata[CHUNK_KEY])
+        old = {k: v for k, v in identity.items() if k not in ("code", "methods")}
+        pq.write_table(table.replace_schema_metadata({CHUNK_KEY: json.dumps(old).encode()}), chunk)
+    with pytest.raises(ValueError, match="started by other sweeplab code"):
+        run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    (out / "manifest.json").unlink()
+    with caplog.at_level("WARNING", logger="sweeplab"):
+        again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    assert len([r for r in caplog.records if "recomputing" in r.getMessage()]) == 2
+    assert len(again) == 4
+    for chunk in (out / "chunks").glob("*.parquet"):
         assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["code"] != "0123456789abcdef"
 
 
