@@ -369,10 +369,12 @@ class Explorer:
 
     # actions --------------------------------------------------------------
     def _code(self, row: int, col: int) -> int:
-        """The code shown at ``(row, col)``; ``ValueError`` naming the cell when it is off the board."""
+        """The code shown at ``(row, col)``; ``ValueError`` naming the cell when it is not on the board."""
         h, w = self.game.shape
-        if not (isinstance(row, (int, np.integer)) and isinstance(col, (int, np.integer))
-                and 0 <= row < h and 0 <= col < w):
+        integer = (int, np.integer)
+        if not all(isinstance(v, integer) and not isinstance(v, (bool, np.bool_)) for v in (row, col)):
+            raise ValueError(f"cell ({row!r}, {col!r}): row and column must be integers")
+        if not (0 <= row < h and 0 <= col < w):
             raise ValueError(f"cell ({row!r}, {col!r}) is outside the {h}x{w} board")
         return int(self.game.observation.grid[row, col])
 

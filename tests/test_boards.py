@@ -216,6 +216,19 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
     assert main([*base, "--count", "2"]) == 0  # the same options again: the same boards, rewritten
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert main([*base, "--max-tries", "0"]) == 2  # a bad option is named before any file is compared
+    assert "max_tries must be a positive integer, got 0" in capsys.readouterr().err
+
+
+def test_generate_takes_the_opening_cell(tmp_path: Path, capsys: pytest.CaptureFixture):
+    """3x3 with one mine fits only around a corner opening: the message names --opening, which makes it."""
+    base = ["generate", "--shape", "3", "3", "--mines", "1", "--solvable-by", "trivial", "--out",
+            str(tmp_path)]
+    assert main(base) == 2
+    assert "--opening 0 0" in capsys.readouterr().err
+    assert main([*base, "--opening", "0", "0"]) == 0
+    doc = json.loads(next(tmp_path.iterdir()).read_text())
+    assert doc["opening"] == [0, 0] and doc["generator"]["opening"] == [0, 0]
 
 
 def test_grades_do_not_depend_on_the_machine_speed(request):

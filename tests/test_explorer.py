@@ -123,14 +123,15 @@ def test_agent_steps_play_to_the_end_and_show_the_layout():
     assert ex.agent_step() == [] and ex.board.safe == [] and ex.board.proofs == {}
 
 
-@pytest.mark.parametrize(("level", "first_click", "cell"), [
-    ("intermediate", "zero", (2, 2)), ("expert", "zero", (3, 3)), ("beginner", "safe", (0, 0))])
-def test_an_agent_opens_where_it_opens_in_play(level: str, first_click: str, cell):
+@pytest.mark.parametrize(("level", "first_click", "cell", "recorded"), [
+    ("intermediate", "zero", (2, 2), "2,2"), ("expert", "zero", (3, 3), "3,3"),
+    ("beginner", "safe", (0, 0), "corner")])
+def test_an_agent_opens_where_it_opens_in_play(level: str, first_click: str, cell, recorded):
     """The referee's promise: a move means the same everywhere (``best``'s "auto" first cell too)."""
     ex = Explorer(level=level, seed=0, first_click=first_click)
     assert ex.agent_step("best")[0][:3] == ("reveal", *cell)
     game = sweeplab.play("best", level=level, first_click=first_click, games=1, seed=0, workers=1)
-    assert game["first_move"].iloc[0] in (f"{cell[0]},{cell[1]}", "corner")
+    assert game["first_move"].iloc[0] == recorded
 
 
 def test_cells_off_the_board_are_clear_errors(explorer: Explorer):
@@ -140,6 +141,9 @@ def test_cells_off_the_board_are_clear_errors(explorer: Explorer):
             explorer.click(row, col)
         with pytest.raises(ValueError, match="outside"):
             explorer.flag(row, col)
+    for row, col in ((True, 0), (1.0, 2), ("1", 2)):  # True is an int to Python; 1.0 was "outside"
+        with pytest.raises(ValueError, match="row and column must be integers"):
+            explorer.click(row, col)
 
 
 def test_new_game_clears_everything(explorer: Explorer):

@@ -516,3 +516,7 @@ def test_rank_mod_p_matches_a_plain_elimination(p):
         assert rank_mod_p(M, p=p) == over_gf_p.rank()
     with pytest.raises(ValueError, match="p must be a prime"):
         rank_mod_p([[1]], p=4)
+    for bad in ([[0.5]], [["a"]], [[1, float("nan")]]):  # 0.5 was truncated to 0 (rank 0)
+        with pytest.raises(ValueError, match="M must be a matrix of integers"):
+            rank_mod_p(bad, p=2)
+    assert rank_mod_p([[2.0, 1.0]], p=3) == 1 and rank_mod_p(np.array([[1, 3]], dtype=object), p=3) == 1

@@ -4,8 +4,8 @@ Example: ``sweeplab generate --level expert --solvable-by rref --count 10 --seed
 Each board is written as ``sweeplab.game`` JSON with no moves yet (``sweeplab.load_game``
 reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the weakest
 method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed``, ``index``,
-``exact_grade``, ``max_tries`` and the layouts tried).  Board ``i`` depends only on these options
-and ``i``, never on ``--count`` or ``--workers``.  Files are named
+``exact_grade``, ``max_tries``, ``--opening`` as given and the layouts tried).  Board ``i``
+depends only on these options and ``i``, never on ``--count`` or ``--workers``.  Files are named
 ``<level or HxW-mines>-<method>[-exact]-s<seed>-<i>.json``; a file there already made with other
 options is not overwritten.
 """
@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--count", type=int, default=1, help="boards to write (default: 1)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
     p.add_argument("--start", type=int, default=0, help="index of the first board (default: 0)")
+    p.add_argument("--opening", nargs=2, type=int, metavar=("ROW", "COL"),
+                   help="the first click, which must open a zero (default: any cell that does)")
     p.add_argument("--max-tries", type=int, default=None,
                    help="cap on the layouts tried per board (default: 20000)")
     p.add_argument("--workers", type=int, default=1, help="local processes (default: 1)")
@@ -47,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..boards import MAX_TRIES, _sound, generate_boards
+    from ..boards import MAX_TRIES, _request, generate_boards
     from ..files import _dump
 
     if args.shape is not None and args.mines is None:
@@ -64,17 +66,21 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
     max_tries = MAX_TRIES if args.max_tries is None else args.max_tries
     shape = None if args.shape is None else tuple(args.shape)
+    opening = None if args.opening is None else tuple(args.opening)
     name = args.level or f"{args.shape[0]}x{args.shape[1]}-{args.mines}"
-    options = {"seed": args.seed, "exact_grade": args.exact_grade, "max_tries": max_tries}
+    options = {"seed": args.seed, "exact_grade": args.exact_grade, "max_tries": max_tries,
+               "opening": args.opening}
 
     def path_of(i: int, solvable_by: str) -> Path:
         return out / f"{name}-{solvable_by}{'-exact' * args.exact_grade}-s{args.seed}-{i:05d}.json"
 
-    method = _sound(args.solvable_by)  # ValueError naming the choices
+    # every option checked (ValueError naming the value) before any file is looked at
+    method = _request(args.level, shape, args.mines, args.solvable_by, opening, args.exact_grade,
+                      max_tries)[0]
     for i in range(args.start, args.start + args.count):
         _check_not_other_options(path_of(i, method), {**options, "index": i})
     boards = generate_boards(args.count, level=args.level, shape=shape, mines=args.mines,
-                             solvable_by=args.solvable_by, seed=args.seed, start=args.start,
+                             solvable_by=args.solvable_by, seed=args.seed, start=args.start, opening=opening,
                              exact_grade=args.exact_grade, max_tries=max_tries, workers=args.workers)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()

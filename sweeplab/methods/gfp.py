@@ -22,6 +22,8 @@ Sound, not complete.  Needs exact clues.  Budget as :mod:`~sweeplab.methods.rref
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..positions import InconsistentPositionError, Observation
@@ -121,7 +123,15 @@ def rank_mod_p(M, *, p: int) -> int:
     (2, 3)
     """
     _check_prime(p, "p")
-    M = np.asarray(M, dtype=np.int64)
+    given = np.asarray(M)
+    kind = given.dtype.kind
+    whole = kind == "f" and bool(np.isfinite(given).all()) and np.array_equal(given, np.round(given))
+    integers = (kind in "iub" or whole
+                or (kind == "O" and all(isinstance(v, numbers.Integral) for v in given.ravel())))
+    if not integers:
+        raise ValueError(f"M must be a matrix of integers, got {given.dtype} values such as "
+                         f"{given.ravel()[:3].tolist()}; round or convert them first")
+    M = given.astype(np.int64)
     if M.ndim != 2:
         raise ValueError(f"M must be a 2-d integer matrix, got shape {M.shape}")
     return int(rref_mod_p(M, int(p)).shape[0]) if M.size else 0
