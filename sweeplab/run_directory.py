@@ -39,8 +39,8 @@ from .executor import check_positive, default_chunk_size
 from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
-           "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks", "write_chunk",
-           "read_chunk", "load_chunk"]
+           "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
+           "write_chunk", "read_chunk", "load_chunk"]
 
 log = logging.getLogger(__name__)
 

@@ -422,3 +422,116 @@ def test_auto_candidates_are_wide_on_dense_boards_only(level, same_as, other):
         np.testing.assert_array_equal(values["auto"], values[same_as])
         differ += not np.array_equal(values[same_as], values[other])
     assert differ > 0  # the candidate sets do differ on these positions
+
+
+def test_covered_regions_are_split_only_where_no_clue_links_them():
+    from sweeplab.agents.best import covered_regions
+
+    # (0, 0)-(0, 1) and (2, 3) both touch the 1 at (1, 2): one region
+    assert covered_regions(Observation.from_text("??1.\n111.\n...?", mines=2).grid) == [[0, 1, 11]]
+    # a wall of numbers two wide: no revealed number sees both sides
+    obs = Observation.from_text("??F3??\n??F4??\n2FF311", mines=6)
+    assert covered_regions(obs.grid) == [[0, 1, 6, 7], [4, 5, 10, 11]]
+
+
+def _layouts_by_brute_force(obs):
+    """Every layout of the covered cells that fits the clues and the total: (cells, bool array)."""
+    flat = obs.grid.ravel()
+    cov = np.flatnonzero(flat == COVERED)
+    return cov, np.array([m[cov] for m in brute_layouts(obs)], dtype=bool)
+
+
+def _game_values(obs, cells, layouts):
+    """Win probability of each first reveal of ``cells`` by a plain game-tree search (no pruning)."""
+    table = neighbour_table(obs.shape)
+    flat = obs.grid.ravel()
+    known = (flat == FLAG) | (flat == MINE)
+    col = {int(i): j for j, i in enumerate(cells)}
+    numbers = np.zeros(layouts.shape, dtype=int)
+    for j, i in enumerate(cells):
+        for nb in table[i][table[i] >= 0]:
+            numbers[:, j] += layouts[:, col[int(nb)]] if int(nb) in col else known[nb]
+    memo = {}
+
+    def value_of(S, revealed, j):
+        safe = [l for l in S if not layouts[l, j]]
+        parts = {}
+        for l in safe:
+            parts.setdefault(numbers[l, j], []).append(l)
+        return sum(len(P) * best(tuple(P), revealed | {j}) for P in parts.values()) / len(S)
+
+    def best(S, revealed):
+        if all(layouts[list(S), j].all() or not layouts[list(S), j].any() for j in range(len(cells))):
+            return 1.0
+        key = (S, revealed)
+        if key not in memo:
+            memo[key] = max(value_of(S, revealed, j) for j in range(len(cells))
+                            if j not in revealed and not layouts[list(S), j].all())
+        return memo[key]
+
+    S = tuple(range(len(layouts)))
+    return {divmod(int(i), obs.shape[1]): value_of(S, frozenset(), j) for j, i in enumerate(cells)
+            if not layouts[:, j].all()}
+
+
+def _pockets(seed):
+    """Small positions with two pockets of covered cells (walls of numbers and flags between them)."""
+    from sweeplab.positions import neighbour_sum
+
+    rng = np.random.default_rng(seed)
+    while True:
+        layout = rng.random((3, 8)) < 0.3
+        covered = np.zeros((3, 8), dtype=bool)
+        covered[:2, :3] = rng.random((2, 3)) < 0.8
+        covered[:2, 5:] = rng.random((2, 3)) < 0.8
+        grid = neighbour_sum(layout.astype(float)).astype(int)
+        grid[covered] = COVERED
+        grid[layout & ~covered] = FLAG
+        if covered.any():
+            yield Observation(grid, mines=int(layout.sum()))
+
+
+def test_isolated_region_moves_are_the_best_first_moves_of_the_whole_game():
+    # On small positions with every layout listed by brute force: the move comes from the first
+    # region (in order) whose mines number the same in every layout and that still needs a guess,
+    # it is a best first move of the whole position (a plain game-tree search over every layout),
+    # its win is the region's own, and that region's layouts are equally likely.
+    from sweeplab.agents.best import covered_regions, isolated_region_move
+
+    moves = nones = 0
+    for obs in _pockets(seed=5):
+        cells, layouts = _layouts_by_brute_force(obs)
+        if not 0 < len(layouts) <= 60:
+            continue
+        expected = None
+        for region in covered_regions(obs.grid):
+            inside = np.isin(cells, region)
+            restricted, completions = np.unique(layouts[:, inside], axis=0, return_counts=True)
+            needs_guess = len(restricted) > 1 and not (~restricted).all(axis=0).any()
+            if len(set(restricted.sum(axis=1).tolist())) == 1 and needs_guess and inside.sum() < len(cells):
+                own = _game_values(obs, cells[inside], restricted)
+                if max(own.values()) < 1.0:
+                    assert len(set(completions.tolist())) == 1  # equally likely
+                    expected = own
+                    break
+        move = isolated_region_move(obs)
+        if expected is None:
+            assert move is None
+            nones += 1
+            continue
+        cell, win = move
+        assert win == pytest.approx(expected[cell]) and win == pytest.approx(max(expected.values()))
+        values = _game_values(obs, cells, layouts)
+        assert values[cell] == pytest.approx(max(values.values()))
+        moves += 1
+        if moves == 25:
+            break
+    assert moves == 25 and nones > 0
+
+
+def test_isolated_regions_option_plays_and_stays_deterministic():
+    kwargs = dict(level="expert", games=3, seed=11, first_click="safe", isolated_regions=True)
+    one = sweeplab.play("best", workers=1, **kwargs)
+    two = sweeplab.play("best", workers=2, **kwargs)
+    cols = ["game", "won", "moves", "guesses", "revealed"]
+    assert one[cols].equals(two[cols])

@@ -41,12 +41,12 @@ from ..positions import COVERED, FLAG, MINE, Observation, neighbour_sum, neighbo
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
 
-__all__ = ["BestV1Agent", "endgame_layouts", "endgame_choice"]
+__all__ = ["BestV1Agent", "endgame_layouts", "endgame_choice", "frontier_solutions"]
 
 Cell = tuple[int, int]
 
 
-def _frontier_solutions(system, *, limit: int, max_nodes: int) -> list[list[int]] | None:
+def frontier_solutions(system, *, limit: int, max_nodes: int) -> list[list[int]] | None:
     """Every 0/1 solution of the clue equations (depth-first, pruned by each equation's bounds).
 
     ``None`` beyond ``limit`` solutions or ``max_nodes`` search nodes.
@@ -120,7 +120,7 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int =
     col = {int(i): j for j, i in enumerate(cov)}
     front = [col[r * w + c] for r, c in system.cells]
     interior = [j for j in range(n) if j not in set(front)]
-    solutions = _frontier_solutions(system, limit=max_layouts, max_nodes=50 * max_layouts + 2000)
+    solutions = frontier_solutions(system, limit=max_layouts, max_nodes=50 * max_layouts + 2000)
     if solutions is None:
         return None
     sizes = [sum(sol) for sol in solutions]
