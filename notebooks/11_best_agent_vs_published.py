@@ -164,3 +164,14 @@ game.reveal(0, 0)
 print(game.observation.to_text().splitlines()[0])
 layouts = {"smoke": 10, "quick": 200, "full": 1000}[PRESET]
 move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], samples=layouts, seed=7)
+
+# %% [markdown]
+# **Two rules of the other solver that changed nothing (session 18).** It plays a walled-in region first
+# (covered cells that no clue links to the rest, whose mine count the total fixes) by searching every
+# way to play it over its layouts: there the search gives a best move of the whole game. `best` can do
+# the same (`isolated_regions=True`, `sweeplab.agents.best.isolated_region_move`); on 20,000 expert
+# tuning games (root seed 1000, games 200,000–219,999, safe corner) the rule applies in about one game
+# in eight, yet only 9 games end differently (+5/-4), at 10–20% less speed, so it stays off: the guess
+# rules lose next to nothing in such regions. Valuing also the cells off the frontier
+# with at most three covered neighbours (the untouched corners, cells walled in by flags) changed 14 of
+# the same games (+4/-10). So neither of these rules closes the gap.

@@ -529,6 +529,13 @@ def test_isolated_region_moves_are_the_best_first_moves_of_the_whole_game():
     assert moves == 25 and nones > 0
 
 
+def test_isolated_region_move_on_a_position_no_layout_fits():
+    from sweeplab.agents.best import isolated_region_move
+
+    # the 2 has a single covered neighbour: no layout fits (it crashed on the block without a layout)
+    assert isolated_region_move(Observation.from_text("?2-?", mines=2)) is None
+
+
 def test_isolated_regions_option_plays_and_stays_deterministic():
     kwargs = dict(level="expert", games=3, seed=11, first_click="safe", isolated_regions=True)
     one = sweeplab.play("best", workers=1, **kwargs)

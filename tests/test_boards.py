@@ -218,6 +218,13 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert main([*base, "--max-tries", "0"]) == 2  # a bad option is named before any file is compared
     assert "max_tries must be a positive integer, got 0" in capsys.readouterr().err
+    # a board written before --opening existed (no "opening" recorded) had none: the same options
+    path = out / names[1]
+    doc = json.loads(path.read_text())
+    del doc["generator"]["opening"]
+    path.write_text(json.dumps(doc))
+    assert main([*base, "--count", "2"]) == 0
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_generate_takes_the_opening_cell(tmp_path: Path, capsys: pytest.CaptureFixture):

@@ -520,3 +520,8 @@ def test_rank_mod_p_matches_a_plain_elimination(p):
         with pytest.raises(ValueError, match="M must be a matrix of integers"):
             rank_mod_p(bad, p=2)
     assert rank_mod_p([[2.0, 1.0]], p=3) == 1 and rank_mod_p(np.array([[1, 3]], dtype=object), p=3) == 1
+    # values past int64 are reduced exactly, not wrapped around
+    assert rank_mod_p(np.array([[7 * 2**61]], dtype=np.uint64), p=7) == 0
+    assert rank_mod_p(np.array([[7 * 2**70, 1]], dtype=object), p=7) == 1
+    with pytest.raises(ValueError, match="M must be a matrix of integers"):
+        rank_mod_p([[1.4e19]], p=7)

@@ -242,7 +242,6 @@ def test_win_rates_do_not_depend_on_the_number_of_workers():
     pd.testing.assert_frame_equal(one, two)
 
 
-
 @pytest.mark.parametrize("text, mines", [(".??", 1), (".?", 0)])
 def test_a_position_the_shown_zeros_finish_is_won_by_every_safe_move(text, mines):
     """Replaying the shown zeros opens every safe cell: the game is won before the move (it raised)."""

@@ -423,10 +423,11 @@ def isolated_region_move(obs: Observation, *, max_cells: int = 40, max_layouts: 
     two cells walled in is the smallest such region.
 
     Returns the move of the first isolated region (in the order of its first
-    cell) that still needs a guess (no cell of it certainly safe), or ``None``: no such region, noisy
-    clues, no total, the whole board one region (the endgame search's
-    case), or a region past ``max_cells`` cells, ``max_layouts`` layouts or
-    ``budget`` search nodes.
+    cell) that still needs a guess (no cell of it certainly safe), or
+    ``None``: no such region, noisy clues, no total, no layout that fits, or
+    the whole board one region (the endgame search's case).  A region past
+    ``max_cells`` cells or ``max_layouts`` layouts (of any number of mines),
+    or whose search passes ``budget`` nodes, is skipped.
 
     Examples
     --------
@@ -456,6 +457,8 @@ def isolated_region_move(obs: Observation, *, max_cells: int = 40, max_layouts: 
         blocks_of.setdefault(region_of[r * w + c], []).append(block)
     listed = [_region_layouts(cells, blocks_of.get(k, []), w, max_cells, max_layouts)
               for k, cells in enumerate(regions)]
+    if any(lay is not None and lay.shape[0] == 0 for lay in listed):
+        return None  # no layout fits the position
     # bit m of counts[k]: region k can hold m mines (any count up to its size when not listed)
     counts = [(1 << (len(cells) + 1)) - 1 if lay is None else sum(1 << int(m) for m in set(lay.sum(axis=1)))
               for cells, lay in zip(regions, listed, strict=True)]
@@ -501,6 +504,8 @@ def _region_layouts(cells: list[int], blocks: list, w: int, max_cells: int,
         sols = frontier_solutions(block, limit=max_layouts, max_nodes=50 * max_layouts + 2000)
         if sols is None or rows.shape[0] * len(sols) > max_layouts:
             return None
+        if not sols:  # no layout fits the block's clues
+            return np.zeros((0, len(cells)), dtype=bool)
         idx = [col[r * w + c] for r, c in block.cells]
         part = np.zeros((len(sols), len(cells)), dtype=bool)
         part[:, idx] = np.array(sols, dtype=bool)

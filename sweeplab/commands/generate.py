@@ -110,6 +110,7 @@ def _check_not_other_options(path: Path, options: dict) -> None:
         theirs = {}
     if not isinstance(theirs, dict):
         theirs = {}
+    theirs = {"opening": None, **theirs}  # recorded since --opening exists; before, every board had none
     differ = [k for k, v in options.items() if theirs.get(k, "not recorded") != v]
     if differ:
         detail = ", ".join(f"{k} {theirs.get(k, 'not recorded')!r} there, {options[k]!r} here"

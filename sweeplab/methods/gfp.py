@@ -126,12 +126,13 @@ def rank_mod_p(M, *, p: int) -> int:
     given = np.asarray(M)
     kind = given.dtype.kind
     whole = kind == "f" and bool(np.isfinite(given).all()) and np.array_equal(given, np.round(given))
-    integers = (kind in "iub" or whole
-                or (kind == "O" and all(isinstance(v, numbers.Integral) for v in given.ravel())))
-    if not integers:
+    values = given.ravel().tolist()  # Python ints (exact) for integer kinds
+    if not (kind in "iub" or (kind == "O" and all(isinstance(v, numbers.Integral) for v in values))
+            or (whole and all(abs(v) < 2**53 for v in values))):  # larger floats are not exact integers
         raise ValueError(f"M must be a matrix of integers, got {given.dtype} values such as "
-                         f"{given.ravel()[:3].tolist()}; round or convert them first")
-    M = given.astype(np.int64)
+                         f"{values[:3]}; round or convert them first")
+    # reduced mod p exactly before the int64 cast (2**64 - 1 as uint64 must not wrap around)
+    M = np.array([int(v) % int(p) for v in values], dtype=np.int64).reshape(given.shape)
     if M.ndim != 2:
         raise ValueError(f"M must be a 2-d integer matrix, got shape {M.shape}")
     return int(rref_mod_p(M, int(p)).shape[0]) if M.size else 0
