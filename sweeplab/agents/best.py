@@ -271,6 +271,18 @@ safe corner, against this agent (40.42% [39.75, 41.11]):
   mine (untouched corners, cells walled by flags) added to the candidates
   valued two steps deep: +4/-10, not kept.
 
+Eleventh round (session 18): the endgame search, larger.  Games
+200,000..219,999 of root seed 1000, against this agent with the endgame
+limits of the earlier rounds (32 cells, 400 layouts, 20,000 nodes):
+
+- 48 cells, 1,000 layouts, 100,000 nodes: zero start 53.78% -> 53.91%
+  (+50/-25, McNemar p = 0.005); safe corner 40.42% -> 40.48% (+38/-26),
+  with the eighth round's +61/-55 on 40,000 more: the new defaults;
+- 64 cells, 1,000 layouts, 100,000 nodes: zero start +50/-26, the same;
+- 64 cells, 2,000 layouts, 300,000 nodes: zero start +82/-44 (p = 0.001)
+  but at about 0.6 of the speed, where a search over 1,600 layouts takes
+  1.4 s in Python: an option, not the default.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -702,10 +714,12 @@ class BestAgent(BestV1Agent):
         tuning games (seed 1000, games 200,000..219,999, safe corner):
         +5/-4 in 20,000, at 41-43 expert games per CPU second against
         46-53 without (same sitting), so off by default (session 18).
-    endgame_cells, endgame_layouts : int, default 32, 400
-        Size limits under which the endgame is searched exhaustively.
-    endgame_budget : int, default 20_000
-        Search nodes of the endgame search before it gives up (the guess rules then decide).
+    endgame_cells, endgame_layouts : int, default 48, 1000
+        Size limits under which the endgame is searched exhaustively
+        (32 and 400 until session 18, see the eleventh round).
+    endgame_budget : int, default 100_000
+        Search nodes of the endgame search before it gives up (the guess
+        rules then decide; 20,000 until session 18).
 
     Examples
     --------
@@ -715,6 +729,9 @@ class BestAgent(BestV1Agent):
     ['guess']
     """
 
+    endgame_cells: int = 48
+    endgame_layouts: int = 1000
+    endgame_budget: int = 100_000
     progress_bonus: float = 0.0
     candidates: str = "auto"
     coin_flips_first: bool = True
