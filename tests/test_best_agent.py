@@ -1,6 +1,7 @@
 """Issue 13: best-v1 reproduces the old best, the new best is sound and deterministic, loss causes."""
 
 import hashlib
+import itertools
 from itertools import combinations
 
 import numpy as np
@@ -179,11 +180,12 @@ def _endgames(n, *, seed=0, shape=(6, 7), mines=11, flag_share=0.0):
 
 
 def test_pruned_endgame_search_makes_the_same_choice():
-    """Pruning (``best``) never changes the cell or the win probability of a completed search."""
+    """Pruning (``best``, compiled) never changes the cell or the win probability of a completed
+    search, over one or many 64-bit words of layouts."""
     from sweeplab.agents.best import endgame_choice
 
-    compared = 0
-    for obs, cells, layouts in _endgames(60, seed=3):
+    compared, words = 0, set()
+    for obs, cells, layouts in _endgames(60, seed=3) + _endgames(40, seed=4, shape=(6, 9), mines=14):
         plain = endgame_choice(obs, layouts, cells, budget=10**6)
         pruned = endgame_choice(obs, layouts, cells, budget=10**6, prune=True)
         assert (plain is None) == (pruned is None)
@@ -191,7 +193,23 @@ def test_pruned_endgame_search_makes_the_same_choice():
             assert pruned[0] == plain[0]
             assert pruned[1] == pytest.approx(plain[1], abs=1e-12)
             compared += 1
-    assert compared > 40
+            words.add(-(-len(layouts) // 64))
+    assert compared > 60 and max(words) >= 3 and 1 in words
+
+
+def test_pruned_endgame_search_gives_up_past_its_budget():
+    """A search that needs more nodes than its budget returns None; with enough, the same answer."""
+    from sweeplab.agents.best import endgame_choice
+
+    answers = {}
+    for budget in (1, 10, 100, 10**4, 10**6):
+        answers[budget] = [endgame_choice(obs, layouts, cells, budget=budget, prune=True)
+                           for obs, cells, layouts in _endgames(30, seed=5)]
+    assert all(a is None for a in answers[1])
+    for small, large in itertools.pairwise(answers):
+        assert all(b is None or a == b for a, b in zip(answers[large], answers[small], strict=True))
+    given_up = [sum(a is None for a in answers[b]) for b in answers]
+    assert given_up == sorted(given_up, reverse=True) and given_up[0] > given_up[-1] == 0
 
 
 def test_unavoidable_coin_flips_are_symmetric_pairs_with_one_mine():

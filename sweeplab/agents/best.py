@@ -283,6 +283,18 @@ limits of the earlier rounds (32 cells, 400 layouts, 20,000 nodes):
   but at about 0.6 of the speed, where a search over 1,600 layouts takes
   1.4 s in Python: an option, not the default.
 
+Speed (session 19): the pruned endgame search is compiled
+(:mod:`sweeplab.agents._endgame_kernels`: sets of layouts as 64-bit words,
+the same nodes, memo and order of sums as the Python search, so the same
+choices: 3,616 searches and 1,500 expert games identical).  It took 64% of
+``best``'s time with the eleventh round's limits.  53.9 / 55.4 -> 72.3 /
+81.1 expert games per CPU second, intermediate unchanged at about 340
+(``benchmarks/agent_speed.py --agents best --games 200``, best of 2, two
+alternating rounds, idle machine); the limits of the earlier rounds (32
+cells, 400 layouts) measured 99 in the same sitting.  With 64 cells, 2,000
+layouts and 300,000 nodes ``best`` now plays about 48 expert games per CPU
+second.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py

@@ -154,7 +154,9 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
     the best win probability found is not searched (its value is at most its
     safety), and positions are memoised on the layouts left alone (what was
     revealed adds nothing to them): the same choice and value when the search
-    completes, in far fewer nodes.  ``best-v1`` searches without it, as it did.
+    completes, in far fewer nodes, and compiled
+    (:mod:`sweeplab.agents._endgame_kernels`).  ``best-v1`` searches without
+    it, as it did.
     """
     if layouts.shape[0] == 0:
         return None
@@ -175,6 +177,8 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
                 nb_cols[j, pos[int(i)]] = 1
             base[j] += known[i]
     values = layouts.astype(np.int64) @ nb_cols.T + base
+    if prune:
+        return _pruned_choice(layouts, values, cells, budget)
     # Sets of layouts are Python ints used as bitsets (bit l: layout l): a node of the search
     # costs a few integer operations instead of numpy calls on small arrays.
     mines_in = [_bits(layouts[:, j]) for j in range(n)]
@@ -221,73 +225,50 @@ def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, 
         memo[key] = best
         return best
 
-    def win_pruned(S: int, candidates: list[int]) -> float:
-        """``win`` memoised on ``S`` alone, with pruning.  The value depends only on the layouts
-        left: a safe cell's number is the same in all of ``S`` once seen, so a safe cell whose
-        number is the same in all of ``S`` tells nothing and drops out."""
-        value = memo.get(S)
-        if value is not None:
-            return value
-        nodes[0] += 1
-        if nodes[0] > budget:
-            raise _Budget
-        size = S.bit_count()
-        undetermined, live, free = [], [], -1
-        for j in candidates:
-            m = mines_in[j] & S
-            if m:
-                if m != S:
-                    undetermined.append(j)
-                    live.append(j)
-            elif free >= 0:
-                live.append(j)
-            elif any(0 < (S & part).bit_count() < size for part in shows[j]):
-                free = j  # free information: safe everywhere, its number splits S
-                live.append(j)
-        if not undetermined:
-            value = 1.0
-        elif free >= 0:
-            value = sum(P.bit_count() * win_pruned(P, live) for P in (S & m for m in shows[free]) if P) / size
-        else:
-            value = 0.0
-            undetermined.sort(key=lambda j: (mines_in[j] & S).bit_count())  # safest first
-            for j in undetermined:
-                safe = S & ~mines_in[j]
-                if safe.bit_count() <= value * size:  # no better than the best: value <= safety
-                    break
-                parts = (safe & m for m in shows[j])
-                value = max(value, sum(P.bit_count() * win_pruned(P, live) for P in parts if P) / size)
-        memo[S] = value
-        return value
-
     S0 = (1 << layouts.shape[0]) - 1
     everything = list(range(n))
     try:
         scored: list[tuple[float, int]] = []
-        moves = [j for j in range(n) if mines_in[j] and mines_in[j] != S0]
-        if prune:  # safest first; a reveal strictly below the best is not searched (ties still are)
-            moves.sort(key=lambda j: mines_in[j].bit_count())
-        top = 0.0
-        for j in moves:
-            n_safe = layouts.shape[0] - mines_in[j].bit_count()
-            if prune and scored and n_safe < top * layouts.shape[0] - 1e-9:
-                break
+        for j in range(n):
+            if not mines_in[j] or mines_in[j] == S0:
+                continue
             parts = ((S0 & ~mines_in[j]) & m for m in shows[j])
-            if prune:
-                value = sum(P.bit_count() * win_pruned(P, everything) for P in parts if P)
-            else:
-                value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
+            value = sum(P.bit_count() * win(P, frozenset({j}), everything) for P in parts if P)
             scored.append((value / layouts.shape[0], -j))
-            top = max(top, scored[-1][0])
     except _Budget:
         return None
     if not scored:
         return None
-    if prune:  # ties (to rounding: sums taken in another order) go to the first cell
-        first = min(-k for value, k in scored if value >= top - 1e-12)
-        return cells[first], top
     value, j = max(scored)
     return cells[-j], value
+
+
+def _pruned_choice(layouts: np.ndarray, values: np.ndarray, cells: list[Cell], budget: int):
+    """:func:`endgame_choice` with ``prune``: the compiled search on bitsets of 64-bit words."""
+    from ._endgame_kernels import pruned_search  # numba: imported on first use
+
+    n_layouts, n = layouts.shape
+    n_words = -(-n_layouts // 64)
+
+    def words(masks: np.ndarray) -> np.ndarray:
+        """Boolean ``(n_layouts, k)`` columns as ``(k, n_words)`` bitsets (bit ``l``: row ``l``)."""
+        packed = np.zeros((8 * n_words, masks.shape[1]), dtype=np.uint8)
+        packed[: -(-n_layouts // 8)] = np.packbits(masks, axis=0, bitorder="little")
+        return np.ascontiguousarray(packed.T).view("<u8")
+
+    mines = words(layouts)
+    numbers = [np.unique(values[:, j]) for j in range(n)]
+    n_parts = np.array([v.size for v in numbers], dtype=np.int64)
+    shows = np.zeros((n, int(n_parts.max()), n_words), dtype=np.uint64)
+    for j, v in enumerate(numbers):
+        shows[j, : v.size] = words(values[:, [j]] == v[None, :])
+    moves, scores, complete = pruned_search(mines, shows, n_parts, n_layouts, budget)
+    if not complete or moves.size == 0:
+        return None
+    top = float(scores.max())
+    # ties (to rounding: sums taken in another order) go to the first cell
+    first = int(moves[scores >= top - 1e-12].min())
+    return cells[first], top
 
 
 def _bits(mask: np.ndarray) -> int:
