@@ -14,13 +14,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import types
-from numba.typed import Dict
+from numba.typed import Dict, List
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_BLOCK = 1024  # memo entries are kept in blocks of this many: memory grows with the nodes searched
 
 
 @numba.njit(cache=True, inline="always")
@@ -49,14 +50,15 @@ def _hash(s):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _find(s, table, pool):  # pragma: no cover - compiled
+def _find(s, table, keys):  # pragma: no cover - compiled
     """``(slot, entry)``: the entry of ``s`` in the memo (-1 if absent) and where it is or would go."""
     h = _hash(s)
     while h in table:
         k = table[h]
+        key = keys[k // _BLOCK][k % _BLOCK]
         same = True
         for w in range(s.size):
-            if pool[k, w] != s[w]:
+            if key[w] != s[w]:
                 same = False
                 break
         if same:
@@ -66,15 +68,15 @@ def _find(s, table, pool):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _win(s, cand, mines, shows, n_parts, table, pool, values, state):  # pragma: no cover - compiled
+def _win(s, cand, mines, shows, n_parts, table, keys, values, state):  # pragma: no cover - compiled
     """Win probability from the layouts ``s``; -1.0 once the budget (``state[2]`` nodes) is spent.
 
     ``cand`` holds every cell that may still matter; ``state``: nodes so far,
     memo entries used, budget.
     """
-    slot, k = _find(s, table, pool)
+    k = _find(s, table, keys)[1]
     if k >= 0:
-        return values[k]
+        return values[k // _BLOCK][k % _BLOCK]
     state[0] += 1
     if state[0] > state[2]:
         return -1.0
@@ -126,7 +128,7 @@ def _win(s, cand, mines, shows, n_parts, table, pool, values, state):  # pragma:
                 part[w] = s[w] & shows[free, v, w]
             c = _count(part)
             if c:
-                r = _win(part.copy(), live, mines, shows, n_parts, table, pool, values, state)
+                r = _win(part.copy(), live, mines, shows, n_parts, table, keys, values, state)
                 if r < 0:
                     return -1.0
                 total += c * r
@@ -153,14 +155,18 @@ def _win(s, cand, mines, shows, n_parts, table, pool, values, state):  # pragma:
                     part[w] = safe[w] & shows[j, v, w]
                 c = _count(part)
                 if c:
-                    r = _win(part.copy(), live, mines, shows, n_parts, table, pool, values, state)
+                    r = _win(part.copy(), live, mines, shows, n_parts, table, keys, values, state)
                     if r < 0:
                         return -1.0
                     total += c * r
             value = max(value, total / size)
-    e = state[1]  # entries <= nodes <= budget < pool.shape[0]
-    pool[e] = s
-    values[e] = value
+    slot = _find(s, table, keys)[0]  # looked up again: the search below s may have taken a slot
+    e = state[1]
+    if e % _BLOCK == 0:
+        keys.append(np.empty((_BLOCK, n_words), np.uint64))
+        values.append(np.empty(_BLOCK, np.float64))
+    keys[e // _BLOCK][e % _BLOCK] = s
+    values[e // _BLOCK][e % _BLOCK] = value
     table[slot] = e
     state[1] = e + 1
     return value
@@ -192,8 +198,8 @@ def pruned_search(mines, shows, n_parts, n_layouts, budget):  # pragma: no cover
             n_moves += 1
     order = np.argsort(risk[:n_moves], kind="mergesort")
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
-    pool = np.empty((budget + 1, n_words), np.uint64)  # at most one entry a node
-    values = np.empty(budget + 1, np.float64)
+    keys = List.empty_list(types.uint64[:, ::1])
+    values = List.empty_list(types.float64[::1])
     state = np.array([0, 0, budget], np.int64)
     out_cells = np.empty(n_moves, np.int64)
     out_values = np.empty(n_moves, np.float64)
@@ -210,7 +216,7 @@ def pruned_search(mines, shows, n_parts, n_layouts, budget):  # pragma: no cover
                 part[w] = all_layouts[w] & ~mines[j, w] & shows[j, v, w]
             c = _count(part)
             if c:
-                r = _win(part.copy(), everything, mines, shows, n_parts, table, pool, values, state)
+                r = _win(part.copy(), everything, mines, shows, n_parts, table, keys, values, state)
                 if r < 0:
                     return out_cells[:n_out], out_values[:n_out], False
                 total += c * r
