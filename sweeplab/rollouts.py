@@ -248,11 +248,14 @@ def _plays_out(layout: np.ndarray, grid: np.ndarray, cell: Cell, agent: Agent,
     if layout[cell]:  # the move steps on a mine (every covered cell does once every safe cell is open)
         return False
     game = Game.from_layout(layout)
+    # the shown zeros' cascades may open every safe cell part-way: the game is won, nothing to play
     for r, c in np.argwhere(grid >= 0):
+        if game.status != "playing":
+            break
         game.reveal(int(r), int(c))
-    for r, c in np.argwhere((grid == FLAG) | (grid == MINE)):
-        game.flag(int(r), int(c))
-    if game.status == "playing":  # else the shown zeros' cascades opened every safe cell: won
+    if game.status == "playing":
+        for r, c in np.argwhere((grid == FLAG) | (grid == MINE)):
+            game.flag(int(r), int(c))
         game.reveal(*cell)
     if game.status == "playing":
         for _ in referee(agent, game, rng):

@@ -208,6 +208,10 @@ def test_pruned_endgame_search_gives_up_past_its_budget():
     assert all(a is None for a in answers[1])
     for small, large in itertools.pairwise(answers):
         assert all(b is None or a == b for a, b in zip(answers[large], answers[small], strict=True))
+    obs, cells, layouts = _endgames(1, seed=5)[0]
+    for budget in (2**63, 10**19, float("inf")):  # past int64: no budget, not a wrapped one
+        assert endgame_choice(obs, layouts, cells, budget=budget, prune=True) == answers[10**12][0]
+    assert endgame_choice(obs, layouts[:, :0], [], prune=True) is None  # no cells: no move
     given_up = [sum(a is None for a in answers[b]) for b in answers]
     assert given_up == sorted(given_up, reverse=True) and given_up[0] > given_up[-1] == 0
 

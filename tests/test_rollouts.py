@@ -242,9 +242,10 @@ def test_win_rates_do_not_depend_on_the_number_of_workers():
     pd.testing.assert_frame_equal(one, two)
 
 
-@pytest.mark.parametrize("text, mines", [(".??", 1), (".?", 0)])
+@pytest.mark.parametrize("text, mines", [(".??", 1), (".?", 0), (".?F", 1), (".?1F", 1), ("F?.", 1)])
 def test_a_position_the_shown_zeros_finish_is_won_by_every_safe_move(text, mines):
-    """Replaying the shown zeros opens every safe cell: the game is won before the move (it raised)."""
+    """Replaying the shown zeros opens every safe cell: the game is won before the move, or part-way
+    through replaying the shown cells, before the flags (both raised)."""
     table = move_win_rates(text, mines=mines, samples=10, seed=1).set_index("cell")
     assert table.loc[[(0, 1)], "mine_probability"].tolist() == [0]
     assert table.loc[[(0, 1)], "wins"].tolist() == [10]

@@ -46,7 +46,7 @@ def _hash(s):  # pragma: no cover - compiled
     for w in range(s.size):
         h = (h ^ s[w]) * _MIX
         h ^= h >> np.uint64(29)
-    return np.int64(h >> np.uint64(1))  # non-negative, so probing by +1 cannot wrap
+    return np.int64(h >> np.uint64(1))
 
 
 @numba.njit(cache=True)

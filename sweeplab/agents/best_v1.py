@@ -248,6 +248,8 @@ def _pruned_choice(layouts: np.ndarray, values: np.ndarray, cells: list[Cell], b
     from ._endgame_kernels import pruned_search  # numba: imported on first use
 
     n_layouts, n = layouts.shape
+    if n == 0:
+        return None
     n_words = -(-n_layouts // 64)
 
     def words(masks: np.ndarray) -> np.ndarray:
@@ -262,7 +264,8 @@ def _pruned_choice(layouts: np.ndarray, values: np.ndarray, cells: list[Cell], b
     shows = np.zeros((n, int(n_parts.max()), n_words), dtype=np.uint64)
     for j, v in enumerate(numbers):
         shows[j, : v.size] = words(values[:, [j]] == v[None, :])
-    moves, scores, complete = pruned_search(mines, shows, n_parts, n_layouts, budget)
+    # a budget past int64 is no budget: 2**62 nodes are never searched
+    moves, scores, complete = pruned_search(mines, shows, n_parts, n_layouts, int(min(budget, 2**62)))
     if not complete or moves.size == 0:
         return None
     top = float(scores.max())
