@@ -287,13 +287,20 @@ Speed (session 19): the pruned endgame search is compiled
 (:mod:`sweeplab.agents._endgame_kernels`: sets of layouts as 64-bit words,
 the same nodes, memo and order of sums as the Python search, so the same
 choices: 3,616 searches and 1,500 expert games identical).  It took 64% of
-``best``'s time with the eleventh round's limits.  53.9 / 55.4 -> 72.3 /
-81.1 expert games per CPU second, intermediate unchanged at about 340
+``best``'s time with the eleventh round's limits.  52.1 / 54.0 -> 91.7 /
+85.2 expert games per CPU second, intermediate unchanged at about 300
 (``benchmarks/agent_speed.py --agents best --games 200``, best of 2, two
-alternating rounds, idle machine); the limits of the earlier rounds (32
-cells, 400 layouts) measured 99 in the same sitting.  With 64 cells, 2,000
-layouts and 300,000 nodes ``best`` now plays about 48 expert games per CPU
-second.
+alternating rounds, idle machine, where the limits of the earlier rounds
+measured 99).  With 64 cells, 2,000 layouts and 300,000 nodes ``best``
+plays about 60 expert games per CPU second, with 64, 4,000 and 1,000,000
+about 53 (``sweeplab.play``, 200 games, same sitting).
+
+Fresh evaluation of these defaults (session 19, root seed 8128, never used
+before; ``sweeplab play --agent best --workers 2``): expert 40.73% [40.39,
+41.07] with a safe corner (80,000 games) and 53.98% [53.49, 54.47] with a
+zero start (40,000); intermediate 78.32% [77.95, 78.68] and 89.13% [88.86,
+89.40], beginner 91.88% [91.64, 92.12] and 97.18% [97.03, 97.32] (50,000
+each).
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
