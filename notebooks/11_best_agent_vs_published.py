@@ -81,17 +81,17 @@ pd.DataFrame(losses).round(2)
 # | first click safe, corner | 39.91% [39.04, 40.79] | 40.06% [39.18, 40.94] | +67 / -49 | 41.13% |
 # | first click a zero, (2, 2) | 52.57% [51.67, 53.46] | 52.69% [51.80, 53.58] | +59 / -44 | 54.3% |
 #
-# Where the games are lost, by `sweeplab.losses` on games 0–3,999 of seed 2026 with today's agents
+# Where the games are lost, by `sweeplab.losses` on games 0–3,999 of seed 2026 with the agents of session 19
 # (`benchmarks/best_agent.py --games 4000 [--first-click zero]`), lost games per 100 played:
 #
 # | cause | best-v1, safe corner | best, safe corner | best-v1, zero start | best, zero start (3, 3) |
 # |---|---|---|---|---|
 # | opening (under 10% of the safe cells open) | 28.3 | 27.3 | 4.2 | 1.8 |
-# | coin flip no play can avoid, or none safer than 0.45 | 12.5 | 13.9 | 17.5 | 20.5 |
-# | endgame (40 covered cells or fewer) | 6.5 | 6.1 | 9.4 | 8.8 |
-# | a cell riskier than the safest | 6.3 | 7.9 | 6.7 | 8.4 |
+# | coin flip no play can avoid, or none safer than 0.45 | 12.5 | 13.9 | 17.5 | 20.6 |
+# | endgame (40 covered cells or fewer) | 6.5 | 6.0 | 9.4 | 8.4 |
+# | a cell riskier than the safest | 6.3 | 8.0 | 6.7 | 8.7 |
 # | another guess on a safest cell | 7.2 | 5.3 | 10.8 | 8.1 |
-# | won | 39.25% | 39.60% | 51.55% | 52.42% |
+# | won | 39.25% | 39.70% | 51.55% | 52.48% |
 #
 # With a safe corner start almost half the lost games are lost in the opening: the corner shows a number
 # and the next guesses, nearly blind, are mines about one time in five. Coin flips (the mined side of
@@ -100,7 +100,7 @@ pd.DataFrame(losses).round(2)
 # safest cells and more on slightly riskier ones: its two-step value takes a somewhat riskier cell when
 # its number is likelier to settle the next move, and the losses count those it lost, not those it won.
 # A zero start moves the losses from the opening to coin flips; (3, 3) opens more than (2, 2) and leaves
-# 1.8 opening losses per 100 games. On these 4,000 games `best` wins +0.35 and +0.88 points over
+# 1.8 opening losses per 100 games. On these 4,000 games `best` wins +0.45 and +0.93 points over
 # `best-v1`, not significant at this size. On 40,000 fresh evaluation games each (seed 2026, games
 # 100,000 on), session 8's `best` won 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81,
 # 53.79] with a zero start. With the wider candidates of the last paragraph below it wins, on 40,000
