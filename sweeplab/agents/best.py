@@ -293,7 +293,10 @@ choices: 3,616 searches and 1,500 expert games identical).  It took 64% of
 alternating rounds, idle machine, where the limits of the earlier rounds
 measured 99).  With 64 cells, 2,000 layouts and 300,000 nodes ``best``
 plays about 60 expert games per CPU second, with 64, 4,000 and 1,000,000
-about 53 (``sweeplab.play``, 200 games, same sitting).
+about 53 (``sweeplab.play``, 200 games, same sitting).  Affordable now, but
+no better: 64 cells, 2,000 layouts and 300,000 nodes against the defaults,
+zero start, 20,000 tuning games of root seed 1019 (``sweeplab compare``):
++30/-35 (54.12% -> 54.09%), so the defaults stay.
 
 Fresh evaluation of these defaults (session 19, root seed 8128, never used
 before; ``sweeplab play --agent best --workers 2``): expert 40.73% [40.39,
