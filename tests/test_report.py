@@ -49,6 +49,27 @@ def test_index_puts_the_reports_number_beside_ours(tmp_path: Path, monkeypatch: 
     assert "report **71.2%**" in index and "report **68.0%**" in index
 
 
+def test_best_section_shows_the_baseline_speed_and_loss_causes():
+    """Issue 13: the index sets best beside best-v1 and tabulates speed and loss causes per condition."""
+    from sweeplab.commands.report import _comparison
+
+    df = run("011-best", preset="smoke")
+    lines = _comparison("011-best", df)
+    assert sum(line.startswith("- ") for line in lines) == len(df) == 6
+    speed = [line for line in lines if line.startswith("| ") and "/ -" in line]
+    assert len(speed) == 6 and all(line.count("|") == 9 for line in speed)
+    header = next(i for i, line in enumerate(lines) if line.startswith("Lost games per 100"))
+    causes = lines[header + 2].strip("| ").split(" | ")[2:]
+    assert causes and set(causes) <= {c.removeprefix("loss: ") for c in df.columns if c.startswith("loss: ")}
+    for line, r in zip(lines[header + 4:header + 10], df.itertuples(), strict=True):
+        cells = line.strip("| ").split(" | ")
+        assert cells[:2] == [r.level, r.first_click]
+        best = sum(float(c.split(" / ")[0]) for c in cells[2:])
+        v1 = sum(float(c.split(" / ")[1]) for c in cells[2:])
+        assert best == pytest.approx(100 * (1 - r.win_rate), abs=0.05 * len(causes) + 1e-9)
+        assert v1 == pytest.approx(100 * (1 - r.v1_win_rate), abs=0.05 * len(causes) + 1e-9)
+
+
 def test_list_and_bad_names(capsys: pytest.CaptureFixture, tmp_path: Path):
     assert main(["report", "--list"]) == 0
     listed = capsys.readouterr().out

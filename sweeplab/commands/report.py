@@ -152,11 +152,12 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
     if "report" in df.columns and "win_rate" in df.columns:
         keys = [c for c in ("agent", "level", "first_click") if c in df.columns and df[c].nunique() > 1]
         keys = keys or ["agent"]
-        return [
+        lines = [
             f"- {' / '.join(str(getattr(r, k)) for k in keys)}: report **{_pct(r.report)}**, "
             f"ours **{_pct(r.win_rate)}** (95% CI {_pct(r.ci_low)}–{_pct(r.ci_high)}, {r.games} games)"
             for r in df.itertuples()
         ]
+        return lines + (_best_lines(df) if name == "011-best" else [])
     if "mean_score" in df.columns:
         lines = []
         for (agent, noise), g in df.groupby(["agent", "noise"], sort=False):
@@ -197,6 +198,32 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
     if name == "015-proofs":
         return _proof_sizes_lines(df)
     return []
+
+
+def _best_lines(df: pd.DataFrame) -> list[str]:
+    """Markdown tables of the best-agent experiment (issue 13): against the baseline, speed, loss causes."""
+    agent, baseline = df["agent"].iloc[0], df["baseline"].iloc[0]
+    if not isinstance(baseline, str):
+        return []
+    lines = ["", f"`{agent}` against `{baseline}` on the same games (games only one of them won, the "
+             "paired difference with its 95% interval and McNemar's p) and games per CPU second "
+             "(loss classification included):", "",
+             f"| level | first click | {agent} | {baseline} | only {agent} / only {baseline} | difference "
+             f"| p | games/CPU s, {agent} / {baseline} |", "|---|---|---|---|---|---|---|---|"]
+    for r in df.itertuples():
+        lines.append(f"| {r.level} | {r.first_click} | {_pct(r.win_rate)} | {_pct(r.v1_win_rate)} | "
+                     f"+{r.gained} / -{r.lost_vs_v1} | {100 * r.gain:+.2f} [{100 * r.gain_low:+.2f}, "
+                     f"{100 * r.gain_high:+.2f}] | {r.gain_p:.3g} | {r.games_per_cpu_s:.0f} / "
+                     f"{r.v1_games_per_cpu_s:.0f} |")
+    causes = [c.removeprefix("loss: ") for c in df.columns
+              if c.startswith("loss: ") and (df[c].sum() or df[f"v1 {c}"].sum())]
+    lines += ["", f"Lost games per 100 played, by cause (`sweeplab.losses`), {agent} / {baseline}:", "",
+              "| level | first click | " + " | ".join(causes) + " |", "|---|---|" + "---|" * len(causes)]
+    for _, r in df.iterrows():
+        per100 = [f"{100 * r[f'loss: {c}'] / r['games']:.1f} / {100 * r[f'v1 loss: {c}'] / r['games']:.1f}"
+                  for c in causes]
+        lines.append(f"| {r['level']} | {r['first_click']} | " + " | ".join(per100) + " |")
+    return lines
 
 
 def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
