@@ -203,11 +203,30 @@ def scaling_figure(df: pd.DataFrame):
 
 
 def best_figure(df: pd.DataFrame):
-    """The best agent's win rates per level and first-click rule, published rates as diamonds."""
+    """The best agent's win rates per level and first-click rule, published rates as diamonds; beside
+    them, where the games were lost (lost games per 100 by cause, the agent's bar over the baseline's)."""
     plt, sns = _plt()
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    causes = [c for c in df.columns if c.startswith("loss: ") and f"v1 {c}" in df.columns
+              and (df[c].sum() or df[f"v1 {c}"].sum())]
+    fig, axes = plt.subplots(1, 2 if causes else 1, figsize=(14 if causes else 7, 4.2), squeeze=False)
+    ax = axes[0, 0]
     _grouped_rates(ax, df, group="level", hue="first_click", sns=sns)
     ax.set_title(f"Best agent against the published win rates ({int(df['games'].iloc[0])} games each)")
+    if causes:
+        ax = axes[0, 1]
+        colours = sns.color_palette("Set2", len(causes))
+        rows = [(f"{r['level']}, {r['first_click']}", name, prefix, r) for _, r in df.iterrows()
+                for name, prefix in ((r["agent"], ""), (r["baseline"], "v1 "))]
+        # pairs of bars (agent over baseline), a gap between conditions
+        y = -(np.arange(len(rows)) + 0.6 * (np.arange(len(rows)) // 2))
+        left = np.zeros(len(rows))
+        for cause, colour in zip(causes, colours, strict=True):
+            per100 = np.array([100 * r[f"{prefix}{cause}"] / r["games"] for _, _, prefix, r in rows])
+            ax.barh(y, per100, left=left, color=colour, label=cause.removeprefix("loss: "))
+            left += per100
+        ax.set_yticks(y, [f"{label} · {name}" for label, name, _, _ in rows], fontsize=8)
+        ax.set(xlabel="lost games per 100 played", title="where the games were lost, by cause")
+        ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     return fig
 

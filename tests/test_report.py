@@ -49,9 +49,12 @@ def test_index_puts_the_reports_number_beside_ours(tmp_path: Path, monkeypatch: 
     assert "report **71.2%**" in index and "report **68.0%**" in index
 
 
-def test_best_section_shows_the_baseline_speed_and_loss_causes():
-    """Issue 13: the index sets best beside best-v1 and tabulates speed and loss causes per condition."""
+def test_best_section_shows_the_baseline_speed_and_loss_causes(monkeypatch: pytest.MonkeyPatch):
+    """Issue 13: the index sets best beside best-v1 and tabulates speed and loss causes per condition;
+    the figure draws the losses too, one bar per agent and condition."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
     from sweeplab.commands.report import _comparison
+    from sweeplab.figures import best_figure
 
     df = run("011-best", preset="smoke")
     lines = _comparison("011-best", df)
@@ -68,6 +71,12 @@ def test_best_section_shows_the_baseline_speed_and_loss_causes():
         v1 = sum(float(c.split(" / ")[1]) for c in cells[2:])
         assert best == pytest.approx(100 * (1 - r.win_rate), abs=0.05 * len(causes) + 1e-9)
         assert v1 == pytest.approx(100 * (1 - r.v1_win_rate), abs=0.05 * len(causes) + 1e-9)
+    losses = best_figure(df).axes[1]
+    lost = {}
+    for bar in losses.patches:
+        lost[bar.get_y()] = lost.get(bar.get_y(), 0.0) + bar.get_width()
+    expected = [100 * (1 - w) for r in df.itertuples() for w in (r.win_rate, r.v1_win_rate)]
+    assert [lost[y] for y in sorted(lost, reverse=True)] == pytest.approx(expected)
 
 
 def test_list_and_bad_names(capsys: pytest.CaptureFixture, tmp_path: Path):
