@@ -523,5 +523,7 @@ def test_rank_mod_p_matches_a_plain_elimination(p):
     # values past int64 are reduced exactly, not wrapped around
     assert rank_mod_p(np.array([[7 * 2**61]], dtype=np.uint64), p=7) == 0
     assert rank_mod_p(np.array([[7 * 2**70, 1]], dtype=object), p=7) == 1
-    with pytest.raises(ValueError, match="M must be a matrix of integers"):
-        rank_mod_p([[1.4e19]], p=7)
+    for big in (1.4e19, 2.0**53):  # whole floats, but not exact past 2**53: the message says so
+        with pytest.raises(ValueError, match="past 2\\*\\*53 where floats stop being exact"):
+            rank_mod_p([[1.0, big]], p=7)
+    assert rank_mod_p([[2.0**53 - 1]], p=7) == 1

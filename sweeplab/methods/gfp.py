@@ -127,8 +127,11 @@ def rank_mod_p(M, *, p: int) -> int:
     kind = given.dtype.kind
     whole = kind == "f" and bool(np.isfinite(given).all()) and np.array_equal(given, np.round(given))
     values = given.ravel().tolist()  # Python ints (exact) for integer kinds
-    if not (kind in "iub" or (kind == "O" and all(isinstance(v, numbers.Integral) for v in values))
-            or (whole and all(abs(v) < 2**53 for v in values))):  # larger floats are not exact integers
+    if whole and not all(abs(v) < 2**53 for v in values):  # larger floats are not exact integers
+        big = next(v for v in values if abs(v) >= 2**53)
+        raise ValueError(f"M holds the float {big!r}, past 2**53 where floats stop being exact integers; "
+                         "pass such entries as Python ints or an integer dtype")
+    if not (kind in "iub" or (kind == "O" and all(isinstance(v, numbers.Integral) for v in values)) or whole):
         raise ValueError(f"M must be a matrix of integers, got {given.dtype} values such as "
                          f"{values[:3]}; round or convert them first")
     # reduced mod p exactly before the int64 cast (2**64 - 1 as uint64 must not wrap around)
