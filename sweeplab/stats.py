@@ -12,8 +12,8 @@ __all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifferenc
            "format_summary", "GROUP_COLUMNS"]
 
 #: Parameter columns a summary groups by (those present in the results).
-GROUP_COLUMNS = ("agent", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p",
-                 "first_move")
+GROUP_COLUMNS = ("agent", "options", "level", "height", "width", "mines", "first_click", "mode", "noise",
+                 "noise_p", "first_move")
 
 
 def wilson_interval(successes, trials, *, confidence: float = 0.95):

@@ -39,6 +39,7 @@ a Dask cluster.  Workers return results; only this process writes files.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import json
 import logging
@@ -49,7 +50,9 @@ from typing import Any
 
 import pandas as pd
 
+from .agents import make_agent
 from .executor import check_positive, connect, default_chunk_size, root_seed, run_tasks
+from .game import resolve_board
 from .run_directory import (
     CHUNKS,
     LOCK,
@@ -68,7 +71,8 @@ from .run_directory import (
 )
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
 
-__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "MANIFEST", "LOCK"]
+__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "options_text", "MANIFEST",
+           "LOCK"]
 
 log = logging.getLogger(__name__)
 
@@ -250,11 +254,14 @@ def run_sweep(
         raise ValueError("a sweep needs at least one point")
     first: dict[str, int] = {}
     for i, p in enumerate(points):
-        text = json.dumps(p, sort_keys=True)
-        if text in first:
-            raise ValueError(f"sweep point {i} repeats point {first[text]} ({p!r}): it would play the same "
-                             f"seeded games twice; give each point once")
-        first[text] = i
+        key = _games_key(p)
+        if key in first:
+            j = first[key]
+            same = ("repeats" if json.dumps(p, sort_keys=True) == json.dumps(points[j], sort_keys=True)
+                    else f"({p!r}) plays the same games as")
+            raise ValueError(f"sweep point {i} {same} point {j} ({points[j]!r}): its seeded games would be "
+                             f"played twice and counted as one larger sample; give each point once")
+        first[key] = i
     games = int(check_positive("games", games))  # type: ignore[arg-type]  # never None without none=
     seed = root_seed(seed)
     chunk_size = check_positive("chunk_size", chunk_size, none="about 20 chunks per point")
@@ -290,7 +297,43 @@ def run_sweep(
             lock.release()
         if owned and client is not None:
             client.close()
-    return concat_results([done[c] for c in chunks])
+    return _with_options(concat_results([done[c] for c in chunks]), points)
+
+
+def _games_key(point: Mapping[str, Any]) -> str:
+    """What decides a point's games: the board it comes to, the rules with play's defaults and the agent
+    with every option (``mines=10`` and ``10.0``, a level and its shape, a default given or not)."""
+    defaults = inspect.signature(play).parameters
+    try:
+        kwargs = _play_kwargs(point)
+        board = resolve_board(kwargs.pop("level", None), shape=kwargs.pop("shape", None),
+                              mines=kwargs.pop("mines", None), density=kwargs.pop("density", None))
+        rules = [kwargs.pop(k, defaults[k].default) for k in ("first_click", "mode", "noise")]
+        if kwargs.get("first_move") is None:
+            kwargs.pop("first_move", None)
+        player = make_agent(kwargs.pop("agent"), **kwargs)
+    except (ValueError, TypeError):  # a bad point: refused later, with its own message
+        return json.dumps(point, sort_keys=True)
+    return repr((board, rules, player))
+
+
+def options_text(point: Mapping[str, Any]) -> str:
+    """A point's agent options (its keys that are not :func:`sweeplab.play`'s) as ``key=value`` text.
+
+    Examples
+    --------
+    >>> options_text({"agent": "chain", "level": "beginner", "methods": ["trivial", "rref"]})
+    'methods=["trivial", "rref"]'
+    """
+    return " ".join(f"{k}={json.dumps(v)}" for k, v in sorted(point.items()) if k not in PLAY_KEYS)
+
+
+def _with_options(df: pd.DataFrame, points: list[Mapping[str, Any]]) -> pd.DataFrame:
+    """``df`` with an ``options`` column after ``point``: the agent options of each row's point (points
+    differing only there are told apart, in :func:`sweeplab.stats.summarize` too)."""
+    texts = [options_text(p) for p in points]
+    df.insert(1, "options", [texts[i] for i in df["point"]])
+    return df
 
 
 def _chunk_ok(out: Path, points, chunk: Chunk, seed: int, manifest: dict[str, Any]) -> bool:
@@ -358,5 +401,5 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
     if not frames:
-        return pd.DataFrame(columns=["point", *RESULT_COLUMNS])
-    return concat_results(frames)
+        return _with_options(pd.DataFrame(columns=["point", *RESULT_COLUMNS]), points)
+    return _with_options(concat_results(frames), points)

@@ -42,6 +42,36 @@ def test_repeated_point_is_refused():
         run_sweep([POINT, dict(POINT)], games=2, workers=1, progress=False)
 
 
+@pytest.mark.parametrize("other", [
+    {"agent": "trivial", "level": "beginner", "first_click": "safe"},  # play's default, given
+    {"agent": "trivial", "shape": [9, 9], "mines": 10.0},  # the level's board, a float count
+    {"agent": "trivial", "shape": [9, 9], "density": 0.124},  # a density that rounds to 10 mines
+    {"agent": "trivial", "level": "beginner", "first_move": None},
+])
+def test_a_point_that_plays_the_same_games_is_refused(other):
+    """Points written differently but playing the same seeded games would count them twice."""
+    with pytest.raises(ValueError, match="sweep point 1 .* plays the same games as point 0"):
+        run_sweep([POINT, other], games=2, workers=1, progress=False)
+    with pytest.raises(ValueError, match="plays the same games"):  # an agent option at its default
+        best = {"agent": "best", "level": "beginner"}
+        run_sweep([best, {**best, "lookahead": 5}], games=2, workers=1, progress=False)
+
+
+def test_points_differing_only_in_agent_options_stay_apart(tmp_path):
+    """Their rows name the options, and the summary gives each its own row and interval."""
+    from sweeplab.stats import summarize
+
+    grid = {"agent": "chain", "level": "beginner", "methods": [["trivial"], ["trivial", "enumerate"]]}
+    for out in (None, tmp_path / "s"):
+        df = run_sweep(expand_grid(grid), games=6, workers=1, progress=False, out=out)
+        table = summarize(df)
+        assert table["games"].tolist() == [6, 6]
+        assert sorted(table["options"]) == ['methods=["trivial", "enumerate"]', 'methods=["trivial"]']
+    assert summarize(load_results(tmp_path / "s"))["games"].tolist() == [6, 6]
+    single = run_sweep([POINT], games=3, workers=1, progress=False)
+    assert (single["options"] == "").all() and "options" not in summarize(single)  # no options, no column
+
+
 def test_cli_repeated_agent_is_refused_before_any_game(tmp_path, capsys):
     assert main(["sweep", "--agent", "trivial,trivial", "--level", "beginner", "--games", "200",
                  "--out", str(tmp_path / "s"), *FAST]) == 2
