@@ -8,6 +8,7 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 
 from importlib.metadata import PackageNotFoundError, version
 
+from . import provenance  # noqa: F401 - first: the fingerprint of the source as this process imports it
 from .agents import AGENTS
 from .boards import generate_board, grade
 from .clue_system import ClueSystem, clue_system

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 __all__ = ["source_commit", "code_fingerprint", "method_fingerprints", "function_fingerprint",
@@ -47,23 +47,45 @@ def source_commit() -> tuple[str | None, bool | None]:
     return commit or None, dirty
 
 
-@cache
-def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
-    """A hash of every ``.py`` file under ``root`` (the installed sweeplab by default): names and bytes.
-
-    Unlike the git commit it sees uncommitted edits, and it exists outside a
-    git checkout.  Cached: the code does not change while a process runs.
-
-    Examples
-    --------
-    >>> len(code_fingerprint()), code_fingerprint() == code_fingerprint()
-    (16, True)
-    """
+def _source_hash(root: Path) -> str:
+    """A hash of every ``.py`` file under ``root``: names and bytes."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
+
+
+#: The fingerprint of sweeplab's source when this process imported it (``import sweeplab`` takes it).
+IMPORTED_FINGERPRINT = _source_hash(PACKAGE_DIR)
+
+
+def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
+    """A hash of every ``.py`` file under ``root`` (the installed sweeplab by default): names and bytes.
+
+    Unlike the git commit it sees uncommitted edits, and it exists outside a
+    git checkout.  For sweeplab itself it is the code this process runs: the
+    files as they were when it was imported.
+
+    Raises
+    ------
+    ValueError
+        When sweeplab's files changed on disk since this process imported it
+        (a ``git pull`` or an edit under a running notebook): games played now
+        would be the code in memory's, recorded as the code on disk's.
+
+    Examples
+    --------
+    >>> len(code_fingerprint()), code_fingerprint() == IMPORTED_FINGERPRINT
+    (16, True)
+    """
+    now = _source_hash(root)
+    if root == PACKAGE_DIR and now != IMPORTED_FINGERPRINT:
+        raise ValueError(
+            f"sweeplab's source under {root} changed since this process imported it (fingerprint "
+            f"{IMPORTED_FINGERPRINT} then, {now} now): this process still runs the code it imported. "
+            f"Restart it (in Jupyter: restart the kernel) and run again")
+    return now
 
 
 def method_fingerprints(points: Any) -> dict[str, str]:
@@ -108,9 +130,12 @@ def function_fingerprint(function: Any) -> str:
     """A hash of a method's code, as :func:`method_fingerprints` takes it.
 
     Its module's source file when it has one (not ``__main__``: helpers in that
-    file count too), else its code object without line numbers (a script's or
-    notebook's function; the values of globals it reads are not seen); a
-    partial's function and arguments; a callable object's class.
+    file count too), with the files of the modules it takes names from that
+    are neither sweeplab's, the standard library's nor installed packages' (a
+    plugin's helper modules, directly or through one another), else its code
+    object without line numbers (a script's or notebook's function; the
+    values of globals it reads are not seen); a partial's function and
+    arguments; a callable object's class.
 
     Examples
     --------
@@ -135,11 +160,37 @@ def function_fingerprint(function: Any) -> str:
     code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
     if file is not None and Path(file).is_file():
         digest.update(b"file\0" + Path(file).read_bytes())
+        for helper in _helper_files(name):  # a plugin's own modules it takes code from
+            digest.update(b"helper\0" + helper.name.encode() + b"\0" + helper.read_bytes())
     elif code is not None:
         _hash_code(digest, code)
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     return digest.hexdigest()[:16]
+
+
+def _helper_files(module: str) -> list[Path]:
+    """The source files of the modules ``module`` takes names from, directly or through one another,
+    that are neither sweeplab's (:func:`code_fingerprint`), the standard library's nor an installed
+    package's: a plugin's helper modules."""
+    outside = [Path(p).resolve() for p in {sys.prefix, sys.base_prefix, sys.exec_prefix}] + [PACKAGE_DIR]
+    seen, todo, files = {module}, [module], []
+    while todo:
+        for value in list(vars(sys.modules[todo.pop()]).values()):
+            try:
+                name = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
+            except Exception:  # noqa: BLE001 - an odd object (a lazy proxy) names no module
+                continue
+            if not isinstance(name, str) or name in seen or name not in sys.modules:
+                continue
+            seen.add(name)
+            file = getattr(sys.modules[name], "__file__", None)
+            path = None if file is None else Path(file).resolve()
+            if path is None or path.suffix != ".py" or any(path.is_relative_to(o) for o in outside):
+                continue
+            files.append(path)
+            todo.append(name)
+    return sorted(files)
 
 
 def _hash_code(digest: Any, code: CodeType) -> None:

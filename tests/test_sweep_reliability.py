@@ -546,3 +546,41 @@ def test_a_registered_methods_columns_are_zero_where_it_never_ran(tmp_path):
         pd.testing.assert_frame_equal(outcome(two), outcome(one))
     finally:
         sweeplab.unregister_method("zero-cols")
+
+
+def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
+    """An edit of a module the plugin takes its rule from changes the method's fingerprint (a resume
+    would have mixed two versions); the standard library and installed packages are not hashed."""
+    from sweeplab.provenance import _helper_files, function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "fp_helpers").mkdir()
+    (tmp_path / "fp_helpers" / "__init__.py").write_text("")
+    (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'trivial'\n")
+    (tmp_path / "fp_helpers" / "more.py").write_text("from fp_helpers import rules\n")
+    (tmp_path / "fp_plugin.py").write_text(
+        "import numpy as np\nimport sweeplab\nfrom fp_helpers import more\n\n"
+        "def claims(obs, *, use_total=True):\n"
+        "    return sweeplab.deduce(obs, more.rules.METHOD, use_total=use_total).safe, set()\n")
+    try:
+        import fp_plugin
+
+        assert [p.name for p in _helper_files("fp_plugin")] == ["more.py", "rules.py"]  # not numpy, json
+        before = function_fingerprint(fp_plugin.claims)
+        (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'subset'\n")
+        assert function_fingerprint(fp_plugin.claims) != before
+    finally:
+        for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
+            sys.modules.pop(name, None)
+
+
+def test_a_run_refuses_when_sweeplab_changed_on_disk_since_import(tmp_path, monkeypatch):
+    """A notebook that imported sweeplab before a `git pull` still runs the old code: its games must not
+    be stamped with the new code's fingerprint (a later resume would pool the two)."""
+    import sweeplab.provenance
+
+    assert sweeplab.provenance.code_fingerprint() == sweeplab.provenance.IMPORTED_FINGERPRINT
+    monkeypatch.setattr(sweeplab.provenance, "IMPORTED_FINGERPRINT", "0123456789abcdef")  # then
+    with pytest.raises(ValueError, match="changed since this process imported it .*restart the kernel"):
+        run_sweep([POINT], games=2, seed=1, out=tmp_path / "run", workers=1, progress=False)
+    assert not list((tmp_path / "run").glob("chunks/*.parquet"))
