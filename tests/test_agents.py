@@ -34,7 +34,7 @@ def test_registry_names_references_and_options():
     assert not AGENTS["lstsq"].sound and AGENTS["csp"].sound
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("genius")
-    with pytest.raises(ValueError, match="bad option"):
+    with pytest.raises(ValueError, match="agent .trivial. has no option .colour.; its options: first_move"):
         make_agent("trivial", colour="red")
     with pytest.raises(ValueError, match="unknown method"):
         make_agent("chain", methods=("magic",))

@@ -260,3 +260,30 @@ def test_bad_json_config_and_missing_config(tmp_path, capsys):
     assert "missing.toml" in error_line(capsys)
     with pytest.raises(ValueError, match="is a directory"):
         load_config(str(tmp_path))
+
+
+def test_an_unknown_agent_option_names_the_agents_options(capsys):
+    from sweeplab.agents import make_agent
+
+    with pytest.raises(ValueError, match="agent 'best' has no option 'foo'; its options: .*endgame_cells"):
+        make_agent("best", foo=1)
+    args = ["--option", "lookahed=3", "--level", "beginner", "--games", "1", *FAST]
+    assert main(["play", "--agent", "trivial", *args]) == 2
+    assert "no option 'lookahed'" in error_line(capsys)
+
+
+def test_config_grid_keys_of_the_whole_run_and_typos_are_named(tmp_path, capsys):
+    config = tmp_path / "c.toml"
+    config.write_text('games = 2\nout = "o"\n[grid]\nagent = "trivial"\nlevel = "beginner"\nseed = 3\n'
+                      'workers = 2\n')
+    assert main(["sweep", str(config), *FAST]) == 2
+    err = error_line(capsys)
+    assert "'seed', 'workers'" in err and "top level" in err
+    config.write_text('games = 2\nout = "o"\n[grid]\nagent = "trivial"\nlevle = "beginner"\n')
+    assert main(["sweep", str(config), *FAST]) == 2
+    assert "it has agent, levle" in error_line(capsys)
+
+
+def test_bench_refuses_an_empty_method_list(capsys):
+    assert main(["bench", "--methods", ""]) == 2
+    assert "--methods" in error_line(capsys)

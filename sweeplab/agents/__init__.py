@@ -84,6 +84,12 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
             cls = AGENTS[agent].cls
         except KeyError:
             raise ValueError(f"unknown agent {agent!r}; choose from {sorted(AGENTS)}") from None
+        known = ({f.name for f in dataclasses.fields(cls) if f.init} if dataclasses.is_dataclass(cls)
+                 else set(options))  # a plugin's agent that is no dataclass checks its own options
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"agent {agent!r} has no option {', '.join(map(repr, unknown))}; its options: "
+                             f"{', '.join(sorted(known))}")
         return cls(**options)
     except TypeError as exc:
         raise ValueError(f"bad option for agent {agent!r}: {exc}") from None

@@ -46,8 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _split(text: str | None, option: str) -> list[str] | None:
-    """Comma-separated names; an empty entry (``a,,b``) is an error, not skipped."""
-    if not text:
+    """Comma-separated names (``None`` when the option is not given); an empty entry (``a,,b``) or
+    an empty value is an error, not skipped."""
+    if text is None:
         return None
     names = [t.strip() for t in text.split(",")]
     if not all(names):

@@ -237,6 +237,12 @@ def load_config(path: str) -> dict[str, Any]:
     grid = config.get("grid")
     if not isinstance(grid, dict):
         raise ValueError(f"config {path}: a sweep config needs a [grid] table of parameters")
+    run_level = sorted(set(grid) & {"games", "seed", "out", "chunk_size", "workers", "scheduler", "progress",
+                                     "start"})
+    if run_level:
+        raise ValueError(f"config {path}: [grid] holds {', '.join(map(repr, run_level))}, which belong to "
+                         f"the whole run: put them at the top level (games, seed, out, chunk_size) or give "
+                         f"them on the command line (--workers, --scheduler, --no-progress)")
     for key in ("games", "chunk_size"):
         value = config.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
@@ -285,7 +291,8 @@ def run(args: argparse.Namespace) -> int:
     if "agent" not in grid:
         raise ValueError("give --agent (or an agent in the config's [grid])")
     if "level" not in grid and "shape" not in grid:
-        raise ValueError("give --level or --shape (or one in the config's [grid])")
+        raise ValueError(f"give --level or --shape (or one in the config's [grid]; it has "
+                         f"{', '.join(sorted(grid))})")
     games = args.games if args.games is not None else config.get("games")
     out = args.out or config.get("out")
     if games is None:
