@@ -287,3 +287,13 @@ def test_config_grid_keys_of_the_whole_run_and_typos_are_named(tmp_path, capsys)
 def test_bench_refuses_an_empty_method_list(capsys):
     assert main(["bench", "--methods", ""]) == 2
     assert "--methods" in error_line(capsys)
+
+
+def test_an_option_the_agent_never_reads_is_refused():
+    """The random agent deduces nothing: methods or use_total given to it changed no game."""
+    from sweeplab.agents import make_agent
+
+    for option in ({"methods": ("rref",)}, {"use_total": True}, {"noise_aware": False}, {"max_nodes": 5}):
+        with pytest.raises(ValueError, match="agent 'random' has no option .*; its options: first_move$"):
+            make_agent("random", **option)
+    assert make_agent("random", first_move="corner").first_move == "corner"

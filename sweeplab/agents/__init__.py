@@ -84,8 +84,8 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
             cls = AGENTS[agent].cls
         except KeyError:
             raise ValueError(f"unknown agent {agent!r}; choose from {sorted(AGENTS)}") from None
-        known = ({f.name for f in dataclasses.fields(cls) if f.init} if dataclasses.is_dataclass(cls)
-                 else set(options))  # a plugin's agent that is no dataclass checks its own options
+        known = ({f.name for f in dataclasses.fields(cls) if f.init} - getattr(cls, "unused_options", set())
+                 if dataclasses.is_dataclass(cls) else set(options))  # else the agent checks its own
         unknown = sorted(set(options) - known)
         if unknown:
             raise ValueError(f"agent {agent!r} has no option {', '.join(map(repr, unknown))}; its options: "

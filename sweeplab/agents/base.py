@@ -216,6 +216,8 @@ class Agent:
     max_nodes: int = 200_000
 
     name: ClassVar[str] = "agent"
+    #: Options of the base class an agent never reads: :func:`~sweeplab.agents.make_agent` refuses them.
+    unused_options: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         check_option_types(self)

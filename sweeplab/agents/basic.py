@@ -29,6 +29,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    unused_options = frozenset({"use_total", "noise_aware", "methods", "max_nodes"})  # it deduces nothing
 
     def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
         cell = self.guess(obs, rng)
