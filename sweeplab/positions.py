@@ -14,6 +14,7 @@ without a number, ``0``-``8`` a clue and ``.`` a revealed zero.
 from __future__ import annotations
 
 import html
+import numbers
 import reprlib
 from collections.abc import Iterable
 from functools import lru_cache
@@ -31,6 +32,7 @@ __all__ = [
     "InconsistentPositionError",
     "Observation",
     "as_observation",
+    "cell_pair",
     "neighbour_counts",
     "neighbour_table",
     "short_repr",
@@ -398,6 +400,24 @@ def _restore(data: bytes, shape: tuple[int, int], mines: int | None, noise: str 
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 60, 60
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 8
+
+
+def cell_pair(value: object) -> tuple[int, int] | None:
+    """``value`` as a cell ``(row, col)`` of Python ints when it is a pair of integers, else ``None``.
+
+    Floats, bools, strings such as ``"02"`` and sets are not cells (``int()`` would make some cell
+    of them).
+
+    Examples
+    --------
+    >>> cell_pair((np.int64(1), 2)), cell_pair((0.0, 1)), cell_pair("02"), cell_pair((True, 1))
+    ((1, 2), None, None, None)
+    """
+    if not (isinstance(value, tuple | list | np.ndarray) and len(value) == 2):
+        return None
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_) for v in value):
+        return None
+    return int(value[0]), int(value[1])
 
 
 def short_repr(value: object) -> str:

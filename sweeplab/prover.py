@@ -53,6 +53,7 @@ Proofs need exact clues (SPEC §6): under ``"under"`` or ``"over"`` clue noise
 from __future__ import annotations
 
 import math
+import numbers
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -64,7 +65,7 @@ import scipy.sparse as sp
 from ._highs import solve as solve_program
 from .errors import MethodRefused
 from .methods._consistency import has_layout
-from .positions import as_observation
+from .positions import as_observation, cell_pair
 from .proof_check import check_proof
 from .proofs import Assume, Combine, Proof, Split
 
@@ -986,9 +987,14 @@ def prove(
     sweeplab.errors.InconsistentPositionError: ...
     """
     obs = as_observation(obs)
+    pair = cell_pair(cell)
+    if pair is None:
+        raise ValueError(f"cell must be a pair of integers (row, col), got {cell!r}")
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral) or value not in (0, 1):
+        raise ValueError(f"value must be 0 (safe) or 1 (mine), got {value!r}")
     if not _exact_clues(obs):
         return None
-    cell = (int(cell[0]), int(cell[1]))
+    cell = pair
     grid = np.asarray(obs.grid)
     if not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]) or grid[cell] != -1:
         return None

@@ -29,7 +29,7 @@ from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
 from .executor import check_count, root_seed, run_tasks
 from .game import Game
-from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair
 from .probability import probabilities
 from .referee import referee
 from .stats import wilson_interval
@@ -219,16 +219,13 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
 def _move(cell, covered: np.ndarray) -> Cell:
     """``cell`` as a covered (row, col) of the position, or a ValueError that names it."""
     h, w = covered.shape
-    try:
-        r, c = cell
-        ok = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (r, c))
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
+    pair = cell_pair(cell)
+    if pair is None:
         raise ValueError(f"each move must be a (row, col) pair of integers, got {cell!r}")
+    r, c = pair
     if not (0 <= r < h and 0 <= c < w) or not covered[r, c]:
         raise ValueError(f"move {cell} is not a covered cell of the {h}x{w} position")
-    return int(r), int(c)
+    return pair
 
 
 def _play_layouts(obs: Observation, p: np.ndarray, moves: list[Cell], agent: Agent, seed: int, first: int,

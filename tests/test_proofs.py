@@ -10,6 +10,7 @@ import json
 from collections import Counter
 
 import matplotlib
+import numpy as np
 import oracle
 import pytest
 
@@ -338,3 +339,19 @@ def test_prove_ignores_a_total_it_may_not_use():
     assert prove(obs, (0, 0), 0, use_total=False) is None  # not forced by the clue alone
     with pytest.raises(sweeplab.InconsistentPositionError):
         prove(obs, (0, 0), 0)
+
+
+@pytest.mark.parametrize(("cell", "value", "message"), [
+    ((0, 1), 2, "value must be 0"), ((0, 1), "0", "value must be 0"), ((0, 1), None, "value must be 0"),
+    ((0, 1), True, "value must be 0"), ((0.5, 1), 0, "cell must be a pair of integers"),
+    ("01", 0, "cell must be a pair of integers"),
+])
+def test_prove_checks_the_cell_and_the_value(cell, value, message):
+    """Any value was taken for a mine ("0" gave a mine proof) and (0.5, 1) for (0, 1)."""
+    from sweeplab.prover import prove
+
+    obs = Observation.from_text("???\n121", mines=2)
+    with pytest.raises(ValueError, match=message):
+        prove(obs, cell, value)
+    assert prove(obs, (0, 1), 0) is not None and prove(obs, (0, 1), 1) is None
+    assert prove(obs, (np.int64(0), np.int64(0)), np.int64(1)) is not None

@@ -338,6 +338,30 @@ def test_a_method_that_is_not_built_in_claims_only_covered_cells_once(claims, me
     assert deduce(obs, lambda obs, *, use_total=True: (set(), {(0, 0)})).mines == {(0, 0)}
 
 
+@pytest.mark.parametrize("cell", [(0.9, 1.5), "02", (0.0, 1), (0, 1, 2), (True, 1), 5, b"01",
+                                  frozenset({0, 1})])
+@pytest.mark.parametrize("kind", [set, frozenset, list])
+def test_a_registered_method_must_name_cells_by_integer_pairs(cell, kind):
+    """int() made (0, 1) of (0.9, 1.5) and the mine (0, 2) of "02": a wrong claim, unchecked."""
+    obs = Observation.from_text("???\n121", mines=2)
+    with pytest.raises(TypeError, match="a cell is a pair of integers"):
+        deduce(obs, lambda obs, *, use_total=True: (kind([cell]), kind()))
+    fine = deduce(obs, lambda obs, *, use_total=True: (kind([(np.int64(0), np.int64(1))]), kind()))
+    assert fine.safe == {(0, 1)} and all(type(v) is int for cell in fine.safe for v in cell)
+
+
+def test_budgets_past_int64_mean_no_budget_and_messages_name_the_method_called():
+    obs = Observation.from_text("???\n121", mines=2)
+    for options in ({"max_nodes": 10**30}, {"max_bytes": 10**30}, {"max_nodes": 0}):
+        assert deduce(obs, "enumerate", **options).safe == {(0, 1)}
+        assert sweeplab.probabilities(obs, **options)[0].tolist() == [1.0, 0.0, 1.0]
+    assert sweeplab.probabilities(obs, max_nodes=2**63)[0].tolist() == [1.0, 0.0, 1.0]
+    noisy = Observation.from_text("?1?", noise="under")
+    for method, options in (("gfp", {"p": 2}), ("gf2", {}), ("gfp", {})):
+        with pytest.raises(MethodRefused, match=f"method '{method}' needs exact clues"):
+            deduce(noisy, method, **options)
+
+
 def test_claims_both_ways_on_a_position_without_layout_mean_inconsistent_not_a_bug():
     """A sound rule proves anything from contradictory clues: '0?' over '?2' has no layout."""
     obs = Observation.from_text("0?\n?2")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InconsistentPositionError, check_flag
-from ..positions import COVERED, Observation, as_observation
+from ..positions import COVERED, Observation, as_observation, cell_pair
 from ._consistency import has_layout
 
 if TYPE_CHECKING:
@@ -465,9 +465,9 @@ def deduce(
             safe, mines = result
         # built-ins return sets of (int, int); anything else is normalised (numpy ints, lists)
         safe, mines = (frozenset(safe), frozenset(mines)) if builtin else (_cells(safe), _cells(mines))
-    except (TypeError, ValueError):
-        raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col); "
-                        f"got {type(result).__name__}") from None
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col) pairs of "
+                        f"integers; got {type(result).__name__} ({exc})") from None
     if not builtin:
         _check_claims(name, obs, safe, mines, use_total=use_total)
     consistent = True if complete else None
@@ -519,9 +519,15 @@ def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: fro
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:
-    if isinstance(cells, frozenset):
-        return cells
-    return frozenset((int(r), int(c)) for r, c in cells)
+    """A registered method's cells as ``(int, int)``; ``TypeError`` for anything but pairs of integers
+    (a float, a string such as ``"02"`` or a 2-element set must not turn into some cell)."""
+    out = set()
+    for cell in cells:
+        pair = cell_pair(cell)
+        if pair is None:
+            raise TypeError(f"a cell is a pair of integers (row, col), got {cell!r}")
+        out.add(pair)
+    return frozenset(out)
 
 
 def load_plugins(modules: Iterable[str]) -> list[str]:

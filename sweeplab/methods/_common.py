@@ -138,17 +138,21 @@ class Budget:
             )
 
 
+#: A count or size past this is no cap at all: kept within int64 for the compiled code.
+NO_CAP = 2**62
+
+
 def _option(method: str, name: str, value, what: str):
     """``value`` of a budget option, checked: ``None``, or positive (an integer for ``max_bytes``)."""
     if value is None:
         return None
     if type(value) is (int if name == "max_bytes" else float) and value > 0:  # the defaults: no more checks
-        return value
+        return min(value, NO_CAP) if name == "max_bytes" else value
     integer = name == "max_bytes"
     kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds) or not value > 0 or value != value:
         raise ValueError(f"option {name} of method {method!r} must be {what} or None, got {value!r}")
-    return int(value) if integer else float(value)
+    return min(int(value), NO_CAP) if integer else float(value)
 
 
 def count_option(method: str, name: str, value) -> int:
@@ -161,7 +165,7 @@ def count_option(method: str, name: str, value) -> int:
     """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ValueError(f"option {name} of method {method!r} must be a non-negative integer, got {value!r}")
-    return int(value)
+    return min(int(value), NO_CAP)
 
 
 def size_text(n: int) -> str:

@@ -1106,16 +1106,14 @@ def forced_cells(
     """
     if fallback not in ("milp", None):
         raise ValueError(f"option fallback of method 'enumerate' must be 'milp' or None, got {fallback!r}")
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-        raise ValueError(f"option max_nodes of method 'enumerate' must be a positive integer, "
-                         f"got {max_nodes!r}")
+    max_nodes = _max_nodes(max_nodes)
     budget = Budget("enumerate", time_limit=time_limit, max_bytes=max_bytes)
     w = obs.shape[1]
     if probabilities:
-        safe, mines, probs, _ = _run(obs, use_total, True, int(max_nodes), budget)
+        safe, mines, probs, _ = _run(obs, use_total, True, max_nodes, budget)
         return _cells(safe, w), _cells(mines, w), probs
     try:
-        safe, mines, _, _ = _run(obs, use_total, False, int(max_nodes), budget)
+        safe, mines, _, _ = _run(obs, use_total, False, max_nodes, budget)
     except ComponentTooLargeError as exc:
         if fallback is None:
             raise

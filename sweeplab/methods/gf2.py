@@ -48,5 +48,5 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([], [(0, 0)])
     """
-    return gfp.forced_cells(obs, use_total=use_total, p=2, engine=engine, time_limit=time_limit,
-                            max_bytes=max_bytes)
+    return gfp.reduced_cells(obs, "gf2", use_total=use_total, p=2, engine=engine, time_limit=time_limit,
+                             max_bytes=max_bytes)

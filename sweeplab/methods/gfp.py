@@ -85,10 +85,17 @@ def forced_cells(
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 4)])
     """
-    _check_prime(p)
+    return reduced_cells(obs, "gfp", use_total=use_total, p=p, engine=engine, time_limit=time_limit,
+                         max_bytes=max_bytes)
+
+
+def reduced_cells(obs: Observation, name: str, *, use_total: bool, p: int, engine: str,
+                  time_limit: float | None, max_bytes: int | None) -> CellSets:
+    """:func:`forced_cells` of the method ``name`` (``gfp``, or ``gf2`` for ``p = 2``): its messages
+    name the method called."""
+    _check_prime(p, f"option p of method {name!r}")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    name = "gf2" if p == 2 else "gfp"
     budget = Budget(name, time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, name, use_total=use_total).merged()
     if system.n_rows == 0:
