@@ -66,8 +66,8 @@ def check_positive(name: str, value: Any, *, none: str | None = None) -> int | N
         return None
     number = _integer(value)
     if number is None or number < 1:
-        allowed = f" (or None: {none})" if none is not None else ""
-        raise ValueError(f"{name} must be a positive integer{allowed}, got {value!r}")
+        allowed = f" (omitted or None: {none})" if none is not None else ""
+        raise ValueError(f"{name} must be a positive integer, got {value!r}{allowed}")
     return number
 
 
@@ -108,7 +108,8 @@ def root_seed(value: Any) -> int:
         return int(value.integers(2**63))
     number = _integer(value)
     if number is None or number < 0:
-        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {value!r}")
+        raise ValueError(f"seed must be a non-negative integer, got {value!r} "
+                         "(from Python, a numpy Generator too)")
     return number
 
 

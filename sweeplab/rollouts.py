@@ -80,7 +80,8 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     obs = _exact_position(obs, mines, "sample_layouts")
     n = check_count("count", count)
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or a numpy Generator, got {seed!r}")
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r} "
+                         "(from Python, a numpy Generator too)")
     rng = np.random.default_rng(seed)
     p = probabilities(obs, time_limit=None)  # raises when no layout fits, even for count=0
     if n == 0:
