@@ -44,7 +44,10 @@ class BoardWidget(anywidget.AnyWidget):
         "size"}``: the proof (SPEC §6) in words, the clues it uses with their summed
         multipliers (``[row, col, m]``, or ``["total", m]``), the cells it fixes.
     unproved : list of [row, col]
-        Deduced cells left without a proof, with the reason in ``message``.
+        Deduced cells left without a proof, with the reasons in ``message``.
+    unproved_reasons : dict
+        ``"row,col"`` of each of them to why it has no proof
+        (:meth:`sweeplab.methods.Deduction.unproved_reason`).
     probabilities : list of list of float or None
         Exact mine probability of each cell (``None`` where revealed); empty when hidden.
     methods : list of dict
@@ -81,6 +84,7 @@ class BoardWidget(anywidget.AnyWidget):
     mines = t.List(t.List(t.Int())).tag(sync=True)
     proofs = t.Dict().tag(sync=True)
     unproved = t.List(t.List(t.Int())).tag(sync=True)
+    unproved_reasons = t.Dict().tag(sync=True)
     probabilities = t.List(t.List(t.Float(allow_none=True))).tag(sync=True)
     methods = t.List(t.Dict()).tag(sync=True)
     method = t.Unicode("rref").tag(sync=True)

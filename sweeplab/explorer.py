@@ -353,6 +353,10 @@ class Explorer:
         level = next((name for name, lv in LEVELS.items() if (lv.shape, lv.mines) == (g.shape, g.n_mines)),
                      f"{g.shape[0]}x{g.shape[1]}, {g.n_mines} mines")
         self._seed = seed
+        self._next_seed: int | None = None  # the seed new() was given with a level, for _on_control
+        # the boards the level menu offers: the presets and this game's own
+        self._boards = {**{name: (lv.shape, lv.mines) for name, lv in LEVELS.items()},
+                        level: (g.shape, g.n_mines)}
         self._rng = np.random.default_rng(seed)
         self.deduction: Deduction | None = None
         self.probabilities: np.ndarray | None = None
@@ -466,16 +470,19 @@ class Explorer:
         seed : int, optional
             The game's seed; the next one when omitted.
         level : str, optional
-            A key of :data:`sweeplab.LEVELS`; the board's current level when omitted.
+            A key of :data:`sweeplab.LEVELS`, or the board the explorer started
+            with (as the level menu names it); the board's current level when omitted.
         """
         if level is not None and level != self.board.level:
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r}; choose one of {sorted(LEVELS)}")
+            if level not in self._boards:
+                raise ValueError(f"unknown level {level!r}; choose one of {list(self._boards)}")
+            self._next_seed = seed
             self.board.level = level  # comes back here through _on_control
             return self
+        if seed is None:
+            seed, self._next_seed = self._next_seed, None
         self._seed = self._seed + 1 if seed is None else seed
-        lv = LEVELS.get(self.board.level)
-        shape, mines = (lv.shape, lv.mines) if lv else (self.game.shape, self.game.n_mines)
+        shape, mines = self._boards[self.board.level]
         self.game = new_game(shape=shape, mines=mines, **self._rules, seed=self._seed)
         self._rng = np.random.default_rng(self._seed)
         self.board.game_id += 1
@@ -502,7 +509,7 @@ class Explorer:
         if name == "method" and new not in METHODS:
             self.board.method = change["old"]  # e.g. a method unregistered since the list was sent
         elif name == "level":
-            if new in LEVELS:
+            if new in self._boards:
                 self.new()
             else:
                 self.board.level = change["old"]
@@ -526,6 +533,9 @@ class Explorer:
             message = f"no mine layout fits this position (a wrong flag?): {exc}"
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
             message = f"{self.method} declines this position: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
+            whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
+            message = f"{self.method} raised {type(exc).__name__}: {exc} ({whose})"
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs
         with board.hold_sync():
@@ -538,6 +548,12 @@ class Explorer:
             board.mines = sorted([r, c] for r, c in d.mines) if d else []
             board.proofs = {f"{r},{c}": _proof_view(p, obs) for (r, c), p in proofs.items()}
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
+            board.unproved_reasons = {} if d is None else {
+                f"{r},{c}": d.unproved_reason((r, c), obs) for r, c in d.unproved}
+            if d and d.unproved:
+                reasons = "; ".join(sorted({d.unproved_reason(cell, obs) for cell in d.unproved}))
+                note = f"{len(d.unproved)} claimed cells without a proof: {reasons}"
+                message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [
                 [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]
             board.matrix = {} if board.panel == "none" else panel_table(obs, board.panel)

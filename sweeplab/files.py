@@ -32,6 +32,11 @@ def position_to_dict(obs: Observation, **extra: Any) -> dict[str, Any]:
     """The JSON-ready form of a position; ``extra`` keys (source, note...) are kept."""
     if not isinstance(obs, Observation):
         raise ValueError(f"position_to_dict needs an Observation, got {type(obs).__name__} {short_repr(obs)}")
+    try:  # a game's own observation skips the checks: what is written must read back
+        Observation(np.array(obs.grid), mines=obs.mines, noise=obs.noise)
+    except ValueError as exc:
+        raise ValueError(f"this position cannot be stored, it would not read back: {exc} (more flags than "
+                         f"mines? remove one, or keep the whole game with save_game)") from None
     return {
         "format": POSITION_FORMAT,
         "version": SCHEMA_VERSION,

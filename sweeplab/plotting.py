@@ -7,12 +7,29 @@ from typing import Any
 
 import numpy as np
 
-from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
 
-__all__ = ["plot_position"]
+__all__ = ["plot_position", "probability_label"]
 
 _NUMBER_COLOURS = {1: "#1f4fd1", 2: "#1b7f2a", 3: "#c81e1e", 4: "#1a1a7a", 5: "#7a1a1a",
                    6: "#137a7a", 7: "#000000", 8: "#555555"}
+
+
+def probability_label(p: float) -> str:
+    """A mine probability in at most three characters, certain and uncertain never alike.
+
+    Examples
+    --------
+    >>> [probability_label(p) for p in (0.0, 0.004, 0.25, 0.996, 1.0)]
+    ['0', '<.01', '.25', '>.99', '1']
+    """
+    if p <= 0 or p >= 1:
+        return "0" if p <= 0 else "1"
+    if p < 0.005:
+        return "<.01"
+    if p >= 0.995:
+        return ">.99"
+    return f"{p:.2f}".lstrip("0")
 
 
 def plot_position(
@@ -56,6 +73,7 @@ def plot_position(
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
 
+    obs = as_observation(obs)
     grid = obs.grid
     h, w = grid.shape
     if ax is None:
@@ -69,14 +87,14 @@ def plot_position(
     if probabilities is not None:
         p = np.asarray(probabilities, dtype=float)
         if p.shape != grid.shape:
-            raise ValueError(f"probabilities have shape {p.shape}, the position {grid.shape}")
+            raise ValueError(f"probabilities must be an array of the position's shape {grid.shape} (such as "
+                             f"sweeplab.probabilities(obs)), got shape {p.shape}")
         shown = np.where(grid == COVERED, p, np.nan)
         artists["probabilities"] = ax.imshow(shown, cmap="RdYlGn_r", vmin=0, vmax=1, alpha=0.75,
                                              interpolation="nearest")
         if annotate if annotate is not None else (h <= 20 and w <= 30):
             for r, c in zip(*np.nonzero(np.isfinite(shown)), strict=True):
-                ax.text(c, r, f"{shown[r, c]:.2f}".lstrip("0") if shown[r, c] < 1 else "1",
-                        ha="center", va="center", fontsize=6)
+                ax.text(c, r, probability_label(shown[r, c]), ha="center", va="center", fontsize=6)
     small = h * w <= 4000
     texts = []
     if small:

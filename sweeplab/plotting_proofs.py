@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .plotting import plot_position
+from .positions import as_observation
 from .proofs import Assume, Combine, Proof, Split
 
 __all__ = ["plot_proof"]
@@ -66,6 +67,7 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
     """
     from matplotlib.patches import Rectangle
 
+    obs = as_observation(obs)
     if not isinstance(proof, Proof):
         proof = Proof.from_dict(proof)
     cell, value = proof.cell, proof.value

@@ -230,7 +230,10 @@ class Proof:
         """Read the JSON form; ``ValueError`` if it is malformed (it is not checked: see ``check_proof``)."""
         try:
             return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
-        except (KeyError, TypeError) as err:
+        except KeyError as err:
+            raise ValueError(f"not a proof: it has no key {err} (a proof has cell, value, method and steps; "
+                             f"see SPEC §6 or Proof.to_dict)") from err
+        except TypeError as err:
             raise ValueError(f"not a proof: {err}") from err
 
     def to_json(self, **kwargs: Any) -> str:
@@ -302,6 +305,10 @@ class Proof:
           so every cell with a positive coefficient is 0: (0,1) is safe.
         So (0,1) is safe.
         """
+        if obs is not None:
+            from .positions import as_observation  # text or arrays too, as deduce takes them
+
+            obs = as_observation(obs)
         return _Narrator(obs).proof(self)
 
     def __str__(self) -> str:

@@ -266,3 +266,47 @@ def test_tables_match_sympy_and_bounds_are_sound(name: str):
     truth = sweeplab.deduce(ex.observation, method="enumerate", use_total=False)
     assert {c for c, v in fixed.items() if v == 0} <= truth.safe
     assert {c for c, v in fixed.items() if v == 1} <= truth.mines
+
+
+def test_unproved_cells_give_their_real_reason():
+    """Under clues that are only bounds the board said 'over the prover's size budget'."""
+    game = sweeplab.new_game("beginner", first_click="zero", noise=("under", 0.5), seed=3)
+    ex = Explorer(game, method="enumerate")
+    ex.click(4, 4)
+    assert ex.board.unproved and not ex.board.proofs
+    assert set(ex.board.unproved_reasons) == {f"{r},{c}" for r, c in ex.board.unproved}
+    assert set(ex.board.unproved_reasons.values()) == {"clues that are only bounds have no proof format"}
+    assert "only bounds" in ex.board.message
+    ex.board.method = "lstsq"  # unsound: its unproved claims are said to be unforced
+    assert all("unsound" in why for why in ex.board.unproved_reasons.values())
+
+
+def test_a_method_that_raises_leaves_the_board_in_step_with_the_game():
+    def boom(obs, *, use_total=True):
+        raise ValueError("boom")
+
+    sweeplab.register_method("explorer-boom", boom, sound=True, complete=False)
+    try:
+        ex = Explorer(seed=1)
+        ex.click(4, 4)
+        ex.set_method("explorer-boom")
+        assert "explorer-boom raised ValueError: boom (a bug in the method)" in ex.board.message
+        ex.click(0, 0)
+        assert ex.board.grid == ex.game.observation.grid.tolist()
+    finally:
+        sweeplab.unregister_method("explorer-boom")
+
+
+def test_new_takes_its_seed_with_a_level_and_the_starting_board_stays_on_the_menu():
+    ex = Explorer(level="beginner", seed=1)
+    ex.new(seed=42, level="expert")
+    assert ex._seed == 42 and ex.game.shape == (16, 30)
+    ex.new()
+    assert ex._seed == 43
+    ex = Explorer(sweeplab.new_game(shape=(6, 6), mines=5, first_click="zero", seed=2))
+    ex.board.level = "beginner"
+    assert ex.game.shape == (9, 9)
+    ex.board.level = "6x6, 5 mines"
+    assert ex.game.shape == (6, 6) and ex.game.n_mines == 5 and ex.board.level == "6x6, 5 mines"
+    with pytest.raises(ValueError, match="unknown level 'huge'; choose one of .*'6x6, 5 mines'"):
+        ex.new(level="huge")

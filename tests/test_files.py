@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import sweeplab
 from sweeplab import COVERED, Game, Observation, load_game, load_position, new_game, save_game, save_position
 from sweeplab.files import game_from_dict, game_to_dict, position_from_dict, position_to_dict
 
@@ -328,3 +329,16 @@ def test_save_refuses_what_json_cannot_hold(tmp_path):
         save_position("??", tmp_path / "p.json")
     with pytest.raises(ValueError, match="needs a Game, got NoneType"):
         save_game(None, tmp_path / "g.json")
+
+
+def test_a_position_that_would_not_read_back_is_not_saved(tmp_path):
+    """More flags than mines is ordinary play; the file was written and then refused on loading."""
+    game = sweeplab.new_game("beginner", first_click="zero", seed=1)
+    game.reveal(4, 4)
+    for r, c in np.argwhere(game.observation.grid == -1)[:11]:
+        game.flag(int(r), int(c))
+    with pytest.raises(ValueError, match="cannot be stored.*11 known mines.*save_game"):
+        sweeplab.save_position(game.observation, tmp_path / "p.json")
+    assert not (tmp_path / "p.json").exists()
+    sweeplab.save_game(game, tmp_path / "g.json")
+    assert sweeplab.load_game(tmp_path / "g.json").observation == game.observation

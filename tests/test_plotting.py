@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+import sweeplab  # noqa: E402
 from sweeplab import Observation, plot_position  # noqa: E402
 
 
@@ -38,7 +39,7 @@ def test_overlays_on_a_given_axes():
     assert art["safe"].get_offsets().tolist() == [[1, 0]]
     assert sorted(art["mines"].get_offsets().tolist()) == [[0, 0], [2, 0]]
     assert art["image"].axes is ax
-    assert {t.get_text() for t in ax.texts} >= {"1", "2", ".00"}
+    assert {t.get_text() for t in ax.texts} >= {"1", "2", "0"}
 
 
 def test_big_board_skips_numbers():
@@ -48,7 +49,32 @@ def test_big_board_skips_numbers():
 
 def test_bad_overlays():
     obs = Observation.from_text("??\n11")
-    with pytest.raises(ValueError, match="probabilities have shape"):
+    with pytest.raises(ValueError, match="probabilities must be an array of the position.s shape"):
         plot_position(obs, probabilities=np.zeros((3, 3)))
     with pytest.raises(ValueError, match="outside the 2x2 board"):
         plot_position(obs, safe=[(2, 0)])
+
+
+def test_probability_labels_never_show_a_risk_as_certain():
+    """0.004 was drawn '.00' beside a certain-safe cell's '.00', 0.996 as '1.00' beside a mine's '1'."""
+    from sweeplab.plotting import probability_label
+
+    obs = Observation.from_text("\n".join(["." + "?" * 15] + ["?" * 16] * 15), mines=1)
+    plot_position(obs, probabilities=sweeplab.probabilities(obs))
+    assert [probability_label(p) for p in (0.0, 0.004, 0.0051, 0.5, 0.994, 0.996, 1.0)] == [
+        "0", "<.01", ".01", ".50", ".99", ">.99", "1"]
+    texts = [t.get_text() for t in plt.gca().texts]
+    assert "<.01" in texts and "0" in texts and ".00" not in texts
+    plt.close("all")
+
+
+def test_text_positions_are_drawn_and_explained():
+    text = "??????\n?1122?"
+    proof = sweeplab.deduce(Observation.from_text(text, mines=3), "rref", proofs=True).proofs[(0, 1)]
+    assert proof.explain(text) == proof.explain(Observation.from_text(text))
+    assert sweeplab.plot_proof(text, proof)["target"] is not None and plot_position(text)["image"] is not None
+    with pytest.raises(ValueError, match="no key 'value' .*cell, value, method and steps"):
+        sweeplab.plot_proof(text, {"cell": [0, 1]})
+    with pytest.raises(ValueError, match="such as sweeplab.probabilities"):
+        plot_position(text, probabilities=True)
+    plt.close("all")

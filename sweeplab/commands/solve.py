@@ -229,18 +229,11 @@ def _report(
 
 def _explanations(obs: Observation, d) -> list[str]:
     """Each claimed cell's proof in words (SPEC §6), or why there is none."""
-    from .. import METHODS
-
-    sound = METHODS[d.method].sound
     lines = []
     for cell in sorted(d.cells):
         proof = d.proofs.get(cell)
         if proof is None:
-            why = ("clues that are only bounds have no proof format" if obs.noise in ("under", "over")
-                   else "over the prover's size budget" if cell in d.over_budget
-                   else "not forced: a wrong claim" if not sound
-                   else "no proof found")
-            lines += [f"({cell[0]},{cell[1]}): no proof: {why}", ""]
+            lines += [f"({cell[0]},{cell[1]}): no proof: {d.unproved_reason(cell, obs)}", ""]
             continue
         size = proof.size
         lines += [f"-- proof {size.steps} step(s), {size.rows} row(s):", proof.explain(obs), ""]

@@ -109,6 +109,27 @@ class Deduction:
     def __len__(self) -> int:
         return len(self.safe) + len(self.mines)
 
+    def unproved_reason(self, cell: Cell, obs: Observation) -> str:
+        """Why a claimed ``cell`` of ``obs`` has no proof, in words ("" when it has one or is no claim).
+
+        Examples
+        --------
+        >>> obs = Observation.from_text("?0?", noise="over")  # the true clue is at most 0
+        >>> d = deduce(obs, "enumerate", proofs=True)
+        >>> sorted(d.unproved), d.unproved_reason((0, 0), obs)
+        ([(0, 0), (0, 2)], 'clues that are only bounds have no proof format')
+        """
+        if cell not in self.unproved:
+            return ""
+        if obs.noise in ("under", "over"):
+            return "clues that are only bounds have no proof format"
+        if cell in self.over_budget:
+            return "the proof is over the prover's size budget"
+        info = METHODS.get(self.method)
+        if info is not None and not info.sound:
+            return "the method is unsound: the claim is not forced"
+        return "no proof found"
+
 
 @dataclass(frozen=True)
 class MethodInfo:

@@ -8,7 +8,7 @@ const COVERED = -1, FLAG = -2, MINE = -3, NOCLUE = -4;
 const ADDED = "#1f5fd1", SUBTRACTED = "#e07b00", MIXED = "#7a7a7a";
 // the probability scale runs from blue (0) to orange (1), never as light as a revealed cell
 const LOW = [44, 123, 182], HIGH = [230, 97, 1];
-const DRAWN = ["grid", "status", "summary", "message", "layout", "safe", "mines", "proofs", "unproved",
+const DRAWN = ["grid", "status", "summary", "message", "layout", "safe", "mines", "proofs", "unproved", "unproved_reasons",
   "probabilities", "methods", "method", "agents", "agent", "levels", "level", "flag_mode", "show_probabilities", "panel",
   "matrix", "game_id"];
 
@@ -319,9 +319,8 @@ function render({ model, el }) {
         `${model.get("method")}: ${proof.value ? "a mine" : "safe"} · proof: ${proof.size}`);
       html("pre", { class: "sl-proof-text" }, info, proof.text);
     } else if (keys(model.get("unproved")).has(selected)) {
-      const sound = (model.get("methods").find((m) => m.name === model.get("method")) || {}).sound;
-      html("div", { class: "sl-info-proof" }, info, `${model.get("method")} claims this cell, without a proof: `
-        + (sound ? "the proof is over the prover's size budget" : "the method is unsound, the claim is not forced"));
+      const why = (model.get("unproved_reasons") || {})[selected] || "no proof found";
+      html("div", { class: "sl-info-proof" }, info, `${model.get("method")} claims this cell, without a proof: ${why}`);
     }
   }
 
