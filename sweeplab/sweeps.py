@@ -283,6 +283,7 @@ def run_sweep(
     manifest: dict[str, Any] = {}
     try:
         if outdir is not None:
+            points = _as_started(outdir, points)
             run = {"points": points, "games": games, "seed": seed}
             manifest = open_manifest(outdir, SWEEP, run, chunk_size)
             chunk_size = manifest["chunk_size"]
@@ -298,6 +299,22 @@ def run_sweep(
         if owned and client is not None:
             client.close()
     return _with_options(concat_results([done[c] for c in chunks]), points)
+
+
+def _as_started(outdir: Path, points: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """``points`` as the sweep in ``outdir`` wrote them when each plays the same games as the one
+    written there (a default restated, ``10.0`` for ``10``): resuming is then safe; else ``points``."""
+    path = outdir / MANIFEST
+    if not path.is_file():
+        return points
+    try:
+        started = read_manifest(path, SWEEP)["points"]
+    except ValueError:
+        return points  # open_manifest says what is wrong with it
+    if (started != points and len(started) == len(points)
+            and all(_games_key(a) == _games_key(b) for a, b in zip(started, points, strict=True))):
+        return started
+    return points
 
 
 def _games_key(point: Mapping[str, Any]) -> str:

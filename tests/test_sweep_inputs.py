@@ -297,3 +297,19 @@ def test_an_option_the_agent_never_reads_is_refused():
         with pytest.raises(ValueError, match="agent 'random' has no option .*; its options: first_move$"):
             make_agent("random", **option)
     assert make_agent("random", first_move="corner").first_move == "corner"
+
+
+def test_a_resume_that_restates_a_point_differently_plays_nothing_again(tmp_path):
+    """A default given on resuming (or 10.0 mines for the level's 10) names the same games: it was
+    refused as another sweep; now the sweep resumes under the points it started with."""
+    out = tmp_path / "s"
+    first = run_sweep([POINT], games=4, seed=3, chunk_size=2, out=out, workers=1, progress=False)
+    stamps = {p: p.stat().st_mtime_ns for p in (out / "chunks").glob("*.parquet")}
+    same = {"agent": "trivial", "first_click": "safe", "shape": [9, 9], "mines": 10.0}
+    again = run_sweep([same], games=4, seed=3, chunk_size=2, out=out, workers=1, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in (out / "chunks").glob("*.parquet")} == stamps
+    assert json.loads((out / "manifest.json").read_text())["points"] == [POINT]
+    cols = [c for c in first.columns if not c.startswith("seconds")]
+    assert again[cols].equals(first[cols])
+    with pytest.raises(ValueError, match="holds another sweep"):
+        run_sweep([{**POINT, "first_click": "zero"}], games=4, seed=3, out=out, workers=1, progress=False)
