@@ -293,6 +293,8 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
         raise ValueError(f"exact_grade needs solvable_by in the cascade {list(CASCADE)}, got {method!r}")
     if isinstance(max_tries, bool) or not isinstance(max_tries, int | np.integer) or max_tries < 1:
         raise ValueError(f"max_tries must be a positive integer, got {max_tries!r}")
+    if level is None and shape is not None and mines is None:
+        raise ValueError(f"give mines= with shape={shape!r} (the number of mines on the board)")
     shape_, n_mines = resolve_board(level, shape=shape, mines=mines)
     if opening is not None:
         _check_layout(np.zeros(shape_, dtype=bool), opening)

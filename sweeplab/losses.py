@@ -40,6 +40,7 @@ covered cells, and whether the safest cell was in fact safe in that layout.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -134,6 +135,9 @@ def classify_loss(
     >>> loss.cause, loss.place, loss.p_best
     ('coin flip', 'frontier', 0.5)
     """
+    if obs.mines is None:
+        raise ValueError("classify_loss needs the total number of mines (Observation(..., mines=n)): the "
+                         "causes compare exact probabilities, which depend on it")
     grid = obs.grid
     covered = grid == COVERED
     n_cov = int(np.count_nonzero(covered))
@@ -181,7 +185,10 @@ def _unavoidable(obs: Observation, cell: tuple[int, int], p: np.ndarray) -> bool
 def play_losses(
     agent: str | Agent,
     *,
-    level: str = "expert",
+    level: str | None = "expert",
+    shape: tuple[int, int] | None = None,
+    mines: int | None = None,
+    density: float | None = None,
     games: int = 100,
     seed: int = 0,
     start: int = 0,
@@ -190,9 +197,11 @@ def play_losses(
 ) -> pd.DataFrame:
     """Play games as :func:`sweeplab.play` does (same seeds, same games) and classify each loss.
 
-    Returns one row per game: ``game``, ``won``, ``guesses`` and, for a lost
-    game, the fields of :class:`Loss` (missing for a won game).  ``options``
-    go to :func:`classify_loss`.
+    The board is a ``level``, or (with ``level=None``) a ``shape`` with
+    ``mines`` or ``density``, as in :func:`sweeplab.play`.  Returns one row
+    per game: ``game``, ``won``, ``guesses`` and, for a lost game, the fields
+    of :class:`Loss` (missing for a won game).  ``options`` go to
+    :func:`classify_loss`.
 
     Examples
     --------
@@ -200,8 +209,15 @@ def play_losses(
     >>> list(df.columns[:3]), len(df)
     (['game', 'won', 'guesses'], 4)
     """
+    allowed = set(inspect.signature(classify_loss).parameters) - {"obs", "cell", "layout", "first"}
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise ValueError(f"play_losses has no option {', '.join(map(repr, unknown))}; it takes level, shape, "
+                         f"mines, density, games, seed, start, first_click and classify_loss's options")
     player = make_agent(agent)
-    (h, w), n_mines = resolve_board(level)
+    if shape is not None or mines is not None or density is not None:
+        level = None  # a custom board, as play takes it
+    (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
     rows = []
     for i in range(int(start), int(start) + int(games)):

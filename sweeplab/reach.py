@@ -109,11 +109,13 @@ def _board(level, shape, mines, density) -> tuple[tuple[int, int], int, str | No
     return (h, w), n, level
 
 
-def _check_method(method: str) -> str:
+def _check_method(method: str, study: str = "reach") -> str:
+    """``method``'s name when it is sound; ``ValueError`` naming the study (its results would count
+    wrong claims) and the sound methods."""
     info = method_info(method)  # ValueError naming the choices
     if not info.sound:
         sound = sorted(n for n, m in METHODS.items() if m.sound)
-        raise ValueError(f"method {method!r} is not sound, so its 'reach' would count wrong claims; "
+        raise ValueError(f"method {method!r} is not sound, so its {study} would count wrong claims; "
                          f"choose from {sound}")
     return info.name
 
@@ -276,7 +278,7 @@ def cascade_games(
     >>> set(df["source"]) <= {"first", "guess", *CASCADE}
     True
     """
-    chain = tuple(_check_method(m) for m in methods)
+    chain = tuple(_check_method(m, "cascade") for m in methods)
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = check_count("games", games)
     seed = root_seed(seed)

@@ -266,3 +266,22 @@ def test_geometry_does_not_depend_on_the_machine_speed(request):
     request.getfixturevalue("starved")
     assert [geometry(g.observation) for g in games] == before
     assert all(np.isfinite(x.log10_layouts) for x in before)
+
+
+def test_play_losses_takes_custom_boards_and_refuses_unknown_options():
+    """shape= went on to classify_loss as an option (a TypeError there); the loss study needs a total."""
+    from sweeplab.losses import classify_loss, play_losses
+    from sweeplab.reach import cascade_games
+
+    df = play_losses("trivial", shape=(6, 6), mines=5, games=6, seed=1)
+    plain = sweeplab.play("trivial", shape=(6, 6), mines=5, games=6, seed=1)
+    assert df["won"].tolist() == plain["won"].tolist() and df.loc[~df["won"], "cause"].notna().all()
+    with pytest.raises(ValueError, match="play_losses has no option 'shapee'"):
+        play_losses("trivial", level="beginner", games=1, shapee=3)
+    with pytest.raises(ValueError, match="needs the total number of mines"):
+        layout = np.array([[True, False], [False, False], [False, False]])
+        classify_loss(sweeplab.Observation.from_text("??\n11\n.."), (0, 0), layout)
+    with pytest.raises(ValueError, match="its cascade would count wrong claims"):
+        cascade_games(methods=("lstsq",), level="beginner", games=1)
+    with pytest.raises(ValueError, match=r"give mines= with shape=\(5, 5\)"):
+        sweeplab.generate_board(shape=(5, 5))
