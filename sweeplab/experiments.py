@@ -318,6 +318,13 @@ def scaling(
     return pd.DataFrame(rows)
 
 
+def loss_causes(table: pd.DataFrame) -> list[str]:
+    """The loss causes of a :func:`best_vs_published` table that either agent lost a game to, in its
+    column order (the report's table and figure show these)."""
+    return [c.removeprefix("loss: ") for c in table.columns if c.startswith("loss: ")
+            and f"v1 {c}" in table.columns and (table[c].sum() or table[f"v1 {c}"].sum())]
+
+
 def best_vs_published(
     *,
     agent: str = "best",

@@ -550,9 +550,9 @@ class Explorer:
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
             board.unproved_reasons = {} if d is None else {
                 f"{r},{c}": d.unproved_reason((r, c), obs) for r, c in d.unproved}
-            if d and d.unproved:
-                reasons = "; ".join(sorted({d.unproved_reason(cell, obs) for cell in d.unproved}))
-                note = f"{len(d.unproved)} claimed cells without a proof: {reasons}"
+            if board.unproved_reasons:
+                reasons = "; ".join(sorted(set(board.unproved_reasons.values())))
+                note = f"{len(board.unproved_reasons)} claimed cells without a proof: {reasons}"
                 message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [
                 [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]

@@ -205,9 +205,10 @@ def scaling_figure(df: pd.DataFrame):
 def best_figure(df: pd.DataFrame):
     """The best agent's win rates per level and first-click rule, published rates as diamonds; beside
     them, where the games were lost (lost games per 100 by cause, the agent's bar over the baseline's)."""
+    from .experiments import loss_causes
+
     plt, sns = _plt()
-    causes = [c for c in df.columns if c.startswith("loss: ") and f"v1 {c}" in df.columns
-              and (df[c].sum() or df[f"v1 {c}"].sum())]
+    causes = loss_causes(df)
     fig, axes = plt.subplots(1, 2 if causes else 1, figsize=(14 if causes else 7, 4.2), squeeze=False)
     ax = axes[0, 0]
     _grouped_rates(ax, df, group="level", hue="first_click", sns=sns)
@@ -221,8 +222,8 @@ def best_figure(df: pd.DataFrame):
         y = -(np.arange(len(rows)) + 0.6 * (np.arange(len(rows)) // 2))
         left = np.zeros(len(rows))
         for cause, colour in zip(causes, colours, strict=True):
-            per100 = np.array([100 * r[f"{prefix}{cause}"] / r["games"] for _, _, prefix, r in rows])
-            ax.barh(y, per100, left=left, color=colour, label=cause.removeprefix("loss: "))
+            per100 = np.array([100 * r[f"{prefix}loss: {cause}"] / r["games"] for _, _, prefix, r in rows])
+            ax.barh(y, per100, left=left, color=colour, label=cause)
             left += per100
         ax.set_yticks(y, [f"{label} · {name}" for label, name, _, _ in rows], fontsize=8)
         ax.set(xlabel="lost games per 100 played", title="where the games were lost, by cause")

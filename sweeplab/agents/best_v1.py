@@ -37,6 +37,7 @@ import numpy as np
 from ..clue_system import clue_system
 from ..errors import InconsistentPositionError, MethodRefused
 from ..methods import deduce
+from ..methods._common import NO_CAP
 from ..positions import COVERED, FLAG, MINE, Observation, neighbour_sum, neighbour_table
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
@@ -264,8 +265,8 @@ def _pruned_choice(layouts: np.ndarray, values: np.ndarray, cells: list[Cell], b
     shows = np.zeros((n, int(n_parts.max()), n_words), dtype=np.uint64)
     for j, v in enumerate(numbers):
         shows[j, : v.size] = words(values[:, [j]] == v[None, :])
-    # a budget past int64 is no budget: 2**62 nodes are never searched
-    moves, scores, complete = pruned_search(mines, shows, n_parts, n_layouts, int(min(budget, 2**62)))
+    # a budget past int64 is no budget (NO_CAP nodes are never searched)
+    moves, scores, complete = pruned_search(mines, shows, n_parts, n_layouts, int(min(budget, NO_CAP)))
     if not complete or moves.size == 0:
         return None
     top = float(scores.max())

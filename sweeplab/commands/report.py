@@ -215,8 +215,9 @@ def _best_lines(df: pd.DataFrame) -> list[str]:
                      f"+{r.gained} / -{r.lost_vs_v1} | {100 * r.gain:+.2f} [{100 * r.gain_low:+.2f}, "
                      f"{100 * r.gain_high:+.2f}] | {r.gain_p:.3g} | {r.games_per_cpu_s:.0f} / "
                      f"{r.v1_games_per_cpu_s:.0f} |")
-    causes = [c.removeprefix("loss: ") for c in df.columns
-              if c.startswith("loss: ") and (df[c].sum() or df[f"v1 {c}"].sum())]
+    from ..experiments import loss_causes
+
+    causes = loss_causes(df)
     lines += ["", f"Lost games per 100 played, by cause (`sweeplab.losses`), {agent} / {baseline}:", "",
               "| level | first click | " + " | ".join(causes) + " |", "|---|---|" + "---|" * len(causes)]
     for _, r in df.iterrows():
