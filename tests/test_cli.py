@@ -202,3 +202,13 @@ def test_bad_flags_are_one_line_before_any_work(junk, capsys, argv, parts):
     for part in parts:
         assert part.replace("{tmp}", str(junk)) in err, err
     assert not (junk / "c.jsonl").exists()
+
+
+def test_bench_finds_the_committed_corpus_from_any_directory(monkeypatch, tmp_path):
+    from sweeplab.commands.bench import DEFAULT_CORPUS, default_corpus
+
+    monkeypatch.chdir(tmp_path)  # no data/ here: the clone's corpus
+    assert Path(default_corpus()) == Path(__file__).resolve().parents[1] / DEFAULT_CORPUS
+    (tmp_path / DEFAULT_CORPUS).parent.mkdir(parents=True)
+    (tmp_path / DEFAULT_CORPUS).write_bytes(b"")  # one of the current directory comes first
+    assert default_corpus() == DEFAULT_CORPUS

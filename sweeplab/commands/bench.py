@@ -12,6 +12,15 @@ from . import add_plugin_argument
 DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
 
 
+def default_corpus() -> str:
+    """The committed corpus: under the current directory, else in the checkout sweeplab runs from.
+
+    So ``sweeplab bench`` works from any directory of a clone, as from its top.
+    """
+    checkout = Path(__file__).resolve().parents[2] / DEFAULT_CORPUS
+    return str(checkout) if not Path(DEFAULT_CORPUS).exists() and checkout.exists() else DEFAULT_CORPUS
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench", help="recall, wrong claims and speed of each method on a labelled corpus",
@@ -20,7 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "relative to enumerate, per method and slice. Writes bench.csv, bench_positions.csv and "
         "manifest.json to OUT. With --scaling, times methods against board area and density "
         "instead (scaling.csv). With --peer, also times ms-toollib on the same positions.")
-    p.add_argument("--corpus", default=DEFAULT_CORPUS, help=f"corpus file (default: {DEFAULT_CORPUS})")
+    p.add_argument("--corpus", help=f"corpus file (default: {DEFAULT_CORPUS}, of the current directory or "
+                   "else of the clone sweeplab runs from)")
     p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
     p.add_argument("--slices", help="comma-separated corpus slices (default: all)")
     p.add_argument("--total", choices=("with", "without", "both"), default="both",
@@ -125,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..corpus import load_corpus
 
+    if args.corpus is None:
+        args.corpus = default_corpus()
     try:
         corpus = load_corpus(args.corpus, slices=_split(args.slices, "--slices"))
     except ValueError as exc:  # name the file when the reader did not
