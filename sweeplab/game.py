@@ -36,6 +36,7 @@ from .positions import (
     frozen_grid,
     neighbour_counts,
     neighbour_table,
+    short_repr,
 )
 
 __all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator"]
@@ -238,7 +239,11 @@ class Game:
 
         ``seed`` drives only the clue noise.
         """
-        arr = np.asarray(layout)
+        try:
+            arr = np.asarray(layout)
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            raise ValueError(f"layout must be a 2-D array of booleans (or 0/1) with rows of equal length, "
+                             f"got ragged or nested {type(layout).__name__} {short_repr(layout)}") from None
         if arr.ndim != 2 or 0 in arr.shape:
             raise ValueError(f"layout must be a non-empty 2-D array, got shape {arr.shape}")
         if not (arr.dtype == bool or np.issubdtype(arr.dtype, np.number)) or not np.isin(arr, (0, 1)).all():

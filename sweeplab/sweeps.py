@@ -71,8 +71,8 @@ from .run_directory import (
 )
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
 
-__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "options_text", "MANIFEST",
-           "LOCK"]
+__all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "options_text", "same_games",
+           "MANIFEST", "LOCK"]
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def is_single_value(key: str, value: list) -> bool:
-    """Whether a list given for ``key`` is one value (a shape, noise or cell), not a list to sweep."""
+    """Whether a list given for ``key`` is one value (a shape, noise, cell or chain), not a list to sweep."""
     def number(v):
         return isinstance(v, int | float) and not isinstance(v, bool)
 
@@ -111,6 +111,8 @@ def is_single_value(key: str, value: list) -> bool:
         return len(value) == 2 and all(number(v) for v in value)
     if key == "noise":
         return len(value) == 2 and isinstance(value[0], str) and number(value[1])
+    if key == "methods":  # the chain agent's methods: names make one chain, lists of names sweep
+        return all(isinstance(v, str) for v in value)
     return False
 
 
@@ -118,8 +120,9 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every combination of the listed values (scalars are held fixed).
 
     A list is swept over (a tuple is one value), except a single ``shape``
-    (``[9, 9]``), ``noise`` (``["lost", 0.1]``) or ``first_move`` cell
-    (``[3, 4]``), which is one value.
+    (``[9, 9]``), ``noise`` (``["lost", 0.1]``), ``first_move`` cell
+    (``[3, 4]``) or ``methods`` chain (``["trivial", "rref"]``; a list of
+    such lists sweeps chains), which is one value.
     A value repeated in a list is refused: it would play the same games twice.
 
     Examples
@@ -130,6 +133,10 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     2
     >>> expand_grid({"agent": "trivial", "shape": [9, 9], "mines": 10})
     [{'agent': 'trivial', 'mines': 10, 'shape': [9, 9]}]
+    >>> len(expand_grid({"agent": "chain", "methods": ["trivial", "rref"]}))  # one chain of two
+    1
+    >>> len(expand_grid({"agent": "chain", "methods": [["trivial"], ["trivial", "rref"]]}))
+    2
     """
     keys = list(grid)
     values = []
@@ -312,7 +319,7 @@ def _as_started(outdir: Path, points: list[Mapping[str, Any]]) -> list[Mapping[s
     except ValueError:
         return points  # open_manifest says what is wrong with it
     if (started != points and len(started) == len(points)
-            and all(_games_key(a) == _games_key(b) for a, b in zip(started, points, strict=True))):
+            and all(same_games(a, b) for a, b in zip(started, points, strict=True))):
         return started
     return points
 
@@ -332,6 +339,20 @@ def _games_key(point: Mapping[str, Any]) -> str:
     except (ValueError, TypeError):  # a bad point: refused later, with its own message
         return json.dumps(point, sort_keys=True)
     return repr((board, rules, player))
+
+
+def same_games(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two sweep points play the same seeded games (the same agent, options and rules, however
+    written).
+
+    Examples
+    --------
+    >>> same_games({"agent": "best", "level": "expert"}, {"agent": "best", "level": "expert", "lookahead": 5})
+    True
+    >>> same_games({"agent": "best", "level": "expert"}, {"agent": "best-v1", "level": "expert"})
+    False
+    """
+    return _games_key(a) == _games_key(b)
 
 
 def options_text(point: Mapping[str, Any]) -> str:

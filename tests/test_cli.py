@@ -117,6 +117,19 @@ def test_compare_plays_both_agents_on_the_same_games(capsys):
     assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
 
 
+def test_play_takes_agent_options_after_the_name(capsys):
+    """As compare does: "best lookahead=1 first_move=[2,2]" is the agent and its options (it was refused
+    as an unknown agent)."""
+    common = ["--level", "beginner", "--games", "20", "--seed", "3", "--workers", "1", "--no-progress"]
+    assert main(["play", "--agent", "best lookahead=1 first_move=[2,2]", *common]) == 0
+    inline = capsys.readouterr().out
+    assert main(["play", "--agent", "best", "--option", "lookahead=1", "--first-move", "2,2", *common]) == 0
+    flags = capsys.readouterr().out
+    wins = sweeplab.play("best", level="beginner", games=20, seed=3, lookahead=1, first_move=(2, 2))["won"]
+    assert f" {int(wins.sum())} " in inline.splitlines()[1]
+    assert inline.splitlines()[1].split()[:-1] == flags.splitlines()[1].split()[:-1]  # all but games/s
+
+
 def test_compare_gives_each_agent_its_own_first_move(capsys):
     argv = ["compare", "best first_move=[2,2]", "best first_move=corner", "--level", "beginner",
             "--games", "12", "--first-click", "zero", "--workers", "1", "--no-progress"]
@@ -179,6 +192,10 @@ def junk(tmp_path):
         (["report", "--out", "{tmp}/afile"], ["--out {tmp}/afile is a file"]),
         (["report", "--only", "nope"], ["unknown experiment(s) ['nope']; choose from"]),
         (["compare", "best", "best", "--level", "beginner"], ["both agents are 'best'"]),
+        (["play", "--agent", "best lookahead=1", "--option", "lookahead=2", "--level", "beginner"],
+         ["both give lookahead", "once"]),
+        # a default restated: refused as the same agent, not as a sweep point played twice
+        (["compare", "best", "best lookahead=5", "--level", "beginner"], ["are the same agent", "default"]),
         (["compare", "best", "lookahead=3", "--level", "beginner"], ["agent 'lookahead=3': start with"]),
         (["compare", "best", "best lookahead=3 lookahead=4", "--level", "beginner"], ["given twice"]),
         (["compare", "best", "best level=expert", "--level", "beginner"], ["level has its own flag"]),

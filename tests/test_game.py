@@ -505,3 +505,14 @@ def test_zero_regions_are_the_8_connected_labels_and_their_neighbours(h, w, shar
         want = np.union1d(members, around[around >= 0])
         assert cells[ptr[k] : ptr[k + 1]].tolist() == want.tolist()
     assert ptr[1] == 0 and ptr[n + 1] == cells.size
+
+
+@pytest.mark.parametrize(("layout", "needle"), [
+    ([[1, 0], [0]], "ragged"),  # was numpy's "inhomogeneous shape" error
+    ([[]], "non-empty 2-D"),
+    ([[0, 2]], "booleans"),
+    ([["x", 0]], "booleans"),
+])
+def test_from_layout_names_a_bad_layout(layout, needle):
+    with pytest.raises(ValueError, match=needle):
+        Game.from_layout(layout)

@@ -210,6 +210,34 @@ def test_a_local_contradiction_is_found_past_the_consistency_budget():
     assert has_layout(Observation.from_text("??\n11\n.."), use_total=False, time_limit=1e-9) is None
 
 
+def test_a_total_no_layout_can_hold_is_found_past_the_consistency_budget(monkeypatch):
+    """Past enumeration's budget the LP relaxation still sees a total the clues cannot hold: trivial
+    claimed cells on a 48x48 board of 256 mines whose clues need 428 (consistent=None)."""
+    import sweeplab.methods._consistency as consistency
+    import sweeplab.methods.enumerate as enumeration
+
+    rng = np.random.default_rng(1)
+    layout = rng.random((16, 16)) < 0.3
+    shown = np.fromfunction(lambda r, c: ((r + c) % 2 == 0) & (r % 4 != 3), (16, 16), dtype=int)
+    layout[shown] = False
+    grid = np.full((16, 16), -1)
+    for r, c in np.argwhere(shown):
+        grid[r, c] = layout[max(0, r - 1):r + 2, max(0, c - 1):c + 2].sum()
+    def over_budget(*args, **kwargs):
+        raise sweeplab.MethodRefused("over the test's budget")
+
+    # as on a board too large for them: enumeration gives up, the block search finds nothing
+    monkeypatch.setattr(enumeration, "analyse", over_budget)
+    monkeypatch.setattr(enumeration, "has_empty_block", lambda *args, **kwargs: False)
+    fits = Observation(grid, mines=int(layout.sum()))
+    assert consistency.has_layout(fits, use_total=True, time_limit=None) is None  # unchecked, not refused
+    assert deduce(fits, "trivial").consistent is None
+    for mines in (int(layout.sum()) // 2, 2 * int(layout.sum())):
+        with pytest.raises(InconsistentPositionError, match="LP relaxation"):
+            deduce(Observation(grid, mines=mines), "trivial")
+    assert deduce(Observation(grid, mines=mines), "trivial", use_total=False).consistent is None
+
+
 def test_deduce_with_proofs_fills_checkable_proofs():
     obs = Observation.from_text("??????\n?1122?", mines=3)
     for name in ("subset", "rref", "gfp", "lp", "enumerate"):

@@ -199,10 +199,10 @@ def test_cli_corrupt_manifest_names_the_file(tmp_path, capsys):
 # --- config files ------------------------------------------------------------------------------------------
 
 
-def run_config(tmp_path, text, suffix=".toml"):
+def run_config(tmp_path, text, suffix=".toml", name="out"):
     config = tmp_path / f"grid{suffix}"
     config.write_text(text)
-    out = tmp_path / "out"
+    out = tmp_path / name
     return main(["sweep", str(config), "--out", str(out), *FAST]), out
 
 
@@ -220,6 +220,18 @@ def test_config_single_noise_as_a_list(tmp_path):
     assert code == 0
     df = load_results(out)
     assert len(df) == 3 and set(df["noise"]) == {"lost"} and set(df["noise_p"]) == {0.1}
+
+
+def test_config_list_of_method_names_is_one_chain(tmp_path):
+    code, out = run_config(tmp_path, 'games = 2\n[grid]\nagent = "chain"\nlevel = "beginner"\n'
+                                     'methods = ["trivial", "rref"]\n')
+    assert code == 0
+    df = load_results(out)  # one point of two games, not a chain per name
+    assert len(df) == 2 and df["options"].nunique() == 1 and "rref" in df["options"].iloc[0]
+    code, out = run_config(tmp_path, 'games = 2\n[grid]\nagent = "chain"\nlevel = "beginner"\n'
+                                     'methods = [["trivial"], ["trivial", "rref"]]\n', name="chains")
+    assert code == 0
+    assert load_results(out)["options"].nunique() == 2
 
 
 def test_config_list_of_shapes_and_noise_strings(tmp_path):

@@ -25,32 +25,9 @@ interval, and McNemar's exact p-value (``sweeplab.stats.paired_difference``).
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from . import add_plugin_argument
-from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_option
-
-
-def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
-    """``"best endgame_cells=48"`` -> ``("best", {"endgame_cells": 48})``.
-
-    Examples
-    --------
-    >>> parse_agent("best lookahead=10 use_total=no")
-    ('best', {'lookahead': 10, 'use_total': False})
-    >>> parse_agent("best first_move=[3,3]")
-    ('best', {'first_move': [3, 3]})
-    """
-    if not text.split():
-        raise ValueError(f"agent {text!r} is empty: give an agent's name, for example 'best'")
-    name, *options = text.split()
-    if "=" in name:
-        raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
-                         f"for example 'best lookahead=10'")
-    parsed = dict(parse_option(o, where=f"agent {text!r}", flags=("first_move",)) for o in options)
-    if len(parsed) != len(options):
-        raise ValueError(f"agent {text!r}: an option is given twice")
-    return name, parsed
+from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..stats import paired_difference, rate_text
-    from ..sweeps import run_sweep
+    from ..sweeps import run_sweep, same_games
 
     specs = (args.first, args.second)
     agents = [parse_agent(text) for text in specs]
@@ -77,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
     if "level" not in board and "shape" not in board:
         raise ValueError("give --level or --shape")
     points = [{**board, **options, "agent": name} for name, options in agents]
+    if same_games(*points):
+        raise ValueError(f"{args.first!r} and {args.second!r} are the same agent (an option given its "
+                         f"default value?): compare two different agents or option sets")
     results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
                         chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
                         progress=args.progress)

@@ -1,6 +1,7 @@
 """``sweeplab play``: play one agent on one kind of board and print its win rate.
 
-Example: ``sweeplab play --agent best --level expert --games 1000 --first-click safe``.
+Example: ``sweeplab play --agent best --level expert --games 1000 --first-click safe``; agent
+options go in ``--option KEY=VALUE`` or after the name (``--agent "best lookahead=10"``).
 Uses every core (``--workers``), or a Dask cluster (``--scheduler``); with
 ``--out`` the games are kept as a resumable sweep directory.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from . import add_plugin_argument
-from .sweep import add_board_arguments, add_run_arguments, grid_from_args
+from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from ..sweeps import run_sweep
 
     point = grid_from_args(args, lists=False)
+    name, options = parse_agent(point["agent"])  # "best lookahead=10", as sweeplab compare takes it
+    twice = sorted(options.keys() & point.keys())
+    if twice:
+        raise ValueError(f"--agent {point['agent']!r} and --option both give {', '.join(twice)}: "
+                         f"give each once")
+    point = {**point, **options, "agent": name}
     if "level" not in point and "shape" not in point:
         raise ValueError("give --level or --shape")
     results = run_sweep([point], games=args.games, seed=args.seed or 0, out=args.out,

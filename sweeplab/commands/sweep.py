@@ -12,9 +12,11 @@ Give the grid as flags (comma-separated values) or a TOML/JSON config file::
     noise = [false, ["lost", 0.1]]      # false: no noise
 
 A list sweeps over its values, except a single shape (``shape = [9, 9]``),
-noise (``noise = ["lost", 0.1]``) or first-move cell; a repeated value is an
-error.  Agent options (``--option use_total=no``) read true/false/yes/no/on/off
-in any case as booleans, none/null as None, numbers as numbers, JSON lists.
+noise (``noise = ["lost", 0.1]``), first-move cell or chain of methods
+(``methods = ["trivial", "rref"]``; ``[["trivial"], ["trivial", "rref"]]``
+sweeps two chains); a repeated value is an error.  Agent options
+(``--option use_total=no``) read true/false/yes/no/on/off in any case as
+booleans, none/null as None, numbers as numbers, JSON lists.
 
 Running the same command again on the same ``--out`` resumes where it stopped;
 while a sweep runs, its ``--out`` is locked against other sweeps.
@@ -123,6 +125,29 @@ def parse_option(text: str, *, where: str | None = None, flags: tuple[str, ...] 
         raise ValueError(f"{where}: {exc}") from None
 
 
+def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
+    """``"best endgame_cells=48"`` -> ``("best", {"endgame_cells": 48})``.
+
+    Examples
+    --------
+    >>> parse_agent("best lookahead=10 use_total=no")
+    ('best', {'lookahead': 10, 'use_total': False})
+    >>> parse_agent("best first_move=[3,3]")
+    ('best', {'first_move': [3, 3]})
+    """
+    if not text.split():
+        raise ValueError(f"agent {text!r} is empty: give an agent's name, for example 'best'")
+    name, *options = text.split()
+    if "=" in name:
+        raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
+                         f"for example 'best lookahead=10'")
+    parsed = dict(parse_option(o, where=f"agent {text!r}", flags=("first_move",)) for o in options)
+    if len(parsed) != len(options):
+        raise ValueError(f"agent {text!r}: an option is given twice")
+    return name, parsed
+
+
+
 def _parse_int(text: str) -> int:
     try:
         return int(text)
@@ -144,7 +169,9 @@ def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool, agent: bool 
     """The game and agent flags of ``play`` and ``sweep``; ``compare`` takes them without the agent's."""
     many = " (comma-separated values sweep over each)" if lists else ""
     if agent:
-        p.add_argument("--agent", help=f"agent name, see sweeplab.AGENTS{many}")
+        p.add_argument("--agent", help=f"agent name, see sweeplab.AGENTS{many}" if lists else
+                       "agent name, see sweeplab.AGENTS, and options KEY=VALUE in the same quoted argument "
+                       "if you like (for example 'best lookahead=10')")
     p.add_argument("--level", help=f"beginner, intermediate or expert{many}")
     p.add_argument("--shape", help=f"custom board HEIGHTxWIDTH, with --mines or --density{many}")
     p.add_argument("--mines", help=f"number of mines on a custom board{many}")
@@ -183,6 +210,8 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         try:
             if key == "first_move":
                 values = parse_first_moves(text)
+            elif key == "agent" and not lists:  # one agent, options and all: "best first_move=[2,2]"
+                values = [text.strip()]
             else:
                 parse = _PARSERS.get(key, str)
                 values = [parse(v.strip()) for v in text.split(",")]

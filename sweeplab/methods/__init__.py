@@ -75,7 +75,7 @@ class Deduction:
         methods prove it; for the others :func:`deduce` checks it with exact
         enumeration whenever cells are claimed); ``None`` when it was not
         checked (nothing claimed, ``check_consistency=False``, or a position
-        too large to enumerate quickly).  No layout fitting is never a
+        too large to enumerate quickly whose LP relaxation has a point).  No layout fitting is never a
         result: it raises :class:`~sweeplab.InconsistentPositionError`.
     proofs : mapping of (int, int) to Proof, or None
         With ``deduce(..., proofs=True)``: a checkable proof (SPEC §6) of each
@@ -413,9 +413,12 @@ def deduce(
     check_consistency : bool, default True
         When a method that is not complete claims cells, check with exact
         enumeration (:func:`~sweeplab.methods._consistency.has_layout`, a small budget) that some
-        layout fits, so that no claim is ever returned for a position with no
-        layout (incomplete methods cannot see every contradiction: ``"??0"``
-        with 2 mines looks fine to ``gf2``).  Not counted in ``seconds``.
+        layout fits, and past that budget that the LP relaxation has a point,
+        so that no claim is returned for a position found to have no layout
+        (incomplete methods cannot see every contradiction: ``"??0"`` with 2
+        mines looks fine to ``gf2``); a position too large for the first and
+        passing the second is returned with ``consistent=None``.  Not counted
+        in ``seconds``.
     proofs : bool, default False
         Also find a proof of every claimed cell (``Deduction.proofs``), checkable
         by :func:`sweeplab.check_proof`; costs nothing when False.

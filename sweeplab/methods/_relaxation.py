@@ -61,6 +61,14 @@ class Relaxation:
             raise RuntimeError(f"HiGHS failed on the LP relaxation: {res.message}")
         return res.x
 
+    def check_feasible(self) -> None:
+        """Raise :class:`~sweeplab.InconsistentPositionError` when the relaxation, total row included,
+        has no point: then no 0/1 layout fits either (every layout is a point of it)."""
+        s = self.s
+        total = s.remaining is not None
+        variables = self.n + int(total and s.interior.size > 0)  # the interior's share y
+        self.solve(np.arange(s.lo.size), np.arange(self.n), np.zeros(variables), total=total)
+
     def decided(self) -> dict[int, int]:
         """Decided cells: block by block when the total cannot cut the blocks, else over the whole board."""
         found = self.by_block()
