@@ -63,7 +63,8 @@ for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
 # The library's `gfp` also applies the **mod-p bound rule**: read each coefficient as its residue
 # nearest 0; the row's integer total over 0/1 cells lies between the sums of its negative and positive
 # coefficients and must be $\equiv r \pmod p$; if the only such integer is an end of that range, the row
-# fixes all its cells. For $p$ larger than the row's range this is exactly the rational bound rule.
+# fixes all its cells. For $p$ larger than the row's range this is exactly the rational bound rule on that
+# row; but the rows themselves are those of the reduction mod $p$, which need not be the rational RREF's rows.
 #
 # ## Rank lost modulo p
 #
@@ -121,7 +122,9 @@ plt.show()
 # reading of the rows: the mod-p bound rule only fixes a row when a single integer in its range is
 # congruent to the right side, which for small $p$ rarely happens at an end of the range. GF(2) finds
 # about two thirds of what the rationals find, GF(3) and GF(5) more, and from $p = 7$ on the counts
-# equal the rational RREF: clue rows have at most 8 ones and right sides at most 8, so for $p \ge 7$ the
-# residues nearest 0 are the rational coefficients of almost every row. Report 002's $F_7$ is the
+# equal the rational RREF's: clue rows have at most 8 ones and right sides at most 8, so for $p \ge 7$ the
+# residues nearest 0 are the rational coefficients of almost every row. The counts, not always the cells:
+# where the rational RREF has a fraction, mod $p$ the row reads otherwise, and each method proves cells
+# the other misses on a few positions (`sweeplab.examples`: `gfp-beats-rref`, `smallest-rref-beats-gfp`). Report 002's $F_7$ is the
 # smallest prime that is as good as $\mathbb{Q}$ here, with arithmetic on small integers instead of
 # growing fractions. None of them is complete: compare the last bar.

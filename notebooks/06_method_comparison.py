@@ -53,9 +53,6 @@ for use_total in (True, False):
 
 # %%
 fig = figures.methods_figure(rows)
-for ax in fig.axes:  # long method names: slanted, anchored at their tick
-    plt.setp(ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor")
-plt.show()
 
 # %% [markdown]
 # ## By board size and density

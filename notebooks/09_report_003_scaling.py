@@ -48,8 +48,8 @@ area = scaling[scaling["sweep"] == "area"].pivot(index="area", columns="agent", 
 #   step costs $O(n^3)$ in the area $n$. Our `rref` method builds only the frontier's equations,
 #   splits them into independent components and reduces each exactly; the cost follows the size of the
 #   components, not the board. Our Algorithm B's time per game grows about threefold from 36 to 1,024
-#   cells, a 28-fold area (the table above; in one `quick` run 5 ms and 14 ms a game, against 0.7 ms and
-#   2 ms for Algorithm A, which opens less), with no wall at 300 cells: the wall is an artefact of the
+#   cells, a 28-fold area (the table above; the milliseconds depend on the machine, the ratios do not:
+#   Algorithm A, which opens less, takes about a seventh of B's time at both ends), with no wall at 300 cells: the wall is an artefact of the
 #   report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its

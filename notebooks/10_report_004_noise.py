@@ -34,8 +34,16 @@ noisy.pivot_table(index="density", columns=["noise", "agent"], values="mean_scor
 # %%
 fig = figures.density_score_figure(noisy)
 
+# %% [markdown]
+# The mean score of each agent under each kind of noise, over the densities that every kind plays
+# (underestimated clues stop at 0.2, see below; averaging each kind over its own densities would set the
+# easy boards of one against the hard boards of another):
+
 # %%
-summary = noisy.groupby(["noise", "agent"], sort=False)["mean_score"].mean().unstack().round(3)
+shared = sorted(set.intersection(*(set(g["density"]) for _, g in noisy.groupby("noise"))))
+summary = (noisy[noisy["density"].isin(shared)].groupby(["noise", "agent"], sort=False)["mean_score"]
+           .mean().unstack().round(3))
+print("densities:", shared)
 summary
 
 # %% [markdown]

@@ -134,7 +134,9 @@ pd.DataFrame(losses).round(2)
 # loses about 0.3, so `best` opens a zero at (3, 3) on expert only (`best`'s docstring, seventh round).
 # The JavaScript README gives 41% and 54.3% for the Java solver, the Java README 40% and 53%; the
 # JavaScript code records bulk runs of 41.54% (12,500 games) and 41.31% (10,000) with a corner start,
-# of about ±0.9 points at 95%. `best` is level with the 40% and 53% and about a point below the others.
+# of about ±0.9 points at 95%. `best` (40.73% [40.39, 41.07] and 53.98% [53.49, 54.47], seed 8128) is above
+# the 40% and 53%, 0.3 points below the 41% and 54.3% (within a point of them, its interval holding the
+# 54.3%), and 0.6-0.8 points below the JavaScript bulk runs.
 #
 # **Where the strongest solver wins more.** JSMinesweeper's solver, run unchanged under Node.js on our
 # own boards (a diagnostic kept outside this package), wins 41.71% of 10,000 expert games (evaluation

@@ -28,7 +28,7 @@ import pandas as pd
 
 import sweeplab
 from sweeplab import example_plugin, experiments
-from sweeplab.stats import paired_difference
+from sweeplab.stats import paired_difference, wilson_interval
 from sweeplab.testing import check_sound, random_positions
 
 print(inspect.getsource(example_plugin.rref_reversed))
@@ -94,8 +94,12 @@ table.round(3)
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 2.6))
-table["win rate"].plot.barh(ax=ax, color="#4c72b0")
-ax.set_xlabel(f"beginner win rate ({games} games each, zero first click)")
+wins = (table["win rate"] * table["games"]).round().astype(int)
+low, high = wilson_interval(wins.to_numpy(), table["games"].to_numpy())
+ax.barh(table.index, table["win rate"], color="#4c72b0",
+        xerr=[table["win rate"] - low, high - table["win rate"]], capsize=3)
+ax.invert_yaxis()
+ax.set_xlabel(f"beginner win rate, Wilson 95% interval ({games} games each, zero first click)")
 ax.set_xlim(0, 1)
 fig.tight_layout()
 

@@ -168,7 +168,9 @@ boards
 #   method. The pair rule (`subset`) is almost there (94%, 64%, 10%), and so are bounds propagation
 #   (`bounded`: 97%, 64%, 12%) and the LP relaxation (identical to enumeration on these games). *One pass
 #   of RREF with the row bound rule* wins 83%, 40% and **0%** of expert games, fewer than the pair rule,
-#   and GF(7) reduction reads the same rows (83%, 40%, 0%). Single-clue rules win 70%, 28%, 0%;
+#   and GF(7) reduction wins as many (83%, 40%, 0%), though it does not prove the same cells everywhere
+#   (each finds cells the other misses: `gfp-beats-rref` and `smallest-rref-beats-gfp` in
+#   `sweeplab.examples`). Single-clue rules win 70%, 28%, 0%;
 #   the null-space certificate (`lstsq-certified`) and GF(2) stop at 20%, 0%, 0%. So the answer to
 #   "how many expert games can I finish with only RREF" is: almost none (0 of 100; under 4% at 95%);
 #   RREF opens 30% of an expert board before its first forced guess, exact enumeration 61%.
@@ -188,7 +190,13 @@ boards
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,
 #   `lp` ⊇ `subset` ⊇ `trivial`, `lp` ⊇ `rref`, `bounded` ⊇ `trivial`, and `rref`, `gfp`, `bounded` ⊇
-#   `lstsq-certified` (tested on every example of `sweeplab.examples`, the corpus and random positions). Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
+#   `lstsq-certified` on every tested position (every example of `sweeplab.examples`, the corpus and
+#   random positions). Some of these orders are theorems: a claim of `trivial`, `subset` or one RREF pass
+#   comes from a combination of clue rows whose bounds hold for cells anywhere in [0, 1], so the LP
+#   relaxation proves it too, and a null-space certificate is a row of the row space, which RREF reduces to
+#   that cell's unit row. The others are measured only: `gfp` ⊇ `lstsq-certified` would fail on a
+#   certificate that needs a division by 7, as GF(2) fails on one that needs a half (below); no position
+#   with one has turned up. Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
 #   certified least squares proves, where the combination of clues needs a half, and bounds propagation
 #   misses cells a parity argument of GF(2) proves (adversarial searches on boards up to 8x8 found both; the
 #   corpus never shows them: they are rare); bounds propagation
@@ -203,9 +211,10 @@ boards
 #   10^44 layouts fit what the player sees; report 002's "space of dimension 68" is beyond every expert
 #   position we met.
 # - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 200,
-#   70 and 20 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`),
+#   70 and 20 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`,
+#   10 boards a level, 2026-11-25; the table above is this run's, on this machine and these few boards),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
-#   cost more (about 25, 4 and 0.4 per second): one RREF pass is not monotone, so a board is kept only when
+#   cost more (about 25, 4 and 0.4 per second, the same benchmark): one RREF pass is not monotone, so a board is kept only when
 #   RREF solves it under three ways of applying its answers (all at once, reveals only, one move at a time)
 #   and the weaker methods under none. That is not every order of moves: `sweeplab.boards` shows a board on
 #   which another order of proved moves leaves `gfp` stuck with 32 cells still covered, every one forced

@@ -74,7 +74,7 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
                     capsize=3)
         for xi, r, top in zip(x, rate, part["ci_high"], strict=True):
             if np.isfinite(r):
-                ax.text(xi, top + 0.02, f"{100 * r:.1f}", ha="center", fontsize=7)
+                ax.text(xi, top + 0.02, f"{100 * r:.1f}%", ha="center", fontsize=7)
         _report_markers(ax, x, part["report"], label="report" if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
     ax.set_ylim(0, 1.1)
@@ -175,6 +175,13 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     return fig
 
 
+def _share_error(g: pd.DataFrame) -> np.ndarray:
+    """Error bars of a mean share: 1.96 standard errors, cut at 0 and 1 (the normal interval of a mean near 1
+    would pass 1, which no share can)."""
+    mean, half = g["mean_revealed"].to_numpy(), 1.96 * g["sem_revealed"].fillna(0).to_numpy()
+    return np.array([np.minimum(half, mean), np.minimum(half, 1.0 - mean)])
+
+
 def scaling_figure(df: pd.DataFrame):
     """Report 003: runtime and fraction revealed against area, and fraction revealed against density."""
     plt, _ = _plt()
@@ -183,11 +190,11 @@ def scaling_figure(df: pd.DataFrame):
     dens = df[df["sweep"] == "density"]
     for label, g in area.groupby("agent", sort=False):
         axes[0].plot(g["area"], 1000 * g["mean_seconds"], marker="o", label=label)
-        axes[1].errorbar(g["area"], g["mean_revealed"], yerr=1.96 * g["sem_revealed"].fillna(0), marker="o",
-                         capsize=2, label=label)
+        axes[1].errorbar(g["area"], g["mean_revealed"], yerr=_share_error(g), marker="o", capsize=2,
+                         label=label)
     for label, g in dens.groupby("agent", sort=False):
-        axes[2].errorbar(g["density"], g["mean_revealed"], yerr=1.96 * g["sem_revealed"].fillna(0),
-                         marker="o", capsize=2, label=label)
+        axes[2].errorbar(g["density"], g["mean_revealed"], yerr=_share_error(g), marker="o", capsize=2,
+                         label=label)
     axes[0].set(xscale="log", yscale="log", xlabel="grid area (cells)", ylabel="ms per game",
                 title="runtime against grid area")
     axes[0].axvline(300, color="grey", ls=":", label="report 003: B impractical above 300")
@@ -245,8 +252,8 @@ def methods_figure(rows: pd.DataFrame):
                 title="deductive power (with the total)")
     sns.barplot(table, x="method", y="median_ms", hue="slice", ax=axes[1], legend=False)
     axes[1].set(yscale="log", ylabel="median ms per position", title="time per position")
-    for ax in axes:
-        ax.tick_params(axis="x", rotation=45)
+    for ax in axes:  # long method names: slanted, anchored at their tick (centred, they overlap)
+        plt.setp(ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor")
     handles, labels = axes[0].get_legend_handles_labels()
     axes[0].get_legend().remove()
     fig.legend(handles, labels, title="slice", loc="center right", fontsize=8)
@@ -333,7 +340,8 @@ def cascade_figure(df: pd.DataFrame):
             v = float(published.get(src, 0.0))
             if v:
                 ax.bar(x, v, bottom=b, color=colours[src], edgecolor="black", hatch="..")
-                ax.text(x, b + v / 2, f"{100 * v:.0f}%", ha="center", va="center", fontsize=7)
+                ax.text(x, b + v / 2, f"{100 * v:.0f}%", ha="center", va="center", fontsize=7,
+                        bbox={"fc": "white", "ec": "none", "pad": 1, "alpha": 0.85})  # legible on the hatch
                 b += v
         ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..")
         ax.set_xticks(np.arange(len(groups) + 1), [*groups, "published"])
@@ -394,8 +402,15 @@ def dominance_figure(df: pd.DataFrame):
             pos[c] = ((i + 1) / (len(row) + 1), k)
     for upper, lower in edges:
         (x0, y0), (x1, y1) = pos[upper], pos[lower]
+        # an edge over several layers bends around a box it would cross (a straight edge through a box
+        # reads as two edges: milp -> gf2 through lp drew "lp finds everything gf2 finds", which is false)
+        crossed = [xc for c, (xc, yc) in pos.items() if y1 < yc < y0
+                   and abs(x0 + (x1 - x0) * (y0 - yc) / (y0 - y1) - xc) < 0.08]
+        # arc3 bends to the left of the travel direction for rad > 0: away from a box on the line's right
+        rad = 0.0 if not crossed else (0.3 if crossed[0] >= x0 + (x1 - x0) / 2 else -0.3)
         ax.annotate("", xy=(x1, y1 + 0.12), xytext=(x0, y0 - 0.12),
-                    arrowprops={"arrowstyle": "->", "color": "#555", "lw": 1.2})
+                    arrowprops={"arrowstyle": "->", "color": "#555", "lw": 1.2,
+                                "connectionstyle": f"arc3,rad={rad}"})
     for c, (xc, yc) in pos.items():
         ax.text(xc, yc, "\n= ".join(c), ha="center", va="center", fontsize=9,
                 bbox={"boxstyle": "round,pad=0.35", "fc": "#e8eef7", "ec": "#335"})
