@@ -345,10 +345,16 @@ def legacy_chunks(manifest: Mapping[str, Any]) -> bool:
 
 def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]
                 ) -> None:
-    """Write a chunk's rows atomically, with ``identity`` under ``fmt.chunk_key`` in the Parquet metadata."""
+    """Write a chunk's rows atomically, with ``identity`` under ``fmt.chunk_key`` in the Parquet metadata.
+
+    Refused (``ValueError``) when sweeplab's source changed on disk since this process imported it
+    (:func:`~sweeplab.provenance.code_fingerprint`): a worker that imported a module after the change
+    may have played the chunk with the new code, which the run's fingerprint does not name.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    code_fingerprint()  # checked at every chunk, not only when the run starts
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            fmt.chunk_key: json.dumps(identity).encode()})

@@ -584,3 +584,25 @@ def test_a_run_refuses_when_sweeplab_changed_on_disk_since_import(tmp_path, monk
     with pytest.raises(ValueError, match="changed since this process imported it .*restart the kernel"):
         run_sweep([POINT], games=2, seed=1, out=tmp_path / "run", workers=1, progress=False)
     assert not list((tmp_path / "run").glob("chunks/*.parquet"))
+
+
+def test_a_chunk_played_after_sweeplab_changed_on_disk_is_not_written(tmp_path, monkeypatch):
+    """The check at the start of a run misses an edit made while it runs, and a worker that imports a module
+    after the edit plays the new code: every chunk is checked before it is written."""
+    import sweeplab.provenance
+    import sweeplab.sweeps
+
+    played = []
+    run_chunk = sweeplab.sweeps.run_chunk
+
+    def edited_after_the_first(point, chunk, seed):
+        if played:  # the source changes on disk while the run goes on
+            monkeypatch.setattr(sweeplab.provenance, "IMPORTED_FINGERPRINT", "0123456789abcdef")
+        if chunk.games:  # not the sweep's zero-game check of the point
+            played.append(chunk)
+        return run_chunk(point, chunk, seed)
+
+    monkeypatch.setattr(sweeplab.sweeps, "run_chunk", edited_after_the_first)
+    with pytest.raises(ValueError, match="changed since this process imported it"):
+        run_sweep([POINT], games=3, seed=1, out=tmp_path / "run", workers=1, chunk_size=1, progress=False)
+    assert len(played) == 2 and len(list((tmp_path / "run").glob("chunks/*.parquet"))) == 1
