@@ -262,8 +262,9 @@ def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int) -> boo
             raise ProofError(f"{label}: a step is a mapping")
         keys = set(step)
         if "rows" in keys:
-            if not keys <= {"rows", "modulus", "fixes"} or "fixes" not in keys:
-                raise ProofError(f"{label}: a combining step has the keys rows, modulus, fixes")
+            if keys != {"rows", "modulus", "fixes"}:  # SPEC §6: modulus is null or a prime, never left out
+                raise ProofError(f"{label}: a combining step has the keys rows, modulus (null or a prime) "
+                                 f"and fixes, got {', '.join(sorted(map(str, keys)))}")
             closed = _combine(board, step, fixed, label)
         elif "assume" in keys:
             if keys != {"assume", "steps"}:

@@ -157,19 +157,38 @@ class Split:
 Step = Union[Combine, Assume, Split]  # noqa: UP007 -- a runtime alias
 
 
+#: The keys of each kind of step (SPEC §6), for messages.
+_STEP_NAMES = {"rows": "combining"}
+_STEP_KEYS = {"rows": "a combining step has the keys rows, modulus and fixes",
+              "assume": "an assume step has the keys assume ([[row, col], value]) and steps",
+              "split": "a split step has the keys split ([row, col]), if_0 and if_1"}
+
+
 def _step_from_dict(d: Mapping) -> Step:
-    if "rows" in d:
-        return Combine(
-            [(_as_source(s), m) for s, m in d["rows"]],
-            d.get("modulus"),
-            [(_as_cell(c), v) for c, v in d.get("fixes", [])],
-        )
-    if "assume" in d:
-        cell, value = d["assume"]
-        return Assume(_as_cell(cell), value, d["steps"])
-    if "split" in d:
+    if not isinstance(d, Mapping):
+        raise ValueError(f"a proof step is a mapping (SPEC §6), got {type(d).__name__}")
+    kind = next((k for k in _STEP_KEYS if k in d), None)
+    if kind is None:
+        raise ValueError(f"unknown proof step with keys {sorted(map(str, d))}; "
+                         f"{'; '.join(_STEP_KEYS.values())}")
+    try:
+        if kind == "rows":
+            return Combine([(_as_source(s), m) for s, m in d["rows"]], d.get("modulus"),
+                           [(_as_cell(c), v) for c, v in d.get("fixes", [])])
+        if kind == "assume":
+            cell, value = d["assume"]
+            return Assume(_as_cell(cell), value, d["steps"])
         return Split(_as_cell(d["split"]), d["if_0"], d["if_1"])
-    raise ValueError(f"unknown proof step with keys {sorted(map(str, d))}")
+    except KeyError as err:
+        raise ValueError(f"{_STEP_KEYS[kind]}: no key {err}") from None
+    except TypeError as err:
+        raise ValueError(f"a malformed {_STEP_NAMES.get(kind, kind)} step ({err}): {_STEP_KEYS[kind]}"
+                         ) from None
+    except ValueError as err:
+        if "step" in str(err):  # a nested step's own message
+            raise
+        raise ValueError(f"a malformed {_STEP_NAMES.get(kind, kind)} step ({err}): {_STEP_KEYS[kind]}"
+                         ) from None
 
 
 class ProofSize(NamedTuple):
@@ -228,6 +247,9 @@ class Proof:
     @classmethod
     def from_dict(cls, d: Mapping) -> Proof:
         """Read the JSON form; ``ValueError`` if it is malformed (it is not checked: see ``check_proof``)."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"not a proof: a proof is a mapping with cell, value, method and steps "
+                             f"(SPEC §6), got {type(d).__name__}")
         try:
             return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
         except KeyError as err:

@@ -104,6 +104,12 @@ DEFAULT_BUDGET = 64
 DEFAULT_MAX_DEPTH = 6
 #: Linear programs the search may solve for one cell (chains and case analysis).
 DEFAULT_MAX_LPS = 400
+#: A chain longer than this is compared with a one-step proof of a more general style and with case
+#: analysis, and the smaller proof kept (a propagation along a corridor of clues can take as many steps as
+#: the corridor is long where two clues read together prove the cell at once).
+LONG_CHAIN = 16
+#: The styles more general than a chain's own, tried for one-step proofs of a long chain's cell.
+_MORE_GENERAL = {"clue": ("pair", "linear"), "pair": ("linear",)}
 #: Branch-and-bound nodes of the integer programme tried when an LP certificate fails: a limit
 #: on work, not seconds, so that a proof does not depend on the machine's speed.
 MIP_NODES = 1_000
@@ -825,7 +831,8 @@ def prove_all(
         The claims to prove (those of a sound method, normally).
     style : {"clue", "pair", "linear", "modular", "case"}
         How to reason (see the module docstring); falls back to more general
-        styles for claims it cannot reach.
+        styles for claims it cannot reach, or reaches only in more than
+        :data:`LONG_CHAIN` steps when a more general proof is smaller.
     method : str, optional
         Recorded in each proof (default: the style).
     use_total : bool, default True
@@ -912,10 +919,20 @@ def prove_all(
             if fixed.get(c) == v:
                 found[c] = _extract(record, c)
                 del rest[c]
-    # 3. case analysis (and, for complete methods, whichever proof is smaller)
+    # 3. a long chain (over the budget, or past LONG_CHAIN steps) gives way to a one-step proof of a
+    #    more general style; then case analysis where still nothing, or a long chain, or (for complete
+    #    methods) a chain of several steps, is found -- keeping whichever proof is smaller
+    long = min(budget, LONG_CHAIN)
     wrong: set[Cell] = set()
     for c, v in claims.items():
-        if c in rest or (style == "case" and _size(found.get(c, []))[0] > 1):
+        if _size(found.get(c, []))[0] > long:
+            for level in _MORE_GENERAL.get(style, ()):
+                single = prover.single_step(c, v, level, p)
+                if single is not None:
+                    found[c] = [replace(single, fixes={c: v})]
+                    break
+        steps_now = _size(found.get(c, []))[0]
+        if c in rest or steps_now > long or (style == "case" and steps_now > 1):
             prover.lps, prover.max_lps = 0, max_lps
             try:
                 steps = prover.case_proof(c, v, {})

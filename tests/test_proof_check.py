@@ -144,6 +144,7 @@ def tweak(d, path, value):
     tweak(PROOF_121, ["steps", 0, "rows", 2], [[1, 2]]),
     tweak(PROOF_121, ["steps", 0, "modulus"], 1),
     tweak(PROOF_121, ["steps", 0, "fixes"], KeyError),
+    tweak(PROOF_121, ["steps", 0, "modulus"], KeyError),  # SPEC §6: null or a prime, never left out
     tweak(PROOF_121, ["steps", 0, "fixes"], [[[0, 1], 1]]),  # wrong value
     tweak(PROOF_121, ["steps", 0, "fixes"], [[[0, 1], 0], [[0, 0], 1]]),  # not fixed by this step
     tweak(PROOF_121, ["steps", 0, "fixes"], [[[0, 1], 0], [[0, 1], 1]]),

@@ -79,6 +79,13 @@ def test_objects_normalise_and_validate():
         Proof.from_dict({"cell": [0, 0], "value": 0})
     with pytest.raises(ValueError):
         Proof.from_dict({"cell": [0, 0], "value": 0, "method": "m", "steps": [{"what": 1}]})
+    head = {"cell": [0, 0], "value": 0, "method": "m"}
+    for bad, needle in [([head], "a proof is a mapping"),  # was "list indices must be integers"
+                        ({**head, "steps": [{"assume": [[0, 0]]}]}, "an assume step has the keys"),
+                        ({**head, "steps": [{"split": [0, 0], "if_0": []}]}, "no key 'if_1'"),
+                        ({**head, "steps": [{"rows": [[[0, 1]]]}]}, "a combining step has the keys")]:
+        with pytest.raises(ValueError, match=needle):
+            Proof.from_dict(bad)
 
 
 # --------------------------------------------------------------------------------------------
@@ -355,3 +362,20 @@ def test_prove_checks_the_cell_and_the_value(cell, value, message):
         prove(obs, cell, value)
     assert prove(obs, (0, 1), 0) is not None and prove(obs, (0, 1), 1) is None
     assert prove(obs, (np.int64(0), np.int64(0)), np.int64(1)) is not None
+
+
+def test_a_long_chain_gives_way_to_a_shorter_general_proof():
+    """Along a corridor of clues trivial's propagation takes one step per cell: past 64 steps its claims were
+    left "over budget" although two clues read together prove each at once (8 of 100 here)."""
+    from sweeplab.prover import LONG_CHAIN
+
+    rng = np.random.default_rng(0)
+    mines = rng.random(100) < 0.4
+    mines[:2] = False
+    clues = "".join(str(int(mines[max(0, j - 1):j + 2].sum())) for j in range(100))
+    obs = Observation.from_text("?" * 100 + "\n" + clues, mines=int(mines.sum()))
+    for method in ("trivial", "subset"):
+        d = sweeplab.deduce(obs, method, proofs=True)
+        assert d.cells and not d.unproved and set(d.proofs) == d.cells, method
+        assert max(p.size.steps for p in d.proofs.values()) <= LONG_CHAIN
+        assert all(sweeplab.check_proof(obs, p) for p in d.proofs.values())
