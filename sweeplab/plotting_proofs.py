@@ -98,8 +98,11 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
         size = proof.size
         text = (f"({cell[0]},{cell[1]}) is {'a mine' if value else 'safe'}: "
                 f"{size.steps} step{'s' * (size.steps != 1)}, {size.rows} row{'s' * (size.rows != 1)}")
+        moduli = sorted({s.modulus for s in _combines(proof.steps) if s.modulus})
+        if moduli:  # the multipliers are read as residues
+            text += ", read mod " + ", ".join(map(str, moduli))
         if "total" in uses:
-            text += "\nthe total x" + ",".join(f"{m:+d}" for m in uses["total"])
+            text += "\nthe total ×" + ",".join(f"({m:+d})" for m in uses["total"])
         if proof.case_analysis:
             text += "\nby cases"
         art["title"] = ax.set_title(text, fontsize=7)

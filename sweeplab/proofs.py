@@ -32,6 +32,7 @@ ProofSize(steps=1, rows=3)
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
@@ -367,6 +368,21 @@ def _combination(rows: Iterable[tuple[Source, int]]) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
+#: Width of the narration: a step over many rows wraps (an equation of 200 cells was one line of 3,800
+#: characters), each continuation indented under its line.
+WIDTH = 110
+
+
+def _wrapped(lines: list[str]) -> Iterable[str]:
+    for line in lines:
+        if len(line) <= WIDTH:
+            yield line
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 6)
+        yield from textwrap.wrap(line, width=WIDTH, subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False)
+
+
 class _Narrator:
     """Tells a proof step by step, evaluating the steps when the position is known."""
 
@@ -411,7 +427,7 @@ class _Narrator:
         return self.rows[src]
 
     def equation(self, g: dict[Cell, int], beta: int, *, others: set[Cell] | None = None,
-                 relation: str = "=") -> str:
+                 relation: str = "=", away: bool = True) -> str:
         """``g . x = beta`` in words, cells in row-major order; the cells of ``others`` (those only
         the total row touches) are written as one sum when there are many of them."""
         terms = sorted((c, a) for c, a in g.items() if a)
@@ -426,7 +442,8 @@ class _Narrator:
         for c, a in terms:
             parts.append((a, f"x{_name(c)}"))
         if group:
-            parts.append((group[0][1], f"(the {len(group)} covered cells away from these clues)"))
+            where = " away from these clues" if away else ""  # a step of the total alone: every cell
+            parts.append((group[0][1], f"(the {len(group)} covered cells{where})"))
         out = []
         for k, (a, name) in enumerate(parts):
             mag = "" if abs(a) == 1 else f"{abs(a)}*"
@@ -440,8 +457,17 @@ class _Narrator:
         lines = [f"{_name(proof.cell)} is {_status(proof.value)}."]
         fixed: dict[Cell, int] = {}
         self.steps(proof.steps, fixed, lines, "", "")
-        lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
-        return "\n".join(lines)
+        why = None
+        if self.obs is not None:
+            from .proof_check import explain_failure
+
+            why = explain_failure(self.obs, proof.to_dict())
+        if why is None:
+            lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
+        else:  # told as written, but it proves nothing here: say so, and why
+            lines.append(f"This is not a valid proof on this position ({why}): it does not show that "
+                         f"{_name(proof.cell)} is {_status(proof.value)}.")
+        return "\n".join(_wrapped(lines))
 
     def steps(self, steps: Sequence[Step], fixed: dict[Cell, int], lines: list[str], number: str,
               indent: str) -> bool:
@@ -482,7 +508,8 @@ class _Narrator:
         if len(rows) < len(read):
             # no position (or a source it does not have): the recipe only
             mod = f", read modulo {step.modulus}" if step.modulus else ""
-            verdict = f"fixes {fixes}" if step.fixes else "is a contradiction"
+            verdict = (f"fixes {', '.join(f'{_name(c)} to {v}' for c, v in step.fixes)}" if step.fixes
+                       else "is a contradiction")
             lines.append(f"{head}{mod}: the bound rule {verdict}.")
             for c, v in step.fixes:
                 fixed[c] = v
@@ -492,9 +519,10 @@ class _Narrator:
             if src != "total":
                 clue_cells.update(cells)
         others = {c for src, _, (cells, _, _) in rows if src == "total" for c in cells} - clue_cells
+        away = bool(clue_cells)  # the total's other cells are "away from these clues" (or every cell)
         lines.append(head + (", where" if len(rows) > 1 or rows[0][1] != 1 else ":"))
         for _src, _, (cells, rhs, text) in rows:
-            lines.append(f"{indent}    {text}:  {self.equation(cells, rhs, others=others)}")
+            lines.append(f"{indent}    {text}:  {self.equation(cells, rhs, others=others, away=away)}")
         g: dict[Cell, int] = {}
         beta = 0
         for _, m, (cells, rhs, _) in rows:
@@ -503,14 +531,14 @@ class _Narrator:
             beta += m * rhs
         g = {c: a for c, a in g.items() if a}
         if len(rows) > 1 or rows[0][1] != 1:
-            lines.append(f"{indent}  gives  {self.equation(g, beta, others=others)}.")
+            lines.append(f"{indent}  gives  {self.equation(g, beta, others=others, away=away)}.")
         known = {c: fixed[c] for c in g if c in fixed}
         if known:
             for c, v in known.items():
                 beta -= g.pop(c) * v
             what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
             lines.append(f"{indent}  Substituting what is known ({what}) leaves  "
-                         f"{self.equation(g, beta, others=others)}.")
+                         f"{self.equation(g, beta, others=others, away=away)}.")
         p = step.modulus
         if p:
             def near(a: int) -> int:
@@ -518,8 +546,9 @@ class _Narrator:
                 return r - p if r > p // 2 else r
 
             g = {c: near(a) for c, a in g.items() if near(a)}
+            reduced = self.equation(g, near(beta), others=others, relation='≡', away=away)
             lines.append(f"{indent}  Modulo {p}, each coefficient taken as its residue nearest 0:  "
-                         f"{self.equation(g, near(beta), others=others, relation='≡')} (mod {p}).")
+                         f"{reduced} (mod {p}).")
         lo = sum(a for a in g.values() if a < 0)
         hi = sum(a for a in g.values() if a > 0)
         if p:

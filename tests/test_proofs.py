@@ -379,3 +379,24 @@ def test_a_long_chain_gives_way_to_a_shorter_general_proof():
         assert d.cells and not d.unproved and set(d.proofs) == d.cells, method
         assert max(p.size.steps for p in d.proofs.values()) <= LONG_CHAIN
         assert all(sweeplab.check_proof(obs, p) for p in d.proofs.values())
+
+
+def test_explain_says_when_a_proof_does_not_hold_on_the_position():
+    """A proof read on another position was told to its end ("So (0,1) is safe.") although its step fixes
+    nothing there; a step of the total alone speaks of every covered cell, and long equations wrap."""
+    obs = Observation.from_text("??????\n?1122?", mines=3)
+    proof = sweeplab.deduce(obs, "rref", proofs=True).proofs[(0, 1)]
+    assert proof.explain(obs).endswith("So (0,1) is safe.")
+    other = proof.explain(Observation.from_text("??????\n?1112?", mines=3))
+    assert "not a valid proof on this position" in other and "So (0,1)" not in other
+    flagged = Observation.from_text("F???????\n??????1?", mines=4)
+    total = Proof((0, 1), 0, "x", [Combine([("total", 1)])]).explain(flagged)
+    assert "(the 14 covered cells) = 3" in total and "away from" not in total
+    rng = np.random.default_rng(0)
+    mines = rng.random(300) < 0.4
+    mines[:2] = False
+    clues = "".join(str(int(mines[max(0, j - 1):j + 2].sum())) for j in range(300))
+    corridor = Observation.from_text("?" * 300 + "\n" + clues, mines=int(mines.sum()))
+    text = max((p.explain(corridor) for p in sweeplab.deduce(corridor, "gf2", proofs=True).proofs.values()),
+               key=len)
+    assert max(map(len, text.splitlines())) <= 110 and len(text.splitlines()) > 20
