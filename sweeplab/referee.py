@@ -86,7 +86,8 @@ def referee(
     >>> [(p.move.kind, p.move.col, p.move.source) for p in played], game.status
     ([('reveal', 3, 'first'), ('flag', 1, 'trivial'), ('reveal', 0, 'guess')], 'won')
     """
-    limit = 4 * game.shape[0] * game.shape[1] + 10 if max_turns is None else max_turns
+    h, w = game.shape
+    limit = 4 * h * w + 10 if max_turns is None else max_turns
     for turn in range(limit):
         if game.status != "playing":
             return game.status
@@ -98,6 +99,9 @@ def referee(
             if game.status != "playing":
                 break
             kind, r, c, _ = move
+            if not (0 <= r < h and 0 <= c < w):  # a bug in the agent: not a move the game may skip
+                raise ValueError(f"agent {agent.name!r} returned the move {kind} at {(r, c)}, outside the "
+                                 f"{h}x{w} board")
             if kind == "reveal":
                 hit_before = game.mines_hit
                 try:

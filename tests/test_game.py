@@ -516,3 +516,22 @@ def test_zero_regions_are_the_8_connected_labels_and_their_neighbours(h, w, shar
 def test_from_layout_names_a_bad_layout(layout, needle):
     with pytest.raises(ValueError, match=needle):
         Game.from_layout(layout)
+
+
+def test_an_agent_moving_off_the_board_is_an_error_not_a_skipped_move():
+    """The referee skipped any move the game refused, so an agent's off-board move ended the game 'stuck'."""
+    from dataclasses import dataclass
+
+    from sweeplab.agents.base import Agent, Move
+    from sweeplab.referee import referee
+
+    @dataclass(frozen=True)
+    class OffBoard(Agent):
+        name = "off-board"
+
+        def next_moves(self, obs, rng):
+            return [Move("reveal", 99, 99, "guess")]
+
+    game = new_game("beginner", seed=0)
+    with pytest.raises(ValueError, match="'off-board' returned the move reveal at .99, 99., outside the 9x9"):
+        list(referee(OffBoard(first_move=(0, 0)), game, np.random.default_rng(0)))

@@ -188,7 +188,15 @@ class Agent:
 
     Subclasses set ``methods`` (tried in order until one proves a cell) and
     override :meth:`guess`.  ``next_moves`` is the whole interface the
-    simulator uses.
+    simulator uses: it receives the :class:`~sweeplab.Observation` (what a
+    player sees) and a random generator for the agent's own choices.
+
+    Python cannot wall the game off from code in the same process: an agent
+    could rebuild the board from its generator's seed sequence
+    (``rng.bit_generator.seed_seq`` names the game's root seed and index) or
+    find it among the interpreter's objects.  The agents here read only the
+    observation (the tests play ``best`` and ``best-v1`` with the layout
+    hidden); an agent of your own should too, or its wins mean nothing.
 
     Parameters
     ----------

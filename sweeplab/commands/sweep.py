@@ -191,7 +191,9 @@ def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None) -> None:
     """Games, seed, output and executor flags."""
     default = f"default {games}" if games else "or games in the config"
     p.add_argument("--games", type=int, default=games, help=f"games per grid point ({default})")
-    p.add_argument("--seed", type=int, default=None, help="root seed (default 0)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="root seed (default 0: every run plays the same games; give another seed for new "
+                   "games, never pool two runs of one seed)")
     p.add_argument("--workers", type=int, default=None, help="local processes (default: every core)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask distributed scheduler, for example tcp://10.0.0.1:8786")
