@@ -44,6 +44,7 @@ import itertools
 import json
 import logging
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -411,7 +412,9 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
 
     Only the chunks the manifest plans are read, and each is checked against
     its identity: a bad one raises ``ValueError`` naming it (running the sweep
-    again recomputes it).
+    again recomputes it).  Chunks not written yet (a sweep still running, or
+    stopped) are left out with a ``UserWarning`` saying how many games the
+    frame holds of those planned.
 
     Examples
     --------
@@ -429,15 +432,24 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
     manifest = read_manifest(path, SWEEP)
     points = manifest["points"]
     frames = []
-    for chunk in plan_chunks(len(points), manifest["games"], manifest["chunk_size"]):
+    missing = []
+    planned = plan_chunks(len(points), manifest["games"], manifest["chunk_size"])
+    for chunk in planned:
         file = outdir / CHUNKS / chunk.filename
         if not file.exists():
+            missing.append(chunk)
             continue
         identity = chunk_identity(chunk, points[chunk.point], manifest["seed"], manifest)
         try:
             frames.append(read_chunk(file, SWEEP, identity, legacy=legacy_chunks(manifest)))
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
+    if missing:
+        total = sum(c.games for c in planned)
+        have = total - sum(c.games for c in missing)
+        warnings.warn(f"{outdir}: {len(missing)} of {len(planned)} planned chunks are not written yet (a "
+                      f"sweep still running, or stopped): {have} of {total} games; run the sweep again to "
+                      f"finish it", UserWarning, stacklevel=2)
     if not frames:
         return _with_options(pd.DataFrame(columns=["point", *RESULT_COLUMNS]), points)
     return _with_options(concat_results(frames), points)

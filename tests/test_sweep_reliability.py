@@ -606,3 +606,12 @@ def test_a_chunk_played_after_sweeplab_changed_on_disk_is_not_written(tmp_path, 
     with pytest.raises(ValueError, match="changed since this process imported it"):
         run_sweep([POINT], games=3, seed=1, out=tmp_path / "run", workers=1, chunk_size=1, progress=False)
     assert len(played) == 2 and len(list((tmp_path / "run").glob("chunks/*.parquet"))) == 1
+
+
+def test_loading_a_sweep_with_chunks_still_missing_says_so(tmp_path):
+    """A sweep still running (or stopped) loaded fewer games than planned without a word."""
+    out = tmp_path / "run"
+    run_sweep([POINT], games=4, seed=1, out=out, workers=1, chunk_size=2, progress=False)
+    sorted((out / "chunks").glob("*.parquet"))[0].unlink()
+    with pytest.warns(UserWarning, match="1 of 2 planned chunks are not written yet .*: 2 of 4 games"):
+        assert len(load_results(out)) == 2
