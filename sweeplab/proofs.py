@@ -174,8 +174,8 @@ def _step_from_dict(d: Mapping) -> Step:
                          f"{'; '.join(_STEP_KEYS.values())}")
     try:
         if kind == "rows":
-            return Combine([(_as_source(s), m) for s, m in d["rows"]], d.get("modulus"),
-                           [(_as_cell(c), v) for c, v in d.get("fixes", [])])
+            return Combine([(_as_source(s), m) for s, m in d["rows"]], d["modulus"],
+                           [(_as_cell(c), v) for c, v in d["fixes"]])
         if kind == "assume":
             cell, value = d["assume"]
             return Assume(_as_cell(cell), value, d["steps"])

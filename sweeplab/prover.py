@@ -981,8 +981,9 @@ def prove(
 
     From clues that no layout fits, every claim would follow (both values of
     every cell), so, as :func:`sweeplab.deduce` does, the position is first
-    checked (:func:`~sweeplab.methods._consistency.has_layout`, a node
-    budget, no time limit; a position too large for it goes unchecked).
+    checked (:func:`~sweeplab.methods._consistency.has_layout`: a node
+    budget, then the LP relaxation, no time limit; a position too large for
+    enumeration whose relaxation has a point goes unchecked).
 
     Raises
     ------

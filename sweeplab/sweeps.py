@@ -113,7 +113,7 @@ def is_single_value(key: str, value: list) -> bool:
     if key == "noise":
         return len(value) == 2 and isinstance(value[0], str) and number(value[1])
     if key == "methods":  # the chain agent's methods: names make one chain, lists of names sweep
-        return all(isinstance(v, str) for v in value)
+        return bool(value) and all(isinstance(v, str) for v in value)
     return False
 
 

@@ -194,6 +194,8 @@ def junk(tmp_path):
         (["compare", "best", "best", "--level", "beginner"], ["both agents are 'best'"]),
         (["play", "--agent", "best lookahead=1", "--option", "lookahead=2", "--level", "beginner"],
          ["both give lookahead", "once"]),
+        (["play", "--agent", "best first_move=[2,2]", "--first-move", "3,3", "--level", "beginner"],
+         ["and --first-move both give first_move"]),
         # a default restated: refused as the same agent, not as a sweep point played twice
         (["compare", "best", "best lookahead=5", "--level", "beginner"], ["are the same agent", "default"]),
         (["compare", "best", "lookahead=3", "--level", "beginner"], ["agent 'lookahead=3': start with"]),

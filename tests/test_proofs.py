@@ -83,7 +83,9 @@ def test_objects_normalise_and_validate():
     for bad, needle in [([head], "a proof is a mapping"),  # was "list indices must be integers"
                         ({**head, "steps": [{"assume": [[0, 0]]}]}, "an assume step has the keys"),
                         ({**head, "steps": [{"split": [0, 0], "if_0": []}]}, "no key 'if_1'"),
-                        ({**head, "steps": [{"rows": [[[0, 1]]]}]}, "a combining step has the keys")]:
+                        ({**head, "steps": [{"rows": [[[0, 1]]]}]}, "a combining step has the keys"),
+                        # check_proof refuses the dict: its object must not pass either
+                        ({**head, "steps": [{"rows": [[[0, 1], 1]], "fixes": []}]}, "no key 'modulus'")]:
         with pytest.raises(ValueError, match=needle):
             Proof.from_dict(bad)
 

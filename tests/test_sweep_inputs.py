@@ -232,6 +232,8 @@ def test_config_list_of_method_names_is_one_chain(tmp_path):
                                      'methods = [["trivial"], ["trivial", "rref"]]\n', name="chains")
     assert code == 0
     assert load_results(out)["options"].nunique() == 2
+    with pytest.raises(ValueError, match="'methods' has an empty list"):  # not a chain of no methods
+        expand_grid({"agent": "chain", "level": "beginner", "methods": []})
 
 
 def test_config_list_of_shapes_and_noise_strings(tmp_path):

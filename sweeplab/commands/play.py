@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from . import add_plugin_argument
-from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent
+from .sweep import GRID_FLAGS, add_board_arguments, add_run_arguments, grid_from_args, parse_agent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,8 +32,9 @@ def run(args: argparse.Namespace) -> int:
     name, options = parse_agent(point["agent"])  # "best lookahead=10", as sweeplab compare takes it
     twice = sorted(options.keys() & point.keys())
     if twice:
-        raise ValueError(f"--agent {point['agent']!r} and --option both give {', '.join(twice)}: "
-                         f"give each once")
+        flags = sorted({f"--{k.replace('_', '-')}" if k in GRID_FLAGS else "--option" for k in twice})
+        raise ValueError(f"--agent {point['agent']!r} and {' and '.join(flags)} both give "
+                         f"{', '.join(twice)}: give each once")
     point = {**point, **options, "agent": name}
     if "level" not in point and "shape" not in point:
         raise ValueError("give --level or --shape")
