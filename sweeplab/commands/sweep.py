@@ -147,7 +147,6 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     return name, parsed
 
 
-
 def _parse_int(text: str) -> int:
     try:
         return int(text)
@@ -268,8 +267,9 @@ def load_config(path: str) -> dict[str, Any]:
     grid = config.get("grid")
     if not isinstance(grid, dict):
         raise ValueError(f"config {path}: a sweep config needs a [grid] table of parameters")
-    run_level = sorted(set(grid) & {"games", "seed", "out", "chunk_size", "workers", "scheduler", "progress",
-                                     "start"})
+    # the config's own top-level keys, and the run's command-line flags
+    run_keys = set(CONFIG_KEYS) - {"grid"} | {"workers", "scheduler", "progress", "start"}
+    run_level = sorted(set(grid) & run_keys)
     if run_level:
         raise ValueError(f"config {path}: [grid] holds {', '.join(map(repr, run_level))}, which belong to "
                          f"the whole run: put them at the top level (games, seed, out, chunk_size) or give "
