@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev,peer]"
+	$(BIN)/python -m sweeplab.warm_up
 	touch $(STAMP)
 
 report: $(STAMP)

@@ -1,8 +1,11 @@
 """The ``best`` agent against ``best-v1`` on the same games: loss causes, win rates, speed (issue 13).
 
-Seeds.  Tuning used root seed 1000 (``sweeplab.play(seed=1000)``, games
-0..999) only; evaluation uses root seed 2026 (games from ``--start``), never
-looked at while tuning.  Both agents play the same games (same board and agent
+Seeds.  This script plays root seed 2026 (games from ``--start``).  Session 8
+evaluated on it without having looked at it; later rounds of tuning did look at
+it (the fourth and fifth rounds in :mod:`sweeplab.agents.best`), as at 2718,
+3141 and 4242 to confirm changes.  Tuning seeds: 1000 (most rounds) and 1019.
+The headline rates (README, notebook 11) use root seed 8128, never used for
+anything else.  Both agents play the same games (same board and agent
 seeds), so the difference is measured in one run; ``+n/-m`` counts the games
 only the new agent won / only the old one won, with the paired interval and
 McNemar's test of :func:`sweeplab.stats.paired_difference` (``sweeplab

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             load_plugins(args.plugin)
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        print(f"\nsweeplab {args.command}: stopped{_resume_hint(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         _silence_stdout()
@@ -73,6 +73,19 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+
+
+#: Sub-commands whose ``--out`` is a run directory the same command resumes.
+_RESUMABLE = ("play", "compare", "sweep")
+
+
+def _resume_hint(args: argparse.Namespace) -> str:
+    """What a stopped run kept: its run directory, which the same command resumes, or nothing."""
+    if args.command not in _RESUMABLE:
+        return ""
+    if args.out:
+        return f"; the finished chunks are kept in {args.out}: the same command resumes from them"
+    return "; the games played are not kept (give --out DIR to keep them and resume)"
 
 
 def _choices(parser: argparse.ArgumentParser) -> list[str]:

@@ -388,7 +388,7 @@ def _run(points, chunks, todo, seed, outdir, manifest, workers, scheduler, progr
         from tqdm.auto import tqdm
 
         total = sum(c.games for c in chunks)
-        bar = tqdm(total=total, initial=total - sum(c.games for c in todo), unit="game", desc="sweep",
+        bar = tqdm(total=total, initial=total - sum(c.games for c in todo), unit="game", desc="games",
                    smoothing=0.05)
     tasks = [{"point": points[c.point], "chunk": c, "seed": seed} for c in todo]
     try:

@@ -1,5 +1,7 @@
 """Agents: the registry, first moves, each agent on fixed positions as its report says."""
 
+import re
+
 import numpy as np
 import pandas.testing as pd_testing
 import pytest
@@ -259,6 +261,60 @@ def test_options_of_the_wrong_type_are_refused_by_name(name):
     numeric = {k: np.float64(v) if hints[k] is float else np.int64(v) for k, v in ok.items()
                if hints[k] in (int, float)}
     assert make_agent(name, **numeric) == make_agent(name, **ok)
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_options_out_of_their_range_are_refused_with_the_range_and_default(name):
+    """A negative tolerance left no candidate, so games ended "stuck" as losses without a word."""
+    cls = AGENTS[name].cls
+    limits = {k: v for k, v in cls.option_limits.items() if k not in cls.unused_options}
+    assert ("max_nodes" in limits) == ("max_nodes" not in cls.unused_options)
+    for option, limit in limits.items():
+        default = getattr(make_agent(name), option)
+        if all(isinstance(v, str) for v in limit):
+            bad, good = [limit[0].upper(), "none"], list(limit)
+        else:
+            low, high = limit
+            step = 1 if isinstance(default, int) else 0.5
+            bad = [low - step] + ([high + step] if high is not None else [])
+            good = [low] + ([high] if high is not None else [])
+            if isinstance(default, float):
+                bad += [float("nan"), float("inf")]
+        for value in bad:
+            with pytest.raises(ValueError) as err:
+                make_agent(name, **{option: value})
+            assert (f"{name}: option {option} must be" in str(err.value)
+                    and f"got {value!r} (default {default!r})" in str(err.value)), str(err.value)
+        for value in good:
+            assert getattr(make_agent(name, **{option: value}), option) == value
+
+
+def test_the_range_words_name_the_limits():
+    from sweeplab.agents.best import BestAgent
+
+    for option, words in [("tolerance", "a number from 0 to 1"), ("lookahead", "a whole number at least 0"),
+                          ("candidates", "one of ('auto', 'wide', 'frontier', 'score')")]:
+        with pytest.raises(ValueError, match=re.escape(f"option {option} must be {words}, got")):
+            BestAgent(**{option: -1 if option != "candidates" else "all"})
+
+
+@pytest.mark.parametrize("name", ["probability", "best", "best-v1"])
+def test_agents_guessing_by_probability_need_enumeration(name):
+    """Without ``enumerate`` these agents had no probabilities and guessed uniformly at random."""
+    with pytest.raises(ValueError, match="methods must include 'enumerate'"):
+        make_agent(name, methods=("trivial",))
+    with pytest.raises(ValueError, match="methods must include 'enumerate'"):
+        make_agent(name, methods=())
+    assert make_agent(name, methods=("enumerate",)).methods == ("enumerate",)
+
+
+def test_the_edges_of_best_options_still_play_every_game_to_an_end():
+    """tolerance 0 and no lookahead or endgame search: every game is won or lost, none stuck."""
+    import sweeplab as sl
+
+    games = sl.play("best", level="intermediate", games=6, seed=5, tolerance=0.0, lookahead=0,
+                    endgame_layouts=0)
+    assert set(games["status"]) <= {"won", "lost"} and len(games) == 6
 
 
 def test_a_plugin_agent_with_a_loose_default_still_works():

@@ -95,6 +95,32 @@ def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["play", "--agent", "trivial", "--level", "beginner", "--out", "{tmp}/run"],
+     "stopped; the finished chunks are kept in {tmp}/run: the same command resumes from them"),
+    (["compare", "trivial", "csp", "--level", "beginner"],
+     "stopped; the games played are not kept (give --out DIR to keep them and resume)"),
+])
+def test_ctrl_c_in_a_run_says_what_was_kept(monkeypatch, capsys, tmp_path, argv, said):
+    """A stopped run told nothing: whether its finished games were kept and how to resume."""
+    def stop(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(f"sweeplab.commands.{argv[0]}.run", stop)
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == f"sweeplab {argv[0]}: {said}".replace("{tmp}", str(tmp_path)), err
+
+
+def test_python_dash_m_sweeplab_is_the_command_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "sweeplab", "--version"], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.startswith("sweeplab ")
+
+
 @pytest.mark.parametrize("exc", [RuntimeError("a bug"), KeyError("x"), TypeError("a bug")])
 def test_bugs_keep_their_traceback(monkeypatch, exc):
     fail_with(monkeypatch, exc)
@@ -205,7 +231,9 @@ def junk(tmp_path):
         (["compare", "best", "nope", "--level", "beginner"], ["unknown agent 'nope'; choose from"]),
         (["compare", "", "best", "--level", "beginner"], ["agent '' is empty"]),
         (["compare", "best", "best lookahead=ten", "--level", "beginner", "--games", "20"],
-         ["best: option lookahead must be a whole number, got 'ten'"]),
+         ["best: option lookahead must be a whole number at least 0, got 'ten' (default 5)"]),
+        (["play", "--agent", "best tolerance=-0.1", "--level", "beginner"],
+         ["best: option tolerance must be a number from 0 to 1, got -0.1"]),
         (["compare", "best", "best free_coin_flips=nein", "--level", "beginner"],
          ["option free_coin_flips must be true or false, got 'nein'"]),
         (["sweep", "--agent", "best", "--level", "beginner", "--games", "5", "--out", "{tmp}/sw",

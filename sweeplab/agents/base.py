@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -110,13 +112,26 @@ def _plain_fields(cls: type) -> tuple[tuple[str, type, Any], ...]:
     return _PLAIN_FIELDS[cls]
 
 
+def _allowed(limit: tuple) -> str:
+    """An option's limit in words: ``one of (...)`` for choices, ``at least 0``, ``from 0 to 1``."""
+    if limit and all(isinstance(v, str) for v in limit):
+        return f"one of {limit}"
+    low, high = limit
+    if high is None:
+        return f"at least {low}"
+    return f"at most {high}" if low is None else f"from {low} to {high}"
+
+
 def check_option_types(agent: Agent) -> None:
-    """Raise ``ValueError`` for an option of the wrong type (``lookahead="ten"``, ``use_total="maybe"``).
+    """Raise ``ValueError`` for an option of the wrong type or out of its range.
 
     Options declared ``bool``, ``int``, ``float`` or ``str`` are checked (an
     int is a float here; a bool is neither) unless they hold the class's own
     default (a plugin's ``limit: int = None`` still works); the others are
-    checked by the agent itself.
+    checked by the agent itself.  A number must be finite and within the
+    class's :attr:`~Agent.option_limits` (``(low, high)``, ``None`` unbounded);
+    a string named there must be one of its choices.  The message names the
+    value, what is allowed and the default.
 
     Examples
     --------
@@ -124,21 +139,35 @@ def check_option_types(agent: Agent) -> None:
     >>> BestAgent(lookahead="ten")
     Traceback (most recent call last):
     ...
-    ValueError: best: option lookahead must be a whole number, got 'ten'
+    ValueError: best: option lookahead must be a whole number at least 0, got 'ten' (default 5)
+    >>> BestAgent(tolerance=-0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: best: option tolerance must be a number from 0 to 1, got -0.1 (default 0.03)
     """
+    limits = type(agent).option_limits
     for name, kind, default in _plain_fields(type(agent)):
         value = getattr(agent, name)
         if value is default:
             continue
+        limit = limits.get(name)
         if kind is bool:
             ok = isinstance(value, (bool, np.bool_))
         elif kind is str:
-            ok = isinstance(value, str)
+            ok = isinstance(value, str) and (limit is None or value in limit)
         else:
             numbers = (int, np.integer) if kind is int else (int, float, np.integer, np.floating)
             ok = isinstance(value, numbers) and not isinstance(value, (bool, np.bool_))
+            if ok and limit is not None:
+                low, high = limit
+                ok = (bool(np.isfinite(value)) and (low is None or value >= low)
+                      and (high is None or value <= high))
         if not ok:
-            raise ValueError(f"{agent.name}: option {name} must be {_PLAIN[kind]}, got {value!r}")
+            allowed = _PLAIN[kind] if limit is None else f"{_PLAIN[kind]} {_allowed(limit)}"
+            if kind is str and limit is not None:
+                allowed = _allowed(limit)
+            raise ValueError(f"{agent.name}: option {name} must be {allowed}, got {value!r} "
+                             f"(default {default!r})")
 
 
 def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:
@@ -224,6 +253,9 @@ class Agent:
     max_nodes: int = 200_000
 
     name: ClassVar[str] = "agent"
+    #: Allowed values of options, checked on construction: ``(low, high)`` for a number (``None``:
+    #: unbounded), a tuple of choices for a string.  A subclass extends its parent's.
+    option_limits: ClassVar[Mapping[str, tuple]] = MappingProxyType({"max_nodes": (1, None)})
     #: Options of the base class an agent never reads: :func:`~sweeplab.agents.make_agent` refuses them.
     unused_options: ClassVar[frozenset[str]] = frozenset()
 
@@ -289,7 +321,11 @@ class Agent:
         """
         if not self.noise_aware and obs.noise is not None:
             obs = read_as_exact(obs)
-        for name in self.chain(obs):
+        return self.moves_proved_by(obs, self.chain(obs))
+
+    def moves_proved_by(self, obs: Observation, chain: tuple[str, ...]) -> list[Move]:
+        """Moves proved by the first of the methods ``chain`` that finds any, on ``obs`` as given."""
+        for name in chain:
             try:
                 options = untimed(name)
                 if name == "enumerate":

@@ -317,6 +317,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import numpy as np
 import scipy.sparse as sp
@@ -738,7 +739,7 @@ class BestAgent(BestV1Agent):
         46-53 without (same sitting), so off by default (session 18).
     endgame_cells, endgame_layouts : int, default 48, 1000
         Size limits under which the endgame is searched exhaustively
-        (32 and 400 until session 18, see the eleventh round).
+        (0: never; 32 and 400 until session 18, see the eleventh round).
     endgame_budget : int, default 100_000
         Search nodes of the endgame search before it gives up (the guess
         rules then decide; 20,000 until session 18).
@@ -760,13 +761,10 @@ class BestAgent(BestV1Agent):
     free_coin_flips: bool = False
     isolated_regions: bool = False
     name = "best"
+    option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (0, None),
+                                      "candidates": CANDIDATE_SETS})
     prune_endgame = True
     isolated_first = False
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.candidates not in CANDIDATE_SETS:
-            raise ValueError(f"candidates must be one of {CANDIDATE_SETS}, got {self.candidates!r}")
 
     def for_rules(self, *, first_click: str, shape: tuple[int, int], mines: int | None = None) -> Agent:
         """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least

@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from math import comb
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
@@ -297,8 +298,8 @@ class BestV1Agent(ProbabilityAgent):
         Cells whose mine probability is within this of the lowest compete on progress.
     progress_weight : float, default 0.5
         Weight of the chance that a guess settles its neighbours.
-    endgame_cells, endgame_layouts : int
-        Size limits under which the endgame is searched exhaustively.
+    endgame_cells, endgame_layouts : int, default 32, 400
+        Size limits under which the endgame is searched exhaustively (0: never).
     lookahead : int, default 5
         How many of the best-scored candidates get the two-step value
         (0 or 1: none).
@@ -314,6 +315,10 @@ class BestV1Agent(ProbabilityAgent):
     lookahead: int = 5
     endgame_budget: int = 20_000
     name = "best-v1"
+    option_limits = MappingProxyType({
+        **ProbabilityAgent.option_limits, "tolerance": (0, 1), "progress_weight": (0, None),
+        "endgame_cells": (0, None), "endgame_layouts": (0, None), "lookahead": (0, None),
+        "endgame_budget": (0, None)})
     # What ``best`` changed (issue 13): the endgame search pruned (same choices when it completes,
     # and it completes more often), and no longer "a safest cell with no covered neighbour at once".
     prune_endgame: ClassVar[bool] = False

@@ -12,7 +12,7 @@ Under "under"/"over" clue noise the clues are inequalities (report 004 §4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,6 +43,13 @@ class ProbabilityAgent(Agent):
     use_total: bool = True
     name = "probability"
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if "enumerate" not in self.methods:  # without it every guess would be uniformly random
+            raise ValueError(f"{self.name}: option methods must include 'enumerate' (its probabilities "
+                             f"choose the guesses), got {self.methods!r}; "
+                             f"e.g. methods=('trivial', 'enumerate')")
+
     def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
         if not np.count_nonzero(obs.grid != COVERED):
             return super().next_moves(obs, rng)
@@ -50,7 +57,7 @@ class ProbabilityAgent(Agent):
             obs = read_as_exact(obs)
         chain = self.chain(obs)
         cheap = tuple(m for m in chain if m != "enumerate")
-        moves = self._run(obs, cheap)
+        moves = self.moves_proved_by(obs, cheap)
         if moves or "enumerate" not in chain:
             return moves or self._guess_moves(obs, rng, None)
         try:
@@ -65,9 +72,6 @@ class ProbabilityAgent(Agent):
         p = np.array(e.probabilities, dtype=float)
         p[obs.grid != COVERED] = np.nan
         return self._guess_moves(obs, rng, p)
-
-    def _run(self, obs: Observation, methods: tuple[str, ...]) -> list[Move]:
-        return Agent.certain_moves(replace(self, methods=methods), obs) if methods else []
 
     def _guess_moves(self, obs, rng, p) -> list[Move]:
         cell = self.guess(obs, rng, p)
