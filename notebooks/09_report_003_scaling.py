@@ -47,10 +47,11 @@ area = scaling[scaling["sweep"] == "area"].pivot(index="area", columns="agent", 
 #   revealed cell and a column per cell of the board (its "2d array of size grid area squared"), so a
 #   step costs $O(n^3)$ in the area $n$. Our `rref` method builds only the frontier's equations,
 #   splits them into independent components and reduces each exactly; the cost follows the size of the
-#   components, not the board. Our Algorithm B's time per game grows about threefold from 36 to 1,024
-#   cells, a 28-fold area (the table above; the milliseconds depend on the machine, the ratios do not:
-#   Algorithm A, which opens less, takes about a seventh of B's time at both ends), with no wall at 300 cells: the wall is an artefact of the
-#   report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
+#   components, not the board. Our Algorithm B's time per game grows about fourfold from 36 to 1,024
+#   cells, a 28-fold area (the table above at the quick preset, 2.5 to 9.5 ms; the book runs the smoke
+#   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios do not: Algorithm A,
+#   which opens less, takes about a sixth of B's time at both ends), with no wall at 300 cells: the wall
+#   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
 #   "performance" axis is not defined precisely; the trend — worse with density, and B better than A

@@ -174,7 +174,7 @@ boards
 #   the null-space certificate (`lstsq-certified`) and GF(2) stop at 20%, 0%, 0%. So the answer to
 #   "how many expert games can I finish with only RREF" is: almost none (0 of 100; under 4% at 95%);
 #   RREF opens 30% of an expert board before its first forced guess, exact enumeration 61%.
-# - **A safe first click** halves everything: 51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because
+# - **A safe first click** cuts everything by half or more: 51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because
 #   a first click that shows a number is often a guess already.
 # - **The total** helps the strong methods by up to 7 points on the three levels (beginner 90% → 97% for
 #   enumeration, the LP relaxation and bounds propagation) and 10 in the density sweep (16×16 at 0.20:
@@ -215,7 +215,8 @@ boards
 #   10 boards a level, 2026-11-25; the table above is this run's, on this machine and these few boards),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
 #   cost more (about 25, 4 and 0.4 per second, the same benchmark): one RREF pass is not monotone, so a board is kept only when
-#   RREF solves it under three ways of applying its answers (all at once, reveals only, one move at a time)
-#   and the weaker methods under none. That is not every order of moves: `sweeplab.boards` shows a board on
+#   RREF and the board's grade (the first method of the cascade that solves it) solve it under three ways of
+#   applying their answers (all at once, reveals only, one move at a time) and no method below the grade
+#   solves it under any (`exact_grade=True` also requires every method weaker than RREF to fail). That is not every order of moves: `sweeplab.boards` shows a board on
 #   which another order of proved moves leaves `gfp` stuck with 32 cells still covered, every one forced
 #   (29 safe, 3 mines).

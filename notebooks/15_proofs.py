@@ -200,7 +200,8 @@ plt.show()
 #   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
 #   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with chains (90th percentile 5 steps, up to
-#   21) where one combined step suffices for the linear methods;
+#   16, where the prover gives way to a shorter proof of a more general kind) where one combined step
+#   suffices for the linear methods;
 # * case analysis never appears in positions met in real games: all 46 proofs that need an assume or a
 #   split are on the hand-made examples (15% of `enumerate`'s proofs there). An integrality gap like the
 #   board above is rare in play.

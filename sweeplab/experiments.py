@@ -302,6 +302,9 @@ def scaling(
     """
     points = [("area", a, density) for a in areas] + [("density", area, d) for d in densities]
     grid = [(label, k) for label in agents for k in range(len(points))]
+    for label in agents:  # one untimed game each, or compiling would count in the first point's time
+        _play(agents[label], {"first_move": "random"}, shape=(6, 6), density=density, games=1, seed=seed,
+              first_click="safe")
     rows = []
     for label, k in _progress(grid, total=len(grid), desc="scaling", progress=progress):
         sweep, a, d = points[k]
