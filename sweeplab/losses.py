@@ -53,7 +53,7 @@ from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
 from .positions import COVERED, Observation, neighbour_counts
 from .referee import referee
-from .simulate import game_seeds
+from .simulate import agent_generator, game_seeds
 
 __all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
 
@@ -226,7 +226,7 @@ def play_losses(
         seen: list[Observation] = []
         guesses = 0
         row: dict = {"game": i}
-        for played in referee(player, game, np.random.default_rng(agent_ss), on_turn=_recorder(seen)):
+        for played in referee(player, game, agent_generator(agent_ss), on_turn=_recorder(seen)):
             guesses += played.move.source == "guess"
             if played.hit_mine:
                 layout = game.layout

@@ -70,7 +70,7 @@ from .run_directory import (
     prepare_output,
     write_chunk,
 )
-from .simulate import game_seeds
+from .simulate import agent_generator, game_seeds
 from .stats import wilson_interval
 
 __all__ = [
@@ -125,7 +125,7 @@ def _games(shape, n_mines, first_click, seed, start, games):
     for i in range(start, start + games):
         board_ss, agent_ss = game_seeds(seed, i)
         game = new_game(shape=shape, mines=n_mines, first_click=first_click, seed=board_ss)
-        yield i, game, np.random.default_rng(agent_ss)
+        yield i, game, agent_generator(agent_ss)
 
 
 def _first_move_label(move) -> str:

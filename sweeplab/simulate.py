@@ -8,7 +8,8 @@ reveal that hits a mine, a "certain" flag on a safe cell).
 Game ``i`` of a run with root seed ``seed`` is seeded by
 ``SeedSequence(seed, spawn_key=(i,))`` (the ``i``-th child of
 ``SeedSequence(seed).spawn``): the board from its first child, the agent's
-random choices from its second.  A game's outcome therefore depends only on
+random choices from its second (:func:`agent_generator`: the same draws, without
+the seed that would name the game).  A game's outcome therefore depends only on
 ``(seed, i)`` and the parameters, never on the worker or the order.
 """
 
@@ -29,7 +30,7 @@ from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
 
-__all__ = ["play", "play_game", "game_seeds", "concat_results", "RESULT_COLUMNS"]
+__all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results", "RESULT_COLUMNS"]
 
 #: Sources of certain moves recorded per game, one ``certain_<source>`` column each.
 SOURCES = tuple(name.replace("-", "_") for name, m in METHODS.items() if m.builtin)
@@ -70,6 +71,30 @@ def game_seeds(seed: int, game: int) -> tuple[np.random.SeedSequence, np.random.
     # the children of SeedSequence(seed, spawn_key=(game,)).spawn(2), built directly
     board, agent = (np.random.SeedSequence(seed, spawn_key=(game, k)) for k in (0, 1))
     return board, agent
+
+
+def agent_generator(seed: np.random.SeedSequence) -> np.random.Generator:
+    """The agent's generator: the stream of ``default_rng(seed)``, without the seed that names the game.
+
+    ``default_rng(seed)`` keeps ``seed`` in ``rng.bit_generator.seed_seq``,
+    whose entropy and spawn key are the run's root seed and the game's index:
+    from them an agent could rebuild the board.  This generator has the same
+    state, so the same draws, but its seed sequence is one made from that
+    state (its children still differ from game to game).
+
+    Examples
+    --------
+    >>> board, agent = game_seeds(8128, 7)
+    >>> rng = agent_generator(agent)
+    >>> int(rng.integers(10**9)) == int(np.random.default_rng(agent).integers(10**9))
+    True
+    >>> rng.bit_generator.seed_seq.spawn_key, 8128 in np.atleast_1d(rng.bit_generator.seed_seq.entropy)
+    ((), False)
+    """
+    state = np.random.PCG64(seed).state
+    bits = np.random.PCG64(np.random.SeedSequence(state["state"]["state"]))
+    bits.state = state
+    return np.random.Generator(bits)
 
 
 def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, Any]:
@@ -250,7 +275,7 @@ def play(
         t0 = time.perf_counter()
         game = new_game(shape=(h, w), mines=n_mines, first_click=first_click, mode=mode, noise=noise,
                         seed=board_ss)
-        outcome = play_game(player, game, np.random.default_rng(agent_ss))
+        outcome = play_game(player, game, agent_generator(agent_ss))
         rows.append({**params, "game": i, **outcome, "seconds": time.perf_counter() - t0})
     # registered methods' columns (rows longer than the standard ones)
     extra = sorted({k for row in rows if len(row) > len(RESULT_COLUMNS) for k in row} - _COLUMN_SET)

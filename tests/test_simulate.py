@@ -72,6 +72,51 @@ def test_agent_gets_only_observations():
     assert sweeplab.Observation.__slots__ == ("_grid", "_mines", "_noise")
 
 
+@pytest.mark.parametrize("via", ["play", "play_losses", "reach"])
+def test_the_agents_generator_does_not_name_the_game(monkeypatch, via):
+    """``default_rng(seed)`` kept the root seed and game index in ``seed_seq``, enough to rebuild a board."""
+    import dataclasses
+
+    from sweeplab.agents import basic
+    from sweeplab.simulate import game_seeds
+
+    seen = []
+
+    @dataclasses.dataclass(frozen=True)
+    class Spy(basic.TrivialAgent):
+        def next_moves(self, obs, rng):
+            seq = rng.bit_generator.seed_seq
+            seen.append((seq.spawn_key, tuple(np.atleast_1d(seq.entropy).tolist()),
+                         rng.bit_generator.state["state"]["state"]))
+            return super().next_moves(obs, rng)
+
+    agent = Spy(first_move="corner")
+    root = 271828
+    if via == "play":
+        sweeplab.play(agent, level="beginner", games=3, seed=root)
+    elif via == "play_losses":
+        from sweeplab.losses import play_losses
+
+        monkeypatch.setattr("sweeplab.losses.make_agent", lambda name: agent)
+        play_losses("trivial", level="beginner", games=3, seed=root)
+    else:
+        from sweeplab.reach import _games
+
+        for _, game, rng in _games((9, 9), 10, "zero", root, 0, 3):
+            play_game(agent, game, rng)
+    assert seen
+    firsts = set()
+    for spawn_key, entropy, _ in seen:
+        assert spawn_key == () and root not in entropy
+        firsts.add(entropy)
+    assert len(firsts) == 3  # still one generator per game
+    # the same draws as default_rng of the agent's seed: no documented rate moves
+    for i in range(3):
+        ss = game_seeds(root, i)[1]
+        same = sweeplab.simulate.agent_generator(ss).random(5) == np.random.default_rng(ss).random(5)
+        assert same.all()
+
+
 def test_bad_parameters_raise():
     with pytest.raises(ValueError, match="unknown agent"):
         sweeplab.play("nope", level="beginner", games=1)

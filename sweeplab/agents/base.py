@@ -221,9 +221,10 @@ class Agent:
     player sees) and a random generator for the agent's own choices.
 
     Python cannot wall the game off from code in the same process: an agent
-    could rebuild the board from its generator's seed sequence
-    (``rng.bit_generator.seed_seq`` names the game's root seed and index) or
-    find it among the interpreter's objects.  The agents here read only the
+    could find the board among the interpreter's objects.  (Its generator's
+    seed sequence no longer names the game's root seed and index, from which
+    the board could be rebuilt: :func:`~sweeplab.simulate.agent_generator`.)
+    The agents here read only the
     observation (the tests play ``best`` and ``best-v1`` with the layout
     hidden); an agent of your own should too, or its wins mean nothing.
 
