@@ -163,6 +163,9 @@ _STEP_NAMES = {"rows": "combining"}
 _STEP_KEYS = {"rows": "a combining step has the keys rows, modulus and fixes",
               "assume": "an assume step has the keys assume ([[row, col], value]) and steps",
               "split": "a split step has the keys split ([row, col]), if_0 and if_1"}
+_STEP_KEYSETS = {"rows": {"rows", "modulus", "fixes"}, "assume": {"assume", "steps"},
+                 "split": {"split", "if_0", "if_1"}}
+_PROOF_KEYS = {"cell", "value", "method", "steps"}
 
 
 def _step_from_dict(d: Mapping) -> Step:
@@ -172,6 +175,9 @@ def _step_from_dict(d: Mapping) -> Step:
     if kind is None:
         raise ValueError(f"unknown proof step with keys {sorted(map(str, d))}; "
                          f"{'; '.join(_STEP_KEYS.values())}")
+    extra = set(d) - _STEP_KEYSETS[kind]
+    if extra:  # check_proof refuses them: the object must not pass where its dict fails
+        raise ValueError(f"{_STEP_KEYS[kind]}, not {', '.join(sorted(map(str, extra)))}")
     try:
         if kind == "rows":
             return Combine([(_as_source(s), m) for s, m in d["rows"]], d["modulus"],
@@ -251,6 +257,10 @@ class Proof:
         if not isinstance(d, Mapping):
             raise ValueError(f"not a proof: a proof is a mapping with cell, value, method and steps "
                              f"(SPEC §6), got {type(d).__name__}")
+        extra = set(d) - _PROOF_KEYS
+        if extra:
+            raise ValueError(f"not a proof: a proof has the keys cell, value, method and steps, not "
+                             f"{', '.join(sorted(map(str, extra)))} (SPEC §6)")
         try:
             return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
         except KeyError as err:
@@ -503,9 +513,9 @@ class _Narrator:
                 indent: str) -> bool:
         read = [(src, m, self.row(src)) for src, m in step.rows]
         fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
-        head = f"{indent}Step {label}. {_combination(step.rows)}"
+        head = f"{indent}Step {label}. {_combination(step.rows) or 'No rows (0 = 0)'}"
         rows = [(src, m, r) for src, m, r in read if r is not None]
-        if len(rows) < len(read):
+        if len(rows) < len(read) or not rows:
             # no position (or a source it does not have): the recipe only
             mod = f", read modulo {step.modulus}" if step.modulus else ""
             verdict = (f"fixes {', '.join(f'{_name(c)} to {v}' for c, v in step.fixes)}" if step.fixes

@@ -402,3 +402,30 @@ def test_explain_says_when_a_proof_does_not_hold_on_the_position():
     text = max((p.explain(corridor) for p in sweeplab.deduce(corridor, "gf2", proofs=True).proofs.values()),
                key=len)
     assert max(map(len, text.splitlines())) <= 110 and len(text.splitlines()) > 20
+
+
+@pytest.mark.parametrize("where", ["step", "proof", "nested"])
+def test_from_dict_refuses_the_keys_check_proof_refuses(where):
+    """A reviewer's case: from_dict dropped an extra key, so the object passed where its dict failed."""
+    import copy
+
+    obs = Observation.from_text("???\n121")
+    good = sweeplab.deduce(obs, "rref", proofs=True).proofs[(0, 1)].to_dict()
+    bad = copy.deepcopy(good)
+    if where == "step":
+        bad["steps"][0]["assume"] = [[0, 0], 1]
+    elif where == "proof":
+        bad["note"] = "hello"
+    else:
+        bad["steps"] = [{"assume": [[0, 1], 1], "steps": good["steps"], "why": 1}]
+    assert check_proof(obs, good) and not check_proof(obs, bad)
+    with pytest.raises(ValueError, match="not (assume|note|why)"):
+        Proof.from_dict(bad)
+
+
+def test_explain_tells_a_step_of_no_rows_without_crashing():
+    obs = Observation.from_text("???\n121")
+    forged = Proof((0, 1), 0, "x", [Combine([], fixes=[((0, 1), 0)])])
+    assert not check_proof(obs, forged)
+    text = forged.explain(obs)
+    assert "No rows (0 = 0)" in text and text.splitlines()[-2].startswith("This is not a valid proof")

@@ -199,10 +199,10 @@ RANDOM_CLUES = (
 def test_a_local_contradiction_is_found_past_the_consistency_budget():
     """gf2 claimed 17 cells on it (consistent=None): the whole-board check ran out of time."""
     from sweeplab.methods._consistency import has_layout
-    from sweeplab.methods.enumerate import has_empty_block
+    from sweeplab.methods.enumerate import block_contradiction
 
     obs = Observation.from_text(RANDOM_CLUES)
-    assert has_empty_block(obs)
+    assert "no layout" in block_contradiction(obs)
     with pytest.raises(InconsistentPositionError):
         has_layout(obs, use_total=True, time_limit=1e-9)  # out of time at once: the blocks still tell
     with pytest.raises(InconsistentPositionError):
@@ -228,7 +228,7 @@ def test_a_total_no_layout_can_hold_is_found_past_the_consistency_budget(monkeyp
 
     # as on a board too large for them: enumeration gives up, the block search finds nothing
     monkeypatch.setattr(enumeration, "analyse", over_budget)
-    monkeypatch.setattr(enumeration, "has_empty_block", lambda *args, **kwargs: False)
+    monkeypatch.setattr(enumeration, "block_contradiction", lambda *args, **kwargs: None)
     fits = Observation(grid, mines=int(layout.sum()))
     assert consistency.has_layout(fits, use_total=True, time_limit=None) is None  # unchecked, not refused
     assert deduce(fits, "trivial").consistent is None
@@ -236,6 +236,51 @@ def test_a_total_no_layout_can_hold_is_found_past_the_consistency_budget(monkeyp
         with pytest.raises(InconsistentPositionError, match="LP relaxation"):
             deduce(Observation(grid, mines=mines), "trivial")
     assert deduce(Observation(grid, mines=mines), "trivial", use_total=False).consistent is None
+
+
+def _pockets(n: int, extra: int) -> Observation:
+    """n x n star pockets, each 1 or 4 mines (four 1s around a centre, one arm each), one forced mine, and
+    hidden numbers elsewhere: the totals that fit are n*n + 1 + 3k, the LP relaxation takes any between."""
+    g = np.full((6 * n + 2, 6 * n), -4, np.int8)
+    for k in range(n):
+        for j in range(n):
+            for a, b in [(0, 0), (0, 4), (4, 0), (4, 4), (2, 2)]:
+                g[6 * k + a, 6 * j + b] = -1
+            for a, b in [(1, 1), (1, 3), (3, 1), (3, 3)]:
+                g[6 * k + a, 6 * j + b] = 1
+    g[-1, 0], g[-2, 1] = -1, 1
+    return Observation(g, mines=n * n + 1 + extra, noise="lost")
+
+
+def test_a_total_between_what_the_blocks_allow_is_found_past_the_consistency_budget():
+    """A reviewer's case: past enumeration's budget (1,600 pockets) a total the pockets cannot hold passed
+    the LP check, and trivial claimed a cell (consistent=None) where bounded refused."""
+    from sweeplab.methods._consistency import has_layout
+
+    for extra in (1, 2):
+        with pytest.raises(InconsistentPositionError, match="no sum of the mines each block"):
+            has_layout(_pockets(40, extra), use_total=True, time_limit=None)
+        with pytest.raises(InconsistentPositionError):
+            deduce(_pockets(40, extra), "trivial")
+    for extra in (0, 3):  # totals that fit: not refused (past the budget: unchecked)
+        assert has_layout(_pockets(40, extra), use_total=True, time_limit=None) is None
+        assert deduce(_pockets(40, extra), "trivial").safe | deduce(_pockets(40, extra), "trivial").mines
+    assert has_layout(_pockets(40, 1), use_total=False, time_limit=None)  # the total is what fails
+
+
+def test_the_sums_the_blocks_reach_are_every_sum_of_their_counts():
+    """The bit sets of block_contradiction against sums listed one by one."""
+    import itertools
+
+    from sweeplab.methods.enumerate import _any_count
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        base = {int(v) for v in rng.choice(12, size=rng.integers(1, 4), replace=False)}
+        n = int(rng.integers(0, 20))
+        reach = _any_count(sum(1 << b for b in base), n)
+        want = {b + k for b, k in itertools.product(base, range(n + 1))}
+        assert {k for k in range(reach.bit_length()) if reach >> k & 1} == want
 
 
 def test_deduce_with_proofs_fills_checkable_proofs():

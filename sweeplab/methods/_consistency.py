@@ -26,9 +26,10 @@ def has_layout(obs: Observation, *, use_total: bool,
     """``True`` when exact enumeration finds a layout, ``None`` past its budget; raises when none fits.
 
     Past the budget, the blocks of the frontier are still searched one by one
-    within the node budget alone: a block no layout fits (a local
-    contradiction) is found whatever the size of the rest and the machine.
-    Then the LP relaxation of the whole position, total row included, is
+    within the node budget alone (:func:`~sweeplab.methods.enumerate.block_contradiction`):
+    a block no layout fits (a local contradiction), or a total that no sum of
+    the blocks' mine counts reaches, is found whatever the size of the rest
+    and the machine.  Then the LP relaxation of the whole position, total row included, is
     solved (HiGHS, within ``time_limit``): when it has no point no layout
     fits, which finds a total no layout can hold (on 100,000 covered cells
     0.4 s to refuse, 1.7 s to pass).  Only a position past both, or with a
@@ -52,19 +53,19 @@ def has_layout(obs: Observation, *, use_total: bool,
     ...
     sweeplab.errors.InconsistentPositionError: ...
     """
-    from .enumerate import analyse, has_empty_block  # numba: imported on first use
+    from .enumerate import analyse, block_contradiction  # numba: imported on first use
 
     try:
         analyse(obs, use_total=use_total, probabilities=False, max_nodes=CONSISTENCY_NODES,
                 max_bytes=CONSISTENCY_BYTES, time_limit=time_limit)
     except MethodRefused:
         try:
-            empty = has_empty_block(obs, max_nodes=CONSISTENCY_NODES, max_bytes=CONSISTENCY_BYTES)
-        except MethodRefused:
-            return None
-        if empty:
-            raise InconsistentPositionError("a block of the frontier has no layout that fits its clues"
-                                            ) from None
+            reason = block_contradiction(obs, use_total=use_total, max_nodes=CONSISTENCY_NODES,
+                                         max_bytes=CONSISTENCY_BYTES)
+        except MethodRefused:  # count arrays over the memory budget: the LP may still tell
+            reason = None
+        if reason is not None:
+            raise InconsistentPositionError(reason) from None
         _check_relaxation(obs, use_total=use_total, time_limit=time_limit)
         return None
     return True

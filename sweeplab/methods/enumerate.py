@@ -52,7 +52,9 @@ chunks of backtracking and inside the programme; past it,
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass
 from math import comb
 
@@ -66,7 +68,7 @@ from ._common import TIME_LIMIT, Budget, count_option, size_text
 
 __all__ = [
     "ComponentTooLargeError",
-    "has_empty_block",
+    "block_contradiction",
     "Enumeration",
     "analyse",
     "block_counts",
@@ -258,15 +260,21 @@ def _backtrack(gsize, row_ptr, row_groups, lo, hi, gptr, grows, order, starts, c
     return c
 
 
-def has_empty_block(obs: Observation, *, max_nodes: int = MAX_NODES,
-                    max_bytes: int | None = MAX_BYTES) -> bool:
-    """Some block of the frontier, searched within ``max_nodes`` backtracking nodes, has no layout.
+def block_contradiction(obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES,
+                        max_bytes: int | None = MAX_BYTES) -> str | None:
+    """Why no layout fits, found block by block within ``max_nodes`` nodes each; ``None`` if not found.
 
-    A local contradiction (a pocket of clues no layout fits) makes the whole
-    position inconsistent, whatever the rest and the total: this finds it
-    without counting the blocks past ``max_nodes``, so within a budget that
-    does not depend on the machine.  ``False`` says only that no block
-    searched to the end was empty.
+    Each block of the frontier is searched alone, so the answer does not
+    depend on the machine, and a block past ``max_nodes`` is only left out
+    (taken to allow any number of mines).  Two contradictions are found:
+
+    - a block no layout fits (a pocket of clues that contradict each other),
+      whatever the rest and the total;
+    - with ``use_total``, a total that no sum of the mine counts the blocks
+      allow, plus the interior's, reaches (pockets that hold 1 or 4 mines
+      each cannot hold 2 between two of them: the LP relaxation can).
+
+    ``None`` says only that neither was found.
 
     Raises
     ------
@@ -275,18 +283,48 @@ def has_empty_block(obs: Observation, *, max_nodes: int = MAX_NODES,
 
     Examples
     --------
-    >>> has_empty_block(Observation.from_text("??\\n.2"))  # the 2 needs both cells, the 0 neither
+    >>> block_contradiction(Observation.from_text("??\\n.2"))  # the 2 needs both cells, the 0 neither
+    'a block of the frontier has no layout that fits its clues'
+    >>> block_contradiction(Observation.from_text("??\\n11", mines=1)) is None
     True
-    >>> has_empty_block(Observation.from_text("??\\n11"))
-    False
+    >>> block_contradiction(Observation.from_text("1??\\n???", mines=4))  # 1 by the clue, 2 off it
+    'no sum of the mines each block of the frontier allows and the interior can hold fits the 4 mines left'
     """
-    p = clue_system(obs, use_total=False).grouped()
+    p = clue_system(obs, use_total=use_total).grouped()
+    R, I = p.remaining, int(p.interior.size)
     if not p.group_size.size:
-        return False
+        return None
     budget = Budget("enumerate", time_limit=None, max_bytes=max_bytes)
-    _, counts, coff, _, _, _, over, _ = _search(p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi,
-                                                _max_nodes(max_nodes), budget)
-    return any(not over[c] and not (counts[coff[c]: coff[c + 1]] > 0).any() for c in range(coff.size - 1))
+    comp, counts, coff, _, _, _, over, _ = _search(p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi,
+                                                   _max_nodes(max_nodes), budget)
+    allowed = [None if over[c] else np.flatnonzero(counts[coff[c]: coff[c + 1]] > 0)
+               for c in range(coff.size - 1)]
+    if any(a is not None and not a.size for a in allowed):
+        return "a block of the frontier has no layout that fits its clues"
+    if R is None:
+        return None
+    # the sums of mines reachable so far, as the bits of an integer (bit k: k mines)
+    cells = np.bincount(comp, weights=p.group_size, minlength=len(allowed)).astype(np.int64)
+    reach = _any_count(1, I)
+    for a, n in zip(allowed, cells.tolist(), strict=True):
+        if a is None:
+            reach = _any_count(reach, n)
+        else:
+            reach = functools.reduce(operator.or_, (reach << int(k) for k in a))
+    if R < 0 or not (reach >> R) & 1:
+        return (f"no sum of the mines each block of the frontier allows and the interior can hold fits "
+                f"the {mines_text(R)} left")
+    return None
+
+
+def _any_count(reach: int, n: int) -> int:
+    """``reach`` with anything from 0 to ``n`` added: the OR of ``reach << k`` for k = 0..n (by doubling)."""
+    done = 1  # reach now holds the sums of 0..done-1 added
+    while done <= n:
+        step = min(done, n + 1 - done)
+        reach |= reach << step
+        done += step
+    return reach
 
 
 @numba.njit(cache=True)
