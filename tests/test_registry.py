@@ -207,7 +207,8 @@ def test_a_local_contradiction_is_found_past_the_consistency_budget():
         has_layout(obs, use_total=True, time_limit=1e-9)  # out of time at once: the blocks still tell
     with pytest.raises(InconsistentPositionError):
         deduce(obs, "gf2")
-    assert has_layout(Observation.from_text("??\n11\n.."), use_total=False, time_limit=1e-9) is None
+    # out of time, yet every block searched to its end: a layout fits
+    assert has_layout(Observation.from_text("??\n11\n.."), use_total=False, time_limit=1e-9) is True
 
 
 def test_a_total_no_layout_can_hold_is_found_past_the_consistency_budget(monkeypatch):
@@ -228,7 +229,7 @@ def test_a_total_no_layout_can_hold_is_found_past_the_consistency_budget(monkeyp
 
     # as on a board too large for them: enumeration gives up, the block search finds nothing
     monkeypatch.setattr(enumeration, "analyse", over_budget)
-    monkeypatch.setattr(enumeration, "block_contradiction", lambda *args, **kwargs: None)
+    monkeypatch.setattr(enumeration, "block_check", lambda *args, **kwargs: (None, False))
     fits = Observation(grid, mines=int(layout.sum()))
     assert consistency.has_layout(fits, use_total=True, time_limit=None) is None  # unchecked, not refused
     assert deduce(fits, "trivial").consistent is None
@@ -262,8 +263,8 @@ def test_a_total_between_what_the_blocks_allow_is_found_past_the_consistency_bud
             has_layout(_pockets(40, extra), use_total=True, time_limit=None)
         with pytest.raises(InconsistentPositionError):
             deduce(_pockets(40, extra), "trivial")
-    for extra in (0, 3):  # totals that fit: not refused (past the budget: unchecked)
-        assert has_layout(_pockets(40, extra), use_total=True, time_limit=None) is None
+    for extra in (0, 3):  # totals that fit: every pocket searched, so a layout is known to fit
+        assert has_layout(_pockets(40, extra), use_total=True, time_limit=None) is True
         assert deduce(_pockets(40, extra), "trivial").safe | deduce(_pockets(40, extra), "trivial").mines
     assert has_layout(_pockets(40, 1), use_total=False, time_limit=None)  # the total is what fails
 

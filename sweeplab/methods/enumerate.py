@@ -290,31 +290,43 @@ def block_contradiction(obs: Observation, *, use_total: bool = True, max_nodes: 
     >>> block_contradiction(Observation.from_text("1??\\n???", mines=4))  # 1 by the clue, 2 off it
     'no sum of the mines each block of the frontier allows and the interior can hold fits the 4 mines left'
     """
+    return block_check(obs, use_total=use_total, max_nodes=max_nodes, max_bytes=max_bytes)[0]
+
+
+def block_check(obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES,
+                max_bytes: int | None = MAX_BYTES) -> tuple[str | None, bool]:
+    """:func:`block_contradiction`'s reason, and whether every block was searched to its end.
+
+    When every block was and no contradiction is found, some layout fits:
+    the blocks are independent but for the total, which some sum then meets.
+    """
     p = clue_system(obs, use_total=use_total).grouped()
     R, I = p.remaining, int(p.interior.size)
-    if not p.group_size.size:
-        return None
-    budget = Budget("enumerate", time_limit=None, max_bytes=max_bytes)
-    comp, counts, coff, _, _, _, over, _ = _search(p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi,
-                                                   _max_nodes(max_nodes), budget)
-    allowed = [None if over[c] else np.flatnonzero(counts[coff[c]: coff[c + 1]] > 0)
-               for c in range(coff.size - 1)]
+    allowed: list[np.ndarray | None] = []
+    cells: list[int] = []
+    if p.group_size.size:
+        budget = Budget("enumerate", time_limit=None, max_bytes=max_bytes)
+        comp, counts, coff, _, _, _, over, _ = _search(p.group_size, p.row_ptr, p.row_groups, p.lo, p.hi,
+                                                       _max_nodes(max_nodes), budget)
+        allowed = [None if over[c] else np.flatnonzero(counts[coff[c]: coff[c + 1]] > 0)
+                   for c in range(coff.size - 1)]
+        cells = np.bincount(comp, weights=p.group_size, minlength=len(allowed)).astype(np.int64).tolist()
+    complete = all(a is not None for a in allowed)
     if any(a is not None and not a.size for a in allowed):
-        return "a block of the frontier has no layout that fits its clues"
+        return "a block of the frontier has no layout that fits its clues", True
     if R is None:
-        return None
+        return None, complete
     # the sums of mines reachable so far, as the bits of an integer (bit k: k mines)
-    cells = np.bincount(comp, weights=p.group_size, minlength=len(allowed)).astype(np.int64)
     reach = _any_count(1, I)
-    for a, n in zip(allowed, cells.tolist(), strict=True):
+    for a, n in zip(allowed, cells, strict=True):
         if a is None:
             reach = _any_count(reach, n)
         else:
             reach = functools.reduce(operator.or_, (reach << int(k) for k in a))
     if R < 0 or not (reach >> R) & 1:
         return (f"no sum of the mines each block of the frontier allows and the interior can hold fits "
-                f"the {mines_text(R)} left")
-    return None
+                f"the {mines_text(R)} left"), True
+    return None, complete
 
 
 def _any_count(reach: int, n: int) -> int:
