@@ -174,14 +174,18 @@ boards
 #   the null-space certificate (`lstsq-certified`) and GF(2) stop at 20%, 0%, 0%. So the answer to
 #   "how many expert games can I finish with only RREF" is: almost none (0 of 100; under 4% at 95%);
 #   RREF opens 30% of an expert board before its first forced guess, exact enumeration 61%.
-# - **A safe first click** cuts everything by half or more: 51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because
-#   a first click that shows a number is often a guess already.
-# - **The total** helps the strong methods by up to 7 points on the three levels (beginner 90% → 97% for
-#   enumeration, the LP relaxation and bounds propagation) and 10 in the density sweep (16×16 at 0.20:
-#   25% → 35% for enumeration, 40 games), and hurts one RREF pass (intermediate 43% → 40%, 16×16 at density 0.15: 68% → 57%): the total row changes
-#   the reduced basis, and the row bound rule reads a different, sometimes less useful, set of rows. For
-#   the same reason the order of the moves matters to RREF: on the same 100 intermediate games it wins 40
-#   applying each answer at once, 37 opening the safe cells only or one move at a time.
+# - **A safe first click** cuts everything by about half or more (beginner 97% → 51% for enumeration):
+#   51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because a first click that shows a number is
+#   often a guess already.
+# - **The total** helps the strong methods on the same games (beginner 90% → 97% for enumeration, McNemar
+#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation and bounds
+#   propagation alike). The other differences here are within noise at 40-100 games: 16×16 at 0.20,
+#   25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass with the total, intermediate 43% →
+#   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
+#   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
+#   set of rows), not shown here. The order of the moves matters to RREF for that reason: on the same 100
+#   intermediate games it wins 40 applying each answer at once, 37 opening the safe cells only or one
+#   move at a time (`sweeplab.stats.paired_difference` tests any such pair).
 # - **Against density** (16×16): every method finishes nearly all games at 5% mines; at 15% (intermediate's
 #   density) exact enumeration still finishes 78%, RREF 57% and single-clue rules 40%; at 25% none.
 # - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (published about

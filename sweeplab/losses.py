@@ -12,6 +12,9 @@ Causes (:data:`CAUSES`, exclusive; tested in the order listed, except that the s
 
 ``"first click"``
     the opening move stepped on a mine (possible only under ``first_click="none"``);
+``"wrong claim"``
+    a method claimed the cell certainly safe, and it was a mine (only an unsound method, such as
+    ``lstsq``, or clue noise read as exact);
 ``"certain cell skipped"``
     a cell was certainly safe (probability 0), yet the agent guessed;
 ``"coin flip"``
@@ -58,8 +61,8 @@ from .simulate import agent_generator, game_seeds
 __all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
 
 #: Loss causes, in the order they are tested (see the module notes).
-CAUSES = ("first click", "certain cell skipped", "coin flip", "riskier than safest", "endgame", "opening",
-          "safest guess", "unanalysed")
+CAUSES = ("first click", "wrong claim", "certain cell skipped", "coin flip", "riskier than safest", "endgame",
+          "opening", "safest guess", "unanalysed")
 
 
 #: Equal probabilities computed along different paths differ by ~1e-17: such cells count as equally safe.
@@ -101,6 +104,7 @@ def classify_loss(
     layout: np.ndarray,
     *,
     first: bool = False,
+    claimed: bool = False,
     tolerance: float = 0.005,
     forced: float = 0.45,
     endgame_cells: int = 40,
@@ -118,6 +122,8 @@ def classify_loss(
         The true mines (the referee's knowledge; the agent never had it).
     first : bool, default False
         The move was the opening move.
+    claimed : bool, default False
+        A method claimed the cell certainly safe (the move was not a guess): ``"wrong claim"``.
     tolerance : float, default 0.005
         A cell more than this above the lowest probability is "riskier than safest".
     forced : float, default 0.45
@@ -152,12 +158,15 @@ def classify_loss(
     try:
         p = probabilities(obs, time_limit=None)  # the same classes on any machine
     except (InconsistentPositionError, MethodRefused):
-        return Loss("unanalysed", place, float("nan"), float("nan"), n_cov, share, True)
+        return Loss("wrong claim" if claimed else "unanalysed", place, float("nan"), float("nan"), n_cov,
+                    share, True)
     p_cov = np.where(covered, p, np.inf)
     best = float(p_cov.min())
     chosen = float(p[r, c])
     safest_safe = bool(np.any(covered & (p_cov <= best + _ROUNDING) & ~layout))
-    if best <= 0.0:
+    if claimed:
+        cause = "wrong claim"
+    elif best <= 0.0:
         cause = "certain cell skipped"
     elif _unavoidable(obs, cell, p):
         cause = "coin flip"
@@ -209,7 +218,7 @@ def play_losses(
     >>> list(df.columns[:3]), len(df)
     (['game', 'won', 'guesses'], 4)
     """
-    allowed = set(inspect.signature(classify_loss).parameters) - {"obs", "cell", "layout", "first"}
+    allowed = set(inspect.signature(classify_loss).parameters) - {"obs", "cell", "layout", "first", "claimed"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise ValueError(f"play_losses has no option {', '.join(map(repr, unknown))}; it takes level, shape, "
@@ -231,8 +240,11 @@ def play_losses(
             if played.hit_mine:
                 layout = game.layout
                 assert layout is not None  # placed at the first reveal
+                # the position of the turn: what the method saw when it made the claim, or the agent
+                # when it guessed (a guess is a turn's only move)
                 loss = classify_loss(seen[played.turn], (played.move.row, played.move.col), layout,
-                                     first=played.move.source == "first", **options)
+                                     first=played.move.source == "first",
+                                     claimed=played.move.source not in ("first", "guess"), **options)
                 row.update(asdict(loss))
                 break
         row["won"] = game.status == "won" and game.mines_hit == 0

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .agents import Agent
+from .errors import InconsistentPositionError, MethodRefused
 from .game import Game
 from .positions import Observation
 from .referee import referee
@@ -40,7 +41,9 @@ class ReachAgent(Agent):
     """A chain of methods that never guesses (issue 11 item 1).
 
     Where its methods prove nothing it returns no move, and the referee ends
-    the game as ``"stuck"``: the position of the first forced guess.
+    the game as ``"stuck"``: the position of the first forced guess.  A method
+    refusing a position raises :class:`~sweeplab.MethodRefused` instead: that
+    is not a forced guess (:attr:`Progress.refused`).
 
     Examples
     --------
@@ -53,6 +56,7 @@ class ReachAgent(Agent):
     use_total: bool = True
     first_move: Any = "auto"
     name = "reach"
+    refusals_stop = True
 
     def guess(self, obs: Observation, rng: np.random.Generator) -> None:
         return None
@@ -92,12 +96,17 @@ class Progress:
         Questions asked of the method (answers applied).
     reveals, flags : int
         Cells revealed and flagged after the opening.
+    refused : bool
+        The game stopped because the method refused a position (past its
+        budget, such as ``brute`` past 20 frontier cells), not because it
+        proved nothing: no forced guess was reached.
     """
 
     opened_first: int
     turns: int
     reveals: int
     flags: int
+    refused: bool = False
 
 
 def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, use_total: bool = True,
@@ -111,24 +120,26 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
     --------
     >>> game = Game.from_layout(np.array([[0, 0, 0, 1, 0]], dtype=bool))
     >>> play_without_guessing(game, "trivial", (0, 0)), game.status  # the 1 and the total
-    (Progress(opened_first=3, turns=1, reveals=1, flags=0), 'won')
+    (Progress(opened_first=3, turns=1, reveals=1, flags=0, refused=False), 'won')
     """
     if convention not in CONVENTIONS:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
-        for played in referee(agent, game, np.random.default_rng(0)):
-            if played.move.source == "first":
-                opened_first = played.opened
-                continue
-            turns = played.turn
-            if played.move.kind == "reveal":
-                reveals += 1
-            else:
-                flags += 1
+        try:
+            for played in referee(agent, game, np.random.default_rng(0)):
+                if played.move.source == "first":
+                    opened_first = played.opened
+                    continue
+                turns = played.turn
+                if played.move.kind == "reveal":
+                    reveals += 1
+                else:
+                    flags += 1
+        except MethodRefused:
+            return Progress(opened_first, turns, reveals, flags, refused=True)
         return Progress(opened_first, turns, reveals, flags)
-    from .errors import InconsistentPositionError, MethodRefused
     from .methods import deduce, untimed
     from .positions import COVERED
 
@@ -137,7 +148,9 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         obs = game.observation
         try:
             d = deduce(obs, method, use_total=use_total, check_consistency=False, **untimed(method))
-        except (MethodRefused, InconsistentPositionError):
+        except MethodRefused:
+            return Progress(opened_first, turns, reveals, flags, refused=True)
+        except InconsistentPositionError:
             break
         grid = obs.grid
         safe = [c for c in sorted(d.safe) if grid[c] == COVERED]

@@ -179,7 +179,8 @@ def reach_games(
         ``revealed`` (share of the safe cells open at the first forced guess),
         ``opening`` (share opened by the first click), ``turns`` (method
         calls), ``reveals``, ``flags``, ``mines_hit`` (always 0 for a sound
-        method), ``seconds``.
+        method), ``refused`` (the game stopped where the method refused a position past its budget,
+        such as ``brute`` past 20 frontier cells: not a forced guess, and not a win), ``seconds``.
 
     Examples
     --------
@@ -187,20 +188,15 @@ def reach_games(
     >>> df["won"].dtype, len(df)
     (dtype('bool'), 4)
     """
-    name = _check_method(method)
-    shape_, n_mines, level = _board(level, shape, mines, density)
     games = check_count("games", games)
     seed = root_seed(seed)
     start = check_count("start", start)
-    use_total = check_flag("use_total", use_total)
-    agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
-        first_click=first_click, shape=shape_)
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
-    h, w = shape_
-    params = {"method": name, "use_total": bool(use_total), "level": level, "height": h, "width": w,
-              "mines": n_mines, "density": round(n_mines / (h * w), 4), "first_click": first_click,
-              "first_move": _first_move_label(agent.first_move), "convention": convention, "seed": seed}
+    params, agent = _reach_point(method=method, level=level, shape=shape, mines=mines, density=density,
+                                 use_total=use_total, first_click=first_click, first_move=first_move,
+                                 convention=convention)
+    params["seed"] = seed
+    name, use_total, h, w, n_mines = (params[k] for k in ("method", "use_total", "height", "width", "mines"))
+    shape_ = (h, w)
     rows = []
     for i, game, rng in _games(shape_, n_mines, first_click, seed, start, games):
         t0 = time.perf_counter()
@@ -210,11 +206,30 @@ def reach_games(
         rows.append({**params, "game": i, "won": game.status == "won" and game.mines_hit == 0,
                      "revealed": game.revealed_fraction, "opening": p.opened_first / max(safe_total, 1),
                      "turns": p.turns, "reveals": p.reveals, "flags": p.flags, "mines_hit": game.mines_hit,
-                     "seconds": time.perf_counter() - t0})
+                     "refused": p.refused, "seconds": time.perf_counter() - t0})
     return pd.DataFrame(rows, columns=[*params, "game", "won", "revealed", "opening", "turns", "reveals",
-                                       "flags", "mines_hit", "seconds"])
+                                       "flags", "mines_hit", "refused", "seconds"])
 
 
+def _reach_point(*, method, level, shape, mines, density, use_total, first_click, first_move,
+                 convention) -> tuple[dict[str, Any], ReachAgent]:
+    """A reach point's parameters as its rows state them (its games' identity, but the seed), and its
+    player."""
+    name = _check_method(method)
+    shape_, n_mines, level = _board(level, shape, mines, density)
+    use_total = check_flag("use_total", use_total)
+    agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
+        first_click=first_click, shape=shape_)
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    h, w = shape_
+    return ({"method": name, "use_total": bool(use_total), "level": level, "height": h, "width": w,
+             "mines": n_mines, "density": round(n_mines / (h * w), 4), "first_click": first_click,
+             "first_move": _first_move_label(agent.first_move), "convention": convention}, agent)
+
+
+_REACH_POINT_ARGS = ("method", "level", "shape", "mines", "density", "use_total", "first_click", "first_move",
+                     "convention")
 #: Columns that identify a reach point.
 REACH_KEYS = ("method", "use_total", "level", "height", "width", "mines", "density", "first_click",
               "first_move", "convention")
@@ -223,11 +238,15 @@ REACH_KEYS = ("method", "use_total", "level", "height", "width", "mines", "densi
 def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
     """Reach per point: games, wins, win rate with Wilson intervals, and the share opened before a guess.
 
+    ``refused`` counts the games that stopped where the method refused a
+    position (they are not wins, and not forced guesses either: a method that
+    refuses some positions of a point has no reach measured there).
+
     Examples
     --------
     >>> rows = reach_games(method="trivial", level="beginner", games=5, seed=0)
-    >>> list(reach_summary(rows).columns)[-7:]
-    ['games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'mean_revealed', 'sem_revealed']
+    >>> list(reach_summary(rows).columns)[-8:]
+    ['games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'mean_revealed', 'sem_revealed', 'refused']
     """
     keys = [k for k in REACH_KEYS if k in rows.columns]
     out = []
@@ -238,7 +257,8 @@ def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
         out.append({**dict(zip(keys, values, strict=True)), "games": n, "wins": wins,
                     "win_rate": wins / n if n else math.nan, "ci_low": float(lo), "ci_high": float(hi),
                     "mean_revealed": float(rev.mean()) if n else math.nan,
-                    "sem_revealed": float(rev.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan})
+                    "sem_revealed": float(rev.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
+                    "refused": int(g["refused"].sum()) if "refused" in g else 0})
     return pd.DataFrame(out)
 
 
@@ -500,6 +520,15 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
         text = json.dumps(q, sort_keys=True)
         if text in seen:
             raise ValueError(f"point {i} repeats point {seen[text]} ({q!r}); give each point once")
+        if kind == "reach":  # written differently, the same games: they would be counted twice
+            defaults = {k: v.default for k, v in inspect.signature(reach_games).parameters.items()}
+            games_key = json.dumps(_reach_point(**{k: q.get(k, defaults[k]) for k in _REACH_POINT_ARGS})[0],
+                                   sort_keys=True)
+            if games_key in seen:
+                j = seen[games_key]
+                raise ValueError(f"point {i} ({q!r}) plays the same games as point {j} ({out[j]!r}): they "
+                                 f"would be counted as one larger sample; give each point once")
+            seen[games_key] = i
         seen[text] = i
         out.append(q)
     if not out:

@@ -154,6 +154,19 @@ def test_play_losses_plays_the_same_games_and_tabulates():
     assert table["share of losses"].sum() == pytest.approx(1.0, abs=1e-3)
 
 
+def test_a_loss_on_a_wrong_claim_is_a_wrong_claim_not_a_skipped_cell():
+    """A reviewer's case: lstsq's wrong claim was labelled "certain cell skipped" (a guess, documented)."""
+    df = play_losses("lstsq", level="intermediate", games=1, start=64, seed=3, first_click="safe")
+    assert df["cause"].tolist() == ["wrong claim"] and df["p_best"].tolist() == [0.0]
+    ref = sweeplab.play("lstsq", level="intermediate", games=1, start=64, seed=3, first_click="safe")
+    assert ref["wrong_claims"].tolist() == [1] and not ref["won"].any()
+    many = play_losses("lstsq", level="intermediate", games=150, seed=3, first_click="safe")
+    played = sweeplab.play("lstsq", level="intermediate", games=150, seed=3, first_click="safe")
+    # every game lost on a claim is one the referee counted a wrong claim in
+    claimed = set(many.loc[many["cause"] == "wrong claim", "game"])
+    assert claimed and claimed <= set(played.loc[played["wrong_claims"] > 0, "game"])
+
+
 def _endgames(n, *, seed=0, shape=(6, 7), mines=11, flag_share=0.0):
     """Small positions part-way through a game (a share of the mines flagged), with their layouts listed."""
     from sweeplab.agents.best import endgame_layouts

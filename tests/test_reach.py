@@ -285,3 +285,33 @@ def test_play_losses_takes_custom_boards_and_refuses_unknown_options():
         cascade_games(methods=("lstsq",), level="beginner", games=1)
     with pytest.raises(ValueError, match=r"give mines= with shape=\(5, 5\)"):
         sweeplab.generate_board(shape=(5, 5))
+
+
+@pytest.mark.parametrize("convention", ["all", "single"])
+def test_a_method_refusing_a_position_is_marked_refused_not_stuck(convention):
+    """A reviewer's case: brute refuses frontiers over 20 cells, and those games read as forced guesses."""
+    from sweeplab.reach import reach_games, reach_summary
+
+    kwargs = dict(level="beginner", games=12, seed=0, convention=convention)
+    exact = reach_games(method="enumerate", **kwargs)
+    brute = reach_games(method="brute", **kwargs)
+    assert not exact["refused"].any() and brute["refused"].any()
+    # where brute did not refuse it is enumeration, game by game (both complete)
+    kept = ~brute["refused"].to_numpy()
+    assert brute["won"][kept].tolist() == exact["won"][kept].tolist()
+    assert not brute["won"][~kept].any()
+    summary = reach_summary(brute)
+    assert summary["refused"].tolist() == [int((~kept).sum())]
+
+
+def test_run_games_refuses_two_reach_points_that_play_the_same_games():
+    """A reviewer's case: written differently, the same 30 games were counted as 60 in reach_summary."""
+    from sweeplab.reach import run_games
+
+    same = [{"method": "trivial", "level": "beginner"},
+            {"method": "trivial", "shape": [9, 9], "mines": 10, "first_move": [2, 2], "convention": "all",
+             "use_total": True}]
+    with pytest.raises(ValueError, match="point 1 .* plays the same games as point 0"):
+        run_games("reach", same, games=3)
+    other = [same[0], {**same[0], "first_click": "safe"}, {**same[0], "use_total": False}]
+    assert run_games("reach", other, games=2)["point"].tolist() == [0, 0, 1, 1, 2, 2]

@@ -257,6 +257,9 @@ class Agent:
     #: Allowed values of options, checked on construction: ``(low, high)`` for a number (``None``:
     #: unbounded), a tuple of choices for a string.  A subclass extends its parent's.
     option_limits: ClassVar[Mapping[str, tuple]] = MappingProxyType({"max_nodes": (1, None)})
+    #: A method refusing a position (past its budget) raises :class:`~sweeplab.MethodRefused` rather than
+    #: passing to the next method or a guess (:class:`~sweeplab.noguess.ReachAgent`: no forced guess there).
+    refusals_stop: ClassVar[bool] = False
     #: Options of the base class an agent never reads: :func:`~sweeplab.agents.make_agent` refuses them.
     unused_options: ClassVar[frozenset[str]] = frozenset()
 
@@ -338,6 +341,8 @@ class Agent:
                 # Only after wrong claims or misread noise: fall back to a guess.
                 return []
             except MethodRefused:
+                if self.refusals_stop:
+                    raise
                 continue  # e.g. enumeration over a huge block (noisy bounds): the next method, or a guess
             if d.safe or d.mines:
                 return moves_from(d.safe, d.mines, name)

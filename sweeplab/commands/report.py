@@ -76,10 +76,8 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
         lines = ["", "Share of the decisions after the opening credited to each method (a decision: a cell "
                  "revealed or flagged; cells a zero opens around it are not counted):", "",
                  "| source | " + " | ".join(groups) + " | published |", "|---|" + "---|" * (len(groups) + 1)]
-        for src, gs in g.groupby("source", sort=False):
+        for src, gs in g.groupby("source", sort=False):  # every method of the cascade, 0% ones too
             row = gs.set_index("group").reindex(groups)
-            if row["decisions"].sum() == 0 and not math.isfinite(row["report"].iloc[-1]):
-                continue
             pub = row["report"].iloc[-1]
             cells = [_pct(v) for v in row["share"]]
             lines.append(f"| {src} | " + " | ".join(cells) + f" | {_pct(pub)} |")
