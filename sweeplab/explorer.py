@@ -305,7 +305,10 @@ class Explorer:
         Initial method, a key of :data:`sweeplab.METHODS`.
     agent : str, default "best"
         Initial agent of *Agent step*, a key of :data:`sweeplab.AGENTS`.
-    first_click : str, default "zero"
+    first_click : {"zero", "safe", "none"}, optional
+        The first-click rule of the games the explorer starts: ``"zero"`` by
+        default; with ``game``, that game's own rule unless given (a game from
+        :meth:`Game.from_layout` has ``"none"``: a first click can lose).
 
     Attributes
     ----------
@@ -339,21 +342,26 @@ class Explorer:
         seed: int = 0,
         method: str = "rref",
         agent: str = "best",
-        first_click: str = "zero",
+        first_click: str | None = None,
     ) -> None:
         from .board import BoardWidget
 
         method_info(method)  # ValueError naming the choices
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
-        self.game = game if game is not None else new_game(level, first_click=first_click, seed=seed)
+        if game is None:
+            game = new_game(level, first_click=first_click or "zero", seed=seed)
+        self.game = game
         g = self.game
         # a new game repeats this one's board and rules, or a preset level chosen on the board
-        self._rules: dict[str, Any] = {"first_click": g.first_click, "mode": g.mode, "noise": g.noise}
+        self._rules: dict[str, Any] = {"first_click": first_click or g.first_click, "mode": g.mode,
+                                       "noise": g.noise}
+        if game is not None and first_click is not None:
+            new_game(shape=g.shape, mines=g.n_mines, **self._rules, seed=seed)  # a bad rule raises now
         level = next((name for name, lv in LEVELS.items() if (lv.shape, lv.mines) == (g.shape, g.n_mines)),
                      f"{g.shape[0]}x{g.shape[1]}, {g.n_mines} mines")
         self._seed = seed
-        self._next_seed: int | None = None  # the seed new() was given with a level, for _on_control
+        self._quiet = False  # the level menu is being set from Python: no new game from _on_control
         # the boards the level menu offers: the presets and this game's own
         self._boards = {**{name: (lv.shape, lv.mines) for name, lv in LEVELS.items()},
                         level: (g.shape, g.n_mines)}
@@ -473,18 +481,15 @@ class Explorer:
             A key of :data:`sweeplab.LEVELS`, or the board the explorer started
             with (as the level menu names it); the board's current level when omitted.
         """
-        if level is not None and level != self.board.level:
-            if level not in self._boards:
-                raise ValueError(f"unknown level {level!r}; choose one of {list(self._boards)}")
-            self._next_seed = seed
-            self.board.level = level  # comes back here through _on_control
-            return self
-        if seed is None:
-            seed, self._next_seed = self._next_seed, None
-        self._seed = self._seed + 1 if seed is None else seed
-        shape, mines = self._boards[self.board.level]
-        self.game = new_game(shape=shape, mines=mines, **self._rules, seed=self._seed)
-        self._rng = np.random.default_rng(self._seed)
+        if level is not None and level not in self._boards:
+            raise ValueError(f"unknown level {level!r}; choose one of {list(self._boards)}")
+        level = self.board.level if level is None else level
+        seed = self._seed + 1 if seed is None else seed
+        shape, mines = self._boards[level]
+        game = new_game(shape=shape, mines=mines, **self._rules, seed=seed)  # a bad seed raises here
+        self.game, self._seed = game, seed
+        self._rng = np.random.default_rng(seed)
+        self._set_quietly("level", level)
         self.board.game_id += 1
         self.refresh(message=f"new game, seed {self._seed}")
         return self
@@ -509,12 +514,22 @@ class Explorer:
         if name == "method" and new not in METHODS:
             self.board.method = change["old"]  # e.g. a method unregistered since the list was sent
         elif name == "level":
+            if self._quiet:
+                return
             if new in self._boards:
                 self.new()
-            else:
-                self.board.level = change["old"]
+            else:  # back to the level of the game in play, which goes on
+                self._set_quietly("level", change["old"])
         else:
             self.refresh()
+
+    def _set_quietly(self, name: str, value: Any) -> None:
+        """Set a control of the board without :meth:`_on_control` acting on it."""
+        self._quiet = True
+        try:
+            setattr(self.board, name, value)
+        finally:
+            self._quiet = False
 
     def refresh(self, *, message: str = "") -> None:
         """Recompute the deductions (with proofs), probabilities and open panel; send them to the board."""

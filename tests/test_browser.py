@@ -323,6 +323,8 @@ def test_right_click_and_flag_mode_flag_and_unflag(page, game):
     game.flag(r, c)
     wait(page, lambda d: shows(d, game))
     assert cell(page, r, c).get_attribute("data-state") == "flag"
+    # JupyterLab's own menu (copy, cut, delete cell...) must not open over the board: a reviewer saw it
+    assert page.execute_script("return document.querySelectorAll('.lm-Menu').length") == 0
     on_cell(page, r, c, "right")
     game.unflag(r, c)
     wait(page, lambda d: shows(d, game))

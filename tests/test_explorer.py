@@ -310,3 +310,40 @@ def test_new_takes_its_seed_with_a_level_and_the_starting_board_stays_on_the_men
     assert ex.game.shape == (6, 6) and ex.game.n_mines == 5 and ex.board.level == "6x6, 5 mines"
     with pytest.raises(ValueError, match="unknown level 'huge'; choose one of .*'6x6, 5 mines'"):
         ex.new(level="huge")
+
+
+def test_a_refused_seed_or_level_leaves_the_explorer_as_it_was():
+    """A reviewer's cases: a bad seed was stored before it was checked (every later New game raised), a bad
+    seed with a level switched the level menu alone, and an unknown level threw away the game in play."""
+    from sweeplab.explorer import Explorer
+
+    ex = Explorer(seed=0)
+    ex.click(4, 4)
+    game = ex.game
+    for kwargs in ({"seed": "a"}, {"level": "expert", "seed": -1}, {"level": "nope"}):
+        with pytest.raises(ValueError):
+            ex.new(**kwargs)
+        assert ex.game is game and ex.board.level == "beginner" and ex._seed == 0
+    ex.board.level = "nope"  # as the level menu could send it
+    assert ex.game is game and ex.board.level == "beginner"
+    ex._on_message({"event": "new"})
+    assert ex._seed == 1 and ex.game.shape == (9, 9)
+    ex.board.level = "intermediate"
+    assert ex.game.shape == (16, 16) and ex._seed == 2
+    ex.new(level="expert", seed=7)
+    assert ex.game.shape == (16, 30) and ex.board.level == "expert" and ex._seed == 7
+
+
+def test_a_game_passed_in_takes_the_first_click_rule_given():
+    """Explorer(game, first_click="zero") ignored the rule: a new game on a layout's board could be lost on
+    its first click (Game.from_layout has no first-click rule)."""
+    from sweeplab.explorer import Explorer
+
+    ex = Explorer(sweeplab.Game.from_layout(np.eye(5, dtype=bool)), first_click="zero")
+    for seed in range(3, 8):
+        ex.new(seed=seed)
+        ex.click(2, 2)
+        assert ex.game.first_click == "zero" and ex.game.status != "lost"
+    assert Explorer(sweeplab.Game.from_layout(np.eye(5, dtype=bool))).new(seed=1).game.first_click == "none"
+    with pytest.raises(ValueError, match="first_click"):
+        Explorer(sweeplab.Game.from_layout(np.eye(5, dtype=bool)), first_click="sometimes")

@@ -235,7 +235,8 @@ function render({ model, el }) {
   const bar = html("div", { class: "sl-toolbar" }, el);
   const newButton = html("button", { class: "sl-new", title: "start a new game (next seed)" }, bar, "New game");
   newButton.addEventListener("click", () => send("new"));
-  const levelSelect = html("select", { class: "sl-level", title: "a new game on this level" }, bar);
+  const levelSelect = html("select", { class: "sl-level", title: "a new game on this level",
+                                       "aria-label": "level (a new game)" }, bar);
   levelSelect.addEventListener("change", () => set("level", levelSelect.value));
   const methodLabel = html("label", {}, bar, "method ");
   const methodSelect = html("select", { class: "sl-method" }, methodLabel);
@@ -264,10 +265,13 @@ function render({ model, el }) {
     panelButtons[name] = b;
   }
 
-  const status = html("div", { class: "sl-status" }, el);
+  const status = html("div", { class: "sl-status", role: "status", "aria-live": "polite" }, el);
   const main = html("div", { class: "sl-main" }, el);
   const boardBox = html("div", { class: "sl-board-box" }, main);
-  const board = svg("svg", { class: "sl-board" }, boardBox);
+  // JupyterLab opens its own menu on a right click unless told not to: the right click flags
+  const board = svg("svg", { class: "sl-board", role: "application", "data-jp-suppress-context-menu": "",
+                             "aria-label": "Minesweeper board: click a cell to reveal it, right-click to flag it" },
+                    boardBox);
   const legend = html("div", { class: "sl-legend" }, boardBox);
   const side = html("div", { class: "sl-side" }, main);
   const info = html("div", { class: "sl-info" }, side);
@@ -283,6 +287,7 @@ function render({ model, el }) {
   });
   board.addEventListener("contextmenu", (event) => {
     event.preventDefault();
+    event.stopPropagation();
     const cell = cellOf(event);
     if (cell) send("flag", { row: cell[0], col: cell[1] });
   });
@@ -389,7 +394,10 @@ function render({ model, el }) {
     flagButton.classList.toggle("sl-active", model.get("flag_mode"));
     flagButton.setAttribute("aria-pressed", model.get("flag_mode"));
     probBox.checked = model.get("show_probabilities");
-    for (const [name, b] of Object.entries(panelButtons)) b.classList.toggle("sl-active", model.get("panel") === name);
+    for (const [name, b] of Object.entries(panelButtons)) {
+      b.classList.toggle("sl-active", model.get("panel") === name);
+      b.setAttribute("aria-pressed", model.get("panel") === name);
+    }
     const playing = model.get("status") === "playing";
     applyButton.disabled = stepButton.disabled = !playing;
 
