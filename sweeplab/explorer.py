@@ -306,8 +306,9 @@ class Explorer:
     agent : str, default "best"
         Initial agent of *Agent step*, a key of :data:`sweeplab.AGENTS`.
     first_click : {"zero", "safe", "none"}, optional
-        The first-click rule of the games the explorer starts: ``"zero"`` by
-        default; with ``game``, that game's own rule unless given (a game from
+        The first-click rule of the games the explorer starts (``"zero"`` by
+        default).  A ``game`` passed in keeps its own rule, and the games
+        started after it take its rule unless this is given (a game from
         :meth:`Game.from_layout` has ``"none"``: a first click can lose).
 
     Attributes
@@ -349,6 +350,7 @@ class Explorer:
         method_info(method)  # ValueError naming the choices
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
+        given = game is not None
         if game is None:
             game = new_game(level, first_click=first_click or "zero", seed=seed)
         self.game = game
@@ -356,7 +358,7 @@ class Explorer:
         # a new game repeats this one's board and rules, or a preset level chosen on the board
         self._rules: dict[str, Any] = {"first_click": first_click or g.first_click, "mode": g.mode,
                                        "noise": g.noise}
-        if game is not None and first_click is not None:
+        if given and first_click is not None:
             new_game(shape=g.shape, mines=g.n_mines, **self._rules, seed=seed)  # a bad rule raises now
         level = next((name for name, lv in LEVELS.items() if (lv.shape, lv.mines) == (g.shape, g.n_mines)),
                      f"{g.shape[0]}x{g.shape[1]}, {g.n_mines} mines")

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .agents.base import first_cell
+from .agents.base import Agent, first_cell
 from .errors import check_flag
 from .executor import check_count, check_positive, root_seed
 from .game import LEVELS, new_game, resolve_board
@@ -212,7 +212,7 @@ def reach_games(
 
 
 def _reach_point(*, method, level, shape, mines, density, use_total, first_click, first_move,
-                 convention) -> tuple[dict[str, Any], ReachAgent]:
+                 convention) -> tuple[dict[str, Any], Agent]:
     """A reach point's parameters as its rows state them (its games' identity, but the seed), and its
     player."""
     name = _check_method(method)

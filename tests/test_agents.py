@@ -276,8 +276,8 @@ def test_options_out_of_their_range_are_refused_with_the_range_and_default(name)
         else:
             low, high = limit
             step = 1 if isinstance(default, int) else 0.5
-            bad = [low - step] + ([high + step] if high is not None else [])
-            good = [low] + ([high] if high is not None else [])
+            bad = ([low - step] if low is not None else []) + ([high + step] if high is not None else [])
+            good = [v for v in (low, high) if v is not None] + ([10**30] if high is None else [])
             if isinstance(default, float):
                 bad += [float("nan"), float("inf")]
         for value in bad:
@@ -289,10 +289,21 @@ def test_options_out_of_their_range_are_refused_with_the_range_and_default(name)
             assert getattr(make_agent(name, **{option: value}), option) == value
 
 
+def test_option_values_valid_before_the_ranges_still_are():
+    """A reviewer's cases: max_nodes=0 (straight to enumeration's dynamic programme) and budgets past 2**64
+    (no budget) were valid, as are a tolerance above 1 and negative weights (experiments)."""
+    for name, options in [("probability", {"max_nodes": 0}), ("best", {"max_nodes": 2**64}),
+                          ("best", {"endgame_budget": 10**30}), ("best", {"tolerance": 1.5}),
+                          ("best", {"progress_bonus": -0.1, "progress_weight": -1.0})]:
+        agent = make_agent(name, **options)
+        assert all(getattr(agent, k) == v for k, v in options.items())
+    assert not sweeplab.play("probability", level="beginner", games=2, seed=0, max_nodes=0).empty
+
+
 def test_the_range_words_name_the_limits():
     from sweeplab.agents.best import BestAgent
 
-    for option, words in [("tolerance", "a number from 0 to 1"), ("lookahead", "a whole number at least 0"),
+    for option, words in [("tolerance", "a number at least 0"), ("lookahead", "a whole number at least 0"),
                           ("candidates", "one of ('auto', 'wide', 'frontier', 'score')")]:
         with pytest.raises(ValueError, match=re.escape(f"option {option} must be {words}, got")):
             BestAgent(**{option: -1 if option != "candidates" else "all"})

@@ -233,7 +233,7 @@ def junk(tmp_path):
         (["compare", "best", "best lookahead=ten", "--level", "beginner", "--games", "20"],
          ["best: option lookahead must be a whole number at least 0, got 'ten' (default 5)"]),
         (["play", "--agent", "best tolerance=-0.1", "--level", "beginner"],
-         ["best: option tolerance must be a number from 0 to 1, got -0.1"]),
+         ["best: option tolerance must be a number at least 0, got -0.1"]),
         (["compare", "best", "best free_coin_flips=nein", "--level", "beginner"],
          ["option free_coin_flips must be true or false, got 'nein'"]),
         (["sweep", "--agent", "best", "--level", "beginner", "--games", "5", "--out", "{tmp}/sw",

@@ -117,6 +117,8 @@ def _allowed(limit: tuple) -> str:
     if limit and all(isinstance(v, str) for v in limit):
         return f"one of {limit}"
     low, high = limit
+    if low is None and high is None:
+        return "that is finite"
     if high is None:
         return f"at least {low}"
     return f"at most {high}" if low is None else f"from {low} to {high}"
@@ -143,7 +145,7 @@ def check_option_types(agent: Agent) -> None:
     >>> BestAgent(tolerance=-0.1)
     Traceback (most recent call last):
     ...
-    ValueError: best: option tolerance must be a number from 0 to 1, got -0.1 (default 0.03)
+    ValueError: best: option tolerance must be a number at least 0, got -0.1 (default 0.03)
     """
     limits = type(agent).option_limits
     for name, kind, default in _plain_fields(type(agent)):
@@ -160,8 +162,8 @@ def check_option_types(agent: Agent) -> None:
             ok = isinstance(value, numbers) and not isinstance(value, (bool, np.bool_))
             if ok and limit is not None:
                 low, high = limit
-                ok = (bool(np.isfinite(value)) and (low is None or value >= low)
-                      and (high is None or value <= high))
+                finite = not isinstance(value, (float, np.floating)) or bool(np.isfinite(value))
+                ok = finite and (low is None or value >= low) and (high is None or value <= high)
         if not ok:
             allowed = _PLAIN[kind] if limit is None else f"{_PLAIN[kind]} {_allowed(limit)}"
             if kind is str and limit is not None:
@@ -256,7 +258,7 @@ class Agent:
     name: ClassVar[str] = "agent"
     #: Allowed values of options, checked on construction: ``(low, high)`` for a number (``None``:
     #: unbounded), a tuple of choices for a string.  A subclass extends its parent's.
-    option_limits: ClassVar[Mapping[str, tuple]] = MappingProxyType({"max_nodes": (1, None)})
+    option_limits: ClassVar[Mapping[str, tuple]] = MappingProxyType({"max_nodes": (0, None)})
     #: A method refusing a position (past its budget) raises :class:`~sweeplab.MethodRefused` rather than
     #: passing to the next method or a guess (:class:`~sweeplab.noguess.ReachAgent`: no forced guess there).
     refusals_stop: ClassVar[bool] = False

@@ -761,7 +761,7 @@ class BestAgent(BestV1Agent):
     free_coin_flips: bool = False
     isolated_regions: bool = False
     name = "best"
-    option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (0, None),
+    option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
                                       "candidates": CANDIDATE_SETS})
     prune_endgame = True
     isolated_first = False

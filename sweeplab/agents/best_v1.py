@@ -316,7 +316,7 @@ class BestV1Agent(ProbabilityAgent):
     endgame_budget: int = 20_000
     name = "best-v1"
     option_limits = MappingProxyType({
-        **ProbabilityAgent.option_limits, "tolerance": (0, 1), "progress_weight": (0, None),
+        **ProbabilityAgent.option_limits, "tolerance": (0, None), "progress_weight": (None, None),
         "endgame_cells": (0, None), "endgame_layouts": (0, None), "lookahead": (0, None),
         "endgame_budget": (0, None)})
     # What ``best`` changed (issue 13): the endgame search pruned (same choices when it completes,
