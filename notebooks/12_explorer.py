@@ -51,11 +51,13 @@ demo.click(4, 4)
 print(demo.board.summary)
 
 # %% [markdown]
-# The proof of one deduced cell, as the board shows it on hover, and as a picture:
+# The proof of one deduced cell, as the board shows it on hover, and as a picture (the first cell that
+# one RREF pass also fixes, so that the table below shows it):
 
 # %%
 obs = demo.game.observation
-cell, proof = min(demo.deduction.proofs.items())
+by_rref = sweeplab.deduce(obs, "rref").cells
+cell, proof = min((c, p) for c, p in demo.deduction.proofs.items() if c in by_rref)
 print(proof.explain(obs))
 fig, ax = plt.subplots(figsize=(4, 4))
 sweeplab.plot_proof(obs, proof, ax=ax)
@@ -63,10 +65,12 @@ plt.show()
 
 # %% [markdown]
 # The matrix panel holds the same tables as `sweeplab.explorer.panel_table`; the notebooks' labelled
-# tables show the component of that cell, its exact RREF and what the row bound rule reads off each row:
+# tables show the component of that cell, its exact RREF and what the row bound rule reads off each row
+# (the cell's column is printed first; its row fixes it):
 
 # %%
 part = next(p for p in sweeplab.clue_system(obs, use_total=False).components() if cell in p.cells)
+print(f"cell {cell} is x{part.cells.index(cell)}")
 bound_table(rref_table(part))
 
 # %% [markdown]

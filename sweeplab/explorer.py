@@ -282,6 +282,11 @@ def panel_table(obs: Observation, kind: str) -> dict:
     return {"kind": kind, "note": note, "columns": columns, "rows": out}
 
 
+
+def _then(done: str, problem: str) -> str:
+    """What was just done, then the problem with the position it left (neither hides the other)."""
+    return f"{done}; then {problem}" if done else problem
+
 class Explorer:
     """Play a game in JupyterLab on one interactive board, with a method's deductions and proofs on it.
 
@@ -397,7 +402,8 @@ class Explorer:
         if self._code(row, col) != COVERED or self.game.status != "playing":
             return 0
         opened = self.game.reveal(row, col)
-        self.refresh(message=f"revealed ({row},{col})" + (": a mine" if self.game.status == "lost" else ""))
+        hit = self.game.status == "lost" or self._code(row, col) == MINE  # score mode plays on after a mine
+        self.refresh(message=f"revealed ({row},{col})" + (": a mine" if hit else ""))
         return opened
 
     def flag(self, row: int, col: int) -> None:
@@ -547,12 +553,12 @@ class Explorer:
             if playing:  # cheap (exact, by components): sent always, for the hover; drawn when asked
                 self.probabilities = probabilities(obs)
         except InconsistentPositionError as exc:  # wrong flags
-            message = f"no mine layout fits this position (a wrong flag?): {exc}"
+            message = _then(message, f"no mine layout fits this position (a wrong flag?): {exc}")
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
-            message = f"{self.method} declines this position: {exc}"
+            message = _then(message, f"{self.method} declines this position: {exc}")
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
             whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
-            message = f"{self.method} raised {type(exc).__name__}: {exc} ({whose})"
+            message = _then(message, f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs
         with board.hold_sync():

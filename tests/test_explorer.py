@@ -347,3 +347,21 @@ def test_a_game_passed_in_takes_the_first_click_rule_given():
     assert Explorer(sweeplab.Game.from_layout(np.eye(5, dtype=bool))).new(seed=1).game.first_click == "none"
     with pytest.raises(ValueError, match="first_click"):
         Explorer(sweeplab.Game.from_layout(np.eye(5, dtype=bool)), first_click="sometimes")
+
+
+def test_the_board_says_a_mine_in_score_mode_and_keeps_what_was_done():
+    """In score mode a mine did not say so (the game plays on); on a position a wrong flag made
+    inconsistent, the problem overwrote what had just been done."""
+    from sweeplab.explorer import Explorer
+
+    game = sweeplab.new_game(shape=(5, 5), mines=5, mode="score", first_click="zero", seed=1)
+    ex = Explorer(game)
+    ex.click(2, 2)
+    r, c = map(int, np.argwhere(game.layout & (game.observation.grid == sweeplab.COVERED))[0])
+    ex.click(r, c)
+    assert game.status == "playing" and ex.board.message == f"revealed ({r},{c}): a mine"
+    ex = Explorer(level="beginner", seed=3)
+    ex.click(4, 4)
+    safe = min(sweeplab.deduce(ex.game.observation, "enumerate").safe)
+    ex.flag(*safe)  # a wrong flag: no layout fits
+    assert ex.board.message.startswith(f"flagged ({safe[0]},{safe[1]}); then no mine layout fits")
