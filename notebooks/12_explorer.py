@@ -15,7 +15,8 @@
 #
 # - **Left click** reveals a covered cell; **right click** flags or unflags it (or turn on
 #   *⚑ flag mode* to flag with left clicks). *New game* starts the next seed; the level menu starts a
-#   game on another level.
+#   game on another level. From the keyboard: Tab to the board, the arrows move the selected cell,
+#   Enter or Space reveals it, F flags it.
 # - **method**: the deduction method whose conclusions are drawn on the covered cells, a white ring for
 #   a safe cell and a purple cross for a mine (colours no clue digit uses). *Apply* plays them all.
 #   Unsound methods (`lstsq`) are marked as such: their claims can be wrong.

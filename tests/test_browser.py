@@ -341,6 +341,31 @@ def test_right_click_and_flag_mode_flag_and_unflag(page, game):
     wait(page, lambda d: "sl-active" not in control(d, "button.sl-flag-mode").get_attribute("class"))
 
 
+def test_the_board_plays_from_the_keyboard(page, game):
+    """A reviewer: no cell could be reached from the keyboard.  Arrows move, F flags, Enter reveals."""
+    from selenium.webdriver.common.keys import Keys
+
+    safe = sorted(c for c in sweeplab.deduce(game.observation, "enumerate").safe
+                  if game.observation.grid[c] == sweeplab.COVERED)
+    r, c = safe[0] if safe else covered(game)[0]
+    target = control(page, "svg.sl-board")
+    page.execute_script("arguments[0].focus()", target)
+    h, w = game.shape  # to the corner first (the cursor starts at the cell last hovered), then to (r, c)
+    target.send_keys(*[Keys.ARROW_UP] * h, *[Keys.ARROW_LEFT] * w, *[Keys.ARROW_RIGHT] * c,
+                     *[Keys.ARROW_DOWN] * r, "f")
+    game.flag(r, c)
+    wait(page, lambda d: shows(d, game))
+    assert cell(page, r, c).get_attribute("data-state") == "flag"
+    control(page, "svg.sl-board").send_keys("f")
+    game.unflag(r, c)
+    wait(page, lambda d: shows(d, game))
+    if safe:  # Enter reveals the cell under the cursor
+        control(page, "svg.sl-board").send_keys(Keys.ENTER)
+        game.reveal(r, c)
+        wait(page, lambda d: shows(d, game))
+    assert page.execute_script("return document.querySelectorAll('.lm-Menu').length") == 0
+
+
 def test_methods_draw_their_deductions_and_proofs(page, game, shots):
     for method in ("trivial", "enumerate"):
         select(page, "select.sl-method", method)

@@ -269,8 +269,11 @@ function render({ model, el }) {
   const main = html("div", { class: "sl-main" }, el);
   const boardBox = html("div", { class: "sl-board-box" }, main);
   // JupyterLab opens its own menu on a right click unless told not to: the right click flags
-  const board = svg("svg", { class: "sl-board", role: "application", "data-jp-suppress-context-menu": "",
-                             "aria-label": "Minesweeper board: click a cell to reveal it, right-click to flag it" },
+  // ...and its own shortcuts on keys the board uses (data-lm-suppress-shortcuts)
+  const board = svg("svg", { class: "sl-board", role: "application", tabindex: 0,
+                             "data-jp-suppress-context-menu": "", "data-lm-suppress-shortcuts": "true",
+                             "aria-label": "Minesweeper board: click a cell to reveal it, right-click to flag it; "
+                               + "from the keyboard, arrows move, Enter or Space reveals, F flags" },
                     boardBox);
   const legend = html("div", { class: "sl-legend" }, boardBox);
   const side = html("div", { class: "sl-side" }, main);
@@ -291,6 +294,28 @@ function render({ model, el }) {
     const cell = cellOf(event);
     if (cell) send("flag", { row: cell[0], col: cell[1] });
   });
+  // the keyboard: arrows move the selected cell, Enter or Space acts as a left click, F as a right click
+  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  board.addEventListener("keydown", (event) => {
+    const grid = model.get("grid");
+    if (!grid.length) return;
+    const [r, c] = selected === null ? [0, 0] : selected.split(",").map(Number);
+    if (event.key in MOVES) {
+      const [dr, dc] = MOVES[event.key];
+      const nr = Math.min(grid.length - 1, Math.max(0, r + (selected === null ? 0 : dr)));
+      const nc = Math.min(grid[0].length - 1, Math.max(0, c + (selected === null ? 0 : dc)));
+      selected = key(nr, nc);
+      drawDetails();
+    } else if (event.key === "Enter" || event.key === " ") {
+      send("click", { row: r, col: c });
+    } else if (event.key === "f" || event.key === "F") {
+      send("flag", { row: r, col: c });
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  });
   board.addEventListener("mouseover", (event) => {
     const cell = cellOf(event);
     if (cell && key(...cell) !== selected) {
@@ -304,7 +329,8 @@ function render({ model, el }) {
     const grid = model.get("grid");
     if (selected === null || !grid.length) {
       html("div", { class: "sl-hint" }, info, "Hover a cell for its exact mine probability and, for a cell the "
-        + "method deduced, its proof. Left click reveals, right click (or flag mode) flags and unflags.");
+        + "method deduced, its proof. Left click reveals, right click (or flag mode) flags and unflags. "
+        + "From the keyboard: Tab to the board, arrows move, Enter or Space reveals, F flags.");
       return;
     }
     const [r, c] = selected.split(",").map(Number);
