@@ -50,6 +50,9 @@ class BoardWidget(anywidget.AnyWidget):
         (:meth:`sweeplab.methods.Deduction.unproved_reason`).
     probabilities : list of list of float or None
         Exact mine probability of each cell (``None`` where revealed); empty when hidden.
+    probability_kind : str
+        How the hover line qualifies them: ``"exact"``, or under clue noise read as bounds the
+        model they rest on.
     methods : list of dict
         ``name``, ``sound``, ``complete``, ``summary`` of each method of :data:`sweeplab.METHODS`.
     method, agent : str
@@ -86,6 +89,7 @@ class BoardWidget(anywidget.AnyWidget):
     unproved = t.List(t.List(t.Int())).tag(sync=True)
     unproved_reasons = t.Dict().tag(sync=True)
     probabilities = t.List(t.List(t.Float(allow_none=True))).tag(sync=True)
+    probability_kind = t.Unicode("exact").tag(sync=True)
     methods = t.List(t.Dict()).tag(sync=True)
     method = t.Unicode("rref").tag(sync=True)
     agents = t.List(t.Unicode()).tag(sync=True)

@@ -579,6 +579,8 @@ class Explorer:
                 message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [
                 [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]
+            board.probability_kind = ("exact" if obs.noise not in ("under", "over")
+                                      else "every layout within the noisy bounds equally likely")
             board.matrix = {} if board.panel == "none" else panel_table(obs, board.panel)
             board.summary = self._summary(obs)
             board.message = message

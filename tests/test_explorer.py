@@ -365,3 +365,14 @@ def test_the_board_says_a_mine_in_score_mode_and_keeps_what_was_done():
     safe = min(sweeplab.deduce(ex.game.observation, "enumerate").safe)
     ex.flag(*safe)  # a wrong flag: no layout fits
     assert ex.board.message.startswith(f"flagged ({safe[0]},{safe[1]}); then no mine layout fits")
+
+
+def test_the_hover_calls_probabilities_exact_only_where_they_are():
+    """Under clue noise read as bounds the probabilities rest on a model; the hover line said "exact"."""
+    from sweeplab.explorer import Explorer
+
+    for noise, kind in [(None, "exact"), (("lost", 0.5), "exact"), (("under", 0.5), "equally likely"),
+                        (("over", 0.5), "equally likely")]:
+        ex = Explorer(sweeplab.new_game("beginner", noise=noise, seed=2))
+        ex.click(4, 4)
+        assert kind in ex.board.probability_kind, (noise, ex.board.probability_kind)

@@ -342,7 +342,9 @@ function render({ model, el }) {
     else if (v === NOCLUE) line += "revealed, number hidden";
     else if (v === MINE) line += "a mine, stepped on";
     else line += v === FLAG ? "flagged" : "covered";
-    if (p !== null && p !== undefined && v < 0 && v !== MINE) line += ` · P(mine) = ${p.toFixed(6)} (exact)`;
+    if (p !== null && p !== undefined && v < 0 && v !== MINE) {
+      line += ` · P(mine) = ${p.toFixed(6)} (${model.get("probability_kind") || "exact"})`;
+    }
     html("div", { class: "sl-info-cell" }, info, line);
     const proof = model.get("proofs")[selected];
     if (proof) {
