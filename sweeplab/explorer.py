@@ -282,10 +282,10 @@ def panel_table(obs: Observation, kind: str) -> dict:
     return {"kind": kind, "note": note, "columns": columns, "rows": out}
 
 
-
 def _then(done: str, problem: str) -> str:
     """What was just done, then the problem with the position it left (neither hides the other)."""
     return f"{done}; then {problem}" if done else problem
+
 
 class Explorer:
     """Play a game in JupyterLab on one interactive board, with a method's deductions and proofs on it.
@@ -356,10 +356,8 @@ class Explorer:
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
         given = game is not None
-        if game is None:
-            game = new_game(level, first_click=first_click or "zero", seed=seed)
-        self.game = game
-        g = self.game
+        self.game = g = (game if game is not None
+                         else new_game(level, first_click=first_click or "zero", seed=seed))
         # a new game repeats this one's board and rules, or a preset level chosen on the board
         self._rules: dict[str, Any] = {"first_click": first_click or g.first_click, "mode": g.mode,
                                        "noise": g.noise}

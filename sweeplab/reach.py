@@ -228,8 +228,6 @@ def _reach_point(*, method, level, shape, mines, density, use_total, first_click
              "first_move": _first_move_label(agent.first_move), "convention": convention}, agent)
 
 
-_REACH_POINT_ARGS = ("method", "level", "shape", "mines", "density", "use_total", "first_click", "first_move",
-                     "convention")
 #: Columns that identify a reach point.
 REACH_KEYS = ("method", "use_total", "level", "height", "width", "mines", "density", "first_click",
               "first_move", "convention")
@@ -508,6 +506,9 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
     if isinstance(points, Mapping):
         raise ValueError("points is a list of dicts, got a single dict")
     allowed = set(inspect.signature(KINDS[kind]).parameters) - {"games", "seed", "start"}
+    # a reach point's games, whatever the spelling: _reach_point's answer for its arguments or their defaults
+    defaults = {k: v.default for k, v in inspect.signature(reach_games).parameters.items()}
+    point_args = list(inspect.signature(_reach_point).parameters)
     out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, p in enumerate(points):
@@ -521,8 +522,7 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
         if text in seen:
             raise ValueError(f"point {i} repeats point {seen[text]} ({q!r}); give each point once")
         if kind == "reach":  # written differently, the same games: they would be counted twice
-            defaults = {k: v.default for k, v in inspect.signature(reach_games).parameters.items()}
-            games_key = json.dumps(_reach_point(**{k: q.get(k, defaults[k]) for k in _REACH_POINT_ARGS})[0],
+            games_key = json.dumps(_reach_point(**{k: q.get(k, defaults[k]) for k in point_args})[0],
                                    sort_keys=True)
             if games_key in seen:
                 j = seen[games_key]

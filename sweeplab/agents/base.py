@@ -165,9 +165,12 @@ def check_option_types(agent: Agent) -> None:
                 finite = not isinstance(value, (float, np.floating)) or bool(np.isfinite(value))
                 ok = finite and (low is None or value >= low) and (high is None or value <= high)
         if not ok:
-            allowed = _PLAIN[kind] if limit is None else f"{_PLAIN[kind]} {_allowed(limit)}"
-            if kind is str and limit is not None:
+            if limit is None:
+                allowed = _PLAIN[kind]
+            elif kind is str:
                 allowed = _allowed(limit)
+            else:
+                allowed = f"{_PLAIN[kind]} {_allowed(limit)}"
             raise ValueError(f"{agent.name}: option {name} must be {allowed}, got {value!r} "
                              f"(default {default!r})")
 
