@@ -118,3 +118,22 @@ fig.tight_layout()
 # %%
 for name in ("rref-reversed", "trivial → rref", "trivial → rref-reversed"):
     print(f"{name:24s} against rref: {paired_difference(played['rref']['won'], played[name]['won'])}")
+
+# %% [markdown]
+# ## Your own agent: register it, play it by name
+#
+# An agent is a frozen dataclass subclassing `sweeplab.agents.Agent`: its fields are its options,
+# `methods` the chain it deduces with, and `guess(obs, rng)` the cell it opens when no method proves one.
+# It sees only the observation. `sweeplab.register_agent` gives it a name that works wherever a built-in
+# agent's does: `play`, `compare`, sweeps, the command line's `--agent` (with `--plugin`) and the explorer.
+# The example plugin registers one that guesses on the border first (report 000 §2.3 found border cells
+# "a bit better"):
+
+# %%
+print(inspect.getsource(example_plugin.BorderFirstAgent.guess))
+print(sweeplab.AGENTS["border-first"].summary)
+# the chain above, the same games and first click (random, as the chain agent's), guessing on the border
+border = sweeplab.play("border-first", first_move="random", level="beginner", games=games, seed=2026,
+                       first_click="zero")
+uniform = played["trivial → rref-reversed"]
+print(f"border-first against guesses anywhere: {paired_difference(uniform['won'], border['won'])}")

@@ -9,7 +9,7 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 from importlib.metadata import PackageNotFoundError, version
 
 from . import provenance  # noqa: F401 - first: the fingerprint of the source as this process imports it
-from .agents import AGENTS
+from .agents import AGENTS, register_agent, unregister_agent
 from .boards import generate_board, grade
 from .clue_system import ClueSystem, clue_system
 from .errors import InconsistentPositionError, MethodRefused
@@ -57,9 +57,11 @@ __all__ = [
     "plot_position",
     "plot_proof",
     "probabilities",
+    "register_agent",
     "register_method",
     "save_game",
     "save_position",
+    "unregister_agent",
     "unregister_method",
     "__version__",
 ]

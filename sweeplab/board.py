@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import anywidget
-import traitlets as t
+try:
+    import anywidget
+    import traitlets as t
+except ImportError as exc:  # installed without the notebook extra
+    raise ImportError(f"the explorer's board needs anywidget ({exc}); install the notebook extra: "
+                      f"pip install 'sweeplab[notebooks]'") from exc
 
 __all__ = ["BoardWidget"]
 

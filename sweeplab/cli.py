@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 from . import __version__
 
@@ -17,8 +18,23 @@ from . import __version__
 COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line naming the fix (``--help``), as sweeplab's own."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse's, but arguments no parser knows are named with the sub-command they follow."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            prog = f"{self.prog} {parsed.command}" if getattr(parsed, "command", None) else self.prog
+            self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extras)}; see {prog} --help\n")
+        return parsed
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sweeplab",
         description="How far linear algebra gets in deducing Minesweeper: "
         "deduction methods, games, sweeps and the reports' figures.",

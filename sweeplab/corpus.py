@@ -247,6 +247,25 @@ class Slice:
         return shape, mines, mines / (shape[0] * shape[1])
 
 
+def committed_corpus(preset: str) -> Path | None:
+    """The committed corpus of ``preset`` (``data/corpus/corpus-<preset>.jsonl.gz``), else ``None``.
+
+    Read from the copy a wheel ships inside the package (``sweeplab/_data``),
+    else from the source tree sweeplab runs from.
+
+    Examples
+    --------
+    >>> committed_corpus("small").name, committed_corpus("tiny")
+    ('corpus-small.jsonl.gz', None)
+    """
+    name = f"corpus-{preset}.jsonl.gz"
+    here = Path(__file__).resolve()
+    for folder in (here.parent / "_data", here.parents[1] / "data"):
+        if (folder / "corpus" / name).is_file():
+            return folder / "corpus" / name
+    return None
+
+
 #: Corpus presets: ``small`` and ``huge`` are committed (``data/corpus/``); ``full`` has more games
 #: and huge boards; ``tiny`` is for tests.
 PRESETS: dict[str, tuple[Slice, ...]] = {

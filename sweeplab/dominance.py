@@ -131,6 +131,9 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
         When no layout fits the position: exact enumeration checks it first, within a node budget
         (past it a contradiction local to one block is still found; the methods are then asked, and
         one of them may still raise).
+    ValueError
+        When a method registered sound claims a cell that a built-in complete method among
+        ``methods`` does not prove (not forced: a bug in that method).
 
     Examples
     --------
@@ -139,15 +142,30 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
     ([], 3)
     """
     has_layout(obs, use_total=use_total, time_limit=None)  # raises: an incomplete method may not see it
-    out: dict[str, frozenset[Cell] | None] = {}
+    claims: dict[str, tuple[frozenset[Cell], frozenset[Cell]]] = {}
     for m in methods:
         try:
             d = deduce(obs, m, use_total=use_total, check_consistency=False, **untimed(m))
         except MethodRefused:
-            out[m] = None
             continue
-        out[m] = d.safe | d.mines
-    return out
+        claims[m] = (d.safe, d.mines)
+    _check_claims_forced(obs, claims)
+    return {m: (claims[m][0] | claims[m][1]) if m in claims else None for m in methods}
+
+
+def _check_claims_forced(obs: Observation, claims: dict[str, tuple[frozenset[Cell], frozenset[Cell]]]
+                         ) -> None:
+    """``ValueError`` naming a sound method that claims a cell otherwise than a built-in complete method
+    among ``claims``: that claim is not forced, so it is wrong (SPEC §4: a bug in the method)."""
+    forced = next((claims[m] for m in claims if m in COMPLETE), None)
+    if forced is None:
+        return
+    for m, (safe, mines) in claims.items():
+        wrong = sorted((safe - forced[0]) | (mines - forced[1]))
+        if wrong and METHODS[m].sound:
+            raise ValueError(f"method {m!r} is registered sound but claimed {wrong} otherwise than the "
+                             f"complete methods (not forced): a bug in {m!r}; position (mines={obs.mines}):"
+                             f"\n{obs.to_text()}")
 
 
 def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:
@@ -265,11 +283,11 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
 
         out.extend(ex.observation for ex in EXAMPLES.values())
     if corpus is not None:
-        from .corpus import load_corpus
+        from .corpus import PRESETS, committed_corpus, load_corpus
 
         path = Path(corpus)
-        if str(corpus) in ("tiny", "small", "full", "huge"):
-            path = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
+        if str(corpus) in PRESETS:
+            path = committed_corpus(str(corpus)) or path
         out.extend(p.obs for p in load_corpus(path))
     rng = np.random.default_rng(seed)
     for _ in range(random):

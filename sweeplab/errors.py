@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ComponentTooLargeError", "InconsistentPositionError", "MethodRefused", "check_flag", "mines_text"]
+__all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError", "MethodRefused",
+           "check_flag", "exact_clues_needed", "mines_text"]
 
 
 def mines_text(n: int) -> str:
@@ -49,6 +50,17 @@ class InconsistentPositionError(ValueError):
     """The clues (and total) of a position admit no mine layout."""
 
 
+class ContradictoryClaimError(ValueError):
+    """A method claimed cells both safe and a mine on a position some layout fits: a bug in the method.
+
+    ``cells`` holds those cells.
+    """
+
+    def __init__(self, message: str, cells: frozenset[tuple[int, int]]) -> None:
+        super().__init__(message)
+        self.cells = cells
+
+
 class MethodRefused(ValueError):
     """A method declines a position it cannot handle (too large, over its budget, needs exact clues).
 
@@ -65,3 +77,19 @@ class MethodRefused(ValueError):
 
 class ComponentTooLargeError(MethodRefused):
     """Exact enumeration gave up on a block of frontier cells past its node or state budget."""
+
+
+def exact_clues_needed(method: str, noise: str) -> MethodRefused:
+    """The refusal of a method that reads numbers as exact, on clues that are only bounds.
+
+    Examples
+    --------
+    >>> print(exact_clues_needed("rref", "over"))  # doctest: +ELLIPSIS
+    method 'rref' needs exact clues, but this position has noise 'over' (its numbers are only upper ...
+    """
+    bound = "lower" if noise == "under" else "upper"
+    return MethodRefused(
+        f"method {method!r} needs exact clues, but this position has noise {noise!r} "
+        f"(its numbers are only {bound} bounds); use 'trivial', 'lp' or 'enumerate', "
+        "which read them as inequalities"
+    )

@@ -10,16 +10,25 @@ a researcher's own module would::
 
 It is sound for the same reason ``rref`` is: every reduced row is a rational
 combination of the clue rows, so every 0/1 layout meets it.
+
+It also registers an agent, ``"border-first"`` (:class:`BorderFirstAgent`),
+as a researcher's own agent would be::
+
+    sweeplab compare trivial border-first --plugin sweeplab.example_plugin --level beginner
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import sweeplab
+from sweeplab.agents import Agent
+from sweeplab.agents.base import random_covered
 from sweeplab.errors import InconsistentPositionError, MethodRefused
 
-__all__ = ["rref_reversed"]
+__all__ = ["rref_reversed", "BorderFirstAgent"]
 
 
 def rref_reversed(obs, *, use_total=True):
@@ -62,9 +71,41 @@ def rref_reversed(obs, *, use_total=True):
     return safe, mines
 
 
+@dataclass(frozen=True)
+class BorderFirstAgent(Agent):
+    """Single-clue rules, then the reversed RREF; a guess on the border first (report 000 §2.3).
+
+    Report 000 found border cells "a bit better" to open first.  The guess is
+    uniform among the covered cells of the board's border, else among all
+    covered cells; the options are every agent's (``methods``, ``use_total``,
+    ``first_move``, ``noise_aware``, ``max_nodes``).
+
+    Examples
+    --------
+    >>> obs = sweeplab.Observation.from_text("???\\n?1?\\n???\\n???")
+    >>> BorderFirstAgent().guess(obs, np.random.default_rng(0)) in {(1, 1), (2, 1)}
+    False
+    """
+
+    methods: tuple[str, ...] = ("trivial", "rref-reversed")
+    first_move: str | tuple[int, int] = "corner"
+
+    def guess(self, obs, rng):
+        border = np.zeros(obs.shape, dtype=bool)
+        border[[0, -1], :] = border[:, [0, -1]] = True
+        return random_covered(obs.grid, rng, border) or random_covered(obs.grid, rng)
+
+
 if "rref-reversed" not in sweeplab.METHODS:
     sweeplab.register_method(
         "rref-reversed", rref_reversed, sound=True, complete=False,
         summary="exact RREF (sympy) with the column order reversed, then the row bound rule",
         reference="002 Algorithm 1 (another pivot order)",
+    )
+
+if "border-first" not in sweeplab.AGENTS:
+    sweeplab.register_agent(
+        "border-first", BorderFirstAgent,
+        summary="single-clue rules, then the reversed RREF; guesses on the border first",
+        reference="000 §2.3 (border cells seem a bit better)",
     )

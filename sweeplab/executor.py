@@ -237,28 +237,39 @@ def _loaded_plugins() -> tuple[str, ...]:
 
 
 def _registered_methods() -> tuple:
-    """The :class:`~sweeplab.methods.MethodInfo` of every method registered in this process."""
+    """The :class:`~sweeplab.methods.MethodInfo` and :class:`~sweeplab.agents.AgentInfo` of every method
+    and agent registered in this process."""
+    from .agents import AGENTS
     from .methods import METHODS
 
-    return tuple(info for info in METHODS.values() if not info.builtin)
+    return (tuple(info for info in METHODS.values() if not info.builtin)
+            + tuple(info for info in AGENTS.values() if not info.builtin))
 
 
 def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
           extra: Sequence[Any] = ()) -> Any:
     """Run one task in a worker, after importing the plugin modules and registering the other
-    methods (``extra``, :func:`_registered_methods`) as the caller has them: a long-lived worker
+    methods and agents (``extra``, :func:`_registered_methods`) as the caller has them: a long-lived worker
     may hold an earlier registration of the same name (a notebook's method before an edit).  The
     same code is kept (each task ships its own copy, which would pile up in the method caches)."""
     if plugins or extra:
+        from .agents import AGENTS, AgentInfo, register_agent
         from .methods import METHODS, load_plugins, register_method
         from .provenance import function_fingerprint
 
         load_plugins(plugins)
         for info in extra:
+            if isinstance(info, AgentInfo):
+                held = AGENTS.get(info.name)
+                if held is None or function_fingerprint(held.cls) != function_fingerprint(info.cls):
+                    register_agent(info.name, info.cls, summary=info.summary, reference=info.reference,
+                                   sound=info.sound, replace=held is not None)
+                continue
             known = METHODS.get(info.name)
             if known is None or function_fingerprint(known.function) != function_fingerprint(info.function):
                 register_method(info.name, info.function, sound=info.sound, complete=info.complete,
-                                summary=info.summary, reference=info.reference, replace=known is not None)
+                                summary=info.summary, reference=info.reference,
+                                reads_bounds=info.reads_bounds, replace=known is not None)
     return function(**task)
 
 
@@ -275,7 +286,7 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
-    from .provenance import code_fingerprint, method_fingerprints
+    from .provenance import code_fingerprint, fingerprint_subject, method_fingerprints
 
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered_methods()
@@ -294,7 +305,7 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
                                  f"here); install the same sweeplab on every worker")
             if methods_there != methods_here:
                 name = next(n for n in names if methods_there.get(n) != methods_here.get(n))
-                raise ValueError(f"a Dask worker runs other code of method {name!r} (fingerprint "
+                raise ValueError(f"a Dask worker runs other code of {fingerprint_subject(name)} (fingerprint "
                                  f"{methods_there.get(name)}, {methods_here.get(name)} here); install the "
                                  f"same plugin on every worker")
             yield index[fut.key], result

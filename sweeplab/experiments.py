@@ -399,28 +399,34 @@ def method_power(
 
     ``corpus`` is a path to a corpus file (:func:`sweeplab.corpus.load_corpus`)
     or a preset of :func:`sweeplab.corpus.generate_corpus`: the committed
-    ``data/corpus/corpus-<preset>.jsonl.gz`` when the source tree has it,
+    ``data/corpus/corpus-<preset>.jsonl.gz`` (shipped in the wheel too),
     else generated from ``seed``.  Returns :func:`sweeplab.bench.run_bench`'s tidy rows (one per
     position, method and use of the total) with ``area`` and ``density``
     columns added.
     """
-    from pathlib import Path
-
     from .bench import run_bench
-    from .corpus import generate_corpus, load_corpus
 
-    committed = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
-    if Path(corpus).suffix in (".jsonl", ".gz"):
-        positions = load_corpus(corpus)
-    elif committed.exists():
-        positions = load_corpus(committed)
-    else:
-        positions = generate_corpus(seed=seed, preset=corpus, progress=progress)
+    positions = _corpus_positions(corpus, seed=seed, progress=progress)
     rows = run_bench(positions, methods=methods, budget_seconds=budget_seconds, progress=progress)
     density = {p.id: (p.obs.mines or 0) / (p.obs.shape[0] * p.obs.shape[1]) for p in positions}
     rows["area"] = rows["height"] * rows["width"]
     rows["density"] = rows["id"].map(density).round(3)
     return rows
+
+
+def _corpus_positions(corpus: str, *, seed: int, progress: bool) -> list:
+    """The positions of a corpus file, or of a preset: committed (:func:`sweeplab.corpus.committed_corpus`,
+    a source tree or an installed wheel alike), else generated from ``seed``."""
+    from pathlib import Path
+
+    from .corpus import committed_corpus, generate_corpus, load_corpus
+
+    if Path(corpus).suffix in (".jsonl", ".gz"):
+        return load_corpus(corpus)
+    committed = committed_corpus(corpus)
+    if committed is not None:
+        return load_corpus(committed)
+    return generate_corpus(seed=seed, preset=corpus, progress=progress)
 
 
 # ------------------------------------------------ how far linear algebra gets (issue 11, notebook 14)
@@ -620,7 +626,7 @@ def proof_sizes(
     Runs :func:`sweeplab.bench.run_bench` with ``proofs=True`` on a corpus:
     ``corpus`` is a corpus file or a preset of
     :func:`sweeplab.corpus.generate_corpus` (the committed
-    ``data/corpus/corpus-<preset>.jsonl.gz`` when the source tree has it,
+    ``data/corpus/corpus-<preset>.jsonl.gz`` (shipped in the wheel too),
     else generated from ``seed``), restricted to ``slices`` and to the first
     ``per_slice`` positions of each.  The levels are positions met in real
     games; ``examples`` are the hand-made positions of
@@ -631,18 +637,9 @@ def proof_sizes(
     one row per proved cell and :func:`sweeplab.bench.summarize` the sizes
     per method and slice.
     """
-    from pathlib import Path
-
     from .bench import run_bench
-    from .corpus import generate_corpus, load_corpus
 
-    committed = Path(__file__).resolve().parents[1] / "data" / "corpus" / f"corpus-{corpus}.jsonl.gz"
-    if Path(corpus).suffix in (".jsonl", ".gz"):
-        positions = load_corpus(corpus)
-    elif committed.exists():
-        positions = load_corpus(committed)
-    else:
-        positions = generate_corpus(seed=seed, preset=corpus, progress=progress)
+    positions = _corpus_positions(corpus, seed=seed, progress=progress)
     if slices is not None:
         positions = [p for p in positions if p.slice in slices]
     if per_slice is not None:

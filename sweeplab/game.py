@@ -39,7 +39,12 @@ from .positions import (
     short_repr,
 )
 
-__all__ = ["LEVELS", "Level", "Game", "new_game", "resolve_board", "as_generator"]
+__all__ = ["LEVELS", "Level", "Game", "FlaggedCellError", "new_game", "resolve_board", "as_generator"]
+
+
+class FlaggedCellError(ValueError):
+    """:meth:`Game.reveal` on a flagged cell (unflag it first); the referee skips such a move."""
+
 
 FIRST_CLICKS = ("none", "safe", "zero")
 MODES = ("classic", "score")
@@ -398,13 +403,14 @@ class Game:
         """Reveal a cell; opening a zero opens its neighbours recursively.
 
         Returns the number of cells newly revealed (0 for an already revealed cell).
-        Raises ``ValueError`` on a flagged cell, a cell off the board, or a finished game.
+        Raises :class:`FlaggedCellError` on a flagged cell, and ``ValueError`` on a cell off the
+        board, a finished game, or a first click its rule cannot keep free (too many mines).
         """
         i = self._index(row, col)
         flat = self._flat
         if flat[i] != COVERED:
             if flat[i] == FLAG:
-                raise ValueError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
+                raise FlaggedCellError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
             return 0
         if self._layout is None:
             self._place(self._layout_excluding(self._first_click_exclusion(i)))

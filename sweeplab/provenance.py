@@ -22,8 +22,8 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
-__all__ = ["source_commit", "code_fingerprint", "method_fingerprints", "function_fingerprint",
-           "check_same_code"]
+__all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
+           "fingerprint_subject", "function_fingerprint", "check_same_code"]
 
 #: The package's source directory (what :func:`code_fingerprint` reads by default).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -33,16 +33,28 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 def source_commit() -> tuple[str | None, bool | None]:
     """``(commit, dirty)`` of the git checkout sweeplab is imported from; ``(None, None)`` outside one.
 
-    ``dirty`` says whether tracked files differ from that commit.  Cached: the
-    answer does not change while a process runs.
+    Only a checkout whose top is the folder holding ``sweeplab/`` counts: an
+    installed sweeplab in a virtual environment inside some other repository
+    (``project/.venv``) has no commit of its own.  ``dirty`` says whether
+    tracked files differ from that commit.  Cached: the answer does not
+    change while a process runs.
     """
-    root = Path(__file__).resolve().parent.parent
+    return checkout_commit(PACKAGE_DIR.parent)
+
+
+def checkout_commit(root: Path) -> tuple[str | None, bool | None]:
+    """``(commit, dirty)`` of the git checkout whose top folder is ``root``; ``(None, None)`` when ``root``
+    is not the top of one (a folder inside some other repository included)."""
+    root = Path(root).resolve()
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
-                                check=True, timeout=10).stdout.strip()
+        answer = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=root,
+                                capture_output=True, text=True, check=True, timeout=10).stdout
+        top, commit = answer.splitlines()
+        if Path(top).resolve() != root:
+            return None, None
         dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
                                     capture_output=True, text=True, check=True, timeout=10).stdout.strip())
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, ValueError, subprocess.SubprocessError):
         return None, None
     return commit or None, dirty
 
@@ -89,7 +101,8 @@ def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
 
 
 def method_fingerprints(points: Any) -> dict[str, str]:
-    """A hash of each method named in ``points`` that is registered but not sweeplab's own.
+    """A hash of each method (and agent, keyed ``"agent <name>"``) named in ``points`` that is
+    registered but not sweeplab's own.
 
     ``points`` are a run's parameters (dicts, lists, strings, numbers, or
     dataclasses such as an agent); every string in them that names such a
@@ -103,12 +116,29 @@ def method_fingerprints(points: Any) -> dict[str, str]:
     >>> method_fingerprints([{"agent": "chain", "methods": ["trivial", "rref"]}])  # built-ins only
     {}
     """
+    from .agents import AGENTS
     from .methods import METHODS
 
     names: set[str] = set()
     _strings(points, names)
-    return {name: function_fingerprint(METHODS[name].function)
-            for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
+    found = {name: function_fingerprint(METHODS[name].function)
+             for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
+    for name in sorted(names):  # registered agents, as "agent <name>" (an agent may share a method's name)
+        agent = name.removeprefix(AGENT_KEY)
+        if agent in AGENTS and not AGENTS[agent].builtin:
+            found[AGENT_KEY + agent] = function_fingerprint(AGENTS[agent].cls)
+    return found
+
+
+#: Prefix of a registered agent's key in :func:`method_fingerprints`.
+AGENT_KEY = "agent "
+
+
+def fingerprint_subject(key: str) -> str:
+    """What a key of :func:`method_fingerprints` names, for a message: ``"method 'x'"``, ``"agent 'y'"``."""
+    if key.startswith(AGENT_KEY):
+        return f"agent {key.removeprefix(AGENT_KEY)!r}"
+    return f"method {key!r}"
 
 
 def _strings(value: Any, out: set[str]) -> None:
@@ -135,7 +165,8 @@ def function_fingerprint(function: Any) -> str:
     plugin's helper modules, directly or through one another), else its code
     object without line numbers (a script's or notebook's function; the
     values of globals it reads are not seen); a partial's function and
-    arguments; a callable object's class.
+    arguments; a callable object's class; for a class (an agent), its module's
+    file, else the code of its own methods.
 
     Examples
     --------
@@ -153,17 +184,22 @@ def function_fingerprint(function: Any) -> str:
         arguments = repr((fn.args, sorted(fn.keywords.items())))
         digest.update((function_fingerprint(fn.func) + arguments).encode())
         return digest.hexdigest()[:16]
-    holder = fn if inspect.isfunction(fn) else type(fn)
+    holder = fn if inspect.isfunction(fn) or inspect.isclass(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
     # a script's or notebook's function travels to Dask workers by value: hash what travels
     file = None if name == "__main__" else getattr(sys.modules.get(name), "__file__", None)
-    code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
+    if inspect.isclass(fn):  # an agent class: the code of its own methods
+        codes = [v.__code__ for _, v in sorted(vars(fn).items()) if inspect.isfunction(v)]
+    else:
+        code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
+        codes = [] if code is None else [code]
     if file is not None and Path(file).is_file():
         digest.update(b"file\0" + Path(file).read_bytes())
         for helper in _helper_files(name):  # a plugin's own modules it takes code from
             digest.update(b"helper\0" + helper.name.encode() + b"\0" + helper.read_bytes())
-    elif code is not None:
-        _hash_code(digest, code)
+    elif codes:
+        for code in codes:
+            _hash_code(digest, code)
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     return digest.hexdigest()[:16]
@@ -219,6 +255,7 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
     for name, fingerprint in started.items():
         if now.get(name) != fingerprint:
             raise ValueError(
-                f"{path} was started by other code of method {name!r} (fingerprint {fingerprint} there, "
+                f"{path} was started by other code of {fingerprint_subject(name)} (fingerprint {fingerprint} "
+                f"there, "
                 f"{now.get(name)} here: its source changed since); resuming would count games of two "
                 f"versions as one sample. Choose another output directory, or delete this one to start again")

@@ -95,6 +95,8 @@ log = logging.getLogger(__name__)
 #: ``enumerate``: they prove exactly the cells enumerate proves (``brute`` refuses frontiers over
 #: 20 cells), so their reach is enumerate's, game by game; :func:`reach_games` runs them too.
 REACH_METHODS = ("trivial", "subset", "rref", "lstsq-certified", "gf2", "gfp", "bounded", "lp", "enumerate")
+#: Joins the methods of a cascade in :func:`cascade_games`' ``chain`` column (no method name holds it).
+CHAIN_SEPARATOR = ">"
 #: Published shares of a game's decisions (issue 11): single-clue rules about 88%, subset rules
 #: about 8%, under 2% guessed.
 PUBLISHED_CASCADE = {"trivial": 0.88, "subset": 0.08, "guess": 0.02}
@@ -286,7 +288,8 @@ def cascade_games(
         One row per decision: ``level, height, width, mines, first_click, seed,
         game, move`` (0 for the opening, then 1, 2, ...), ``kind``
         (``"reveal"`` or ``"flag"``), ``source``, ``opened`` (cells the move
-        opened, 0 for a flag), ``won`` (the game's outcome, on every row).
+        opened, 0 for a flag), ``won`` (the game's outcome, on every row),
+        ``chain`` (the methods tried, in order, joined by ``">"``).
 
     Examples
     --------
@@ -305,12 +308,13 @@ def cascade_games(
                                                                           shape=shape_)
     h, w = shape_
     columns = ["level", "height", "width", "mines", "first_click", "seed", "game", "move", "kind", "source",
-               "opened", "won"]
+               "opened", "won", "chain"]
+    played = CHAIN_SEPARATOR.join(chain)
     parts: list[tuple] = []
     for i, game, rng in _games(shape_, n_mines, first_click, seed, start, games):
         moves = [(k, p.move.kind, p.move.source, p.opened) for k, p in enumerate(referee(agent, game, rng))]
         won = game.status == "won"
-        parts.extend((level, h, w, n_mines, first_click, seed, i, k, kind, src, opened, won)
+        parts.extend((level, h, w, n_mines, first_click, seed, i, k, kind, src, opened, won, played)
                      for k, kind, src, opened in moves)
     df = pd.DataFrame(parts, columns=columns)
     return df.astype({"move": "int32", "opened": "int32", "game": "int64"})
@@ -334,7 +338,9 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
     -------
     pandas.DataFrame
         ``scope`` (``"game"`` or ``"move"``), ``group`` (the level or ``"all"``),
-        ``move`` (bin's left edge, -1 for whole games), ``source``,
+        ``move`` (bin's left edge, -1 for whole games), ``source`` (``"first"``,
+        the methods of the chains played in their order, those that decided
+        nothing too, then ``"guess"``),
         ``decisions``, ``cells``, ``share`` (of the decisions after the
         opening), ``cell_share`` (of every cell the game opened or flagged,
         opening included), ``report`` (the published share, where there is one).
@@ -345,7 +351,9 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
     >>> bool(abs(table[table["group"] == "all"]["share"].sum() - 1) < 1e-9)
     True
     """
-    sources = ["first", *CASCADE, "guess"]
+    # the methods of the chains played, in chain order (rows of other origins: the default cascade)
+    chains = rows["chain"].unique().tolist() if "chain" in rows.columns else [CHAIN_SEPARATOR.join(CASCADE)]
+    sources = ["first", *dict.fromkeys(m for c in chains for m in str(c).split(CHAIN_SEPARATOR)), "guess"]
     extra = sorted(set(rows["source"]) - set(sources))
     sources = [*sources[:-1], *extra, "guess"]
     cells = np.where(rows["kind"] == "flag", 1, rows["opened"]).astype(np.int64)

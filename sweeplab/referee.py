@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .agents import Agent, Move
-from .game import Game
+from .game import FlaggedCellError, Game
 from .positions import Observation
 
 __all__ = ["Played", "referee"]
@@ -106,7 +106,7 @@ def referee(
                 hit_before = game.mines_hit
                 try:
                     opened = game.reveal(r, c)
-                except ValueError:  # a cell the agent flagged itself
+                except FlaggedCellError:  # a cell the agent flagged itself
                     continue
                 if not opened:
                     continue

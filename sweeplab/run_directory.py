@@ -295,7 +295,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         differ = [k for k in mine if manifest[k] != mine[k]]
         if differ:
             detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
-            raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(differ)} differ ({detail}); "
+            raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(differ)} "
+                             f"{'differs' if len(differ) == 1 else 'differ'} ({detail}); "
                              f"{fmt.resume} to resume it, or choose another output directory")
         check_same_code(manifest, out)
         return manifest
@@ -388,7 +389,8 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
         identity = {k: v for k, v in identity.items() if k not in ("code", "methods")}
     if not isinstance(theirs, dict) or theirs != identity:
         differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
-        raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} differ)")
+        raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} "
+                         f"{'differs' if len(differ) == 1 else 'differ'})")
     try:
         df = table.to_pandas()
     except (ValueError, pa.ArrowException) as exc:

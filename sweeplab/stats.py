@@ -196,7 +196,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     results : pandas.DataFrame
         Rows from :func:`sweeplab.play` (or a sweep).
     by : list of str, optional
-        Grouping columns; by default the parameter columns that vary (and ``agent``, ``level``).
+        Grouping columns; by default the parameter columns that vary (and ``agent``, ``level``,
+        ``first_click``; ``noise_p`` beside ``noise``).
 
     Examples
     --------
@@ -209,6 +210,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     if by is None:
         by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level", "first_click") or
                                                             results[c].nunique(dropna=False) > 1)]
+        if "noise" in by and "noise_p" in results and "noise_p" not in by:  # "lost" means little without p
+            by.insert(by.index("noise") + 1, "noise_p")
     by = list(by)
     grouped = results.groupby(by, dropna=False, sort=True) if by else [((), results)]
     rows = []

@@ -46,12 +46,15 @@ import logging
 import os
 import warnings
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .agents import make_agent
+from .agents.base import first_cell
 from .executor import check_positive, connect, default_chunk_size, root_seed, run_tasks
 from .game import resolve_board
 from .run_directory import (
@@ -100,7 +103,8 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
         return {key: _json(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):
         raise ValueError(f"a sweep point holds names, numbers and lists only (it is kept as JSON), "
-                         f"got {dict(point)!r}") from None
+                         f"got {dict(point)!r}; for an agent of your own, register it "
+                         f"(sweeplab.register_agent(name, cls)) and give its name and options") from None
 
 
 def is_single_value(key: str, value: list) -> bool:
@@ -327,7 +331,8 @@ def _as_started(outdir: Path, points: list[Mapping[str, Any]]) -> list[Mapping[s
 
 def _games_key(point: Mapping[str, Any]) -> str:
     """What decides a point's games: the board it comes to, the rules with play's defaults and the agent
-    with every option (``mines=10`` and ``10.0``, a level and its shape, a default given or not)."""
+    with every option (``mines=10`` and ``10.0``, a level and its shape, a default given or not, the
+    first move as the cell it opens)."""
     defaults = inspect.signature(play).parameters
     try:
         kwargs = _play_kwargs(point)
@@ -336,7 +341,11 @@ def _games_key(point: Mapping[str, Any]) -> str:
         rules = [kwargs.pop(k, defaults[k].default) for k in ("first_click", "mode", "noise")]
         if kwargs.get("first_move") is None:
             kwargs.pop("first_move", None)
-        player = make_agent(kwargs.pop("agent"), **kwargs)
+        player = make_agent(kwargs.pop("agent"), **kwargs).for_rules(first_click=rules[0], shape=board[0],
+                                                                    mines=board[1])
+        if player.first_move != "random":  # "auto", "corner", "center" and (0, 0) as the cell they open
+            cell = first_cell(player.first_move, board[0], np.random.default_rng(0))  # draws nothing
+            player = replace(player, first_move=cell)
     except (ValueError, TypeError):  # a bad point: refused later, with its own message
         return json.dumps(point, sort_keys=True)
     return repr((board, rules, player))

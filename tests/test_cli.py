@@ -180,6 +180,24 @@ def test_usage_errors_return_2(capsys):
     assert "invalid int value" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["play", "--games", "abc"], ["generate", "--level", "begginer"],
+                                  ["report", "--preset", "big"], ["frob"]])
+def test_usage_errors_are_one_line_naming_the_help(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sweeplab") and "error: " in err
+    assert err.rstrip().endswith("--help"), err
+
+
+def test_a_zero_first_click_that_cannot_fit_is_one_clear_line(capsys):
+    """73 mines on 9x9 leave a zero only in a corner: opening (2, 2) must say so, not crash the game."""
+    argv = ["play", "--agent", "best", "--shape", "9x9", "--mines", "73", "--first-click", "zero",
+            "--games", "2", "--workers", "1", "--no-progress"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sweeplab play: error: a zero first click cannot fit here") and err.count("\n") == 1
+
+
 @pytest.fixture
 def junk(tmp_path):
     (tmp_path / "afile").write_text("x")

@@ -133,3 +133,29 @@ def test_load_corpus_bad_lines_are_value_errors(tmp_path, line):
     path.write_text(line + "\n")
     with pytest.raises(ValueError, match="bad.jsonl:1"):
         load_corpus(path)
+
+
+def test_the_committed_corpora_are_found_and_ride_in_the_wheel():
+    """Experiments read them by preset; an installed wheel carries them (pyproject's force-include)."""
+    from sweeplab.corpus import PRESETS, committed_corpus
+
+    for preset in ("small", "huge", "full"):
+        path = committed_corpus(preset)
+        assert path is not None and path.name == f"corpus-{preset}.jsonl.gz" and preset in PRESETS
+    assert committed_corpus("tiny") is None
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_the_corpora_the_types_marker_and_the_licence(tmp_path: Path):
+    import subprocess
+    import sys
+    import zipfile
+
+    root = Path(__file__).parents[1]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path), str(root)], check=True, capture_output=True)
+    names = zipfile.ZipFile(next(tmp_path.glob("sweeplab-*.whl"))).namelist()
+    for preset in ("small", "huge", "full"):
+        assert f"sweeplab/_data/corpus/corpus-{preset}.jsonl.gz" in names
+    assert "sweeplab/py.typed" in names and "sweeplab/static/board.js" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

@@ -101,3 +101,21 @@ def test_whole_report_in_smoke_preset(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("MPLBACKEND", "Agg")
     assert main(["report", "--preset", "smoke", "--out", str(tmp_path)]) == 0
     assert len(list((tmp_path / "figures").glob("*.svg"))) == len(EXPERIMENTS)
+
+
+def test_a_report_run_into_a_folder_keeps_each_experiments_preset(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch):
+    """--only into a folder an earlier report wrote: the manifest and index keep the other experiments with
+    the preset that made them, and say the folder is mixed."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import build_report
+
+    build_report(tmp_path, preset="smoke", only=["000-convergence", "001-game-steps"], progress=False)
+    build_report(tmp_path, preset="quick", only=["000-convergence"], seed=3, progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    made = [(e["name"], e["preset"], e["seed"]) for e in manifest["experiments"]]
+    assert made == [("000-convergence", "quick", 3), ("001-game-steps", "smoke", 0)]
+    assert manifest["preset"] == "mixed" and len(manifest["code"]) == 16 and "git_dirty" in manifest
+    index = (tmp_path / "index.md").read_text()
+    assert "Preset **mixed**" in index and "| quick, 3 |" in index and "| smoke, 0 |" in index
+    assert index.count("## 001: ") == 1 and "final score" in index  # the kept section, with its numbers

@@ -62,3 +62,27 @@ def test_a_run_games_chunk_whose_rows_belong_to_another_seed_is_recomputed(tmp_p
         resumed = run("reach", tmp_path)
     assert any(str(chunk) in r.getMessage() and "recomputing" in r.getMessage() for r in caplog.records)
     assert resumed.drop(columns="seconds").equals(expected.drop(columns="seconds"))
+
+
+def test_a_commit_is_recorded_only_for_the_checkout_whose_top_holds_sweeplab(tmp_path):
+    """An installed sweeplab in ``project/.venv`` must not record the project's commit as its own."""
+    import subprocess
+
+    from sweeplab.provenance import checkout_commit
+
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "a.txt").write_text("a")
+    git("add", "a.txt")
+    git("commit", "-qm", "a")
+    inside = tmp_path / ".venv" / "lib" / "site-packages"
+    inside.mkdir(parents=True)
+    commit, dirty = checkout_commit(tmp_path)
+    assert commit is not None and len(commit) == 40 and dirty is False
+    assert checkout_commit(inside) == (None, None)
+    (tmp_path / "a.txt").write_text("b")
+    assert checkout_commit(tmp_path) == (commit, True)
+    assert checkout_commit(tmp_path.parent / "no-such-folder") == (None, None)

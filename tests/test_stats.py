@@ -149,3 +149,16 @@ def test_paired_text_names_the_confidence_it_used():
 def test_object_arrays_of_booleans_are_outcomes():
     a = np.array([True, False, True, True], dtype=object)
     assert paired_difference(a, [1, 1, 0, 1]) == paired_difference([True, False, True, True], [1, 1, 0, 1])
+
+
+def test_a_summary_by_noise_shows_its_probability():
+    """``lost`` at 0.1 and at 0.3 are different experiments; a summary by noise kind alone hid p."""
+    from sweeplab.stats import summarize
+
+    rows = [sweeplab.play("trivial", level="beginner", games=4, seed=1, noise=n) for n in
+            (None, ("lost", 0.1), ("under", 0.1))]
+    import pandas as pd
+
+    table = summarize(pd.concat(rows, ignore_index=True))
+    assert "noise_p" in table.columns and table["games"].tolist() == [4, 4, 4]
+    assert sorted(table["noise_p"].tolist()) == [0.0, 0.1, 0.1]

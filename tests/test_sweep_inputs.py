@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+import sweeplab
 from sweeplab.cli import main
 from sweeplab.commands.sweep import load_config, parse_option, parse_value
 from sweeplab.sweeps import expand_grid, load_results, run_sweep
@@ -55,6 +56,29 @@ def test_a_point_that_plays_the_same_games_is_refused(other):
     with pytest.raises(ValueError, match="plays the same games"):  # an agent option at its default
         best = {"agent": "best", "level": "beginner"}
         run_sweep([best, {**best, "lookahead": 5}], games=2, workers=1, progress=False)
+
+
+@pytest.mark.parametrize("first, other", [
+    ({"agent": "best", "level": "expert", "first_click": "zero"},  # "auto" opens (3, 3) there
+     {"agent": "best", "level": "expert", "first_click": "zero", "first_move": [3, 3]}),
+    ({"agent": "best", "level": "beginner"}, {"agent": "best", "level": "beginner", "first_move": "corner"}),
+    ({"agent": "trivial", "level": "beginner", "first_move": "centre"},
+     {"agent": "trivial", "level": "beginner", "first_move": "center"}),
+    ({"agent": "trivial", "level": "beginner", "first_move": "corner"},
+     {"agent": "trivial", "level": "beginner", "first_move": [0, 0]}),
+])
+def test_a_first_move_written_otherwise_but_opening_the_same_cell_plays_the_same_games(first, other):
+    with pytest.raises(ValueError, match="sweep point 1 .* plays the same games as point 0"):
+        run_sweep([first, other], games=2, workers=1, progress=False)
+    rows = [sweeplab.play(**{**p, "games": 3, "seed": 4}) for p in (first, other)]
+    assert rows[0]["won"].tolist() == rows[1]["won"].tolist()  # indeed the same games
+    assert rows[0]["moves"].tolist() == rows[1]["moves"].tolist()
+
+
+def test_first_moves_opening_other_cells_stay_apart():
+    points = [{"agent": "trivial", "level": "beginner", "first_move": m}
+              for m in ("corner", [0, 1], "random")]
+    assert len(run_sweep(points, games=2, workers=1, progress=False)) == 6
 
 
 def test_points_differing_only_in_agent_options_stay_apart(tmp_path):

@@ -23,15 +23,16 @@ from typing import Any
 
 import numpy as np  # noqa: F401  (doctest namespace)
 
-from ..positions import Observation  # noqa: F401  (doctest namespace)
-from .base import Agent, Move, first_cell
+from ..positions import COVERED, Observation  # noqa: F401  (doctest namespace)
+from .base import Agent, Move, first_cell, random_covered  # noqa: F401  (random_covered: doctest)
 from .basic import ChainAgent, CspAgent, LstsqAgent, RandomAgent, RrefAgent, TrivialAgent
 from .best import BestAgent
 from .best_v1 import BestV1Agent
 from .probability import ProbabilityAgent
 from .reductio import ReductioAgent
 
-__all__ = ["AGENTS", "AgentInfo", "Agent", "Move", "make_agent", "first_cell"]
+__all__ = ["AGENTS", "AgentInfo", "Agent", "Move", "make_agent", "first_cell", "register_agent",
+           "unregister_agent"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class AgentInfo:
     reference: str
     summary: str
     sound: bool = True
+    builtin: bool = False
 
 
 _INFOS = [
@@ -66,8 +68,83 @@ _INFOS = [
     AgentInfo("chain", ChainAgent, "any chain of methods", "the given methods in order, else random"),
 ]
 
-#: Read-only mapping from agent name to :class:`AgentInfo`.
-AGENTS: MappingProxyType[str, AgentInfo] = MappingProxyType({a.name: a for a in _INFOS})
+_REGISTRY: dict[str, AgentInfo] = {a.name: dataclasses.replace(a, builtin=True) for a in _INFOS}
+#: Read-only, live mapping from agent name to :class:`AgentInfo` (built-ins and registered).
+AGENTS: MappingProxyType[str, AgentInfo] = MappingProxyType(_REGISTRY)
+
+
+def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference: str = "",
+                   sound: bool = True, replace: bool = False) -> AgentInfo:
+    """Add an agent class to :data:`AGENTS`, so its name works wherever a built-in agent's does.
+
+    ``play``, ``compare``, sweeps (whose points hold names only), the command
+    line (with ``--plugin MODULE`` importing the module that registers it) and
+    the explorer's *Agent step* then take ``name``, with options as keyword
+    arguments or ``KEY=VALUE``.
+
+    Parameters
+    ----------
+    name : str
+        Letters, digits and ``_ . + -``, starting with a letter or digit.
+    cls : type
+        A frozen dataclass subclassing :class:`Agent`: its fields are the
+        options, and it overrides :meth:`Agent.guess` (and, for other
+        moves, :meth:`Agent.next_moves`).  It must read only the observation.
+        Its ``name`` (the games' ``agent`` column) becomes ``name``.
+    summary, reference : str
+        One line, and the report section (or paper) it follows.
+    sound : bool, default True
+        Its certain moves come from sound methods only.
+    replace : bool, default False
+        Replace an earlier registration of ``name`` (never a built-in).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Corners(Agent):
+    ...     methods: tuple[str, ...] = ("trivial",)
+    ...     def guess(self, obs, rng):  # the first covered corner, else a random cell
+    ...         h, w = obs.shape
+    ...         corners = [(r, c) for r, c in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1))
+    ...                    if obs.grid[r, c] == COVERED]
+    ...         return corners[0] if corners else random_covered(obs.grid, rng)
+    >>> register_agent("corners", Corners, summary="single-clue rules, else a corner").name
+    'corners'
+    >>> make_agent("corners", first_move="centre").first_move
+    'centre'
+    >>> unregister_agent("corners")
+    """
+    from ..methods import check_name
+
+    check_name("an agent", name)
+    if not (isinstance(cls, type) and issubclass(cls, Agent) and dataclasses.is_dataclass(cls)):
+        raise ValueError(f"agent {name!r}: cls must be a dataclass subclassing sweeplab.agents.Agent "
+                         f"(@dataclass(frozen=True) class Mine(Agent): ...), got {cls!r}")
+    if not isinstance(sound, bool):
+        raise ValueError(f"agent {name!r}: sound must be True or False, got {sound!r}")
+    old = _REGISTRY.get(name)
+    if old is not None and (old.builtin or not replace):
+        why = "a built-in agent" if old.builtin else "registered already (pass replace=True)"
+        raise ValueError(f"agent {name!r} is {why}; choose another name")
+    own = vars(cls).get("name")
+    if own is not None and own != name:
+        raise ValueError(f"agent {name!r}: the class names itself {own!r} (its games' 'agent' column); "
+                         f"register it under that name, or drop its name attribute")
+    cls.name = name  # the games' "agent" column
+    info = AgentInfo(name, cls, str(reference), str(summary), sound)
+    _REGISTRY[name] = info
+    return info
+
+
+def unregister_agent(name: str) -> None:
+    """Remove an agent added by :func:`register_agent` (built-ins stay)."""
+    info = _REGISTRY.get(name)
+    if info is None:
+        raise ValueError(f"unknown agent {name!r}; choose from {sorted(_REGISTRY)}")
+    if info.builtin:
+        raise ValueError(f"agent {name!r} is built in and cannot be removed")
+    del _REGISTRY[name]
 
 
 def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:

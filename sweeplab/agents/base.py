@@ -29,8 +29,6 @@ FirstMove = str | tuple[int, int]
 FIRST_MOVES = ("corner", "centre", "center", "random", "auto")
 #: Clue-noise kinds whose numbers are bounds, not equalities (report 004 §4).
 INEQUALITY_NOISE = ("under", "over")
-#: Methods that read noisy numbers as the bounds they are.
-BOUND_AWARE = ("trivial", "enumerate", "brute", "milp", "lp")
 
 
 class Move(NamedTuple):
@@ -311,13 +309,13 @@ class Agent:
         """The deduction methods to run on this observation.
 
         Under "under"/"over" noise a noise-aware agent keeps the methods that
-        read numbers as bounds and puts exact enumeration (inequalities, report
-        004 §4) in place of the others.
+        read numbers as bounds (``METHODS[name].reads_bounds``) and puts exact
+        enumeration (inequalities, report 004 §4) in place of the others.
         """
         if self.noise_aware and obs.noise in INEQUALITY_NOISE:
             out: list[str] = []
             for m in self.methods:
-                m = m if m in BOUND_AWARE else "enumerate"
+                m = m if method_info(m).reads_bounds else "enumerate"
                 if m not in out:
                     out.append(m)
             return tuple(out)

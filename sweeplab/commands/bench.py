@@ -13,12 +13,14 @@ DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
 
 
 def default_corpus() -> str:
-    """The committed corpus: under the current directory, else in the checkout sweeplab runs from.
+    """The committed corpus: under the current directory, else the one sweeplab ships or runs from.
 
-    So ``sweeplab bench`` works from any directory of a clone, as from its top.
+    So ``sweeplab bench`` works from any directory of a clone, as from its top, and from an installed wheel.
     """
-    checkout = Path(__file__).resolve().parents[2] / DEFAULT_CORPUS
-    return str(checkout) if not Path(DEFAULT_CORPUS).exists() and checkout.exists() else DEFAULT_CORPUS
+    from ..corpus import committed_corpus
+
+    shipped = committed_corpus("small")
+    return str(shipped) if not Path(DEFAULT_CORPUS).exists() and shipped is not None else DEFAULT_CORPUS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "manifest.json to OUT. With --scaling, times methods against board area and density "
         "instead (scaling.csv). With --peer, also times ms-toollib on the same positions.")
     p.add_argument("--corpus", help=f"corpus file (default: {DEFAULT_CORPUS}, of the current directory or "
-                   "else of the clone sweeplab runs from)")
+                   "else the one sweeplab ships)")
     p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
     p.add_argument("--slices", help="comma-separated corpus slices (default: all)")
     p.add_argument("--total", choices=("with", "without", "both"), default="both",

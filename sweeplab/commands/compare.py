@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import add_plugin_argument
+from . import add_plugin_argument, plain_text
 from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="two agents on the same games: paired difference and McNemar test",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("first", metavar="A", help="the agent compared against, e.g. best-v1")
     p.add_argument("second", metavar="B", help='the challenger, e.g. best or "best lookahead=10"')
     add_board_arguments(p, lists=False, agent=False)

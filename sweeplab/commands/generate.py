@@ -17,14 +17,14 @@ import json
 import time
 from pathlib import Path
 
-from . import add_plugin_argument
+from . import add_plugin_argument, plain_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     from ..game import LEVELS
 
     p = sub.add_parser("generate", help="write boards a method solves without a guess, graded by method",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     board = p.add_mutually_exclusive_group(required=True)
     board.add_argument("--level", choices=sorted(LEVELS), help="board preset")
     board.add_argument("--shape", nargs=2, type=int, metavar=("HEIGHT", "WIDTH"),

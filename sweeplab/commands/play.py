@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import add_plugin_argument
+from . import add_plugin_argument, plain_text
 from .sweep import GRID_FLAGS, add_board_arguments, add_run_arguments, grid_from_args, parse_agent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play an agent and print its win rate with a Wilson 95%% interval",
-                       description=__doc__)
+                       description=plain_text(__doc__))
     add_board_arguments(p, lists=False)
     add_run_arguments(p, games=1000)
     p.add_argument("--out", help="also keep the games in this directory (resumable)")

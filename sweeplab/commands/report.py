@@ -2,7 +2,8 @@
 
 For each experiment of :data:`sweeplab.experiments.EXPERIMENTS` it writes
 ``tables/<name>.csv``, ``figures/<name>.png`` and ``.svg``, and a manifest
-(``manifest.json``: preset, parameters, seconds, package version, git commit);
+(``manifest.json``: preset, parameters, seconds, package version, git commit and whether
+tracked files were edited, the code's fingerprint);
 ``index.md`` maps each seed report's figure to ours, with the report's number
 beside ours where the report states one.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..provenance import source_commit
+from ..provenance import code_fingerprint, source_commit
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -255,7 +256,11 @@ def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
 
 
 def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
-    """The lines of ``index.md``: one section per experiment, report number beside ours."""
+    """The lines of ``index.md``: one section per experiment, report number beside ours.
+
+    ``preset`` is the run's (``"mixed"`` when the folder holds experiments of several: each
+    record's own ``preset`` and ``seed`` are in the table).
+    """
     from ..experiments import EXPERIMENTS
 
     lines = [
@@ -265,14 +270,15 @@ def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
         "Each section maps a seed report's figure to ours (figures/ as PNG and SVG, tables/ as CSV); "
         "where the report states a number it stands beside ours. Notebooks 07–11 discuss every difference.",
         "",
-        "| report | report's figure | our figure | table | seconds |",
-        "|---|---|---|---|---|",
+        "| report | report's figure | our figure | table | preset, seed | seconds |",
+        "|---|---|---|---|---|---|",
     ]
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         fig = f"[{res['name']}](figures/{res['name']}.png)" if res.get("figures") else "—"
         table = f"[csv](tables/{res['name']}.csv)" if res.get("table") else "—"
-        lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {res['seconds']:.1f} |")
+        made = f"{res.get('preset', preset)}, {res.get('seed', 0)}"
+        lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {made} | {res['seconds']:.1f} |")
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: "
@@ -287,7 +293,10 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
                  progress: bool = True) -> list[dict[str, Any]]:
     """Run the experiments and write tables, figures, ``manifest.json`` and ``index.md`` under ``out``.
 
-    Returns one record per experiment (name, seconds, paths, comparison lines).
+    Experiments an earlier report left in ``out`` and not run now (``only``) are
+    kept in the manifest and the index with the preset and seed that made them.
+
+    Returns one record per experiment run now (name, preset, seed, seconds, paths, comparison lines).
     """
     import matplotlib
 
@@ -315,7 +324,8 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         if progress:
             iterator.set_postfix_str(name)
         start = time.perf_counter()
-        record: dict[str, Any] = {"name": name, "figures": [], "comparison": []}
+        record: dict[str, Any] = {"name": name, "preset": preset, "seed": seed, "figures": [],
+                                  "comparison": []}
         try:
             df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}))
             table = out / "tables" / f"{name}.csv"
@@ -328,14 +338,40 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             record["error"] = f"{type(exc).__name__}: {exc}"
         record["seconds"] = time.perf_counter() - start
         results.append(record)
+    # an earlier report's experiments keep their places, those run again take theirs, new ones come last
+    now = {r["name"]: r for r in results}
+    every = [now.pop(r["name"], r) for r in _earlier_records(out, rerun=names)] + list(now.values())
+    presets = {r["preset"] for r in every}
+    commit, dirty = source_commit()
     manifest = {
-        "preset": preset, "seed": seed, "version": __version__, "git_commit": source_commit()[0],
+        "preset": preset if presets == {preset} else "mixed", "seed": seed, "version": __version__,
+        "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "experiments": [{k: v for k, v in r.items() if k != "comparison"} for r in results],
+        "experiments": every,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    (out / "index.md").write_text("\n".join(index_lines(results, preset=preset)) + "\n")
+    (out / "index.md").write_text("\n".join(index_lines(every, preset=str(manifest["preset"]))) + "\n")
     return results
+
+
+def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
+    """The records of an earlier report in ``out`` (its ``manifest.json``): of the experiments in ``rerun``,
+    and of the others whose table is still there, each with its preset and seed (older manifests kept them
+    once, at the top)."""
+    from ..experiments import EXPERIMENTS
+
+    try:
+        earlier = json.loads((out / "manifest.json").read_text())
+        records = earlier["experiments"]
+    except (OSError, ValueError, KeyError, TypeError):  # none, or not a report's manifest
+        return []
+    kept = []
+    for r in records:
+        if (isinstance(r, dict) and r.get("name") in EXPERIMENTS
+                and (r["name"] in rerun or (out / "tables" / f"{r['name']}.csv").is_file())):
+            kept.append({"preset": earlier.get("preset"), "seed": earlier.get("seed", 0), "comparison": [],
+                         "seconds": 0.0, **r})
+    return kept
 
 
 def run(args: argparse.Namespace) -> int:

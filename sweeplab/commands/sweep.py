@@ -30,7 +30,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from . import add_plugin_argument
+from . import add_plugin_argument, plain_text
 
 #: Parameters a grid may vary, with the parser of one command-line value.
 GRID_FLAGS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
@@ -299,7 +299,7 @@ def load_config(path: str) -> dict[str, Any]:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep", help="play agents over a grid of parameters, resumable, locally or on Dask",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("config", nargs="?", help="TOML or JSON file with games, seed, out and a [grid] table")
     p.add_argument("--config", dest="config_flag", metavar="CONFIG", help="the same, as a flag")
     p.add_argument("--out", help="output directory (manifest.json + Parquet chunks); rerun to resume")

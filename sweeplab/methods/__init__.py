@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
@@ -29,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, check_flag
+from ..errors import (
+    ContradictoryClaimError,
+    InconsistentPositionError,
+    MethodRefused,
+    check_flag,
+    exact_clues_needed,
+)
 from ..positions import COVERED, Observation, as_observation, cell_pair
 from ._consistency import has_layout
 
@@ -45,6 +52,7 @@ __all__ = [
     "load_plugins_from_env",
     "method_info",
     "method_seconds",
+    "check_name",
     "register_method",
     "unregister_method",
     "untimed",
@@ -128,7 +136,8 @@ class Deduction:
         info = METHODS.get(self.method)
         if info is not None and not info.sound:
             return "the method is unsound: the claim is not forced"
-        return "no proof found"
+        wrong = "the claim is wrong: a layout fits with the other value"
+        return f"{wrong} (method {self.method!r} is registered sound: a bug in it)" if info else wrong
 
 
 @dataclass(frozen=True)
@@ -150,6 +159,10 @@ class MethodInfo:
         Returns exact mine probabilities too when called with ``probabilities=True``.
     builtin : bool
         Shipped with sweeplab (its module is imported on first use).
+    reads_bounds : bool
+        Reads numbers as bounds (``lo <= A x <= hi``) under ``"under"``/``"over"``
+        clue noise.  A method that does not is refused such positions, and
+        agents put ``enumerate`` in its place in their chains.
     """
 
     name: str
@@ -160,6 +173,7 @@ class MethodInfo:
     target: str | MethodFunction = field(repr=False)
     gives_probabilities: bool = False
     builtin: bool = False
+    reads_bounds: bool = False
 
     @property
     def function(self) -> MethodFunction:
@@ -187,7 +201,7 @@ def _builtin(name, sound, complete, summary, reference, module, **kw) -> MethodI
 _BUILTINS = [
     _builtin("trivial", True, False,
              "one clue at a time (the total as one more clue): all mines or all safe; to a fixpoint",
-             "000 §2.2; 003 Algorithm A; 001 Global Information", "trivial"),
+             "000 §2.2; 003 Algorithm A; 001 Global Information", "trivial", reads_bounds=True),
     _builtin("subset", True, False,
              "pairs of clues (and the total): the difference rule, nested or overlapping; to a fixpoint",
              "001 Inference (A+B+C=1, A+C+D=2)", "subset"),
@@ -211,20 +225,25 @@ _BUILTINS = [
              "002 Algorithm 1; 003 Algorithm B, iterated", "bounded"),
     _builtin("lp", True, False,
              "LP relaxation (HiGHS, batched solves): max 0 -> safe, min 1 -> mine",
-             "000 §2.4 (relaxed)", "lp"),
+             "000 §2.4 (relaxed)", "lp", reads_bounds=True),
     _builtin("milp", True, True,
              "proof by contradiction with an integer program per cell",
-             "000 §2.4 CSP; 001 reductio agent", "milp"),
+             "000 §2.4 CSP; 001 reductio agent", "milp", reads_bounds=True),
     _builtin("enumerate", True, True,
              "every consistent assignment of each component (grouped cells, numba backtracking), "
              "combined with the total by binomial weights; also gives sweeplab.probabilities",
-             "004 §3 (backtracking, split borders)", "enumerate", gives_probabilities=True),
+             "004 §3 (backtracking, split borders)", "enumerate", gives_probabilities=True,
+             reads_bounds=True),
     _builtin("brute", True, True,
              "every 0/1 assignment of the whole frontier, no splitting; refuses above 20 frontier cells",
-             "000 §2.4 (all solutions)", "brute"),
+             "000 §2.4 (all solutions)", "brute", reads_bounds=True),
 ]
 
 _REGISTRY: dict[str, MethodInfo] = {m.name: m for m in _BUILTINS}
+#: What a method name may be: the command line's ``methods=[...]`` and the ``certain_<name>`` columns read it.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+#: Sources of an agent's moves other than methods (:class:`sweeplab.agents.Move`): no method is named so.
+RESERVED_SOURCES = ("first", "guess")
 #: Read-only, live mapping from method name to its :class:`MethodInfo` (built-ins and registered).
 METHODS: MappingProxyType[str, MethodInfo] = MappingProxyType(_REGISTRY)
 
@@ -237,6 +256,7 @@ def register_method(
     complete: bool,
     summary: str = "",
     reference: str = "",
+    reads_bounds: bool = False,
     replace: bool = False,
 ) -> MethodInfo:
     """Add a deduction method to :data:`METHODS` (SPEC §4).
@@ -244,7 +264,11 @@ def register_method(
     Parameters
     ----------
     name : str
-        The method's name, as ``deduce(obs, name)`` and the command line use it.
+        The method's name, as ``deduce(obs, name)`` and the command line use it:
+        letters, digits and ``_ . + -``, starting with a letter or digit.  Not
+        ``"first"`` or ``"guess"`` (what agents' other moves are credited to),
+        and not a name whose column ``certain_<name>`` (``-`` read as ``_``)
+        another method has.
     function : callable
         ``function(obs, *, use_total=True, **options) -> (safe, mines)``: two
         iterables of ``(row, col)``.  It should read :func:`sweeplab.clue_system`
@@ -256,6 +280,12 @@ def register_method(
         :func:`sweeplab.testing.check_sound`.
     summary, reference : str
         One line, and the report section (or paper) it follows.
+    reads_bounds : bool, default False
+        The function reads numbers as bounds (``clue_system(obs).lo <= A x <=
+        hi``) when clues have ``"under"``/``"over"`` noise.  Otherwise
+        :func:`deduce` refuses such positions for it (:class:`~sweeplab.MethodRefused`),
+        since reading a bound as an exact number claims wrong cells, and
+        agents put ``enumerate`` in its place in their chains.
     replace : bool, default False
         Replace an earlier registration of ``name`` (never a built-in).
 
@@ -274,25 +304,48 @@ def register_method(
     frozenset()
     >>> sweeplab.unregister_method("nothing")
     """
-    if not isinstance(name, str) or not name.strip() or name != name.strip() or "," in name:
-        raise ValueError(f"a method name must be a non-empty string without spaces at its ends or "
-                         f"commas, got {name!r}")
+    check_name("a method", name)
+    if name in RESERVED_SOURCES:
+        raise ValueError(f"method name {name!r} is reserved: an agent's {name!r} moves are counted under "
+                         f"it; choose another name")
     if not callable(function):
         raise ValueError(f"method {name!r}: function must be callable, got {function!r}")
     accepted, var_kw = _signature(function)
     if "use_total" not in accepted and not var_kw:
         raise ValueError(f"method {name!r}: function must accept the keyword use_total "
                          f"(signature function(obs, *, use_total=True, **options))")
-    for flag, value in (("sound", sound), ("complete", complete)):
+    for flag, value in (("sound", sound), ("complete", complete), ("reads_bounds", reads_bounds)):
         if not isinstance(value, bool):
             raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
     old = _REGISTRY.get(name)
     if old is not None and (old.builtin or not replace):
         why = "a built-in method" if old.builtin else "registered already (pass replace=True)"
         raise ValueError(f"method {name!r} is {why}; choose another name")
-    info = MethodInfo(name, sound, complete, str(summary), str(reference), function)
+    column = name.replace("-", "_")
+    twin = next((m for m in _REGISTRY if m != name and m.replace("-", "_") == column), None)
+    if twin is not None:
+        raise ValueError(f"method {name!r} would share the result column 'certain_{column}' with method "
+                         f"{twin!r} ('-' is read as '_'); choose another name")
+    info = MethodInfo(name, sound, complete, str(summary), str(reference), function,
+                      reads_bounds=reads_bounds)
     _REGISTRY[name] = info
     return info
+
+
+def check_name(what: str, name: object) -> None:
+    """``ValueError`` unless ``name`` is letters, digits and ``_ . + -``, starting with a letter or digit.
+
+    Examples
+    --------
+    >>> check_name("a method", "rref+subset")
+    >>> check_name("a method", "my method")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a method name is letters, digits and '_.+-', ... got 'my method'
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"{what} name is letters, digits and '_.+-', starting with a letter or digit "
+                         f"(the command line and column names read it), got {name!r}")
 
 
 def unregister_method(name: str) -> None:
@@ -469,12 +522,14 @@ def deduce(
             _check_options(name, function, options)
     if type(obs) is not Observation:
         obs = as_observation(obs)
+    if not builtin and info is not None and not info.reads_bounds and obs.noise in ("under", "over"):
+        raise exact_clues_needed(name, obs.noise)  # built-ins refuse on their own (methods._common)
     start = time.perf_counter()
     try:
         result = function(obs, use_total=use_total, **options)
-    except ValueError:  # refusals, inconsistency, bad option values: the message says it
+    except (MethodRefused, InconsistentPositionError):  # the method's answer: the message says it
         raise
-    except Exception as exc:  # a bug in the method: say which, and on what, in its traceback
+    except Exception as exc:  # a bug or a bad option value: say which method, and on what, in its traceback
         exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                      f"{obs.to_text()}")
         raise
@@ -538,8 +593,8 @@ def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: fro
             raise InconsistentPositionError(
                 f"method {name!r} claimed {sorted(both)} both safe and a mine: no layout fits if it is "
                 f"sound (enumeration could not tell within its budget)")
-        raise ValueError(f"method {name!r} claimed {sorted(both)} both safe and a mine, "
-                         f"yet layouts fit the position: a bug in the method")
+        raise ContradictoryClaimError(f"method {name!r} claimed {sorted(both)} both safe and a mine, "
+                                      f"yet layouts fit the position: a bug in the method", both)
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:

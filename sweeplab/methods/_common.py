@@ -26,7 +26,7 @@ from collections.abc import Set as AbstractSet
 import numpy as np
 
 from ..clue_system import ClueSystem, clue_system
-from ..errors import InconsistentPositionError, MethodRefused
+from ..errors import InconsistentPositionError, MethodRefused, exact_clues_needed
 from ..positions import Observation
 
 Cell = tuple[int, int]
@@ -41,12 +41,7 @@ def exact_system(obs: Observation, method: str, *, use_total: bool) -> ClueSyste
     """
     system = clue_system(obs, use_total=use_total)
     if not system.exact:
-        bound = "lower" if obs.noise == "under" else "upper"
-        raise MethodRefused(
-            f"method {method!r} needs exact clues, but this position has noise {obs.noise!r} "
-            f"(its numbers are only {bound} bounds); use 'trivial', 'lp' or 'enumerate', "
-            "which read them as inequalities"
-        )
+        raise exact_clues_needed(method, str(obs.noise))
     return system
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, MethodRefused
+from ..errors import ContradictoryClaimError, InconsistentPositionError, MethodRefused
 from ..methods import deduce, method_info
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
@@ -242,6 +242,17 @@ def check_sound(
                 got = deduce(obs, method, use_total=total, **options)
             except MethodRefused:
                 stats["refused"] += 1
+                continue
+            except ContradictoryClaimError as exc:  # a cell claimed both ways where a layout fits
+                stats["checked"] += 1
+                if truth is None:  # the oracle disagrees on consistency: not this method's fault
+                    stats["on_inconsistent"] += len(exc.cells)
+                    continue
+                wrong_safe, wrong_mines = exc.cells - truth.safe, exc.cells - truth.mines
+                stats["wrong"] += len(wrong_safe) + len(wrong_mines)
+                if len(found) < keep:
+                    found.append(Counterexample(obs, total, wrong_safe, wrong_mines,
+                                                "claimed cells both safe and a mine"))
                 continue
             except InconsistentPositionError:
                 stats["checked"] += 1

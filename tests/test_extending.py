@@ -1,0 +1,290 @@
+"""Building on the lab: one's own methods and agents, and the mistakes the framework catches (SPEC §4, §5)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sweeplab
+from sweeplab import METHODS, MethodRefused, Observation, deduce
+from sweeplab.agents import AGENTS, Agent, make_agent
+from sweeplab.agents.base import random_covered
+from sweeplab.cli import main
+from sweeplab.dominance import dominance
+from sweeplab.methods import PLUGINS_ENV
+from sweeplab.positions import COVERED
+from sweeplab.reach import cascade_games, cascade_shares
+from sweeplab.testing import check_sound, random_positions
+
+
+def nothing(obs, *, use_total=True):
+    return set(), set()
+
+
+def first_covered_safe(obs, *, use_total=True):
+    """Wrong whenever the first covered cell may hold a mine: claims it safe."""
+    covered = np.argwhere(obs.grid == COVERED)
+    return ({tuple(int(v) for v in covered[0])} if covered.size else set()), set()
+
+
+def both_ways(obs, *, use_total=True):
+    covered = [tuple(int(v) for v in c) for c in np.argwhere(obs.grid == COVERED)[:1]]
+    return covered, covered
+
+
+def exact_single_clue(obs, *, use_total=True):
+    """The single-clue rule on equalities: sound on exact clues, wrong when a lower bound is read as exact."""
+    system = sweeplab.clue_system(obs, use_total=use_total)
+    mines = set()
+    for i in range(system.n_equations):
+        cols = np.flatnonzero(system.A[i])
+        if system.b[i] == cols.size and cols.size:
+            mines.update(system.cells[j] for j in cols)
+    return set(), mines
+
+
+@pytest.fixture
+def clean_registry():
+    methods, agents = set(METHODS), set(AGENTS)
+    yield
+    for name in set(METHODS) - methods:
+        sweeplab.unregister_method(name)
+    for name in set(AGENTS) - agents:
+        sweeplab.unregister_agent(name)
+
+
+# ----------------------------------------------------------------------------- names
+@pytest.mark.parametrize("name", ["guess", "first"])
+def test_the_names_of_agents_other_moves_are_refused(clean_registry, name):
+    with pytest.raises(ValueError, match="reserved"):
+        sweeplab.register_method(name, nothing, sound=True, complete=False)
+
+
+def test_a_name_sharing_a_methods_result_column_is_refused(clean_registry):
+    with pytest.raises(ValueError, match="certain_lstsq_certified.*'lstsq-certified'"):
+        sweeplab.register_method("lstsq_certified", nothing, sound=True, complete=False)
+    sweeplab.register_method("my-rule", nothing, sound=True, complete=False)
+    with pytest.raises(ValueError, match="'my-rule'"):
+        sweeplab.register_method("my_rule", nothing, sound=True, complete=False)
+
+
+@pytest.mark.parametrize("name", ["my method", "a=b", "x,y", "-x", "", "a>b", 3])
+def test_names_the_command_line_cannot_read_are_refused(clean_registry, name):
+    with pytest.raises(ValueError, match="letters, digits"):
+        sweeplab.register_method(name, nothing, sound=True, complete=False)
+    with pytest.raises(ValueError, match="letters, digits"):
+        sweeplab.register_agent(name, _EdgeFirst)
+
+
+def test_a_registered_methods_moves_are_counted_under_its_own_column(clean_registry):
+    """(A method once named "guess" had its proved moves counted as guesses: such names are refused.)"""
+    sweeplab.register_method("trivial-again", _trivial_again, sound=True, complete=False)
+    df = sweeplab.play("chain", methods=["trivial-again"], level="beginner", games=10, seed=3)
+    ref = sweeplab.play("chain", methods=["trivial"], level="beginner", games=10, seed=3)
+    assert df["certain_trivial_again"].sum() == ref["certain"].sum() > 0
+    assert (df["guesses"] == ref["guesses"]).all()
+
+
+def _trivial_again(obs, *, use_total=True):
+    d = deduce(obs, "trivial", use_total=use_total)
+    return d.safe, d.mines
+
+
+# ----------------------------------------------------------------------------- clue noise
+def test_a_method_that_does_not_read_bounds_is_refused_noisy_bounds(clean_registry):
+    """Reading a lower bound as the clue claims wrong cells: the registry refuses the position for it."""
+    obs = Observation.from_text("???\n?2?", noise="under")  # the true clue is at least 2
+    assert exact_single_clue(obs) == (set(), set())  # reads nothing here ...
+    obs = Observation.from_text("??\n1?", noise="under")  # ... but here it reads "exactly 1 of 3"
+    sweeplab.register_method("eq-only", exact_single_clue, sound=True, complete=False)
+    with pytest.raises(MethodRefused, match="'eq-only' needs exact clues"):
+        deduce(obs, "eq-only")
+    sweeplab.register_method("eq-bounds", exact_single_clue, sound=True, complete=False, reads_bounds=True)
+    assert METHODS["eq-bounds"].reads_bounds and not METHODS["eq-only"].reads_bounds
+    deduce(obs, "eq-bounds")  # the author's word: it runs
+    assert deduce(Observation.from_text("??\n3?"), "eq-only").mines == {(0, 0), (0, 1), (1, 1)}
+
+
+def test_agents_keep_methods_that_read_bounds_and_replace_the_others(clean_registry):
+    sweeplab.register_method("bounds-ok", nothing, sound=True, complete=False, reads_bounds=True)
+    sweeplab.register_method("bounds-no", nothing, sound=True, complete=False)
+    agent = make_agent("chain", methods=("bounds-ok", "bounds-no", "rref", "trivial"))
+    noisy = Observation.from_text("??\n1?", noise="over")
+    assert agent.chain(noisy) == ("bounds-ok", "enumerate", "trivial")
+    assert agent.chain(Observation.from_text("??\n1?")) == ("bounds-ok", "bounds-no", "rref", "trivial")
+    assert [m for m in METHODS if METHODS[m].reads_bounds and METHODS[m].builtin] == [
+        "trivial", "lp", "milp", "enumerate", "brute"]
+
+
+# ----------------------------------------------------------------------------- wrong claims and bugs
+def test_a_wrong_claim_of_a_method_registered_sound_is_named_in_its_proofs(clean_registry):
+    sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
+    obs = Observation.from_text("??\n?1", mines=1)
+    d = deduce(obs, "liar", proofs=True)
+    assert d.safe == {(0, 0)} and d.unproved == {(0, 0)}
+    reason = d.unproved_reason((0, 0), obs)
+    assert "wrong" in reason and "'liar' is registered sound" in reason
+
+
+def test_dominance_refuses_a_sound_method_that_claims_what_no_layout_forces(clean_registry):
+    sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
+    positions = [Observation.from_text("??\n?1", mines=1)]
+    with pytest.raises(ValueError, match="'liar' is registered sound but claimed \\[\\(0, 0\\)\\]"):
+        dominance(positions, methods=("liar", "enumerate"))
+    assert dominance(positions, methods=("trivial", "enumerate")).positions == 1  # the honest ones pass
+
+
+def test_dominance_catches_a_cell_claimed_with_the_wrong_value(clean_registry):
+    """(0, 0) is forced, as a mine: claiming it safe is wrong though the cell is forced."""
+    sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
+    with pytest.raises(ValueError, match="'liar'"):
+        dominance([Observation.from_text("?1\n11")], methods=("enumerate", "liar"))
+
+
+def test_check_sound_reports_a_cell_claimed_both_ways_instead_of_crashing(clean_registry):
+    sweeplab.register_method("both-ways", both_ways, sound=True, complete=False)
+    report = check_sound("both-ways", positions=random_positions(40, seed=2))
+    assert not report and report.wrong_claims > 0
+    assert "claimed cells both safe and a mine" in str(report.counterexamples[0])
+
+
+def test_any_error_a_method_raises_but_a_refusal_names_the_method_and_position(clean_registry):
+    def broken(obs, *, use_total=True):
+        return int("abc"), set()
+
+    sweeplab.register_method("broken", broken, sound=True, complete=False)
+    with pytest.raises(ValueError, match="invalid literal") as info:
+        deduce("?1\n11", "broken")
+    assert any("raised by method 'broken'" in note for note in info.value.__notes__)
+    with pytest.raises(MethodRefused) as refused:  # a refusal stays as it is
+        deduce(Observation.from_text("??\n1?", noise="under"), "rref")
+    assert not getattr(refused.value, "__notes__", None)
+
+
+# ----------------------------------------------------------------------------- cascades of one's own
+def test_cascade_shares_list_the_chain_played_in_its_order(clean_registry):
+    sweeplab.register_method("silent", nothing, sound=True, complete=False)
+    rows = cascade_games(level="beginner", games=3, seed=0, methods=("trivial", "silent", "enumerate"))
+    assert set(rows["chain"]) == {"trivial>silent>enumerate"}
+    shares = cascade_shares(rows)
+    table = shares[shares["group"] == "all"]
+    assert table["source"].tolist() == ["first", "trivial", "silent", "enumerate", "guess"]
+    assert int(table.set_index("source").loc["silent", "decisions"]) == 0
+    assert abs(table["share"].sum() - 1) < 1e-9
+
+
+# ----------------------------------------------------------------------------- agents of one's own
+@dataclasses.dataclass(frozen=True)
+class _EdgeFirst(Agent):
+    methods: tuple[str, ...] = ("trivial", "enumerate")
+    first_move: str = "corner"
+    use_total: bool = True
+    interior_after: int = 0
+
+    def guess(self, obs, rng):
+        border = np.zeros(obs.shape, dtype=bool)
+        border[[0, -1], :] = border[:, [0, -1]] = True
+        return random_covered(obs.grid, rng, border) or random_covered(obs.grid, rng)
+
+
+def test_a_registered_agent_plays_by_name_with_options_on_any_worker_count(clean_registry):
+    info = sweeplab.register_agent("edge-first", _EdgeFirst, summary="border guesses")
+    assert AGENTS["edge-first"] is info and not info.builtin and AGENTS["best"].builtin
+    one = sweeplab.play("edge-first", level="beginner", games=24, seed=5, workers=1)
+    two = sweeplab.play("edge-first", level="beginner", games=24, seed=5, workers=2)
+    timing = [c for c in one.columns if c.startswith("seconds")]
+    assert one.drop(columns=timing).equals(two.drop(columns=timing))
+    assert set(one["agent"]) == {"edge-first"} and one["won"].any()
+    assert make_agent("edge-first", interior_after=3).interior_after == 3
+    with pytest.raises(ValueError, match="no option 'bias'"):
+        make_agent("edge-first", bias=1)
+
+
+def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
+    with pytest.raises(ValueError, match="built-in agent"):
+        sweeplab.register_agent("best", _EdgeFirst)
+    with pytest.raises(ValueError, match="dataclass subclassing"):
+        sweeplab.register_agent("not-an-agent", dict)
+    sweeplab.register_agent("edge-first", _EdgeFirst)
+    with pytest.raises(ValueError, match="replace=True"):
+        sweeplab.register_agent("edge-first", _EdgeFirst)
+    with pytest.raises(ValueError, match="built in"):
+        sweeplab.unregister_agent("csp")
+
+
+def test_a_sweep_of_a_registered_agent_records_its_code_and_refuses_to_resume_under_other_code(
+        clean_registry, tmp_path: Path, monkeypatch):
+    import importlib
+
+    from sweeplab.sweeps import run_sweep
+
+    source = textwrap.dedent('''
+        import dataclasses
+        import sweeplab
+        from sweeplab.agents import Agent
+        from sweeplab.agents.base import random_covered
+
+        @dataclasses.dataclass(frozen=True)
+        class Mine(Agent):
+            methods: tuple = ("trivial",)
+            first_move: str = "corner"
+            def guess(self, obs, rng):
+                return random_covered(obs.grid, rng)
+
+        sweeplab.register_agent("resume-agent", Mine, replace="resume-agent" in sweeplab.AGENTS)
+    ''')
+    (tmp_path / "resume_agent_plugin.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "resume_agent_plugin", raising=False)
+    module = importlib.import_module("resume_agent_plugin")
+    points = [{"agent": "resume-agent", "level": "beginner"}]
+    rows = run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)
+    assert len(rows) == 6 and set(rows["agent"]) == {"resume-agent"}
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert list(manifest["methods"]) == ["agent resume-agent"]
+    assert len(run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)) == 6
+    (tmp_path / "resume_agent_plugin.py").write_text(source.replace('("trivial",)', '("trivial", "rref")'))
+    importlib.reload(module)
+    with pytest.raises(ValueError, match="other code of agent 'resume-agent'"):
+        run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)
+
+
+def test_a_sweep_point_holding_an_agent_object_says_to_register_it():
+    from sweeplab.sweeps import run_sweep
+
+    with pytest.raises(ValueError, match="register_agent"):
+        run_sweep([{"agent": _EdgeFirst(), "level": "beginner"}], games=2, workers=1, progress=False)
+
+
+def test_the_command_line_plays_an_agent_a_plugin_registers(tmp_path: Path, monkeypatch, capsys,
+                                                            clean_registry):
+    plugin = tmp_path / "my_agents_plugin.py"
+    plugin.write_text(textwrap.dedent('''
+        import dataclasses
+        import sweeplab
+        from sweeplab.agents import Agent
+        from sweeplab.agents.base import random_covered
+
+        @dataclasses.dataclass(frozen=True)
+        class Mine(Agent):
+            methods: tuple = ("trivial",)
+            first_move: str = "corner"
+            def guess(self, obs, rng):
+                return random_covered(obs.grid, rng)
+
+        if "plugin-agent" not in sweeplab.AGENTS:
+            sweeplab.register_agent("plugin-agent", Mine)
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "my_agents_plugin", raising=False)
+    monkeypatch.setenv(PLUGINS_ENV, "")  # --plugin names it there for workers; restored for later tests
+    code = main(["play", "--agent", "plugin-agent", "--plugin", "my_agents_plugin", "--level", "beginner",
+                 "--games", "4", "--workers", "2"])
+    assert code == 0
+    assert "plugin-agent" in capsys.readouterr().out
