@@ -26,9 +26,12 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         """As argparse's, but arguments no parser knows are named with the sub-command they follow."""
-        parsed, extras = self.parse_known_args(args, namespace)
+        argv = sys.argv[1:] if args is None else list(args)
+        parsed, extras = self.parse_known_args(argv, namespace)
         if extras:
-            prog = f"{self.prog} {parsed.command}" if getattr(parsed, "command", None) else self.prog
+            command = getattr(parsed, "command", None)
+            after = command in argv and extras[0] in argv and argv.index(extras[0]) > argv.index(command)
+            prog = f"{self.prog} {command}" if after else self.prog
             self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extras)}; see {prog} --help\n")
         return parsed
 

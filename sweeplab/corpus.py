@@ -266,8 +266,25 @@ def committed_corpus(preset: str) -> Path | None:
     return None
 
 
-#: Corpus presets: ``small`` and ``huge`` are committed (``data/corpus/``); ``full`` has more games
-#: and huge boards; ``tiny`` is for tests.
+def corpus_positions(corpus: str | Path, *, seed: int = 0, progress: bool = False) -> list[CorpusPosition]:
+    """The positions of a corpus file, or of a preset: committed (:func:`committed_corpus`, in a source
+    tree or an installed wheel alike), else generated from ``seed``.
+
+    Examples
+    --------
+    >>> len(corpus_positions("tiny")) > 0, len(corpus_positions("small"))
+    (True, 349)
+    """
+    if Path(corpus).suffix in (".jsonl", ".gz"):
+        return load_corpus(corpus)
+    committed = committed_corpus(str(corpus))
+    if committed is not None:
+        return load_corpus(committed)
+    return generate_corpus(seed=seed, preset=str(corpus), progress=progress)
+
+
+#: Corpus presets: ``small``, ``huge`` and ``full`` are committed (``data/corpus/``); ``full`` has more
+#: games and huge boards; ``tiny`` is for tests.
 PRESETS: dict[str, tuple[Slice, ...]] = {
     "tiny": (
         Slice("beginner", level="beginner", games=1, per_game=3),

@@ -260,8 +260,8 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
     Parameters
     ----------
     corpus : str or path, optional
-        ``"small"`` (the committed ``data/corpus/corpus-small.jsonl.gz``), a
-        corpus file, or ``None``.
+        A preset (``"small"``: the committed ``data/corpus/corpus-small.jsonl.gz``;
+        one not committed is generated from ``seed``), a corpus file, or ``None``.
     random : int
         Random positions to add (:func:`random_position`: a random layout,
         some safe cells revealed, the total known).
@@ -283,12 +283,9 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
 
         out.extend(ex.observation for ex in EXAMPLES.values())
     if corpus is not None:
-        from .corpus import PRESETS, committed_corpus, load_corpus
+        from .corpus import corpus_positions
 
-        path = Path(corpus)
-        if str(corpus) in PRESETS:
-            path = committed_corpus(str(corpus)) or path
-        out.extend(p.obs for p in load_corpus(path))
+        out.extend(p.obs for p in corpus_positions(corpus, seed=seed))
     rng = np.random.default_rng(seed)
     for _ in range(random):
         h, w = (int(v) for v in rng.integers(1, max_side + 1, 2))

@@ -53,12 +53,13 @@ class InconsistentPositionError(ValueError):
 class ContradictoryClaimError(ValueError):
     """A method claimed cells both safe and a mine on a position some layout fits: a bug in the method.
 
-    ``cells`` holds those cells.
+    ``safe`` and ``mines`` hold its claims, ``cells`` those in both.
     """
 
-    def __init__(self, message: str, cells: frozenset[tuple[int, int]]) -> None:
+    def __init__(self, message: str, safe: frozenset[tuple[int, int]], mines: frozenset[tuple[int, int]]
+                 ) -> None:
         super().__init__(message)
-        self.cells = cells
+        self.safe, self.mines, self.cells = safe, mines, safe & mines
 
 
 class MethodRefused(ValueError):

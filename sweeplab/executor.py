@@ -220,7 +220,7 @@ def run_tasks(
     else:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(list(preload))
-        extra = _registered_methods()
+        extra = _registered()
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx, initializer=_die_with_parent) as pool:
         futures = {pool.submit(_call, function, plugins, task, extra): i for i, task in enumerate(tasks)}
         try:
@@ -236,7 +236,7 @@ def _loaded_plugins() -> tuple[str, ...]:
     return tuple(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
 
 
-def _registered_methods() -> tuple:
+def _registered() -> tuple:
     """The :class:`~sweeplab.methods.MethodInfo` and :class:`~sweeplab.agents.AgentInfo` of every method
     and agent registered in this process."""
     from .agents import AGENTS
@@ -249,7 +249,7 @@ def _registered_methods() -> tuple:
 def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
           extra: Sequence[Any] = ()) -> Any:
     """Run one task in a worker, after importing the plugin modules and registering the other
-    methods and agents (``extra``, :func:`_registered_methods`) as the caller has them: a long-lived worker
+    methods and agents (``extra``, :func:`_registered`) as the caller has them: a long-lived worker
     may hold an earlier registration of the same name (a notebook's method before an edit).  The
     same code is kept (each task ships its own copy, which would pile up in the method caches)."""
     if plugins or extra:
@@ -289,7 +289,7 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from .provenance import code_fingerprint, fingerprint_subject, method_fingerprints
 
     client, owned = connect(scheduler)
-    plugins, extra = _loaded_plugins(), _registered_methods()
+    plugins, extra = _loaded_plugins(), _registered()
     here = code_fingerprint()
     methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
     names = list(methods_here)

@@ -405,28 +405,14 @@ def method_power(
     columns added.
     """
     from .bench import run_bench
+    from .corpus import corpus_positions
 
-    positions = _corpus_positions(corpus, seed=seed, progress=progress)
+    positions = corpus_positions(corpus, seed=seed, progress=progress)
     rows = run_bench(positions, methods=methods, budget_seconds=budget_seconds, progress=progress)
     density = {p.id: (p.obs.mines or 0) / (p.obs.shape[0] * p.obs.shape[1]) for p in positions}
     rows["area"] = rows["height"] * rows["width"]
     rows["density"] = rows["id"].map(density).round(3)
     return rows
-
-
-def _corpus_positions(corpus: str, *, seed: int, progress: bool) -> list:
-    """The positions of a corpus file, or of a preset: committed (:func:`sweeplab.corpus.committed_corpus`,
-    a source tree or an installed wheel alike), else generated from ``seed``."""
-    from pathlib import Path
-
-    from .corpus import committed_corpus, generate_corpus, load_corpus
-
-    if Path(corpus).suffix in (".jsonl", ".gz"):
-        return load_corpus(corpus)
-    committed = committed_corpus(corpus)
-    if committed is not None:
-        return load_corpus(committed)
-    return generate_corpus(seed=seed, preset=corpus, progress=progress)
 
 
 # ------------------------------------------------ how far linear algebra gets (issue 11, notebook 14)
@@ -638,8 +624,9 @@ def proof_sizes(
     per method and slice.
     """
     from .bench import run_bench
+    from .corpus import corpus_positions
 
-    positions = _corpus_positions(corpus, seed=seed, progress=progress)
+    positions = corpus_positions(corpus, seed=seed, progress=progress)
     if slices is not None:
         positions = [p for p in positions if p.slice in slices]
     if per_slice is not None:

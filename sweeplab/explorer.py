@@ -322,7 +322,8 @@ class Explorer:
     board : BoardWidget
         The widget, and the state it draws.
     deduction : Deduction or None
-        The method's deductions on the current position, with proofs.
+        The method's deductions on the current position, with proofs; ``None``
+        on an untouched board (before the first click: nothing to deduce).
     probabilities : numpy.ndarray or None
         Exact mine probabilities of the current position (shown on hover, drawn on
         the cells with ``board.show_probabilities``).

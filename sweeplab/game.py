@@ -193,9 +193,9 @@ class Game:
         _shown: np.ndarray | None = None,
     ) -> None:
         if first_click not in FIRST_CLICKS:
-            raise ValueError(f"first_click must be one of {FIRST_CLICKS}, got {first_click!r}")
+            raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         self._noise = check_noise(noise)
         if _layout is None:
             shape, mines = resolve_board(shape=shape, mines=mines)

@@ -165,8 +165,9 @@ def function_fingerprint(function: Any) -> str:
     plugin's helper modules, directly or through one another), else its code
     object without line numbers (a script's or notebook's function; the
     values of globals it reads are not seen); a partial's function and
-    arguments; a callable object's class; for a class (an agent), its module's
-    file, else the code of its own methods.
+    arguments; a callable object's class; for a class (an agent), each class
+    of its bases that is not sweeplab's: its module's file, else the code of
+    its functions and its plain values (field defaults).
 
     Examples
     --------
@@ -184,25 +185,60 @@ def function_fingerprint(function: Any) -> str:
         arguments = repr((fn.args, sorted(fn.keywords.items())))
         digest.update((function_fingerprint(fn.func) + arguments).encode())
         return digest.hexdigest()[:16]
-    holder = fn if inspect.isfunction(fn) or inspect.isclass(fn) else type(fn)
+    if inspect.isclass(fn):
+        digest.update(b"class\0" + fn.__qualname__.encode())
+        for klass in fn.__mro__:  # an agent class and its bases, but sweeplab's own (code_fingerprint's)
+            module = klass.__module__ or "__main__"
+            if module != "builtins" and module.split(".")[0] != "sweeplab":
+                digest.update(b"class\0" + klass.__qualname__.encode())
+                if not _hash_module_file(digest, module):
+                    _hash_class_body(digest, klass)
+        return digest.hexdigest()[:16]
+    holder = fn if inspect.isfunction(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
-    # a script's or notebook's function travels to Dask workers by value: hash what travels
-    file = None if name == "__main__" else getattr(sys.modules.get(name), "__file__", None)
-    if inspect.isclass(fn):  # an agent class: the code of its own methods
-        codes = [v.__code__ for _, v in sorted(vars(fn).items()) if inspect.isfunction(v)]
-    else:
-        code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
-        codes = [] if code is None else [code]
-    if file is not None and Path(file).is_file():
-        digest.update(b"file\0" + Path(file).read_bytes())
-        for helper in _helper_files(name):  # a plugin's own modules it takes code from
-            digest.update(b"helper\0" + helper.name.encode() + b"\0" + helper.read_bytes())
-    elif codes:
-        for code in codes:
-            _hash_code(digest, code)
+    code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
+    if _hash_module_file(digest, name):
+        pass
+    elif code is not None:
+        _hash_code(digest, code)
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     return digest.hexdigest()[:16]
+
+
+def _hash_module_file(digest: Any, module: str) -> bool:
+    """Hash the source file of ``module`` and of the plugin's helper modules it takes names from; ``False``
+    when it has none (``__main__``: a script's or notebook's code travels to Dask workers by value)."""
+    file = None if module == "__main__" else getattr(sys.modules.get(module), "__file__", None)
+    if file is None or not Path(file).is_file():
+        return False
+    digest.update(b"file\0" + Path(file).read_bytes())
+    for helper in _helper_files(module):  # a plugin's own modules it takes code from
+        digest.update(b"helper\0" + helper.name.encode() + b"\0" + helper.read_bytes())
+    return True
+
+
+#: Plain values hashed by their repr in a class body (field defaults, constants); others by their type.
+_PLAIN_VALUES = (str, bytes, int, float, complex, bool, tuple, frozenset, type(None))
+
+
+def _hash_class_body(digest: Any, klass: type) -> None:
+    """A class defined in a script or notebook: the code of its functions (methods, static and class
+    methods, properties) and its plain values (field defaults, constants), in name order."""
+    for key, value in sorted(vars(klass).items()):
+        if key in ("name", "__doc__", "__module__", "__qualname__", "__dict__", "__weakref__"):
+            continue  # the name is the registry's (the points hold it); the rest says nothing of the play
+        digest.update(key.encode() + b"\0")
+        value = getattr(value, "__func__", value)  # staticmethod, classmethod
+        parts = [value.fget, value.fset] if isinstance(value, property) else [value]
+        for part in parts:
+            code = getattr(part, "__code__", None)
+            if code is not None:
+                _hash_code(digest, code)
+            elif isinstance(part, _PLAIN_VALUES):
+                digest.update(repr(part).encode() + b"\0")
+            else:
+                digest.update(type(part).__qualname__.encode() + b"\0")
 
 
 def _helper_files(module: str) -> list[Path]:
@@ -253,9 +289,12 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
     started = manifest.get("methods") or {}
     now = method_fingerprints(list(started))
     for name, fingerprint in started.items():
-        if now.get(name) != fingerprint:
+        if name not in now:
+            raise ValueError(
+                f"{path} was started with {fingerprint_subject(name)}, which is not registered here: import "
+                f"the module that registers it first (on the command line, --plugin MODULE)")
+        if now[name] != fingerprint:
             raise ValueError(
                 f"{path} was started by other code of {fingerprint_subject(name)} (fingerprint {fingerprint} "
-                f"there, "
-                f"{now.get(name)} here: its source changed since); resuming would count games of two "
+                f"there, {now[name]} here: its source changed since); resuming would count games of two "
                 f"versions as one sample. Choose another output directory, or delete this one to start again")

@@ -197,7 +197,7 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
         Rows from :func:`sweeplab.play` (or a sweep).
     by : list of str, optional
         Grouping columns; by default the parameter columns that vary (and ``agent``, ``level``,
-        ``first_click``; ``noise_p`` beside ``noise``).
+        ``first_click``; ``noise_p`` beside ``noise``; the board's size where it has no level).
 
     Examples
     --------
@@ -210,8 +210,11 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     if by is None:
         by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level", "first_click") or
                                                             results[c].nunique(dropna=False) > 1)]
-        if "noise" in by and "noise_p" in results and "noise_p" not in by:  # "lost" means little without p
-            by.insert(by.index("noise") + 1, "noise_p")
+        if ("noise" in by) != ("noise_p" in by) and {"noise", "noise_p"} <= set(results):
+            by = sorted({*by, "noise", "noise_p"}, key=GROUP_COLUMNS.index)  # a kind means little without p
+        if "level" in results and results["level"].isna().any():  # a board given by its shape: say it
+            board = (c for c in ("height", "width", "mines") if c in results)
+            by = sorted({*by, *board}, key=GROUP_COLUMNS.index)
     by = list(by)
     grouped = results.groupby(by, dropna=False, sort=True) if by else [((), results)]
     rows = []
@@ -231,6 +234,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
 def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
     """The summary as a plain-text table, win rates as percentages with their interval."""
     table = summary.copy()
+    if "level" in table:  # a board given by its shape has no level: its height and width say it
+        table["level"] = table["level"].astype(object).fillna("-")
     label = f"{round(confidence * 100)}% CI"
     table["win %"] = (100 * table["win_rate"]).map("{:.2f}".format)
     bounds = zip(table["win_low"], table["win_high"], strict=True)

@@ -151,7 +151,8 @@ def test_check_sound_reports_a_cell_claimed_both_ways_instead_of_crashing(clean_
     sweeplab.register_method("both-ways", both_ways, sound=True, complete=False)
     report = check_sound("both-ways", positions=random_positions(40, seed=2))
     assert not report and report.wrong_claims > 0
-    assert "claimed cells both safe and a mine" in str(report.counterexamples[0])
+    first = report.counterexamples[0]
+    assert "both safe and a mine" in str(first) and first.wrong_safe | first.wrong_mines
 
 
 def test_any_error_a_method_raises_but_a_refusal_names_the_method_and_position(clean_registry):
@@ -253,6 +254,9 @@ def test_a_sweep_of_a_registered_agent_records_its_code_and_refuses_to_resume_un
     importlib.reload(module)
     with pytest.raises(ValueError, match="other code of agent 'resume-agent'"):
         run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)
+    sweeplab.unregister_agent("resume-agent")
+    with pytest.raises(ValueError, match="agent 'resume-agent'"):  # not registered here: says so
+        run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)
 
 
 def test_a_sweep_point_holding_an_agent_object_says_to_register_it():
@@ -288,3 +292,77 @@ def test_the_command_line_plays_an_agent_a_plugin_registers(tmp_path: Path, monk
                  "--games", "4", "--workers", "2"])
     assert code == 0
     assert "plugin-agent" in capsys.readouterr().out
+
+
+def test_a_class_takes_one_registered_name_at_a_time_and_gets_its_own_back(clean_registry):
+    @dataclasses.dataclass(frozen=True)
+    class Plain(Agent):
+        pass
+
+    sweeplab.register_agent("plain-a", Plain)
+    assert Plain.name == "plain-a"
+    with pytest.raises(ValueError, match="registered as 'plain-a' already.*subclass"):
+        sweeplab.register_agent("plain-b", Plain)
+    sweeplab.unregister_agent("plain-a")
+    assert Plain.name == "agent"  # Agent's, inherited again
+    sweeplab.register_agent("plain-b", Plain)  # renaming a registration works
+
+    @dataclasses.dataclass(frozen=True)
+    class Named(Agent):
+        name = "named"
+
+    with pytest.raises(ValueError, match="names itself 'named'"):
+        sweeplab.register_agent("other", Named)
+    sweeplab.register_agent("named", Named)
+    sweeplab.unregister_agent("named")
+    assert Named.name == "named"
+
+
+def test_the_fingerprint_of_a_notebooks_agent_sees_its_defaults_and_its_bases():
+    """Classes written in a notebook travel by value: an edit of a default or of a base's method must
+    change the fingerprint, or a resumed sweep would pool two versions' games."""
+    from sweeplab.provenance import function_fingerprint
+
+    source = textwrap.dedent("""
+        import dataclasses
+        from sweeplab.agents import Agent
+
+        @dataclasses.dataclass(frozen=True)
+        class Base(Agent):
+            def guess(self, obs, rng):
+                return BODY
+
+        @dataclasses.dataclass(frozen=True)
+        class Mine(Base):
+            methods: tuple = DEFAULT
+    """)
+
+    def fingerprint(default, body):
+        namespace = {"__name__": "__main__"}
+        exec(source.replace("BODY", repr(body)).replace("DEFAULT", repr(default)), namespace)
+        return function_fingerprint(namespace["Mine"])
+
+    same = fingerprint(("trivial",), None)
+    assert fingerprint(("trivial",), None) == same  # run again, the same text: the same code
+    assert fingerprint(("rref",), None) != same
+    assert fingerprint(("trivial",), (0, 0)) != same
+
+
+def test_workers_that_never_saw_an_agent_get_it_registered(clean_registry):
+    """What a Dask or forkserver worker runs: the agents registered here registered there first."""
+    from sweeplab.executor import _call, _registered
+
+    sweeplab.register_agent("edge-first", _EdgeFirst)
+    extra = _registered()
+    assert "edge-first" in {info.name for info in extra}
+    sweeplab.unregister_agent("edge-first")  # as in a fresh worker process
+    task = {"agent": "edge-first", "level": "beginner", "games": 2, "seed": 1}
+    rows = _call(sweeplab.play, (), task, extra)
+    assert "edge-first" in AGENTS and set(rows["agent"]) == {"edge-first"}
+
+
+def test_a_preset_corpus_that_is_not_committed_is_generated_for_dominance():
+    from sweeplab.dominance import dominance_positions
+
+    positions = dominance_positions(corpus="tiny", examples=False)
+    assert positions and all(isinstance(p, Observation) for p in positions)

@@ -317,9 +317,9 @@ def test_methods_registered_in_this_process_reach_worker_processes(registered):
 
 def test_dask_workers_get_the_methods_registered_here(registered):
     """What a Dask worker runs: plugins imported, then the other registered methods registered."""
-    from sweeplab.executor import _call, _registered_methods
+    from sweeplab.executor import _call, _registered
 
-    extra = _registered_methods()
+    extra = _registered()
     assert {"test-single", "test-reckless"} <= {info.name for info in extra}
     sweeplab.unregister_method("test-single")  # as in a fresh worker process
     rows = _call(sweeplab.play, (), {"agent": "chain", "methods": ["test-single"], "level": "beginner",

@@ -119,3 +119,18 @@ def test_a_report_run_into_a_folder_keeps_each_experiments_preset(tmp_path: Path
     index = (tmp_path / "index.md").read_text()
     assert "Preset **mixed**" in index and "| quick, 3 |" in index and "| smoke, 0 |" in index
     assert index.count("## 001: ") == 1 and "final score" in index  # the kept section, with its numbers
+
+
+@pytest.mark.parametrize("manifest", [
+    {"experiments": None}, {"experiments": [{"name": ["x"]}, 3, None]}, [1, 2], "text",
+    {"experiments": [{"name": "000-convergence", "seconds": None, "comparison": "x", "preset": 5}]},
+])
+def test_a_broken_earlier_manifest_never_stops_a_report(tmp_path: Path, manifest):
+    from sweeplab.commands.report import _earlier_records, index_lines
+
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "000-convergence.csv").write_text("x\n1\n")
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    records = _earlier_records(tmp_path, rerun=[])
+    assert all(isinstance(r["seconds"], float) and isinstance(r["comparison"], list) for r in records)
+    assert index_lines(records, preset="mixed")[0] == "# sweeplab report"

@@ -162,3 +162,13 @@ def test_a_summary_by_noise_shows_its_probability():
     table = summarize(pd.concat(rows, ignore_index=True))
     assert "noise_p" in table.columns and table["games"].tolist() == [4, 4, 4]
     assert sorted(table["noise_p"].tolist()) == [0.0, 0.1, 0.1]
+
+
+def test_a_summary_of_a_board_given_by_its_shape_names_the_board():
+    from sweeplab.stats import format_summary, summarize
+
+    rows = sweeplab.play("trivial", shape=(10, 10), mines=10, games=3, seed=1)
+    table = summarize(rows)
+    assert table[["height", "width", "mines"]].values.tolist() == [[10, 10, 10]]
+    line = format_summary(table).splitlines()[1].split()
+    assert line[:5] == ["trivial", "-", "10", "10", "10"]

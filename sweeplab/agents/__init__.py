@@ -90,7 +90,9 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
         A frozen dataclass subclassing :class:`Agent`: its fields are the
         options, and it overrides :meth:`Agent.guess` (and, for other
         moves, :meth:`Agent.next_moves`).  It must read only the observation.
-        Its ``name`` (the games' ``agent`` column) becomes ``name``.
+        Its ``name`` (the games' ``agent`` column) becomes ``name`` while it
+        is registered, so a class is registered under one name at a time
+        (a subclass takes another).
     summary, reference : str
         One line, and the report section (or paper) it follows.
     sound : bool, default True
@@ -127,10 +129,18 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     if old is not None and (old.builtin or not replace):
         why = "a built-in agent" if old.builtin else "registered already (pass replace=True)"
         raise ValueError(f"agent {name!r} is {why}; choose another name")
-    own = vars(cls).get("name")
+    elsewhere = next((a.name for a in _REGISTRY.values() if a.cls is cls and a.name != name), None)
+    if elsewhere is not None:
+        raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "
+                         f"'agent' column); register a subclass for another name "
+                         f"(class Other({cls.__name__}): pass), or unregister {elsewhere!r} first")
+    own = _OWN_NAMES[cls] if cls in _OWN_NAMES else vars(cls).get("name")  # as the class was written
     if own is not None and own != name:
         raise ValueError(f"agent {name!r}: the class names itself {own!r} (its games' 'agent' column); "
                          f"register it under that name, or drop its name attribute")
+    if old is not None:
+        _forget(old.cls)
+    _OWN_NAMES[cls] = own
     cls.name = name  # the games' "agent" column
     info = AgentInfo(name, cls, str(reference), str(summary), sound)
     _REGISTRY[name] = info
@@ -138,13 +148,28 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
 
 
 def unregister_agent(name: str) -> None:
-    """Remove an agent added by :func:`register_agent` (built-ins stay)."""
+    """Remove an agent added by :func:`register_agent` (built-ins stay); its class gets its own name back."""
     info = _REGISTRY.get(name)
     if info is None:
         raise ValueError(f"unknown agent {name!r}; choose from {sorted(_REGISTRY)}")
     if info.builtin:
         raise ValueError(f"agent {name!r} is built in and cannot be removed")
     del _REGISTRY[name]
+    _forget(info.cls)
+
+
+#: The ``name`` each registered class had before :func:`register_agent` set it (``None``: inherited).
+_OWN_NAMES: dict[type[Agent], str | None] = {}
+
+
+def _forget(cls: type[Agent]) -> None:
+    """Give a class that is no longer registered the name it had before."""
+    if cls in _OWN_NAMES:
+        own = _OWN_NAMES.pop(cls)
+        if own is None:
+            del cls.name
+        else:
+            cls.name = own
 
 
 def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:

@@ -362,15 +362,22 @@ def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
 
     try:
         earlier = json.loads((out / "manifest.json").read_text())
-        records = earlier["experiments"]
+        records = list(earlier["experiments"])
     except (OSError, ValueError, KeyError, TypeError):  # none, or not a report's manifest
         return []
     kept = []
-    for r in records:
-        if (isinstance(r, dict) and r.get("name") in EXPERIMENTS
-                and (r["name"] in rerun or (out / "tables" / f"{r['name']}.csv").is_file())):
-            kept.append({"preset": earlier.get("preset"), "seed": earlier.get("seed", 0), "comparison": [],
-                         "seconds": 0.0, **r})
+    for r in records:  # what an index needs, each checked: a hand-edited manifest must not stop the report
+        name = r.get("name") if isinstance(r, dict) else None
+        if not isinstance(name, str) or name not in EXPERIMENTS:
+            continue
+        if name not in rerun and not (out / "tables" / f"{name}.csv").is_file():
+            continue
+        seconds = r.get("seconds")
+        lines = r.get("comparison")
+        kept.append({**r, "preset": str(r.get("preset", earlier.get("preset"))),
+                     "seed": r.get("seed", earlier.get("seed", 0)),
+                     "seconds": float(seconds) if isinstance(seconds, int | float) else 0.0,
+                     "comparison": [str(x) for x in lines] if isinstance(lines, list) else []})
     return kept
 
 

@@ -460,7 +460,9 @@ def deduce(
         The position (its text form is accepted too).
     method : str or callable, default "rref"
         A key of :data:`METHODS`, or a function ``function(obs, *, use_total,
-        **options) -> (safe, mines)`` run once without registering it.
+        **options) -> (safe, mines)`` run once without registering it (trusted
+        to read ``"under"``/``"over"`` clues as the bounds they are, as a
+        method registered with ``reads_bounds=True``).
     use_total : bool, default True
         Use the board's total number of mines when the position knows it.
     check_consistency : bool, default True
@@ -594,7 +596,7 @@ def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: fro
                 f"method {name!r} claimed {sorted(both)} both safe and a mine: no layout fits if it is "
                 f"sound (enumeration could not tell within its budget)")
         raise ContradictoryClaimError(f"method {name!r} claimed {sorted(both)} both safe and a mine, "
-                                      f"yet layouts fit the position: a bug in the method", both)
+                                      f"yet layouts fit the position: a bug in the method", safe, mines)
 
 
 def _cells(cells: Iterable) -> frozenset[Cell]:

@@ -243,17 +243,6 @@ def check_sound(
             except MethodRefused:
                 stats["refused"] += 1
                 continue
-            except ContradictoryClaimError as exc:  # a cell claimed both ways where a layout fits
-                stats["checked"] += 1
-                if truth is None:  # the oracle disagrees on consistency: not this method's fault
-                    stats["on_inconsistent"] += len(exc.cells)
-                    continue
-                wrong_safe, wrong_mines = exc.cells - truth.safe, exc.cells - truth.mines
-                stats["wrong"] += len(wrong_safe) + len(wrong_mines)
-                if len(found) < keep:
-                    found.append(Counterexample(obs, total, wrong_safe, wrong_mines,
-                                                "claimed cells both safe and a mine"))
-                continue
             except InconsistentPositionError:
                 stats["checked"] += 1
                 if truth is not None:
@@ -262,15 +251,19 @@ def check_sound(
                         found.append(Counterexample(obs, total, frozenset(), frozenset(),
                                                     "called a consistent position inconsistent"))
                 continue
+            except ContradictoryClaimError as exc:  # cells claimed both ways where a layout fits
+                safe, mines, note = exc.safe, exc.mines, f"claimed {sorted(exc.cells)} both safe and a mine"
+            else:
+                safe, mines, note = got.safe, got.mines, ""
             stats["checked"] += 1
             if truth is None:
-                stats["on_inconsistent"] += len(got)
+                stats["on_inconsistent"] += len(safe) + len(mines)
                 continue
-            wrong_safe, wrong_mines = got.safe - truth.safe, got.mines - truth.mines
+            wrong_safe, wrong_mines = safe - truth.safe, mines - truth.mines
             stats["wrong"] += len(wrong_safe) + len(wrong_mines)
-            stats["missed"] += len(truth.safe - got.safe) + len(truth.mines - got.mines)
+            stats["missed"] += len(truth.safe - safe) + len(truth.mines - mines)
             if (wrong_safe or wrong_mines) and len(found) < keep:
-                found.append(Counterexample(obs, total, wrong_safe, wrong_mines))
+                found.append(Counterexample(obs, total, wrong_safe, wrong_mines, note))
     return SoundnessReport(name, stats["checked"], stats["wrong"], stats["false_inconsistent"],
                            stats["refused"], stats["on_inconsistent"], stats["missed"], tuple(found))
 

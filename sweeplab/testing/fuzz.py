@@ -224,8 +224,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes, each checking parts of 1000 positions (default 1; 0: every core)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.seed < 0 or args.start < 0 or args.workers < 0:
-        parser.error("--positions must be positive, --seed, --start and --workers non-negative")
+    if args.positions < 1:
+        parser.error(f"--positions must be positive, got {args.positions}")
+    for flag in ("seed", "start", "workers"):
+        if getattr(args, flag) < 0:
+            parser.error(f"--{flag} must be non-negative, got {getattr(args, flag)}")
     t0 = time.perf_counter()
     n_calls, failures = fuzz_parts(args.positions, seed=args.seed, start=args.start,
                                    workers=args.workers or None, progress=not args.no_progress)
