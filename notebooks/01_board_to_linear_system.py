@@ -68,8 +68,10 @@ clue_table(corner, use_total=False)
 # %% [markdown]
 # Five clues touch a covered cell, the five 1s: `(0,3)` sees a and b, and the four 1s of the second row
 # see the covered row below them (and `(1,3)` also a and b). The three zeros at the top left see only
-# revealed cells, so they give no equation. Five equations, as the report's C1–C5. Note the names: the report's C2 (`(2,4)`,
-# 1-based) is our row `(1,3)`.
+# revealed cells, so they give no equation. Five equations, as the report's C1–C5. Note the names: the
+# report's C2 (`(2,4)`, 1-based) is our row `(1,3)`. The columns follow the cells row by row, so the
+# report's letters map to them as a = x0 `(0,4)`, b = x1 `(1,4)`, and then along the third row *from the
+# left*: g = x2 `(2,0)`, f = x3, e = x4, d = x5, c = x6 `(2,4)` (the report reads that row from the right).
 #
 # ## The total-mines row
 #
@@ -121,3 +123,13 @@ plt.show()
 kb = EXAMPLES["001-abc"]
 print(kb.description)
 clue_table(kb.observation, use_total=False)
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Write the total-mines row of the a–g corner by hand (which cells, which right side?), then compare
+#    with `sweeplab.clue_system(corner).A[-1]` and `.b[-1]`.
+# 2. Flag a cell in `board` (`F` in the text form) and predict how the clue rows' right sides change;
+#    check with `clue_table`.
+# 3. Make a position whose clue system splits into three components and count them with
+#    `sweeplab.clue_system(obs).components()`.

@@ -122,3 +122,13 @@ display(bound_table(rref_table(counter, use_total=False)))
 for method in ("trivial", "rref", "bounded", "enumerate"):
     d = sweeplab.deduce(counter, method=method, use_total=False)
     print(f"{method:10s} safe {sorted(d.safe)}  mines {sorted(d.mines)}")
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Reverse the column order (the method `rref-reversed` of `sweeplab.example_plugin` does it) and
+#    re-read the bound table: which cells does one pass find now?
+# 2. Find the smallest position where `trivial` proves a cell that one pass of `rref` misses
+#    (hint: `sweeplab.examples.EXAMPLES["smallest-trivial-beats-rref"]`).
+# 3. Write a 1-2-1 wall yourself with `Observation.from_text` and check which row of the RREF proves the
+#    safe cell.

@@ -47,11 +47,11 @@ clue_table(system)
 
 # %%
 x = np.linalg.lstsq(system.A.astype(float), system.b.astype(float), rcond=None)[0]
-pd.DataFrame({"cell": system.cells, "min-norm value": x.round(6)})
+pd.DataFrame({"cell": system.cells, "min-norm value": x.round(6) + 0.0})  # + 0.0: no "-0.0"
 
 # %% [markdown]
-# Cells `(2,4)` and `(3,4)` have minimum-norm value 0, so report 000's rule opens both. Every 0/1
-# solution of the system (64 candidates, printed for display):
+# Cells `(2,4)` and `(3,4)` have minimum-norm value 0, so report 000's rule opens both. Of the
+# $2^6 = 64$ vectors of 0s and 1s, these solve the system:
 
 # %%
 solutions = [v for v in itertools.product((0, 1), repeat=system.n_variables)
@@ -117,3 +117,13 @@ print(f"{games} intermediate games: {int(df['wrong_claims'].sum())} wrong claims
 # Rare, but real: at the `quick` preset (2,000 games, seed 0) 10 games meet a wrong claim, the first at
 # game 445, and every one of them is lost; with a first click that opens a zero, 6 of 2,000. A few hundred
 # games, as a report would play, can easily show none.
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Find a position where `lstsq` wrongly claims a *mine* (play `sweeplab.play("lstsq", ...)` and look
+#    at `wrong_claims`, or search random positions with `sweeplab.testing.random_positions`).
+# 2. Change the tolerance of `lstsq` (`sweeplab.deduce(obs, "lstsq", tol=...)`): when does it claim more,
+#    and are those claims right?
+# 3. For a cell that `lstsq-certified` claims, find the combination of rows equal to its unit vector
+#    (`numpy.linalg.lstsq(A.T, e_j)`): that combination is its proof.

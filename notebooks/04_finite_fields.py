@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import sympy
+from IPython.display import display
 
 import sweeplab
 from sweeplab.corpus import midgame_positions
@@ -46,8 +47,9 @@ board = sweeplab.Observation.from_text("""
 system = sweeplab.clue_system(board, use_total=False)
 GF2 = galois.GF(2)
 augmented = GF2(np.column_stack([system.A, system.b]) % 2)
-print("[A | b] mod 2:\n", augmented)
-print("row reduced over GF(2):\n", augmented.row_reduce())
+columns = [str(c) for c in system.cells] + ["b"]  # the cells (row, col) the columns stand for
+display(pd.DataFrame(np.asarray(augmented), columns=columns).rename_axis("[A | b] mod 2"))
+display(pd.DataFrame(np.asarray(augmented.row_reduce()), columns=columns).rename_axis("reduced over GF(2)"))
 
 # %% [markdown]
 # A reduced row with a single cell, $x_j \equiv r \pmod 2$, fixes $x_j = r$ because $x_j \in \{0, 1\}$.
@@ -63,13 +65,18 @@ for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
 # The library's `gfp` also applies the **mod-p bound rule**: read each coefficient as its residue
 # nearest 0; the row's integer total over 0/1 cells lies between the sums of its negative and positive
 # coefficients and must be $\equiv r \pmod p$; if the only such integer is an end of that range, the row
-# fixes all its cells. For $p$ larger than the row's range this is exactly the rational bound rule on that
-# row; but the rows themselves are those of the reduction mod $p$, which need not be the rational RREF's rows.
+# fixes all its cells. When $p$ is larger than the row's range and every coefficient is below $p/2$ in
+# absolute value (so reading residues changes nothing), this is exactly the rational bound rule on that row.
+# Otherwise it can prove more: $3a + b = 3$ fixes nothing over the rationals (3 lies inside the range
+# $[0, 4]$), but mod 5 it reads $-2a + b \equiv -2$, and in the range $[-2, 1]$ only $-2$ fits, at the lower
+# end: $a = 1$, $b = 0$. And the rows themselves are those of the reduction mod $p$, which need not be the
+# rational RREF's rows.
 #
 # ## Rank lost modulo p
 #
 # A matrix can have lower rank mod $p$ than over the rationals, when $p$ divides the minors that make it
-# independent. Three clue rows around a triangle of cells: each pair sums to an even number mod 2.
+# independent. Three clue rows around a triangle of cells $x_0, x_1, x_2$: each row holds two of them, so
+# the three rows add up to $2(x_0 + x_1 + x_2) \equiv 0 \pmod 2$, and over GF(2) row 3 is row 1 + row 2.
 
 # %%
 A = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
@@ -112,6 +119,7 @@ table
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.2))
 ax.bar(table.index, table["share of enumerate"], color="#4c72b0")
+ax.tick_params(axis="x", labelrotation=30)
 ax.set_ylabel("cells proved / cells forced")
 ax.set_title(f"Finite fields against the rationals ({n_positions} intermediate positions)")
 plt.show()
@@ -128,3 +136,13 @@ plt.show()
 # the other misses on a few positions (`sweeplab.examples`: `gfp-beats-rref`, `smallest-rref-beats-gfp`). Report 002's $F_7$ is the
 # smallest prime that is as good as $\mathbb{Q}$ here, with arithmetic on small integers instead of
 # growing fractions. None of them is complete: compare the last bar.
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Find a row (a position) where GF(3) proves a cell that the rational row bound rule does not
+#    (`sweeplab.deduce(obs, "gfp", p=3)` against `"rref"`); the $3a + b = 3$ row above is a start.
+# 2. Build a 0/1 matrix whose rank over GF(3) is lower than over the rationals and check it with
+#    `rank_mod_p`.
+# 3. Which primes $p$ make `gfp` find exactly the cells of `rref` on the positions above, and why do
+#    large primes behave like the rationals?

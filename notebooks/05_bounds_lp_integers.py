@@ -13,7 +13,7 @@
 # increasing strength:
 #
 # 1. **bounded deduction** — the row bound rule on RREF rows *and* the original rows, with substitution
-#    and the total-mines row, to a fixpoint (`bounded`);
+#    and the total-mines row, repeated until a pass fixes nothing new (a *fixpoint*: `bounded`);
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
 #    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
@@ -116,7 +116,8 @@ plt.show()
 corner = EXAMPLES["000-a-g"].observation
 p = sweeplab.probabilities(corner)
 fig, ax = plt.subplots(figsize=(5, 5))
-sweeplab.plot_position(corner, ax=ax, probabilities=p)
+drawn = sweeplab.plot_position(corner, ax=ax, probabilities=p)
+fig.colorbar(drawn["probabilities"], ax=ax, shrink=0.7, label="P(mine)")
 ax.set_title("report 000's a–g corner: exact mine probabilities")
 plt.show()
 print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[3:, 3:]).round(4))
@@ -125,8 +126,12 @@ print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[
 # ## Power and cost on real positions
 #
 # Mid-game intermediate positions, with the total. The complete methods (`milp`, `enumerate`) agree
-# cell for cell; the others find a share of the forced cells at a fraction of the cost. Notebook 6 has
-# the full benchmark.
+# cell for cell. Expect a surprise in the cost column: on such positions the frontier falls apart into
+# small components, so exact enumeration is both complete *and* about the cheapest method here; only the
+# single-clue rules (`trivial`) cost less. The relaxations (`bounded`, `lp`) pay off where components are
+# large (notebook 9, and notebook 6 for the full benchmark). Note too that `trivial` can find more than
+# `rref`: one pass of the row bound rule on one RREF misses cells a single clue settles (notebook 2's
+# counterexample), and the `rref` here does not iterate.
 
 # %%
 n_positions = {"smoke": 4, "quick": 40, "full": 300}[PRESET]
@@ -151,3 +156,11 @@ ax.set_xlabel("median ms per position")
 ax.set_ylabel("share of forced cells found")
 ax.set_title("deductive power against cost")
 plt.show()
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Make a fractional LP point by hand: a small position where the relaxation can put 1/2 in two cells
+#    although every 0/1 layout is forced (`sweeplab.examples.EXAMPLES["lp-needs-integrality"]` is one).
+# 2. Find a position where `bounded` proves a cell `lp` misses, and one the other way round.
+# 3. Time `milp` and `enumerate` on a 30x30 mid-game position: which is faster, and why?

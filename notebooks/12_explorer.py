@@ -67,7 +67,7 @@ plt.show()
 # %% [markdown]
 # The matrix panel holds the same tables as `sweeplab.explorer.panel_table`; the notebooks' labelled
 # tables show the component of that cell, its exact RREF and what the row bound rule reads off each row
-# (the cell's column is printed first; its row fixes it):
+# (the cell's variable name is printed first; the row holding it fixes it):
 
 # %%
 part = next(p for p in sweeplab.clue_system(obs, use_total=False).components() if cell in p.cells)

@@ -25,7 +25,9 @@
 #
 # `sweeplab.check_proof(obs, proof)` checks a proof, `proof.explain(obs)` tells it in words and
 # `sweeplab.plot_proof(obs, proof)` draws it: the clues it uses are framed (blue: added, orange:
-# subtracted) with their multipliers, the cells it fixes or assumes along the way are outlined in purple.
+# subtracted, grey: used with both signs in different steps) with their multipliers; the cells it fixes,
+# assumes or splits on along the way are outlined in purple, and the proven cell gets a thick frame and
+# its mark (green circle: safe, red cross: mine).
 # The *size* of a proof (combining steps, distinct rows) measures how hard the cell is.
 
 # %%
@@ -82,9 +84,13 @@ show(obs, d.proofs, sorted(d.proofs))
 # ## Report 002's boards
 #
 # The first board (`????????/?211221?`) is the report's worked example of RREF with the row bound rule;
-# the proofs name the clue combination behind each of its rows. On the second board (`??????/?1122?`),
-# the report's reduced row `v2 - v5 = -1` is a difference of two clues; `gfp` finds the same cells with
-# one step read modulo 7.
+# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2): clue (1,4) −
+# clue (1,3) gives $-x_{(0,2)} + x_{(0,5)} = 1$, which fixes (0,5) as a mine too. Yet `rref` does not claim
+# (0,5): its reduced matrix is *one* basis of the row space, and this difference is not one of its rows
+# (notebook 2: the report needs a second pass for that cell). The prover looks for the shortest proof of
+# each claim among all combinations, not among the RREF's rows; `subset` and `lp` find (0,5) directly.
+# On the second board (`??????/?1122?`), the report's reduced row `v2 - v5 = -1` is a difference of two
+# clues; `gfp` finds the same cells with one step read modulo 7.
 
 # %%
 board1 = EXAMPLES["002-one-two"].observation
@@ -118,8 +124,10 @@ show(obs, d.proofs, [(0, 0), (3, 3)], size=3)
 # %% [markdown]
 # ## One only the LP relaxation finds
 #
-# A single combining step that proves a cell is exactly a dual certificate of the LP relaxation
-# (`0 <= x <= 1`), so `lp` finds every cell that has a one-step proof. On this board such a step exists,
+# A single combining step that proves a cell is exactly a *dual certificate* of the LP relaxation
+# (`0 <= x <= 1`): multipliers of the clue rows whose combination bounds the cell's value, which is what
+# linear-programming duality provides when the relaxation's optimum is 0 or 1. So `lp` finds every cell
+# that has a one-step proof. On this board such a step exists,
 # `clue (0,1) - clue (2,1) + clue (3,1)`, but it is neither a row of one RREF pass nor a difference of two
 # clues, and bounds propagation and reduction modulo 2 or 7 miss it too.
 
@@ -140,8 +148,14 @@ show(obs, d.proofs, [(0, 0)], size=3)
 # That is the *integrality gap*, and it means that no combining step over the integers proves any cell
 # here, nor any chain of them (a chain has to start with one). Two ways out remain:
 #
-# * **reading a step modulo a prime**: `gfp` proves five cells with one step each, read modulo 7;
+# * **reading a step modulo a prime**: `gfp` proves five cells with one step each, read modulo 7. The
+#   multipliers of 3 in its step are not arbitrary: 3 is invertible modulo 7 ($3 \cdot 5 \equiv 1$), and
+#   $3 \cdot (-2) = -6 \equiv 1$ turns a coefficient $-2$ into $+1$, so the row bound rule can read the row;
 # * **case analysis**: assume the opposite and split on another cell until every branch contradicts.
+#
+# (`bounded`, in the printed line below, also solves the board, and its proofs are of the second kind:
+# assuming (0,2) is a mine turns $-2x_{(0,2)} + x_{(3,2)} = 0$ into $x_{(3,2)} = 2$, impossible for a
+# 0/1 cell.)
 #
 # (3,2) gets both kinds of proof: one step modulo 7, or a split over the integers. For (1,1), which no
 # single step proves even modulo 7, assuming it safe and reasoning with single steps is not enough
@@ -196,7 +210,8 @@ plt.show()
 #   the prover's budget (the claims without a proof, 26 for each of `trivial`, `lp`, `milp` and
 #   `enumerate` with and without the total, are on `noisy-under` positions, whose clues are only bounds:
 #   proofs are not defined there, and the other methods refuse those positions);
-# * forced cells of real games have tiny proofs: a median of 2 rows (1 for `trivial`) in one step; 90% use
+# * forced cells of real games have tiny proofs (the small smoke-preset table above can differ): a median
+#   of 2 rows (1 for `trivial`) in one step; 90% use
 #   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
 #   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with chains (90th percentile 5 steps, up to
@@ -212,3 +227,12 @@ by_level = cells[cells["use_total"]].pivot_table(index="method", columns="slice"
                                                  aggfunc="median", sort=False)
 print("median distinct rows per proof, with the total")
 print(by_level.to_string(float_format=lambda v: f"{v:.3g}"))
+
+# %% [markdown]
+# ## Try it
+#
+# 1. Write a proof dict by hand for the 1-2-1 safe cell (one combining step of three clues) and check it
+#    with `sweeplab.check_proof(obs, your_dict)`; then change one multiplier and watch it fail.
+# 2. Take `gfp`'s modulo-7 step above and read it modulo 5 instead: does it still prove the cell?
+# 3. Find a cell of a real game (`sweeplab.new_game`, play some moves) whose shortest proof needs more
+#    than three rows.

@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
+from .errors import mines_text
+
 __all__ = ["Assume", "Combine", "Proof", "ProofSize", "Split", "Step"]
 
 Cell = tuple[int, int]
@@ -415,7 +417,7 @@ class _Narrator:
             cells = {(r, c): 1 for r in range(h) for c in range(w) if grid[r, c] == _COVERED}
             known = sum(1 for r in range(h) for c in range(w) if grid[r, c] in (_FLAG, _MINE))
             rhs = self.obs.mines - known
-            label = f"the total, {self.obs.mines} mines" + (f" ({known} known)" if known else "")
+            label = f"the total, {mines_text(self.obs.mines)}" + (f" ({known} known)" if known else "")
         else:
             r, c = src
             if not (0 <= r < h and 0 <= c < w) or not 0 <= grid[r, c] <= 8:

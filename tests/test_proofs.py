@@ -125,7 +125,7 @@ def test_proof_that_needs_the_total():
     assert prove(NEEDS_TOTAL, (3, 3), 0, use_total=False) is None
     assert prove(NEEDS_TOTAL.with_mines(None), (3, 3), 0) is None
     text = proof.explain(NEEDS_TOTAL)
-    assert "the total, 1 mines" in text and "(3,3) is safe" in text
+    assert "the total, 1 mine" in text and "1 mines" not in text and "(3,3) is safe" in text
 
 
 def test_assume_without_split():
