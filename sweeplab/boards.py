@@ -58,7 +58,7 @@ import numpy as np
 from .game import Game, as_generator, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, MONOTONE, solve_layout
-from .positions import COVERED, neighbour_counts
+from .positions import COVERED, cell_pair, neighbour_counts
 
 __all__ = ["Board", "BoardNotFound", "generate_board", "generate_boards", "grade", "solves", "GRADES"]
 
@@ -132,16 +132,19 @@ class Board:
 
 # ---------------------------------------------------------------------------- solving
 def _check_layout(layout, opening) -> tuple[np.ndarray, Cell]:
+    if hasattr(layout, "layout") and not isinstance(layout, np.ndarray):  # a Board, or a Game
+        raise ValueError(f"layout must be a 2-D boolean array of mines; for a {type(layout).__name__}, "
+                         f"pass its .layout")
     arr = np.asarray(layout)
     if arr.ndim != 2 or 0 in arr.shape:
         raise ValueError(f"layout must be a non-empty 2-D boolean array, got shape {arr.shape}")
     if not (arr.dtype == bool or np.issubdtype(arr.dtype, np.number)) or not np.isin(arr, (0, 1)).all():
         raise ValueError("layout must hold booleans (or 0/1)")
     arr = arr.astype(bool)
-    try:
-        r, c = (int(v) for v in opening)
-    except (TypeError, ValueError):
-        raise ValueError(f"opening must be a (row, col) pair, got {opening!r}") from None
+    cell = cell_pair(opening)
+    if cell is None:  # 4.7 or "44" must not become some cell
+        raise ValueError(f"opening must be a (row, col) pair of integers, got {opening!r}")
+    r, c = cell
     h, w = arr.shape
     if not (0 <= r < h and 0 <= c < w):
         raise ValueError(f"opening {opening!r} is outside the {h}x{w} board")
@@ -206,7 +209,10 @@ def solves(layout, opening, method: str, *, use_total: bool = True, convention: 
 
     ``convention`` says how the method's answers are applied
     (:data:`sweeplab.noguess.CONVENTIONS`; the default reveals every proved
-    safe cell and flags every proved mine before asking again).
+    safe cell and flags every proved mine before asking again).  A position
+    the method refuses (:class:`~sweeplab.MethodRefused`: ``brute`` on a
+    frontier over 20 cells, a budget passed) counts as not solved, as a
+    guess would: the board is not solved by that method within its limits.
 
     Examples
     --------
@@ -297,8 +303,7 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
         raise ValueError(f"give mines= with shape={shape!r} (the number of mines on the board)")
     shape_, n_mines = resolve_board(level, shape=shape, mines=mines)
     if opening is not None:
-        _check_layout(np.zeros(shape_, dtype=bool), opening)
-        opening = (int(opening[0]), int(opening[1]))
+        opening = _check_layout(np.zeros(shape_, dtype=bool), opening)[1]
     h, w = shape_
     corner = h * w - min(h, 2) * min(w, 2)  # the opening and its neighbours stay free of mines
     if opening is not None:

@@ -258,3 +258,22 @@ def test_generate_takes_plugins(tmp_path, capsys):
                  "--solvable-by", "rref-reversed", "--count", "1", "--out", str(out)]) == 0
     assert [p.name for p in out.iterdir()] == ["6x6-4-rref-reversed-s0-00000.json"]
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("opening", [(4.7, 4.2), "44", (True, 4), (4,), None])
+def test_an_opening_that_is_not_a_pair_of_integers_is_refused(opening):
+    layout = np.zeros((9, 9), dtype=bool)
+    layout[0, 8] = True
+    with pytest.raises(ValueError, match="opening must be a \\(row, col\\) pair of integers"):
+        grade(layout, opening)
+    if opening is not None:  # generate_board's default: the corner
+        with pytest.raises(ValueError, match="opening must be"):
+            generate_board("beginner", opening=opening, seed=1)
+    assert grade(layout, (4, 4)) == grade(layout, [np.int64(4), 4]) == "trivial"
+
+
+def test_grade_given_a_board_says_to_pass_its_layout():
+    board = generate_board("beginner", seed=1)
+    with pytest.raises(ValueError, match="pass its .layout"):
+        grade(board, board.opening)
+    assert grade(board.layout, board.opening) == board.grade
