@@ -219,27 +219,30 @@ def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
         sweeplab.unregister_agent("csp")
 
 
+AGENT_PLUGIN = textwrap.dedent('''
+    import dataclasses
+    import sweeplab
+    from sweeplab.agents import Agent
+    from sweeplab.agents.base import random_covered
+
+    @dataclasses.dataclass(frozen=True)
+    class Mine(Agent):
+        methods: tuple = ("trivial",)
+        first_move: str = "corner"
+        def guess(self, obs, rng):
+            return random_covered(obs.grid, rng)
+
+    sweeplab.register_agent(NAME, Mine, replace=NAME in sweeplab.AGENTS)
+''')
+
+
 def test_a_sweep_of_a_registered_agent_records_its_code_and_refuses_to_resume_under_other_code(
         clean_registry, tmp_path: Path, monkeypatch):
     import importlib
 
     from sweeplab.sweeps import run_sweep
 
-    source = textwrap.dedent('''
-        import dataclasses
-        import sweeplab
-        from sweeplab.agents import Agent
-        from sweeplab.agents.base import random_covered
-
-        @dataclasses.dataclass(frozen=True)
-        class Mine(Agent):
-            methods: tuple = ("trivial",)
-            first_move: str = "corner"
-            def guess(self, obs, rng):
-                return random_covered(obs.grid, rng)
-
-        sweeplab.register_agent("resume-agent", Mine, replace="resume-agent" in sweeplab.AGENTS)
-    ''')
+    source = AGENT_PLUGIN.replace("NAME", repr("resume-agent"))
     (tmp_path / "resume_agent_plugin.py").write_text(source)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "resume_agent_plugin", raising=False)
@@ -269,22 +272,7 @@ def test_a_sweep_point_holding_an_agent_object_says_to_register_it():
 def test_the_command_line_plays_an_agent_a_plugin_registers(tmp_path: Path, monkeypatch, capsys,
                                                             clean_registry):
     plugin = tmp_path / "my_agents_plugin.py"
-    plugin.write_text(textwrap.dedent('''
-        import dataclasses
-        import sweeplab
-        from sweeplab.agents import Agent
-        from sweeplab.agents.base import random_covered
-
-        @dataclasses.dataclass(frozen=True)
-        class Mine(Agent):
-            methods: tuple = ("trivial",)
-            first_move: str = "corner"
-            def guess(self, obs, rng):
-                return random_covered(obs.grid, rng)
-
-        if "plugin-agent" not in sweeplab.AGENTS:
-            sweeplab.register_agent("plugin-agent", Mine)
-    '''))
+    plugin.write_text(AGENT_PLUGIN.replace("NAME", repr("plugin-agent")))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "my_agents_plugin", raising=False)
     monkeypatch.setenv(PLUGINS_ENV, "")  # --plugin names it there for workers; restored for later tests

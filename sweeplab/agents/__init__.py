@@ -117,7 +117,7 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     'centre'
     >>> unregister_agent("corners")
     """
-    from ..methods import check_name
+    from ..methods import check_name, check_not_taken
 
     check_name("an agent", name)
     if not (isinstance(cls, type) and issubclass(cls, Agent) and dataclasses.is_dataclass(cls)):
@@ -126,9 +126,7 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     if not isinstance(sound, bool):
         raise ValueError(f"agent {name!r}: sound must be True or False, got {sound!r}")
     old = _REGISTRY.get(name)
-    if old is not None and (old.builtin or not replace):
-        why = "a built-in agent" if old.builtin else "registered already (pass replace=True)"
-        raise ValueError(f"agent {name!r} is {why}; choose another name")
+    check_not_taken("agent", name, old, replace=replace)
     elsewhere = next((a.name for a in _REGISTRY.values() if a.cls is cls and a.name != name), None)
     if elsewhere is not None:
         raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "

@@ -53,6 +53,7 @@ __all__ = [
     "method_info",
     "method_seconds",
     "check_name",
+    "check_not_taken",
     "register_method",
     "unregister_method",
     "untimed",
@@ -317,10 +318,7 @@ def register_method(
     for flag, value in (("sound", sound), ("complete", complete), ("reads_bounds", reads_bounds)):
         if not isinstance(value, bool):
             raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
-    old = _REGISTRY.get(name)
-    if old is not None and (old.builtin or not replace):
-        why = "a built-in method" if old.builtin else "registered already (pass replace=True)"
-        raise ValueError(f"method {name!r} is {why}; choose another name")
+    check_not_taken("method", name, _REGISTRY.get(name), replace=replace)
     column = name.replace("-", "_")
     twin = next((m for m in _REGISTRY if m != name and m.replace("-", "_") == column), None)
     if twin is not None:
@@ -346,6 +344,14 @@ def check_name(what: str, name: object) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(f"{what} name is letters, digits and '_.+-', starting with a letter or digit "
                          f"(the command line and column names read it), got {name!r}")
+
+
+def check_not_taken(what: str, name: str, held: Any, *, replace: bool) -> None:
+    """``ValueError`` when ``held`` (the registry's entry of ``name``) is a built-in ``what`` (method,
+    agent), or a registered one and ``replace`` is false."""
+    if held is not None and (held.builtin or not replace):
+        why = f"a built-in {what}" if held.builtin else "registered already (pass replace=True)"
+        raise ValueError(f"{what} {name!r} is {why}; choose another name")
 
 
 def unregister_method(name: str) -> None:
