@@ -226,8 +226,18 @@ def run_tasks(
         try:
             for fut in as_completed(futures):
                 yield futures[fut], fut.result()
+        except BaseException:  # Ctrl-C, an error, or the caller stopping early: end the running tasks now
+            _terminate(pool)
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool's worker processes: shutting it down waits for the tasks they run (a game on a
+    500x500 board: a minute after Ctrl-C)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _loaded_plugins() -> tuple[str, ...]:

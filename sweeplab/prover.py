@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -64,6 +65,7 @@ import scipy.sparse as sp
 
 from ._highs import solve as solve_program
 from .errors import MethodRefused
+from .methods._common import MAX_BLOCK_BYTES, TIME_LIMIT
 from .methods._consistency import has_layout
 from .positions import as_observation, cell_pair
 from .proof_check import check_proof
@@ -108,6 +110,10 @@ DEFAULT_MAX_LPS = 400
 #: analysis, and the smaller proof kept (a propagation along a corridor of clues can take as many steps as
 #: the corridor is long where two clues read together prove the cell at once).
 LONG_CHAIN = 16
+#: Most entries of the dense ``[A | b | I]`` the modular style reduces (the algebraic methods' block
+#: budget, :data:`~sweeplab.methods._common.MAX_BLOCK_BYTES`, at 8 bytes an entry); past it those claims
+#: are proved in the other styles, or are over budget.
+MAX_MODULAR_ENTRIES = MAX_BLOCK_BYTES // 8
 #: The styles more general than a chain's own, tried for one-step proofs of a long chain's cell.
 _MORE_GENERAL = {"clue": ("pair", "linear"), "pair": ("linear",)}
 #: Branch-and-bound nodes of the integer programme tried when an LP certificate fails: a limit
@@ -299,13 +305,35 @@ class _Satisfiable(Exception):
 
 
 class _Prover:
-    def __init__(self, obs: Any, use_total: bool, *, budget: int, max_depth: int, max_lps: int):
+    def __init__(self, obs: Any, use_total: bool, *, budget: int, max_depth: int, max_lps: int,
+                 deadline: float | None = None):
         self.obs = obs
         self.rows = _Rows(obs, use_total)
         self.budget = budget
         self.max_depth = max_depth
         self.max_lps = max_lps
         self.lps = 0
+        self.start, self.deadline = time.perf_counter(), deadline
+
+    def out_of_time(self, share: float = 1.0) -> bool:
+        """Past ``share`` of the search's time budget (``time_limit`` of :func:`prove_all`)."""
+        if self.deadline is None:
+            return False
+        now = time.perf_counter()
+        return now > self.deadline - (1.0 - share) * (self.deadline - self.start)
+
+    def single_step_in_time(self, cell: Cell, value: int, style: str, p: int | None) -> _S | None:
+        """:meth:`single_step`, or ``None`` when the time budget ends during it."""
+        try:
+            return self.single_step(cell, value, style, p)
+        except _OverBudget:
+            return None
+
+    def count_lp(self) -> None:
+        """One more linear program: :class:`_OverBudget` past ``max_lps`` or the time budget."""
+        self.lps += 1
+        if self.lps > self.max_lps or self.out_of_time():
+            raise _OverBudget
 
     # ---------------------------------------------------------------- cheap rules
 
@@ -314,7 +342,18 @@ class _Prover:
         R = self.rows
         order = deque(range(len(R)) if todo is None else sorted(todo))  # first in, first out: short chains
         queued = set(order)
-        while order:
+        # the total row holds every cell: read it only when nothing else is queued, or each fixed cell
+        # would read it again (minutes on a 300x300 board); the same fixpoint either way
+        total = -1 if R.total is None else R.total
+        total_due = total in queued
+        if total_due:
+            order.remove(total)
+            queued.discard(total)
+        while order or total_due:
+            if not order:
+                order.append(total)
+                queued.add(total)
+                total_due = False
             i = order.popleft()
             queued.discard(i)
             free, r, uses = [], R.rhs[i], []
@@ -335,7 +374,9 @@ class _Prover:
                 for c in free:
                     fixed[c] = v
                     for j in R.cell_rows[c]:
-                        if j not in queued:
+                        if j == total:
+                            total_due = j != i
+                        elif j not in queued:
                             queued.add(j)
                             order.append(j)
         return None
@@ -344,6 +385,8 @@ class _Prover:
         """The difference rule on pairs of rows sharing a free cell, up to its first find."""
         R = self.rows
         for i in range(len(R)):
+            if self.out_of_time():
+                raise _OverBudget
             free_i = [c for c in R.cells[i] if c not in fixed]
             if not free_i:
                 continue
@@ -367,8 +410,12 @@ class _Prover:
 
     def propagate(self, fixed: dict[Cell, int], record: list[_S], level: str,
                   stop: dict[Cell, int] | None = None) -> _S | None:
-        """Cheap rules to a fixpoint (``level`` "clue": single rows; otherwise pairs too)."""
+        """Cheap rules to a fixpoint (``level`` "clue": single rows; otherwise pairs too).
+
+        :class:`_OverBudget` past the search's time budget."""
         while True:
+            if self.out_of_time():
+                raise _OverBudget
             contra = self.unit(fixed, record)
             if contra is not None:
                 return contra
@@ -419,9 +466,7 @@ class _Prover:
         return A, b, np.array(weights, dtype=float), columns, cols
 
     def _solve(self, c, A_ub, b_ub, integral: bool = False):
-        self.lps += 1
-        if self.lps > self.max_lps:
-            raise _OverBudget
+        self.count_lp()
         n = c.size
         res = solve_program(c, A_ub, np.full(b_ub.size, -np.inf), b_ub, np.zeros(n),
                             np.full(n, 1000.0 if integral else np.inf), integer=integral,
@@ -527,9 +572,7 @@ class _Prover:
         A, b, w, columns, cols = self._matrix(rows, fixed)
         if A.shape[1] == 0:
             return None
-        self.lps += 1
-        if self.lps > self.max_lps:
-            raise _OverBudget
+        self.count_lp()
         res = solve_program(np.zeros(A.shape[1]), A, b, b, np.zeros(w.size), w)
         if res.x is None:
             return None
@@ -623,6 +666,8 @@ class _Prover:
         index = {c: j for j, c in enumerate(columns)}
         n = len(columns)
         width = n + 1 + m
+        if m * width > MAX_MODULAR_ENTRIES:  # a dense [A | b | I] this large: leave it to the other styles
+            return {}
         entries = [0] * (m * width)
         for i in range(m):
             for c in R.cells[i]:
@@ -821,6 +866,7 @@ def prove_all(
     budget: int = DEFAULT_BUDGET,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_lps: int = DEFAULT_MAX_LPS,
+    time_limit: float | None = TIME_LIMIT,
 ) -> tuple[dict[Cell, Proof], set[Cell]]:
     """Proofs of claimed cells, in one style.
 
@@ -845,6 +891,10 @@ def prove_all(
         Most nested splits the case analysis tries.
     max_lps : int, default DEFAULT_MAX_LPS
         Linear programs the search may spend on one cell past the first pass.
+    time_limit : float or None, default 20
+        Seconds for the whole search (``None``: no limit); the claims it has
+        not proved by then are over budget.  (On a 300x300 board the search
+        takes minutes; a method's own ``time_limit`` is passed here.)
 
     Returns
     -------
@@ -883,32 +933,37 @@ def prove_all(
     claims = {tuple(c): 0 for c in safe}
     claims.update({tuple(c): 1 for c in mines})
     claims = {(int(c[0]), int(c[1])): v for c, v in claims.items()}
-    prover = _Prover(obs, use_total, budget=budget, max_depth=max_depth, max_lps=10**9)
+    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+    prover = _Prover(obs, use_total, budget=budget, max_depth=max_depth, max_lps=10**9, deadline=deadline)
     found: dict[Cell, list[_S]] = {}
     # 1. a single step from the position (the method's own kind of step first)
     if style == "modular":
         mod = prover.modular_steps(int(p))
         for c, v in claims.items():
+            if prover.out_of_time():
+                break
             if c in mod and mod[c].fixes.get(c) == v:
                 step = mod[c]
                 if len(step.rows) > 1:  # one clue or two read modulo p, when they do it
-                    small = prover.single_step(c, v, "pair", p)
+                    small = prover.single_step_in_time(c, v, "pair", p)
                     if small is not None and len(small.rows) < len(step.rows):
                         contra, rule, _ = prover.rows.evaluate(list(small.rows), {}, modulus=int(p))
                         if not contra and rule.get(c) == v:
                             step = replace(small, modulus=int(p), fixes=rule)
                 found[c] = [replace(step, fixes={c: v})]
     for c, v in claims.items():
+        if prover.out_of_time(share=0.5):  # half the time at most: the chains below prove many at once
+            break
         if c in found:
             continue
-        single = prover.single_step(c, v, style if style in ("clue", "pair") else "linear", p)
+        single = prover.single_step_in_time(c, v, style if style in ("clue", "pair") else "linear", p)
         if single is not None:
             found[c] = [replace(single, fixes={c: v})]
     # 2. chains, shared by the remaining claims
     rest = {c: v for c, v in claims.items() if c not in found}
     levels = {"clue": ("clue", "pair", "linear"), "pair": ("pair", "linear")}.get(style, ("linear",))
     for level in levels:
-        if not rest:
+        if not rest or prover.out_of_time():
             break
         prover.lps, prover.max_lps = 0, max_lps * max(1, len(rest))
         try:
@@ -916,6 +971,8 @@ def prove_all(
         except _OverBudget:
             fixed, record = {}, []
         for c, v in list(rest.items()):
+            if prover.out_of_time():  # each extraction walks the whole record: the rest are over budget
+                break
             if fixed.get(c) == v:
                 found[c] = _extract(record, c)
                 del rest[c]
@@ -925,9 +982,12 @@ def prove_all(
     long = min(budget, LONG_CHAIN)
     wrong: set[Cell] = set()
     for c, v in claims.items():
+        if prover.out_of_time():
+            rest.update({c: v for c, v in claims.items() if c not in found})
+            break
         if _size(found.get(c, []))[0] > long:
             for level in _MORE_GENERAL.get(style, ()):
-                single = prover.single_step(c, v, level, p)
+                single = prover.single_step_in_time(c, v, level, p)
                 if single is not None:
                     found[c] = [replace(single, fixes={c: v})]
                     break
@@ -947,7 +1007,7 @@ def prove_all(
     proofs: dict[Cell, Proof] = {}
     over: set[Cell] = set(rest) - wrong
     for c, steps in found.items():
-        if _size(steps)[0] > budget:
+        if _size(steps)[0] > budget or prover.out_of_time():  # not checked in time: over budget
             over.add(c)
             continue
         proof = prover.to_proof(c, claims[c], method, steps)
@@ -1046,8 +1106,9 @@ def proofs_for(
     use_total : bool, default True
         As passed to the method.
     **options
-        The method's options (``p`` for ``gfp``); ``budget``, ``max_depth`` and
-        ``max_lps`` are passed to :func:`prove_all`, others are ignored.
+        The method's options (``p`` for ``gfp``); ``budget``, ``max_depth``,
+        ``max_lps`` and ``time_limit`` (the method's own, also the search's) are
+        passed to :func:`prove_all`, others are ignored.
 
     Returns
     -------
@@ -1070,5 +1131,5 @@ def proofs_for(
         return {}, set()
     style = METHOD_STYLES.get(method, "case")
     p = 2 if method == "gf2" else int(options.get("p", 7))
-    extra = {k: options[k] for k in ("budget", "max_depth", "max_lps") if k in options}
+    extra = {k: options[k] for k in ("budget", "max_depth", "max_lps", "time_limit") if k in options}
     return prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p, **extra)

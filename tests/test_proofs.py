@@ -429,3 +429,34 @@ def test_explain_tells_a_step_of_no_rows_without_crashing():
     assert not check_proof(obs, forged)
     text = forged.explain(obs)
     assert "No rows (0 = 0)" in text and text.splitlines()[-2].startswith("This is not a valid proof")
+
+
+def test_the_prover_keeps_to_its_time_budget_and_calls_the_rest_over_budget():
+    """On a 300x300 board the search took minutes (the total row read again for every fixed cell);
+    past ``time_limit`` the claims not proved are over budget, and what it did prove checks."""
+    import time
+
+    from sweeplab.corpus import midgame_positions
+    from sweeplab.prover import prove_all
+
+    obs = midgame_positions(shape=(40, 40), density=0.15, n=1, seed=1, reveal=0.4)[0]
+    d = sweeplab.deduce(obs, "enumerate")
+    assert len(d.cells) > 50
+    start = time.perf_counter()
+    proofs, over = prove_all(obs, d.safe, d.mines, style="linear", time_limit=0.0)
+    assert time.perf_counter() - start < 10
+    assert over and set(proofs) | over == set(d.cells) and not set(proofs) & over
+    assert all(sweeplab.check_proof(obs, p) for p in proofs.values())
+    proofs, over = prove_all(obs, d.safe, d.mines, style="linear", time_limit=None)
+    assert set(proofs) == set(d.cells) and not over
+
+
+def test_modular_proofs_past_the_dense_size_budget_fall_back_to_other_styles(monkeypatch):
+    """gf2's proofs reduced one dense [A | b | I] over the whole board: 3.4 GB on 300x300."""
+    from sweeplab import prover
+
+    obs = Observation.from_text("??????\n?1122?")
+    monkeypatch.setattr(prover, "MAX_MODULAR_ENTRIES", 4)
+    d = sweeplab.deduce(obs, "gfp", proofs=True)
+    assert d.cells and set(d.proofs) | d.over_budget == d.cells
+    assert all(sweeplab.check_proof(obs, p) for p in d.proofs.values())

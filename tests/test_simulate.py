@@ -1,5 +1,7 @@
 """The simulator: tidy rows, determinism, outcomes that mean what they say."""
 
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -152,3 +154,21 @@ def test_a_generator_gives_the_root_seed():
     assert by_generator[cols].equals(by_integer[cols]) and set(by_generator["seed"]) == {seed}
     with pytest.raises(ValueError, match="non-negative integer, got .*a numpy Generator too"):
         sweeplab.play("trivial", level="beginner", games=3, seed=-1)
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_stopping_a_pool_early_ends_its_running_tasks_at_once():
+    """Ctrl-C (or a caller closing the generator) waited for the tasks running: a minute on 500x500."""
+    import contextlib
+
+    from sweeplab.executor import run_tasks
+
+    start = time.perf_counter()
+    with contextlib.closing(run_tasks(_nap, [{"seconds": 0.05}, {"seconds": 60}, {"seconds": 60}],
+                                      workers=2)) as results:
+        assert next(results) == (0, 0.05)
+    assert time.perf_counter() - start < 20

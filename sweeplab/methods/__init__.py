@@ -92,8 +92,9 @@ class Deduction:
     over_budget : frozenset of (int, int)
         Claimed cells whose proof would pass the prover's documented size
         budget (:data:`sweeplab.prover.DEFAULT_BUDGET` combining steps,
-        :data:`~sweeplab.prover.DEFAULT_MAX_DEPTH` nested splits): the method
-        says so instead of returning a huge proof.
+        :data:`~sweeplab.prover.DEFAULT_MAX_DEPTH` nested splits), or that the
+        search did not reach within its time (the method's ``time_limit``,
+        default 20 s): the method says so instead of returning a huge proof.
     unproved : frozenset of (int, int)
         Every claimed cell without a proof: over budget, not forced (a wrong
         claim of an unsound method), or clues that are only bounds (proofs need
@@ -133,7 +134,7 @@ class Deduction:
         if obs.noise in ("under", "over"):
             return "clues that are only bounds have no proof format"
         if cell in self.over_budget:
-            return "the proof is over the prover's size budget"
+            return "the proof is over the prover's budget (its size, or the search's time_limit)"
         info = METHODS.get(self.method)
         if info is not None and not info.sound:
             return "the method is unsound: the claim is not forced"

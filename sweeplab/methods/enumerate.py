@@ -1045,11 +1045,13 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
     if status == 4:
         raise ComponentTooLargeError(
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: combining them "
-            f"through the total would take more than {MAX_COMBINE_STEPS:,} steps")
+            f"through the total would take more than {MAX_COMBINE_STEPS:,} steps; without the total "
+            f"(use_total=False) each block is exact on its own")
     if status == 3:
         raise ComponentTooLargeError(
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: the combination "
-            f"would need more than {MAX_COMBINE_CELLS} work cells")
+            f"would need more than {MAX_COMBINE_CELLS} work cells; without the total (use_total=False) "
+            f"each block is exact on its own")
     if status == 2:  # only with the total
         assert R is not None
         raise InconsistentPositionError(
