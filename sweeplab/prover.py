@@ -306,14 +306,15 @@ class _Satisfiable(Exception):
 
 class _Prover:
     def __init__(self, obs: Any, use_total: bool, *, budget: int, max_depth: int, max_lps: int,
-                 deadline: float | None = None):
+                 time_limit: float | None = None):
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + float(time_limit)
         self.obs = obs
         self.rows = _Rows(obs, use_total)
         self.budget = budget
         self.max_depth = max_depth
         self.max_lps = max_lps
         self.lps = 0
-        self.start, self.deadline = time.perf_counter(), deadline
 
     def out_of_time(self, share: float = 1.0) -> bool:
         """Past ``share`` of the search's time budget (``time_limit`` of :func:`prove_all`)."""
@@ -933,8 +934,7 @@ def prove_all(
     claims = {tuple(c): 0 for c in safe}
     claims.update({tuple(c): 1 for c in mines})
     claims = {(int(c[0]), int(c[1])): v for c, v in claims.items()}
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-    prover = _Prover(obs, use_total, budget=budget, max_depth=max_depth, max_lps=10**9, deadline=deadline)
+    prover = _Prover(obs, use_total, budget=budget, max_depth=max_depth, max_lps=10**9, time_limit=time_limit)
     found: dict[Cell, list[_S]] = {}
     # 1. a single step from the position (the method's own kind of step first)
     if style == "modular":
