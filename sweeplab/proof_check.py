@@ -39,10 +39,10 @@ numbers are bounds): every proof of them is rejected.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["check_proof", "ProofError", "explain_failure"]
+__all__ = ["check_proof", "checker", "ProofError", "explain_failure"]
 
 _COVERED, _FLAG, _MINE = -1, -2, -3
 _MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
@@ -88,11 +88,29 @@ def check_proof(obs: Any, proof: Any) -> bool:
     >>> check_proof(obs, {"cell": [0, 1], "value": 1, "method": "rref", "steps": [step]})
     False
     """
+    return checker(obs)(proof)
+
+
+def checker(obs: Any) -> Callable[[Any], bool]:
+    """:func:`check_proof` for many proofs of one position: the position is read once.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> check = checker(Observation.from_text("?1"))
+    >>> step = {"rows": [[[0, 1], 1]], "modulus": None, "fixes": [[[0, 0], 1]]}
+    >>> check({"cell": [0, 0], "value": 1, "method": "x", "steps": [step]})
+    True
+    """
     board = _Board(obs)
-    try:
-        return explain_failure(obs, proof, _board=board) is None
-    except Exception:  # noqa: BLE001 -- a checker answers False to anything it cannot follow
-        return False
+
+    def check(proof: Any) -> bool:
+        try:
+            return explain_failure(obs, proof, _board=board) is None
+        except Exception:  # noqa: BLE001 -- a checker answers False to anything it cannot follow
+            return False
+
+    return check
 
 
 def explain_failure(obs: Any, proof: Any, *, _board: _Board | None = None) -> str | None:

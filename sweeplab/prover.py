@@ -52,6 +52,9 @@ Proofs need exact clues (SPEC §6): under ``"under"`` or ``"over"`` clue noise
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import itertools
 import math
 import numbers
 import time
@@ -68,7 +71,7 @@ from .errors import MethodRefused
 from .methods._common import MAX_BLOCK_BYTES, TIME_LIMIT
 from .methods._consistency import has_layout
 from .positions import as_observation, cell_pair
-from .proof_check import check_proof
+from .proof_check import checker
 from .proofs import Assume, Combine, Proof, Split
 
 __all__ = [
@@ -315,6 +318,9 @@ class _Prover:
         self.max_depth = max_depth
         self.max_lps = max_lps
         self.lps = 0
+        self._total_partners: list[int] | None = None
+        self._counted: tuple[dict[Cell, int] | None, int, int, int] = (None, 0, 0, 0)
+        self._quiet: tuple[dict[Cell, int] | None, int, set[int]] = (None, 0, set())
 
     def out_of_time(self, share: float = 1.0) -> bool:
         """Past ``share`` of the search's time budget (``time_limit`` of :func:`prove_all`)."""
@@ -338,25 +344,45 @@ class _Prover:
 
     # ---------------------------------------------------------------- cheap rules
 
-    def unit(self, fixed: dict[Cell, int], record: list[_S], todo: set[int] | None = None) -> _S | None:
-        """The single-row rule to a fixpoint; a contradiction step, or ``None``."""
+    def unit(self, fixed: dict[Cell, int], record: list[_S], changed: set[int] | None = None) -> _S | None:
+        """The single-row rule to a fixpoint; a contradiction step, or ``None``.
+
+        Rows are read in order, then first in, first out as fixed cells touch them (short chains).
+        ``changed``: the rows whose cells were fixed since the last fixpoint (``None``: any row may
+        apply).  The others cannot apply until one of their cells is fixed, so they are skipped,
+        and the steps are the same as reading every row.
+        """
         R = self.rows
-        order = deque(range(len(R)) if todo is None else sorted(todo))  # first in, first out: short chains
-        queued = set(order)
+        total = -1 if R.total is None else R.total
+        # first pass: the rows in order (a heap of those that may apply); then a queue
+        first = list(range(len(R))) if changed is None else sorted(changed)
+        in_first = set(first)
         # the total row holds every cell: read it only when nothing else is queued, or each fixed cell
         # would read it again (minutes on a 300x300 board); the same fixpoint either way
-        total = -1 if R.total is None else R.total
-        total_due = total in queued
+        total_due = total in in_first
         if total_due:
-            order.remove(total)
-            queued.discard(total)
-        while order or total_due:
-            if not order:
-                order.append(total)
-                queued.add(total)
-                total_due = False
-            i = order.popleft()
-            queued.discard(i)
+            first.remove(total)
+            in_first.discard(total)
+        later: deque[int] = deque()
+        queued: set[int] = set()
+        at = -1  # the row the first pass is at
+        while first or later or total_due:
+            if first:
+                i = heapq.heappop(first)
+                in_first.discard(i)
+                at = i
+            else:
+                at = len(R)  # the first pass is over
+                if not later:
+                    later.append(total)
+                    queued.add(total)
+                    total_due = False
+                i = later.popleft()
+                queued.discard(i)
+            if i == total:  # count first: the total row's cells are listed only when it applies
+                n_free, left = self.total_counts(fixed)
+                if 0 < left < n_free:
+                    continue
             free, r, uses = [], R.rhs[i], []
             for c in R.cells[i]:
                 if c in fixed:
@@ -377,22 +403,81 @@ class _Prover:
                     for j in R.cell_rows[c]:
                         if j == total:
                             total_due = j != i
+                        elif j > at:  # still ahead in the first pass: read there
+                            if j not in in_first:
+                                in_first.add(j)
+                                heapq.heappush(first, j)
                         elif j not in queued:
                             queued.add(j)
-                            order.append(j)
+                            later.append(j)
         return None
 
-    def pairs(self, fixed: dict[Cell, int], record: list[_S]) -> tuple[bool, _S | None]:
-        """The difference rule on pairs of rows sharing a free cell, up to its first find."""
+    def total_counts(self, fixed: dict[Cell, int]) -> tuple[int, int]:
+        """The total row's free cells and the mines left among them (fixed holds fewer cells)."""
         R = self.rows
+        assert R.total is not None
+        cells = R.sets[R.total]
+        # cells are fixed once and never unfixed: count only those added since the last call on this dict
+        last, seen, n_free, left = self._counted
+        if last is not fixed or seen > len(fixed):
+            seen, n_free, left = 0, len(cells), R.rhs[R.total]
+        for c, v in itertools.islice(fixed.items(), seen, None):
+            if c in cells:
+                n_free -= 1
+                left -= v
+        self._counted = (fixed, len(fixed), n_free, left)
+        return n_free, left
+
+    def quiet_rows(self, fixed: dict[Cell, int]) -> set[int]:
+        """The rows whose pairs (the total row's aside) found nothing, and whose cells and partners'
+        cells are as they were then.  Cells are fixed once and never unfixed: those added to
+        ``fixed`` since the last call wake the rows they could change."""
+        R = self.rows
+        last, seen, quiet = self._quiet
+        if last is not fixed or seen > len(fixed):
+            quiet = set()
+        else:
+            for c in itertools.islice(fixed, seen, None):
+                for j in R.cell_rows.get(c, ()):
+                    if j != R.total:
+                        for d in R.cells[j]:
+                            quiet.difference_update(R.cell_rows[d])
+        self._quiet = (fixed, len(fixed), quiet)
+        return quiet
+
+    def pairs(self, fixed: dict[Cell, int], record: list[_S]) -> tuple[bool, _S | None]:
+        """The difference rule on pairs of rows sharing a free cell, up to its first find.
+
+        Called at a fixpoint of :meth:`unit`.  Rows are read in order from the first after each
+        find, as a player would; a row whose pairs found nothing is skipped until a cell of it or
+        of a partner is fixed (:meth:`quiet_rows`): the same finds, without reading them again.
+        """
+        R = self.rows
+        quiet = self.quiet_rows(fixed)
+        total_live = False
+        if R.total is not None:
+            total_free, total_left = self.total_counts(fixed)
+            # the total minus a row (at most 8 cells) applies only with at most 8 mines or 8 safe cells left
+            total_live = not (8 < total_left and 8 < total_free - total_left)
         for i in range(len(R)):
-            if self.out_of_time():
+            if not i % 256 and self.out_of_time():
                 raise _OverBudget
+            if i in quiet and not total_live:
+                continue
             free_i = [c for c in R.cells[i] if c not in fixed]
             if not free_i:
                 continue
             partners = sorted({j for c in free_i for j in R.cell_rows[c] if j > i})
             for j in partners:
+                if j == R.total:  # the total minus row i: read it only when it fixes cells or contradicts
+                    if not total_live:
+                        continue
+                    beta = total_left - (R.rhs[i] - sum(fixed.get(c, 0) for c in R.cells[i]))
+                    outside = total_free - len(free_i)
+                    if 0 <= beta <= outside and not (outside and beta in (0, outside)):
+                        continue
+                elif i in quiet:
+                    continue
                 fi = {c for c in R.cells[i] if c not in fixed}
                 fj = {c for c in R.cells[j] if c not in fixed}
                 if not fi or not fj:
@@ -407,6 +492,7 @@ class _Prover:
                     record.append(_S("combine", rows=tuple(combo), fixes=rule, uses=frozenset(uses)))
                     fixed.update(rule)
                     return True, None
+            quiet.add(i)
         return False, None
 
     def propagate(self, fixed: dict[Cell, int], record: list[_S], level: str,
@@ -414,10 +500,11 @@ class _Prover:
         """Cheap rules to a fixpoint (``level`` "clue": single rows; otherwise pairs too).
 
         :class:`_OverBudget` past the search's time budget."""
+        rows: set[int] | None = None  # every row, the first time
         while True:
             if self.out_of_time():
                 raise _OverBudget
-            contra = self.unit(fixed, record)
+            contra = self.unit(fixed, record, rows)
             if contra is not None:
                 return contra
             if stop and all(fixed.get(c) == v for c, v in stop.items()):
@@ -429,6 +516,7 @@ class _Prover:
                 return contra
             if not changed:
                 return None
+            rows = {j for c in record[-1].fixes for j in self.rows.cell_rows[c]}  # the rows the find touched
 
     # ---------------------------------------------------------------- linear programs
 
@@ -620,13 +708,17 @@ class _Prover:
         """The smallest single combining step from the position: one row, two rows, or an LP certificate."""
         R = self.rows
         for i in R.cell_rows.get(cell, ()):
-            contra, rule, _ = R.evaluate([(i, 1)], {})
-            if rule.get(cell) == value:
-                return _S("combine", rows=((i, 1),), fixes=rule)
+            n, r = len(R.cells[i]), R.rhs[i]
+            if r in (0, n) and value == int(r == n):  # the single-row rule: none or all mines
+                return _S("combine", rows=((i, 1),), fixes=dict.fromkeys(R.cells[i], value))
         if style == "clue":
             return None
         for i in R.cell_rows.get(cell, ()):
-            for j in sorted({j for c in R.cells[i] for j in R.cell_rows[c]} - {i}):
+            if i == R.total:  # every clue row meets the total row: only those whose difference fixes cells
+                partners = self.total_partners()
+            else:
+                partners = sorted({j for c in R.cells[i] for j in R.cell_rows[c]} - {i})
+            for j in partners:
                 step = self.pair_step(i, j, cell, value)
                 if step is not None:
                     return step
@@ -634,9 +726,31 @@ class _Prover:
             return None
         return self.linear_step(cell, value, {})
 
+    def total_partners(self) -> list[int]:
+        """The clue rows whose difference with the total row fixes cells (the remaining mines all
+        inside the row, or every cell outside it a mine), from the position; computed once."""
+        if self._total_partners is None:
+            R = self.rows
+            assert R.total is not None  # called for the total row's pairs
+            n_total, r_total = len(R.cells[R.total]), R.rhs[R.total]
+            self._total_partners = [k for k in range(R.n_clue_rows)
+                                    if r_total - R.rhs[k] in (0, n_total - len(R.cells[k]))]
+        return self._total_partners
+
     def pair_step(self, i: int, j: int, cell: Cell, value: int) -> _S | None:
         """Row ``i`` minus row ``j`` from the position, if its bound rule fixes ``cell`` to ``value``."""
         R = self.rows
+        if R.total in (i, j):  # the other row's cells are all in the total row: count, do not compare sets
+            k = j if i == R.total else i
+            if cell in R.sets[k]:
+                return None
+            outside = len(R.cells[R.total]) - len(R.cells[k])
+            beta = R.rhs[R.total] - R.rhs[k]
+            v = 1 if beta == outside else 0 if beta == 0 else None
+            if v != value:
+                return None
+            combo = ((R.total, 1), (k, -1)) if value else ((k, 1), (R.total, -1))
+            return _S("combine", rows=combo, fixes=dict.fromkeys(R.sets[R.total] - R.sets[k], v))
         only_i, only_j = R.sets[i] - R.sets[j], R.sets[j] - R.sets[i]
         beta = R.rhs[i] - R.rhs[j]
         if cell in only_i:
@@ -770,32 +884,30 @@ class _Prover:
 
     def layout_exists(self, fixed: dict[Cell, int], seeds: set[Cell], limit: int = 2000) -> bool | None:
         """Whether the context has a mine layout (backtracking with the single-row rule), ``None``
-        past ``limit`` nodes.  Without the total only the seeds' component is searched (the others
-        are those of the position, consistent)."""
+        past ``limit`` nodes or the time budget.  Without the total only the seeds' component is
+        searched (the others are those of the position, consistent)."""
         R = self.rows
         if R.total is None:
             cells = sorted({c for i in R.component(seeds, fixed) for c in R.cells[i]})
         else:
             cells = list(R.frontier)
-        nodes = 0
-
-        def search(ctx: dict[Cell, int]) -> bool:
-            nonlocal nodes
-            nodes += 1
-            if nodes > limit:
-                raise _OverBudget
-            if self.unit(ctx, []) is not None:
+        # branch on the free cell in most rows (the first such in ``cells``)
+        cells.sort(key=lambda c: -len(R.cell_rows[c]))
+        # depth first, 0 before 1, on a stack (a path can be longer than Python's recursion limit)
+        stack: list[tuple[dict[Cell, int], set[int] | None]] = [(dict(fixed), None)]
+        for _ in range(limit):
+            if not stack:
                 return False
-            free = [c for c in cells if c not in ctx]
-            if not free:
+            if self.out_of_time():
+                return None
+            ctx, changed = stack.pop()
+            if self.unit(ctx, [], changed) is not None:  # the parent's context was at a fixpoint
+                continue
+            u = next((c for c in cells if c not in ctx), None)
+            if u is None:
                 return True
-            u = max(free, key=lambda c: len(R.cell_rows[c]))
-            return any(search({**ctx, u: v}) for v in (0, 1))
-
-        try:
-            return search(dict(fixed))
-        except _OverBudget:
-            return None
+            stack.extend(({**ctx, u: v}, set(R.cell_rows[u])) for v in (1, 0))
+        return None if stack else False
 
     def case_proof(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> list[_S] | None:
         """``assume`` the other value and refute it, with iterative deepening on the splits.
@@ -846,9 +958,47 @@ def _hoist(steps: list[_S], hypothesis: Cell) -> tuple[list[_S], list[_S]]:
     return outer, inner
 
 
-def _extract(record: list[_S], cell: Cell) -> list[_S]:
-    steps, _ = _prune(record, {cell}, closing=False)
-    return steps
+class _Record:
+    """A chain's record indexed by the cells each step fixes: the steps one cell needs are found
+    without walking the whole record (thousands of claims on a large board)."""
+
+    def __init__(self, record: list[_S]):
+        self.record = record
+        self.fixers: dict[Cell, list[int]] = defaultdict(list)  # ascending step indices
+        for k, s in enumerate(record):
+            for c in s.fixes:
+                self.fixers[c].append(k)
+
+    def extract(self, cell: Cell) -> list[_S]:
+        """The steps ``cell`` needs: exactly ``_prune(record, {cell}, closing=False)``."""
+        need: set[Cell] = set()
+        heap: list[int] = []  # negated step indices still to visit, latest first
+        seen: set[int] = set()
+
+        def require(c: Cell, before: int) -> None:
+            ks = self.fixers.get(c, ())
+            at = bisect.bisect_left(ks, before)
+            if at and ks[at - 1] not in seen:  # the latest step before ``before`` that fixes c
+                seen.add(ks[at - 1])
+                heapq.heappush(heap, -ks[at - 1])
+
+        need.add(cell)
+        require(cell, len(self.record))
+        kept: list[_S] = []
+        while heap:
+            k = -heapq.heappop(heap)
+            s = self.record[k]
+            useful = {c: v for c, v in s.fixes.items() if c in need}
+            if not useful:
+                continue
+            kept.append(replace(s, fixes=useful))
+            need -= set(useful)
+            for c in s.uses:
+                if c not in need:
+                    need.add(c)
+                    require(c, k)
+        kept.reverse()
+        return kept
 
 
 def _exact_clues(obs: Any) -> bool:
@@ -893,9 +1043,9 @@ def prove_all(
     max_lps : int, default DEFAULT_MAX_LPS
         Linear programs the search may spend on one cell past the first pass.
     time_limit : float or None, default 20
-        Seconds for the whole search (``None``: no limit); the claims it has
-        not proved by then are over budget.  (On a 300x300 board the search
-        takes minutes; a method's own ``time_limit`` is passed here.)
+        Seconds for the search (``None``: no limit); the claims it has not
+        proved by then are over budget, and the proofs found are then checked.
+        (A method's own ``time_limit`` is passed here.)
 
     Returns
     -------
@@ -966,15 +1116,18 @@ def prove_all(
         if not rest or prover.out_of_time():
             break
         prover.lps, prover.max_lps = 0, max_lps * max(1, len(rest))
+        fixed: dict[Cell, int] = {}
+        record: list[_S] = []
         try:
-            fixed, record = prover.chain(rest, level)
+            prover.chain(rest, level, fixed, record)
         except _OverBudget:
-            fixed, record = {}, []
+            pass  # the cells fixed so far have their steps in the record
+        indexed = _Record(record)
         for c, v in list(rest.items()):
-            if prover.out_of_time():  # each extraction walks the whole record: the rest are over budget
+            if prover.out_of_time():
                 break
             if fixed.get(c) == v:
-                found[c] = _extract(record, c)
+                found[c] = indexed.extract(c)
                 del rest[c]
     # 3. a long chain (over the budget, or past LONG_CHAIN steps) gives way to a one-step proof of a
     #    more general style; then case analysis where still nothing, or a long chain, or (for complete
@@ -1006,12 +1159,13 @@ def prove_all(
                 rest.pop(c, None)
     proofs: dict[Cell, Proof] = {}
     over: set[Cell] = set(rest) - wrong
-    for c, steps in found.items():
-        if _size(steps)[0] > budget or prover.out_of_time():  # not checked in time: over budget
+    check = checker(obs)
+    for c, steps in found.items():  # proofs found in time are checked (fast: each step once)
+        if _size(steps)[0] > budget:
             over.add(c)
             continue
         proof = prover.to_proof(c, claims[c], method, steps)
-        if check_proof(obs, proof):
+        if check(proof):
             proofs[c] = proof
         else:  # never expected: the search builds only justified steps
             over.add(c)

@@ -460,3 +460,91 @@ def test_modular_proofs_past_the_dense_size_budget_fall_back_to_other_styles(mon
     d = sweeplab.deduce(obs, "gfp", proofs=True)
     assert d.cells and set(d.proofs) | d.over_budget == d.cells
     assert all(sweeplab.check_proof(obs, p) for p in d.proofs.values())
+
+
+def _late_positions():
+    """Late games (few mines or few safe cells left: the total minus a clue applies) and a larger
+    mid-game, each with the claims of ``enumerate``."""
+    from sweeplab.corpus import midgame_positions
+
+    out = []
+    for k, (shape, density, reveal) in enumerate([((9, 9), 0.2, 0.9), ((8, 8), 0.25, 0.85),
+                                                  ((10, 12), 0.3, 0.7), ((30, 30), 0.18, 0.5)]):
+        for obs in midgame_positions(shape=shape, density=density, n=6, reveal=reveal, seed=40 + k):
+            d = sweeplab.deduce(obs, "enumerate")
+            out.append((obs, {c: 0 for c in d.safe} | {c: 1 for c in d.mines}))
+    return out
+
+
+def test_the_provers_shortcuts_take_the_same_steps_as_reading_every_row(monkeypatch):
+    """Large boards (a 300x300 mid-game went from 0 proofs in 20 s to all of them): rows whose cells
+    did not change are not read again, pairs that found nothing are skipped until a cell of theirs
+    is fixed, and a claim's steps are found by index.  The record and each claim's steps must be
+    those of reading everything again, as before."""
+    from sweeplab import prover
+
+    def chain_record(obs, claims):
+        p = prover._Prover(obs, True, budget=prover.DEFAULT_BUDGET, max_depth=2, max_lps=50)
+        fixed, record = p.chain(claims, "pair")
+        return fixed, record
+
+    positions = _late_positions()
+    fast = [chain_record(obs, claims) for obs, claims in positions]
+    unit = prover._Prover.unit
+    monkeypatch.setattr(prover._Prover, "unit",
+                        lambda self, fixed, record, changed=None: unit(self, fixed, record))
+    monkeypatch.setattr(prover._Prover, "quiet_rows", lambda self, fixed: set())
+    slow = [chain_record(obs, claims) for obs, claims in positions]
+    total_steps = 0
+    for (obs, claims), (fixed, record), (fixed_slow, record_slow) in zip(positions, fast, slow, strict=True):
+        assert fixed == fixed_slow and record == record_slow
+        total_steps += sum(s.rows[0][0] == prover._Rows(obs, True).total for s in record if s.rows)
+        indexed = prover._Record(record)
+        for c in claims:
+            if c in fixed:
+                assert indexed.extract(c) == prover._prune(record, {c}, closing=False)[0]
+    assert total_steps  # the total row's own steps were among those compared
+
+
+def test_single_steps_with_the_total_row_are_those_of_the_plain_search():
+    """The total minus a clue is counted rather than compared cell by cell; the step found for each
+    claim is the first row or pair, in row order, whose bound rule fixes it (read with ``evaluate``)."""
+    from sweeplab import prover
+
+    def plain(p, cell, value):
+        R = p.rows
+        for i in R.cell_rows[cell]:
+            if R.evaluate([(i, 1)], {})[1].get(cell) == value:
+                return {i}, R.evaluate([(i, 1)], {})[1]
+        for i in R.cell_rows[cell]:
+            for j in sorted({j for c in R.cells[i] for j in R.cell_rows[c]} - {i}):
+                rule = R.evaluate([(i, 1), (j, -1)], {})[1]
+                if rule.get(cell) == value:
+                    return {i, j}, rule
+        return None
+
+    with_total = 0
+    for obs, claims in _late_positions():
+        p = prover._Prover(obs, True, budget=prover.DEFAULT_BUDGET, max_depth=2, max_lps=50)
+        for cell, value in claims.items():
+            step = p.single_step(cell, value, "pair", None)
+            expected = plain(p, cell, value)
+            if expected is None:
+                assert step is None
+                continue
+            assert ({i for i, _ in step.rows}, step.fixes) == expected
+            with_total += p.rows.total in expected[0]
+    assert with_total  # steps with the total row were among those compared
+
+
+def test_the_layout_search_goes_deeper_than_pythons_recursion_limit():
+    """The case search first asks whether a layout gives a claim the other value; on a board of 1,200
+    independent coin flips that search branches 1,200 deep (it recursed, and raised RecursionError
+    once large boards were reached within the time budget)."""
+    from sweeplab import prover
+
+    obs = Observation.from_text("?1?-" * 1200, mines=1200)
+    p = prover._Prover(obs, True, budget=prover.DEFAULT_BUDGET, max_depth=2, max_lps=10)
+    assert p.layout_exists({}, set()) is True
+    assert p.layout_exists({(0, 0): 1, (0, 2): 1}, {(0, 0)}) is False  # clue (0, 1) sees 2 mines
+    assert p.layout_exists({}, set(), limit=100) is None  # past the node limit: unknown
