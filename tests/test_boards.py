@@ -186,11 +186,18 @@ def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFix
         assert game.moves == [] and doc["solvable_by"] == "subset" and doc["grade"] in GRADES
         assert replay(np.asarray(game.layout), tuple(doc["opening"]), "subset")
     assert "boards/s" in capsys.readouterr().out
+    # the shape written as play writes it names the same boards (same files, nothing regenerated)
+    again = tmp_path / "again"
+    assert main(["generate", "--shape", "6x6", "--mines", "4", "--solvable-by", "subset", "--count", "2",
+                 "--seed", "1", "--out", str(again)]) == 0
+    assert [p.read_text() for p in sorted(again.glob("*.json"))] == [p.read_text() for p in files]
 
 
 @pytest.mark.parametrize(("argv", "match"), [
     (["--level", "beginner", "--solvable-by", "magic"], "solvable_by='magic'"),
     (["--shape", "6", "6"], "--shape needs --mines"),
+    (["--shape", "6x", "--mines", "3"], "--shape must look like 16x30"),
+    (["--shape", "6", "6", "6", "--mines", "3"], "--shape must look like 16x30"),
     (["--level", "beginner", "--count", "0"], "--count must be"),
 ])
 def test_generate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture, argv, match):

@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     board = p.add_mutually_exclusive_group(required=True)
     board.add_argument("--level", choices=sorted(LEVELS), help="board preset")
-    board.add_argument("--shape", nargs=2, type=int, metavar=("HEIGHT", "WIDTH"),
-                       help="custom board (with --mines)")
+    board.add_argument("--shape", nargs="+", metavar="HEIGHTxWIDTH",
+                       help="custom board, 16x30 as for play (or HEIGHT WIDTH), with --mines")
     p.add_argument("--mines", type=int, help="mines on a custom board")
     p.add_argument("--solvable-by", default="rref", metavar="METHOD",
                    help="sound method that must solve the board from the opening, with the total "
@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from ..boards import MAX_TRIES, _request, generate_boards
     from ..files import _dump
 
-    if args.shape is not None and args.mines is None:
+    shape = None if args.shape is None else _shape(args.shape)
+    if shape is not None and args.mines is None:
         raise ValueError("--shape needs --mines")
     if args.level is not None and args.mines is not None:
         raise ValueError(f"--mines {args.mines} goes with --shape, not with --level {args.level}")
@@ -65,9 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
     max_tries = MAX_TRIES if args.max_tries is None else args.max_tries
-    shape = None if args.shape is None else tuple(args.shape)
     opening = None if args.opening is None else tuple(args.opening)
-    name = args.level or f"{args.shape[0]}x{args.shape[1]}-{args.mines}"
+    name = args.level if shape is None else f"{shape[0]}x{shape[1]}-{args.mines}"
     options = {"seed": args.seed, "exact_grade": args.exact_grade, "max_tries": max_tries,
                "opening": args.opening}
 
@@ -98,6 +98,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {n} boards in {seconds:.1f} s ({n / seconds:.2f} boards/s on {args.workers} worker(s)); "
           f"grades: {summary}")
     return 0
+
+
+def _shape(tokens: list[str]) -> tuple[int, int]:
+    """``["16x30"]`` or ``["16", "30"]`` -> ``(16, 30)``."""
+    from .sweep import parse_shape
+
+    try:
+        h, w = parse_shape(tokens[0]) if len(tokens) == 1 else (int(t) for t in tokens)
+    except ValueError:
+        raise ValueError(f"--shape must look like 16x30 (or 16 30), got {' '.join(tokens)!r}") from None
+    return h, w
 
 
 def _check_not_other_options(path: Path, options: dict) -> None:
