@@ -133,6 +133,8 @@ def explain_failure(obs: Any, proof: Any, *, _board: _Board | None = None) -> st
         return str(err)
     except RecursionError:
         return "the proof is nested too deeply"
+    except Exception as err:  # noqa: BLE001 -- anything else it cannot follow is malformed (a set, an array)
+        return f"the proof is malformed ({type(err).__name__}: {err})"
     return None
 
 
@@ -156,8 +158,11 @@ class _Board:
         self.h, self.w = shape
         try:
             self.codes = [[int(grid[r, c]) for c in range(self.w)] for r in range(self.h)]
+            whole = all(self.codes[r][c] == grid[r, c] for r in range(self.h) for c in range(self.w))
         except Exception as err:  # noqa: BLE001
             raise ValueError("check_proof needs an integer grid of cell codes") from err
+        if not whole:  # 1.7 is no clue (int() would read it as 1)
+            raise ValueError("check_proof needs an integer grid of cell codes, got fractions")
         if mines is not None and (isinstance(mines, bool) or int(mines) != mines):
             raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
         self.mines = None if mines is None else int(mines)

@@ -67,7 +67,7 @@ def _as_value(value: Any, what: str = "value") -> int:
 
 
 def _as_source(value: Any) -> Source:
-    return "total" if value == "total" else _as_cell(value, "source")
+    return "total" if isinstance(value, str) and value == "total" else _as_cell(value, "source")
 
 
 def _as_steps(steps: Iterable[Any]) -> tuple[Step, ...]:

@@ -234,6 +234,24 @@ def test_noise_and_bad_positions():
         check_proof("???\n121", PROOF_121)
     with pytest.raises(ValueError):
         check_proof(np.zeros((2, 2)), PROOF_121)
+    # a home-made position with fractional codes: 1.7 is no clue (it was read as 1)
+    from types import SimpleNamespace
+
+    fraction = SimpleNamespace(grid=np.array([[-1.0, 1.7]]), mines=None)
+    mine = proof((0, 0), 1, [combine([((0, 1), 1)], [((0, 0), 1)])])
+    with pytest.raises(ValueError, match="integer grid"):
+        check_proof(fraction, mine)
+    assert check_proof(SimpleNamespace(grid=np.array([[-1.0, 1.0]]), mines=None), mine)
+
+
+def test_explain_failure_gives_a_reason_for_anything_malformed():
+    """``check_proof`` said False; ``explain_failure`` raised on a set for a cell or an array source."""
+    obs = Observation.from_text("???\n121")
+    bad = [{"cell": {0, 1}, "value": 0, "method": "x", "steps": []},
+           {**PROOF_121, "steps": [{"rows": [[np.array([1, 0]), 1]], "modulus": None, "fixes": []}]}]
+    for forged in bad:
+        assert not check_proof(obs, forged)
+        assert explain_failure(obs, forged).startswith("the proof is malformed")
 
 
 def test_no_code_shared_with_the_methods():
