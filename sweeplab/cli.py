@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from . import __version__
+from .errors import interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
 COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate")
@@ -81,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
 
             load_plugins(args.plugin)
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:  # numba wraps a Ctrl-C in a SystemError
+        if not interrupted(exc):
+            raise
         print(f"\nsweeplab {args.command}: stopped{_resume_hint(args)}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError", "MethodRefused",
-           "check_flag", "exact_clues_needed", "mines_text"]
+           "check_flag", "exact_clues_needed", "interrupted", "mines_text"]
 
 
 def mines_text(n: int) -> str:
@@ -94,3 +94,30 @@ def exact_clues_needed(method: str, noise: str) -> MethodRefused:
         f"(its numbers are only {bound} bounds); use 'trivial', 'lp' or 'enumerate', "
         "which read them as inequalities"
     )
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or wraps one: numba's compiled code returns a ``SystemError``
+    caused by the ``KeyboardInterrupt`` that arrived while it ran.
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as ctrl_c:
+    ...         raise SystemError("returned a result with an exception set") from ctrl_c
+    ... except SystemError as err:
+    ...     interrupted(err)
+    True
+    >>> interrupted(ValueError("no"))
+    False
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
+

@@ -95,6 +95,41 @@ def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+def numba_wrapped_ctrl_c() -> SystemError:
+    """What compiled code raises when Ctrl-C arrives while it runs."""
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("CPUDispatcher(...) returned a result with an exception set") from ctrl_c
+    except SystemError as err:
+        return err
+
+
+def test_ctrl_c_inside_compiled_code_also_exits_130(monkeypatch, capsys):
+    """A sweep stopped with Ctrl-C crashed now and then with a traceback blaming a method."""
+    fail_with(monkeypatch, numba_wrapped_ctrl_c())
+    assert main(["solve", "-"]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "stopped" in err
+    fail_with(monkeypatch, SystemError("a real one"))
+    with pytest.raises(SystemError, match="a real one"):
+        main(["solve", "-"])
+
+
+def test_deduce_turns_a_wrapped_ctrl_c_back_into_one(monkeypatch):
+    """``deduce`` noted 'raised by method ...' on the SystemError, as if the method had a bug."""
+    def stopped(obs, *, use_total=True):
+        raise numba_wrapped_ctrl_c()
+
+    sweeplab.register_method("stopped-by-ctrl-c", stopped, sound=True, complete=False)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sweeplab.deduce("?1", "stopped-by-ctrl-c")
+    finally:
+        sweeplab.unregister_method("stopped-by-ctrl-c")
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["play", "--agent", "trivial", "--level", "beginner", "--out", "{tmp}/run"],
      "stopped; the finished chunks are kept in {tmp}/run: the same command resumes from them"),

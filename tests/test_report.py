@@ -134,3 +134,26 @@ def test_a_broken_earlier_manifest_never_stops_a_report(tmp_path: Path, manifest
     records = _earlier_records(tmp_path, rerun=[])
     assert all(isinstance(r["seconds"], float) and isinstance(r["comparison"], list) for r in records)
     assert index_lines(records, preset="mixed")[0] == "# sweeplab report"
+
+
+def test_a_ctrl_c_wrapped_by_compiled_code_stops_the_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A failed experiment is recorded and the others run; a Ctrl-C that numba wrapped in a SystemError
+    was recorded as a failure too, and the report went on."""
+    from sweeplab.commands.report import build_report
+
+    def stopped(name, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("returned a result with an exception set") from ctrl_c
+
+    monkeypatch.setattr("sweeplab.experiments.run", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+
+    def broken(name, **kwargs):
+        raise SystemError("a real failure")
+
+    monkeypatch.setattr("sweeplab.experiments.run", broken)
+    results = build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+    assert results[0]["error"] == "SystemError: a real failure"

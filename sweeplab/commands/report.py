@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import interrupted
 from ..provenance import code_fingerprint, source_commit
 
 __all__ = ["register", "run", "build_report", "index_lines"]
@@ -335,6 +336,8 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             record["comparison"] = _comparison(name, df)
             record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
         except Exception as exc:  # one failed experiment must not lose the others' results
+            if interrupted(exc):  # a Ctrl-C that compiled code wrapped stops the report, as any Ctrl-C
+                raise KeyboardInterrupt from exc
             record["error"] = f"{type(exc).__name__}: {exc}"
         record["seconds"] = time.perf_counter() - start
         results.append(record)

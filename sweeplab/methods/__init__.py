@@ -36,6 +36,7 @@ from ..errors import (
     MethodRefused,
     check_flag,
     exact_clues_needed,
+    interrupted,
 )
 from ..positions import COVERED, Observation, as_observation, cell_pair
 from ._consistency import has_layout
@@ -539,6 +540,8 @@ def deduce(
     except (MethodRefused, InconsistentPositionError):  # the method's answer: the message says it
         raise
     except Exception as exc:  # a bug or a bad option value: say which method, and on what, in its traceback
+        if interrupted(exc):  # a Ctrl-C that compiled code wrapped: not the method's fault
+            raise KeyboardInterrupt from exc
         exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                      f"{obs.to_text()}")
         raise
