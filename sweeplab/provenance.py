@@ -23,7 +23,12 @@ from types import CodeType, ModuleType
 from typing import Any
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
-           "fingerprint_subject", "function_fingerprint", "check_same_code"]
+           "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
+           "OUTCOME_PACKAGES"]
+
+#: The packages whose version can change the games played: numpy's random streams (it does not
+#: promise the same draws across releases), numba's compiled arithmetic, scipy and HiGHS's programs.
+OUTCOME_PACKAGES = ("numpy", "numba", "scipy", "highspy")
 
 #: The package's source directory (what :func:`code_fingerprint` reads by default).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -274,12 +279,41 @@ def _hash_code(digest: Any, code: CodeType) -> None:
             digest.update(repr(const).encode() + b"\0")
 
 
-def check_same_code(manifest: dict[str, Any], path: Path) -> None:
-    """Raise ``ValueError`` if the run in ``path`` was started by other sweeplab code, or other code
-    of a method it uses that is not sweeplab's own (see :func:`method_fingerprints`).
+@cache
+def environment() -> dict[str, str]:
+    """Python's version (major.minor) and those of :data:`OUTCOME_PACKAGES`, as a run records them.
 
-    Manifests written before fingerprints were recorded pass.
+    Examples
+    --------
+    >>> sorted(environment()) == sorted(("python",) + OUTCOME_PACKAGES)
+    True
     """
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": f"{sys.version_info.major}.{sys.version_info.minor}"}
+    for name in OUTCOME_PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def check_same_code(manifest: dict[str, Any], path: Path) -> None:
+    """Raise ``ValueError`` if the run in ``path`` was started by other sweeplab code, other code
+    of a method it uses that is not sweeplab's own (see :func:`method_fingerprints`), or other
+    versions of the packages that can change its games (:func:`environment`).
+
+    Manifests written before fingerprints (or versions) were recorded pass.
+    """
+    started = manifest.get("environment") or {}
+    changed = [f"{name} {v} there, {environment().get(name, 'not recorded')} here"
+               for name, v in started.items() if environment().get(name, "not recorded") != v]
+    if changed:
+        raise ValueError(
+            f"{path} was started with other versions of packages that can change its games "
+            f"({'; '.join(changed)}); resuming would count games of two environments as one sample. "
+            f"Choose another output directory, or install those versions to resume")
     theirs, mine = manifest.get("code"), code_fingerprint()
     if theirs is not None and theirs != mine:
         raise ValueError(

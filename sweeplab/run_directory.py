@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from .executor import check_positive, default_chunk_size
-from .provenance import check_same_code, code_fingerprint, method_fingerprints, source_commit
+from .provenance import check_same_code, code_fingerprint, environment, method_fingerprints, source_commit
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
@@ -276,7 +276,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     -------
     dict
         The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``,
-        ``code`` and ``methods`` (fingerprints), ``chunk_fingerprints`` (every chunk
+        ``code`` and ``methods`` (fingerprints), ``environment`` (the versions that can change
+        games, :func:`~sweeplab.provenance.environment`), ``chunk_fingerprints`` (every chunk
         of this run carries them: see :func:`legacy_chunks`) and ``created``.
 
     Raises
@@ -302,6 +303,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         return manifest
     manifest = {**mine, "chunk_size": chunk_size or default_chunk_size(mine["games"]),
                 "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
+                "environment": environment(),
                 "methods": method_fingerprints(mine["points"]), "chunk_fingerprints": True,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))

@@ -313,6 +313,29 @@ def test_a_resume_under_other_code_is_refused(tmp_path):
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
 
 
+def test_a_resume_under_other_package_versions_is_refused(tmp_path):
+    """numpy does not promise the same random draws across releases: a sweep resumed after an upgrade
+    would pool games of two environments.  The manifest records the versions that can change games."""
+    from sweeplab.provenance import environment
+
+    out = tmp_path / "run"
+    first = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    manifest_path = out / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    assert manifest["environment"] == environment() and {"numpy", "numba"} <= set(manifest["environment"])
+    (out / "chunks" / sorted(p.name for p in (out / "chunks").glob("*.parquet"))[1]).unlink()
+    older = {**manifest["environment"], "numpy": "1.0.0"}
+    manifest_path.write_text(json.dumps({**manifest, "environment": older}))
+    with pytest.raises(ValueError, match=r"other versions of packages .*numpy 1\.0\.0 there") as exc:
+        run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    assert environment()["numpy"] in str(exc.value)
+    assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
+    del manifest["environment"]  # a manifest from before versions were recorded resumes as before
+    manifest_path.write_text(json.dumps(manifest))
+    again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    pd.testing.assert_frame_equal(outcome(first), outcome(again))
+
+
 def test_chunks_of_other_code_are_recomputed_when_the_manifest_is_gone(monkeypatch, tmp_path, caplog):
     """Deleting a manifest that refused a resume must not let the old code's games join the new run:
     every chunk carries the fingerprints of the code that played it."""
