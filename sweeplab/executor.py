@@ -284,19 +284,21 @@ def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[st
 
 
 def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
-                         extra: Sequence[Any] = (), methods: Sequence[str] = ()) -> tuple[str, dict, Any]:
+                         extra: Sequence[Any] = (), methods: Sequence[str] = ()
+                         ) -> tuple[str, dict, dict, Any]:
     """:func:`_call` on a Dask worker, with the fingerprints of the sweeplab code and of the
-    ``methods`` (not sweeplab's own) it ran."""
+    ``methods`` (not sweeplab's own) it ran, and the versions that can change games."""
     from . import provenance
 
     result = _call(function, plugins, task, extra)
-    return provenance.code_fingerprint(), provenance.method_fingerprints(list(methods)), result
+    return (provenance.code_fingerprint(), provenance.method_fingerprints(list(methods)),
+            provenance.environment(), result)
 
 
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
-    from .provenance import code_fingerprint, fingerprint_subject, method_fingerprints
+    from .provenance import code_fingerprint, environment, fingerprint_subject, method_fingerprints
 
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered()
@@ -308,11 +310,16 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
                    for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
-            theirs, methods_there, result = fut.result()
+            theirs, methods_there, versions, result = fut.result()
             # a worker with another install, or another version of a plugin: its games must not join
             if theirs != here:
                 raise ValueError(f"a Dask worker runs other sweeplab code (fingerprint {theirs}, {here} "
                                  f"here); install the same sweeplab on every worker")
+            if versions != environment():
+                changed = "; ".join(f"{k} {v} there, {environment().get(k)} here" for k, v in versions.items()
+                                    if environment().get(k) != v)
+                raise ValueError(f"a Dask worker runs other versions of packages that can change games "
+                                 f"({changed}); install the same versions on every worker")
             if methods_there != methods_here:
                 name = next(n for n in names if methods_there.get(n) != methods_here.get(n))
                 raise ValueError(f"a Dask worker runs other code of {fingerprint_subject(name)} (fingerprint "

@@ -30,7 +30,7 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     run(kind, tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert list(manifest) == [*extra, "points", "games", "seed", "chunk_size", "version", "git_commit",
-                              "code", "methods", "chunk_fingerprints", "created"]
+                              "code", "environment", "methods", "chunk_fingerprints", "created"]
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
     assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,

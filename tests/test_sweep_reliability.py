@@ -426,6 +426,22 @@ def test_a_dask_worker_with_other_code_is_refused(monkeypatch, tmp_path):
     assert not list((tmp_path / "other" / "chunks").glob("*.parquet"))  # nothing counted
 
 
+def test_a_dask_worker_with_other_package_versions_is_refused(monkeypatch, tmp_path):
+    """numpy's draws may differ across releases: a worker with another numpy must not add its games."""
+    distributed = pytest.importorskip("distributed")
+    import sweeplab.provenance
+
+    real = sweeplab.provenance.environment()
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        monkeypatch.setattr(sweeplab.provenance, "environment", lambda: {**real, "numpy": "1.0.0"})
+        with pytest.raises(ValueError, match="a Dask worker runs other versions of packages") as exc:
+            run_sweep([POINT], games=2, seed=3, out=tmp_path / "other", scheduler=cluster.scheduler_address,
+                      progress=False)
+    assert f"numpy {real['numpy']} there, 1.0.0 here" in str(exc.value)
+    assert not list((tmp_path / "other" / "chunks").glob("*.parquet"))  # nothing counted
+
+
 # --- the code of methods that are not sweeplab's own -------------------------------------------------------
 
 PLUGIN_SOURCE = '''
