@@ -272,7 +272,19 @@ class Observation:
         return cls(np.array(rows, dtype=np.int8), mines=mines, noise=noise)
 
     def to_text(self) -> str:
-        """The text form, one row per line; ``from_text(obs.to_text())`` gives back the grid."""
+        """The text form, one row per line; ``from_text(obs.to_text())`` gives back the grid.
+
+        The grid only: pass ``mines`` and ``noise`` to :meth:`from_text` again (a position read
+        back without ``noise="under"`` would take bounds for exact clues).  :func:`sweeplab.save_position`
+        keeps all three.
+
+        Examples
+        --------
+        >>> obs = Observation.from_text("??\\n12", mines=2, noise="under")
+        >>> back = Observation.from_text(obs.to_text(), mines=obs.mines, noise=obs.noise)
+        >>> back.to_text(), back.mines, back.noise
+        ('??\\n12', 2, 'under')
+        """
         chars = _CODE_CHARS[self._grid.astype(np.intp) - NOCLUE]
         return "\n".join(row.tobytes().decode("ascii") for row in chars)
 
