@@ -313,7 +313,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
 def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest: Mapping[str, Any],
                    **extra: Any) -> dict[str, Any]:
     """What a chunk file says it holds: ``extra``, the point, its parameters, the games, the seed, and the
-    fingerprints of the code that played them (the manifest's ``code`` and ``methods``).
+    fingerprints of the code that played them (the manifest's ``code`` and ``methods``, and its
+    ``environment`` when it records one).
 
     With the fingerprints in every chunk, games played by other code are recomputed even when the
     manifest that named that code is gone (a new manifest names the code running now).  A manifest
@@ -327,8 +328,9 @@ def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest:
     >>> identity["params"], identity["start"], identity["code"]
     ({'agent': 'trivial'}, 20, 'ab12')
     """
+    versions = {"environment": manifest["environment"]} if "environment" in manifest else {}
     return {**extra, "point": chunk.point, "params": params, "start": chunk.start, "games": chunk.games,
-            "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods")}
+            "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods"), **versions}
 
 
 def legacy_chunks(manifest: Mapping[str, Any]) -> bool:
@@ -388,7 +390,7 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
         raise ValueError("its chunk identity is corrupt") from None
     if legacy and isinstance(theirs, dict) and not {"code", "methods"} & theirs.keys():
         # written before chunks carried fingerprints: the manifest's check of the code stands for them
-        identity = {k: v for k, v in identity.items() if k not in ("code", "methods")}
+        identity = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
     if not isinstance(theirs, dict) or theirs != identity:
         differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
         raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} "

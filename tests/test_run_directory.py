@@ -34,12 +34,13 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
     assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,
-                        "code": manifest["code"], "methods": {}}
-    assert list(identity) == [*extra, "point", "params", "start", "games", "seed", "code", "methods"]
+                        "code": manifest["code"], "methods": {}, "environment": manifest["environment"]}
+    assert list(identity) == [*extra, "point", "params", "start", "games", "seed", "code", "methods",
+                              "environment"]
     # a chunk written before chunks carried the code's fingerprints still resumes under a manifest
     # written before then too (on its word)
     table = pq.read_table(chunk)
-    legacy = {k: v for k, v in identity.items() if k not in ("code", "methods")}
+    legacy = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
     pq.write_table(table.replace_schema_metadata({**table.schema.metadata, key: json.dumps(legacy).encode()}),
                    chunk)
     del manifest["chunk_fingerprints"]

@@ -152,7 +152,8 @@ def test_chunk_metadata_names_point_games_seed_and_code(finished):
     manifest = json.loads((out / "manifest.json").read_text())
     meta = pq.read_schema(out / "chunks" / "p0001-g000000004.parquet").metadata[b"sweeplab.chunk"]
     assert json.loads(meta) == {"point": 1, "params": points[1], "start": 4, "games": 2, "seed": 3,
-                                "code": manifest["code"], "methods": manifest["methods"]}
+                                "code": manifest["code"], "methods": manifest["methods"],
+                                "environment": manifest["environment"]}
 
 
 def damage_swap(chunks, other):
@@ -355,6 +356,26 @@ def test_chunks_of_other_code_are_recomputed_when_the_manifest_is_gone(monkeypat
     assert len(again) == 4
     for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the code that played them
         assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["code"] != "0123456789abcdef"
+
+
+def test_chunks_of_other_package_versions_are_recomputed_when_the_manifest_is_gone(monkeypatch, tmp_path,
+                                                                                   caplog):
+    """Every chunk carries the versions it was played under, as it carries the code's fingerprint."""
+    import sweeplab.run_directory
+
+    out = tmp_path / "run"
+    real = sweeplab.run_directory.environment()
+    monkeypatch.setattr(sweeplab.run_directory, "environment", lambda: {**real, "numpy": "1.0.0"})
+    run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    monkeypatch.undo()
+    (out / "manifest.json").unlink()
+    with caplog.at_level("WARNING", logger="sweeplab"):
+        again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    recomputed = [r for r in caplog.records if "recomputing" in r.getMessage()]
+    assert len(recomputed) == 2 and all("environment" in r.getMessage() for r in recomputed)
+    assert len(again) == 4
+    for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the versions that played them
+        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["environment"] == real
 
 
 def test_chunks_without_fingerprints_are_recomputed_under_a_new_manifest(monkeypatch, tmp_path, caplog):
