@@ -876,7 +876,7 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     try:
         exp = EXPERIMENTS[name]
     except KeyError:
-        raise KeyError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
+        raise ValueError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
     params = {**exp.parameters(preset), **overrides}
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,8 @@ from .positions import (
     short_repr,
 )
 
-__all__ = ["LEVELS", "Level", "Game", "FlaggedCellError", "new_game", "resolve_board", "as_generator"]
+__all__ = ["LEVELS", "Level", "Game", "FlaggedCellError", "new_game", "resolve_board", "board_arguments",
+           "as_generator"]
 
 
 class FlaggedCellError(ValueError):
@@ -98,8 +100,36 @@ def as_generator(seed: int | np.random.Generator | np.random.SeedSequence | None
         ) from None
 
 
+def board_arguments(level: Any, shape: Any, mines: Any, density: Any) -> tuple[Any, Any, Any, Any]:
+    """``(level, shape, mines, density)`` with a level written ``(height, width, mines)`` or
+    ``(height, width, density)`` (SPEC §3) turned into the keywords: an integer third value is a
+    number of mines, a float one a density.
+
+    Examples
+    --------
+    >>> board_arguments((16, 30, 99), None, None, None)
+    (None, (16, 30), 99, None)
+    >>> board_arguments((10, 10, 0.15), None, None, None)
+    (None, (10, 10), None, 0.15)
+    >>> board_arguments("expert", None, None, None)
+    ('expert', None, None, None)
+    """
+    if level is None or isinstance(level, str):
+        return level, shape, mines, density
+    try:
+        h, w, third = level
+    except (TypeError, ValueError):
+        raise ValueError(f"level must be a name from {sorted(LEVELS)} or (height, width, mines) or "
+                         f"(height, width, density), got {level!r}") from None
+    if shape is not None or mines is not None or density is not None:
+        raise ValueError("give either a level or shape with mines/density, not both")
+    if isinstance(third, float | np.floating):
+        return None, (h, w), None, float(third)
+    return None, (h, w), third, None
+
+
 def resolve_board(
-    level: str | None = None,
+    level: str | tuple | None = None,
     *,
     shape: tuple[int, int] | None = None,
     mines: int | None = None,
@@ -113,14 +143,16 @@ def resolve_board(
     ((16, 30), 99)
     >>> resolve_board(shape=(10, 10), density=0.155)
     ((10, 10), 16)
+    >>> resolve_board((10, 10, 0.155))
+    ((10, 10), 16)
     """
+    level, shape, mines, density = board_arguments(level, shape, mines, density)
     if level is not None:
         if shape is not None or mines is not None or density is not None:
             raise ValueError("give either a level or shape with mines/density, not both")
-        try:
-            lv = LEVELS[level]
-        except KeyError:
-            raise ValueError(f"unknown level {level!r}; choose from {sorted(LEVELS)}") from None
+        lv = LEVELS.get(level) if isinstance(level, str) else None  # a tuple became shape and mines above
+        if lv is None:
+            raise ValueError(f"unknown level {level!r}; choose from {sorted(LEVELS)}")
         return lv.shape, lv.mines
     if shape is None:
         raise ValueError("give a level name or a shape=(height, width)")

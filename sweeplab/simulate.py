@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, make_agent
-from .game import LEVELS, Game, check_noise, new_game, resolve_board
+from .game import LEVELS, Game, board_arguments, check_noise, new_game, resolve_board
 from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
@@ -226,6 +226,7 @@ def play(
     if first_move is not None:
         agent_options["first_move"] = first_move
     player = make_agent(agent, **agent_options)
+    level, shape, mines, density = board_arguments(level, shape, mines, density)  # (16, 30, 99) as a level
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     from .executor import check_count, check_positive, default_chunk_size, root_seed, run_tasks
 

@@ -428,11 +428,34 @@ def test_noise_opening_follows_the_true_numbers():
 # --- bad input ----------------------------------------------------------------------
 
 
+def test_a_level_can_be_height_width_and_mines_or_density():
+    """SPEC §3: presets, or any (height, width, mines) or (height, width, density); it was refused."""
+    import sweeplab
+
+    def layout(game):
+        game.reveal(0, 0)  # mines are laid at the first click
+        return game.layout
+
+    for seed in range(3):
+        assert (layout(new_game((16, 30, 99), seed=seed)) == layout(new_game("expert", seed=seed))).all()
+        assert (layout(new_game((10, 10, 0.155), seed=seed))
+                == layout(new_game(shape=(10, 10), density=0.155, seed=seed))).all()
+    assert new_game((10, 10, 0.155)).observation.mines == 16
+    tuple_level = sweeplab.play("trivial", level=(9, 9, 10), games=4, seed=2)
+    named = sweeplab.play("trivial", level="beginner", games=4, seed=2)
+    timing = [c for c in named if c.startswith("seconds")]
+    assert tuple_level.drop(columns=timing).equals(named.drop(columns=timing))  # the same games, named
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
         ({"level": "hard"}, "unknown level"),
         ({"level": "expert", "shape": (3, 3)}, "not both"),
+        ({"level": (3, 3)}, r"level must be a name .* or \(height, width, mines\)"),
+        ({"level": (3, 3, 2), "mines": 2}, "not both"),
+        ({"level": (3, 3, 12)}, "mines must be an integer within"),
+        ({"level": (3, 3, 1.5)}, "density must be within"),
         ({}, "give a level name or a shape"),
         ({"shape": (0, 4), "mines": 1}, "shape must be two positive integers"),
         ({"shape": (3,), "mines": 1}, "shape must be two positive integers"),

@@ -157,3 +157,9 @@ def test_a_ctrl_c_wrapped_by_compiled_code_stops_the_report(tmp_path: Path, monk
     monkeypatch.setattr("sweeplab.experiments.run", broken)
     results = build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
     assert results[0]["error"] == "SystemError: a real failure"
+
+
+def test_an_unknown_experiment_is_a_value_error():
+    """SPEC §4: unknown names (method, agent, level, experiment) raise ValueError naming the choices."""
+    with pytest.raises(ValueError, match="unknown experiment 'nope'; choose from .*000-convergence"):
+        run("nope", preset="smoke")
