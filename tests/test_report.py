@@ -58,7 +58,8 @@ def test_best_section_shows_the_baseline_speed_and_loss_causes(monkeypatch: pyte
 
     df = run("011-best", preset="smoke")
     lines = _comparison("011-best", df)
-    assert sum(line.startswith("- ") for line in lines) == len(df) == 6
+    assert sum(line.startswith("- ") and "published best" in line for line in lines) == len(df) == 6
+    assert any("not a test against the published rates" in line for line in lines)
     speed = [line for line in lines if line.startswith("| ") and "/ -" in line]
     assert len(speed) == 6 and all(line.count("|") == 9 for line in speed)
     header = next(i for i, line in enumerate(lines) if line.startswith("Lost games per 100"))
@@ -163,3 +164,16 @@ def test_an_unknown_experiment_is_a_value_error():
     """SPEC §4: unknown names (method, agent, level, experiment) raise ValueError naming the choices."""
     with pytest.raises(ValueError, match="unknown experiment 'nope'; choose from .*000-convergence"):
         run("nope", preset="smoke")
+
+
+def test_the_density_score_summary_leaves_out_the_board_without_a_safe_cell():
+    """At density 1 every game is won before a move: the summary read "0.97 at 0.1 -> 1.00 at 1" for every
+    agent, hiding a falling curve."""
+    from sweeplab.commands.report import _comparison
+
+    df = run("001-density-score", preset="smoke")
+    assert (df.loc[df["density"] == 1.0, "mean_score"] == 1.0).all()  # the artefact itself
+    lines = _comparison("001-density-score", df)
+    curves = [line for line in lines if "→" in line]
+    assert curves and all(line.split("→")[1].split(" at ")[1].startswith("0.5") for line in curves)
+    assert any("no cell is safe" in line for line in lines)
