@@ -127,7 +127,9 @@ def convergence_figure(df: pd.DataFrame):
 def density_score_figure(df: pd.DataFrame):
     """Average final score against mine density, one line per agent (reports 001, 004).
 
-    With several noise models (report 004 §4) there is one panel per model.
+    With several noise models (report 004 §4) there is one panel per model.  Bars are 95 % normal
+    intervals (1.96 standard errors).  A density of 1 leaves no safe cell (every game is won before a
+    move): its points are drawn hollow, off the lines.
     """
     plt, sns = _plt()
     noises = list(dict.fromkeys(df["noise"]))
@@ -135,12 +137,18 @@ def density_score_figure(df: pd.DataFrame):
     for ax, noise in zip(axes[0], noises, strict=True):
         part = df[df["noise"] == noise]
         for label, g in part.groupby("agent", sort=False):
-            ax.errorbar(g["density"], g["mean_score"], yerr=1.96 * g["sem_score"].fillna(0), marker="o",
-                        ms=3, capsize=2, label=label)
-        ax.set_xlabel("mine density")
+            full = g["density"] >= 1.0
+            bars = ax.errorbar(g.loc[~full, "density"], g.loc[~full, "mean_score"],
+                               yerr=1.96 * g.loc[~full, "sem_score"].fillna(0), marker="o", ms=3, capsize=2,
+                               label=label)
+            if full.any():
+                ax.plot(g.loc[full, "density"], g.loc[full, "mean_score"], "o", mfc="none", ms=5,
+                        color=bars.lines[0].get_color())
+        ax.set_xlabel("mine density (hollow: no safe cell)" if (part["density"] >= 1.0).any()
+                      else "mine density")
         ax.set_title(f"clues: {noise}")
         ax.set_ylim(0, 1.02)
-    axes[0][0].set_ylabel("average final score")
+    axes[0][0].set_ylabel("average final score (95% interval)")
     axes[0][-1].legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     return fig
