@@ -59,6 +59,7 @@ import math
 import numbers
 import time
 from collections import defaultdict, deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -319,8 +320,10 @@ class _Prover:
         self.max_lps = max_lps
         self.lps = 0
         self._total_partners: list[int] | None = None
-        self._counted: tuple[dict[Cell, int] | None, int, int, int] = (None, 0, 0, 0)
-        self._quiet: tuple[dict[Cell, int] | None, int, set[int]] = (None, 0, set())
+        # what the last call of each cache saw of a ``fixed`` dict (:meth:`_fixed_since`), and the caches
+        self._seen: dict[str, tuple[dict[Cell, int], int]] = {}
+        self._total_left = (0, 0)
+        self._quiet: set[int] = set()
 
     def out_of_time(self, share: float = 1.0) -> bool:
         """Past ``share`` of the search's time budget (``time_limit`` of :func:`prove_all`)."""
@@ -412,38 +415,44 @@ class _Prover:
                             later.append(j)
         return None
 
+    def _fixed_since(self, key: str, fixed: dict[Cell, int]) -> tuple[bool, Iterator[tuple[Cell, int]]]:
+        """``(new, added)``: whether ``fixed`` is another dict than at the last call for ``key``, and
+        the cells fixed in it since that call (all of them when new; read them before fixing more).
+        A cell is fixed once and never unfixed, and dicts keep their order: what was added is what
+        follows the length seen then."""
+        last, seen = self._seen.get(key, (None, 0))
+        self._seen[key] = (fixed, len(fixed))
+        new = last is not fixed or seen > len(fixed)
+        return new, itertools.islice(fixed.items(), 0 if new else seen, None)
+
     def total_counts(self, fixed: dict[Cell, int]) -> tuple[int, int]:
         """The total row's free cells and the mines left among them (fixed holds fewer cells)."""
         R = self.rows
         assert R.total is not None
         cells = R.sets[R.total]
-        # cells are fixed once and never unfixed: count only those added since the last call on this dict
-        last, seen, n_free, left = self._counted
-        if last is not fixed or seen > len(fixed):
-            seen, n_free, left = 0, len(cells), R.rhs[R.total]
-        for c, v in itertools.islice(fixed.items(), seen, None):
+        new, added = self._fixed_since("total", fixed)
+        n_free, left = (len(cells), R.rhs[R.total]) if new else self._total_left
+        for c, v in added:
             if c in cells:
                 n_free -= 1
                 left -= v
-        self._counted = (fixed, len(fixed), n_free, left)
+        self._total_left = (n_free, left)
         return n_free, left
 
     def quiet_rows(self, fixed: dict[Cell, int]) -> set[int]:
         """The rows whose pairs (the total row's aside) found nothing, and whose cells and partners'
-        cells are as they were then.  Cells are fixed once and never unfixed: those added to
-        ``fixed`` since the last call wake the rows they could change."""
+        cells are as they were then: a cell fixed since wakes the rows it could change."""
         R = self.rows
-        last, seen, quiet = self._quiet
-        if last is not fixed or seen > len(fixed):
-            quiet = set()
+        new, added = self._fixed_since("quiet", fixed)
+        if new:
+            self._quiet = set()
         else:
-            for c in itertools.islice(fixed, seen, None):
+            for c, _ in added:
                 for j in R.cell_rows.get(c, ()):
                     if j != R.total:
                         for d in R.cells[j]:
-                            quiet.difference_update(R.cell_rows[d])
-        self._quiet = (fixed, len(fixed), quiet)
-        return quiet
+                            self._quiet.difference_update(R.cell_rows[d])
+        return self._quiet
 
     def pairs(self, fixed: dict[Cell, int], record: list[_S]) -> tuple[bool, _S | None]:
         """The difference rule on pairs of rows sharing a free cell, up to its first find.
