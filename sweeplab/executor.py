@@ -298,7 +298,7 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
-    from .provenance import code_fingerprint, environment, fingerprint_subject, method_fingerprints
+    from .provenance import code_fingerprint, fingerprint_subject, method_fingerprints, version_differences
 
     client, owned = connect(scheduler)
     plugins, extra = _loaded_plugins(), _registered()
@@ -315,11 +315,10 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
             if theirs != here:
                 raise ValueError(f"a Dask worker runs other sweeplab code (fingerprint {theirs}, {here} "
                                  f"here); install the same sweeplab on every worker")
-            if versions != environment():
-                changed = "; ".join(f"{k} {v} there, {environment().get(k)} here" for k, v in versions.items()
-                                    if environment().get(k) != v)
+            changed = version_differences(versions)
+            if changed:
                 raise ValueError(f"a Dask worker runs other versions of packages that can change games "
-                                 f"({changed}); install the same versions on every worker")
+                                 f"({'; '.join(changed)}); install the same versions on every worker")
             if methods_there != methods_here:
                 name = next(n for n in names if methods_there.get(n) != methods_here.get(n))
                 raise ValueError(f"a Dask worker runs other code of {fingerprint_subject(name)} (fingerprint "

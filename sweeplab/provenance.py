@@ -24,7 +24,7 @@ from typing import Any
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
-           "OUTCOME_PACKAGES"]
+           "version_differences", "OUTCOME_PACKAGES"]
 
 #: The packages whose version can change the games played: numpy's random streams (it does not
 #: promise the same draws across releases), numba's compiled arithmetic, scipy and HiGHS's programs.
@@ -299,6 +299,22 @@ def environment() -> dict[str, str]:
     return out
 
 
+def version_differences(theirs: dict[str, str]) -> list[str]:
+    """``"<package> <theirs> there, <ours> here"`` for each version in ``theirs`` that differs from
+    :func:`environment` (empty when they agree).
+
+    Examples
+    --------
+    >>> version_differences(environment())
+    []
+    >>> version_differences({"numpy": "0.1"})[0].startswith("numpy 0.1 there, ")
+    True
+    """
+    ours = environment()
+    return [f"{name} {v} there, {ours.get(name, 'not recorded')} here" for name, v in theirs.items()
+            if ours.get(name, "not recorded") != v]
+
+
 def check_same_code(manifest: dict[str, Any], path: Path) -> None:
     """Raise ``ValueError`` if the run in ``path`` was started by other sweeplab code, other code
     of a method it uses that is not sweeplab's own (see :func:`method_fingerprints`), or other
@@ -306,9 +322,7 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
 
     Manifests written before fingerprints (or versions) were recorded pass.
     """
-    started = manifest.get("environment") or {}
-    changed = [f"{name} {v} there, {environment().get(name, 'not recorded')} here"
-               for name, v in started.items() if environment().get(name, "not recorded") != v]
+    changed = version_differences(manifest.get("environment") or {})
     if changed:
         raise ValueError(
             f"{path} was started with other versions of packages that can change its games "
