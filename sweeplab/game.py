@@ -114,15 +114,17 @@ def board_arguments(level: Any, shape: Any, mines: Any, density: Any) -> tuple[A
     >>> board_arguments("expert", None, None, None)
     ('expert', None, None, None)
     """
-    if level is None or isinstance(level, str):
+    if level is None:
+        return level, shape, mines, density
+    if shape is not None or mines is not None or density is not None:
+        raise ValueError("give either a level or shape with mines/density, not both")
+    if isinstance(level, str):
         return level, shape, mines, density
     try:
         h, w, third = level
     except (TypeError, ValueError):
         raise ValueError(f"level must be a name from {sorted(LEVELS)} or (height, width, mines) or "
                          f"(height, width, density), got {level!r}") from None
-    if shape is not None or mines is not None or density is not None:
-        raise ValueError("give either a level or shape with mines/density, not both")
     if isinstance(third, float | np.floating):
         return None, (h, w), None, float(third)
     return None, (h, w), third, None
@@ -146,10 +148,8 @@ def resolve_board(
     >>> resolve_board((10, 10, 0.155))
     ((10, 10), 16)
     """
-    level, shape, mines, density = board_arguments(level, shape, mines, density)
+    level, shape, mines, density = board_arguments(level, shape, mines, density)  # "not both" checked there
     if level is not None:
-        if shape is not None or mines is not None or density is not None:
-            raise ValueError("give either a level or shape with mines/density, not both")
         lv = LEVELS.get(level) if isinstance(level, str) else None  # a tuple became shape and mines above
         if lv is None:
             raise ValueError(f"unknown level {level!r}; choose from {sorted(LEVELS)}")
