@@ -337,45 +337,31 @@ def test_a_resume_under_other_package_versions_is_refused(tmp_path):
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
 
 
-def test_chunks_of_other_code_are_recomputed_when_the_manifest_is_gone(monkeypatch, tmp_path, caplog):
-    """Deleting a manifest that refused a resume must not let the old code's games join the new run:
-    every chunk carries the fingerprints of the code that played it."""
+@pytest.mark.parametrize(("stamp", "source", "other"), [
+    ("code", "code_fingerprint", lambda real: "0123456789abcdef"),
+    ("environment", "environment", lambda real: {**real, "numpy": "1.0.0"}),
+])
+def test_chunks_of_other_code_or_versions_are_recomputed_when_the_manifest_is_gone(
+        monkeypatch, tmp_path, caplog, stamp, source, other):
+    """Deleting a manifest that refused a resume must not let the old code's (or the old package
+    versions') games join the new run: every chunk carries the fingerprints and versions that played it."""
     import sweeplab.run_directory
 
     out = tmp_path / "run"
-    monkeypatch.setattr(sweeplab.run_directory, "code_fingerprint", lambda: "0123456789abcdef")  # old code
+    real = getattr(sweeplab.run_directory, source)()
+    monkeypatch.setattr(sweeplab.run_directory, source, lambda: other(real))  # old code or versions
     run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     monkeypatch.undo()
-    with pytest.raises(ValueError, match="started by other sweeplab code"):
+    with pytest.raises(ValueError, match="started by other sweeplab code|started with other versions"):
         run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     (out / "manifest.json").unlink()
     with caplog.at_level("WARNING", logger="sweeplab"):
         again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     recomputed = [r for r in caplog.records if "recomputing" in r.getMessage()]
-    assert len(recomputed) == 2 and all("code" in r.getMessage() for r in recomputed)
+    assert len(recomputed) == 2 and all(stamp in r.getMessage() for r in recomputed)
     assert len(again) == 4
-    for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the code that played them
-        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["code"] != "0123456789abcdef"
-
-
-def test_chunks_of_other_package_versions_are_recomputed_when_the_manifest_is_gone(monkeypatch, tmp_path,
-                                                                                   caplog):
-    """Every chunk carries the versions it was played under, as it carries the code's fingerprint."""
-    import sweeplab.run_directory
-
-    out = tmp_path / "run"
-    real = sweeplab.run_directory.environment()
-    monkeypatch.setattr(sweeplab.run_directory, "environment", lambda: {**real, "numpy": "1.0.0"})
-    run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
-    monkeypatch.undo()
-    (out / "manifest.json").unlink()
-    with caplog.at_level("WARNING", logger="sweeplab"):
-        again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
-    recomputed = [r for r in caplog.records if "recomputing" in r.getMessage()]
-    assert len(recomputed) == 2 and all("environment" in r.getMessage() for r in recomputed)
-    assert len(again) == 4
-    for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with the versions that played them
-        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])["environment"] == real
+    for chunk in (out / "chunks").glob("*.parquet"):  # now stamped with what played them
+        assert json.loads(pq.read_schema(chunk).metadata[CHUNK_KEY])[stamp] == real
 
 
 def test_chunks_without_fingerprints_are_recomputed_under_a_new_manifest(monkeypatch, tmp_path, caplog):
