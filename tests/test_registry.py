@@ -105,8 +105,9 @@ def test_register_method_checks_its_arguments(registered):
     with pytest.raises(ValueError, match="built-in"):
         sweeplab.register_method("rref", single_clue, sound=True, complete=False)
     with pytest.raises(ValueError, match="registered already"):
-        sweeplab.register_method("test-single", single_clue, sound=True, complete=False)
-    sweeplab.register_method("test-single", single_clue, sound=True, complete=False, replace=True)
+        sweeplab.register_method("test-single", reckless, sound=True, complete=False)
+    sweeplab.register_method("test-single", reckless, sound=False, complete=False, replace=True)
+    assert METHODS["test-single"].function is reckless
     with pytest.raises(ValueError, match="use_total"):
         sweeplab.register_method("test-bad", lambda obs: (set(), set()), sound=True, complete=False)
     with pytest.raises(ValueError, match="callable"):
@@ -115,6 +116,55 @@ def test_register_method_checks_its_arguments(registered):
         sweeplab.register_method("test-bad", single_clue, sound="yes", complete=False)
     with pytest.raises(ValueError, match="built in"):
         sweeplab.unregister_method("trivial")
+
+
+CELL = """
+def mine(obs, *, use_total=True, limit=LIMIT):
+    return single_clue(obs, use_total=use_total)
+"""
+
+
+def run_cell(source=CELL, limit=3):
+    """``mine`` as a notebook cell defines it: a fresh function object each run."""
+    namespace = {"single_clue": single_clue, "LIMIT": limit}
+    exec(compile(source, "<cell>", "exec"), namespace)
+    return namespace["mine"]
+
+
+@pytest.mark.parametrize("change, registers", [
+    ({}, True),  # the cell run again
+    ({"summary": "another line"}, False),
+    ({"sound": False}, False),
+    ({"function": run_cell(CELL.replace("use_total=use_total", "use_total=False"))}, False),
+    ({"function": run_cell(limit=4)}, False),  # another default
+    ({"function": run_cell("\n" + CELL)}, False),  # lines moved: another definition as far as we know
+])
+def test_the_same_definition_registers_again_without_replace(change, registers):
+    first = {"function": run_cell(), "sound": True, "complete": False, "summary": "one pass"}
+    sweeplab.register_method("test-cell", **first)
+    try:
+        again = {**first, "function": run_cell(), **change}
+        assert again["function"] is not first["function"]
+        if registers:
+            assert sweeplab.register_method("test-cell", **again).function is again["function"]
+        else:
+            with pytest.raises(ValueError, match="registered already"):
+                sweeplab.register_method("test-cell", **again)
+            assert METHODS["test-cell"].function is first["function"]
+    finally:
+        sweeplab.unregister_method("test-cell")
+
+
+def test_same_function_compares_closures_and_survives_recursion():
+    from sweeplab.methods import same_function
+
+    def make(k):
+        def method(obs, *, use_total=True):
+            return method if k else None  # the function in its own closure
+        return method
+
+    assert same_function(make(1), make(1)) and not same_function(make(1), make(2))
+    assert not same_function(make(1), "make") and not same_function(len, make(1))
 
 
 def test_a_method_returning_garbage_is_a_type_error():

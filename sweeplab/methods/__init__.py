@@ -290,7 +290,9 @@ def register_method(
         since reading a bound as an exact number claims wrong cells, and
         agents put ``enumerate`` in its place in their chains.
     replace : bool, default False
-        Replace an earlier registration of ``name`` (never a built-in).
+        Replace an earlier registration of ``name`` (never a built-in).  Not
+        needed to register the same definition again (a notebook cell or a
+        module run twice: the same code, defaults and promises).
 
     Returns
     -------
@@ -320,7 +322,11 @@ def register_method(
     for flag, value in (("sound", sound), ("complete", complete), ("reads_bounds", reads_bounds)):
         if not isinstance(value, bool):
             raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
-    check_not_taken("method", name, _REGISTRY.get(name), replace=replace)
+    held = _REGISTRY.get(name)
+    again = (held is not None and not held.builtin and same_function(held.target, function)
+             and (held.sound, held.complete, held.summary, held.reference, held.reads_bounds)
+             == (sound, complete, str(summary), str(reference), reads_bounds))
+    check_not_taken("method", name, held, replace=replace or again)
     column = name.replace("-", "_")
     twin = next((m for m in _REGISTRY if m != name and m.replace("-", "_") == column), None)
     if twin is not None:
@@ -330,6 +336,49 @@ def register_method(
                       reads_bounds=reads_bounds)
     _REGISTRY[name] = info
     return info
+
+
+def same_function(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are one function, or one definition run twice (a notebook cell run again).
+
+    Run twice means the same module, name, code (line numbers included,
+    file names not), defaults and closure; what the code reads from its
+    globals is not compared.
+
+    Examples
+    --------
+    >>> source = "def f(obs, *, use_total=True):\\n    return set(), set()\\n"
+    >>> first, second = {}, {}
+    >>> exec(source, first); exec(source, second)
+    >>> same_function(first["f"], second["f"]), same_function(first["f"], check_name)
+    (True, False)
+    """
+    return _same_function(a, b, set())
+
+
+def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
+    """:func:`same_function`, where ``seen`` holds the pairs being compared already (a function in its
+    own closure)."""
+    if a is b or (id(a), id(b)) in seen:
+        return True
+    if not (inspect.isfunction(a) and inspect.isfunction(b)):
+        return False
+    if (a.__module__, a.__qualname__, a.__code__) != (b.__module__, b.__qualname__, b.__code__):
+        return False
+    seen.add((id(a), id(b)))
+    # the same code has the same free variables: closures of one length
+    values = [(x.cell_contents, y.cell_contents)
+              for x, y in zip(a.__closure__ or (), b.__closure__ or (), strict=True)]
+    values += [(a.__defaults__, b.__defaults__), (a.__kwdefaults__, b.__kwdefaults__)]
+    return all(_same_function(x, y, seen) or _equal(x, y) for x, y in values)
+
+
+def _equal(a: object, b: object) -> bool:
+    """``a == b`` as a plain truth; ``False`` where comparing fails or gives no single answer (arrays)."""
+    try:
+        return bool(type(a) is type(b) and a == b)
+    except Exception:  # noqa: BLE001 -- any comparison error means "not shown equal"
+        return False
 
 
 def check_name(what: str, name: object) -> None:
