@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError", "MethodRefused",
-           "check_flag", "exact_clues_needed", "interrupted", "mines_text"]
+__all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
+           "InvalidClaimError", "MethodRefused", "check_flag", "exact_clues_needed", "interrupted",
+           "mines_text"]
 
 
 def mines_text(n: int) -> str:
@@ -60,6 +61,15 @@ class ContradictoryClaimError(ValueError):
                  ) -> None:
         super().__init__(message)
         self.safe, self.mines, self.cells = safe, mines, safe & mines
+
+
+class InvalidClaimError(ValueError):
+    """A method claimed a cell that is not a covered cell of the position (revealed, flagged or off the
+    board): a bug in the method.  ``cell`` is that cell."""
+
+    def __init__(self, message: str, cell: tuple[int, int]) -> None:
+        super().__init__(message)
+        self.cell = cell
 
 
 class MethodRefused(ValueError):

@@ -57,9 +57,11 @@ def check_proof(obs: Any, proof: Any) -> bool:
 
     Parameters
     ----------
-    obs : Observation
+    obs : Observation, str or array
         Anything with a 2-D integer ``grid`` of cell codes and ``mines`` (an
-        int or ``None``); ``noise`` is read when present.
+        int or ``None``); ``noise`` is read when present.  Or the text form
+        of SPEC §1, or rows of codes (a list of lists, a 2-D array): then the
+        total is unknown.
     proof : Proof or dict
         A :class:`sweeplab.proofs.Proof` (anything with ``to_dict()``) or the
         JSON form of SPEC §6.
@@ -73,7 +75,7 @@ def check_proof(obs: Any, proof: Any) -> bool:
     Raises
     ------
     ValueError
-        Only when ``obs`` is not a position.
+        Only when ``obs`` is not a position (or text no position reads).
 
     Examples
     --------
@@ -142,31 +144,52 @@ def explain_failure(obs: Any, proof: Any, *, _board: _Board | None = None) -> st
 # the position
 
 
+#: SPEC §1's text form: ``?``/``#`` covered, ``F`` flag, ``*`` revealed mine, ``-`` no number, ``.`` a 0.
+_TEXT_CODES = {"?": _COVERED, "#": _COVERED, "F": _FLAG, "*": _MINE, "-": -4, ".": 0,
+               **{str(k): k for k in range(9)}}
+
+
+def _read_text(text: str) -> list[list[int]]:
+    """SPEC §1's text form as rows of codes (whitespace and blank lines ignored)."""
+    rows = ["".join(line.split()) for line in text.splitlines()]
+    rows = [row for row in rows if row]
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch not in _TEXT_CODES:
+                raise ValueError(f"check_proof: unknown character {ch!r} at row {r}, column {c} of the "
+                                 f"position's text; choose from {''.join(_TEXT_CODES)}")
+    return [[_TEXT_CODES[ch] for ch in row] for row in rows]
+
+
 class _Board:
     """Grid codes, covered cells and the rows of the position, read straight from ``obs``."""
 
     def __init__(self, obs: Any):
+        if isinstance(obs, str):
+            grid, mines, noise = _read_text(obs), None, None
+        elif hasattr(obs, "grid"):
+            grid, mines, noise = obs.grid, getattr(obs, "mines", None), getattr(obs, "noise", None)
+        elif hasattr(obs, "__iter__") and not isinstance(obs, (bytes, dict, set)):
+            grid, mines, noise = obs, None, None  # rows of codes (a list of lists, a 2-D array)
+        else:
+            raise ValueError(f"check_proof needs an Observation (grid and mines), its text or its codes, "
+                             f"got {type(obs).__name__}; for a game pass game.observation")
         try:
-            grid = obs.grid
-            mines = obs.mines
-            shape = tuple(int(n) for n in grid.shape)
+            table = [list(row) for row in grid]
+            self.codes = [[int(v) for v in row] for row in table]
+            whole = all(v == int(v) for row in table for v in row)
         except Exception as err:  # noqa: BLE001
-            name = type(obs).__name__
-            raise ValueError(f"check_proof needs an Observation (grid and mines), got {name}") from err
-        if len(shape) != 2:
-            raise ValueError(f"check_proof needs a 2-D grid, got shape {shape}")
-        self.h, self.w = shape
-        try:
-            self.codes = [[int(grid[r, c]) for c in range(self.w)] for r in range(self.h)]
-            whole = all(self.codes[r][c] == grid[r, c] for r in range(self.h) for c in range(self.w))
-        except Exception as err:  # noqa: BLE001
-            raise ValueError("check_proof needs an integer grid of cell codes") from err
+            raise ValueError("check_proof needs a 2-D integer grid of cell codes") from err
         if not whole:  # 1.7 is no clue (int() would read it as 1)
             raise ValueError("check_proof needs an integer grid of cell codes, got fractions")
+        self.h = len(self.codes)
+        self.w = len(self.codes[0]) if self.codes else 0
+        if any(len(row) != self.w for row in self.codes):
+            raise ValueError("check_proof needs a rectangular grid, got rows of different lengths")
         if mines is not None and (isinstance(mines, bool) or int(mines) != mines):
             raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
         self.mines = None if mines is None else int(mines)
-        self.noise = getattr(obs, "noise", None)
+        self.noise = noise
         self._rows: dict[Any, tuple[dict[tuple[int, int], int], int]] = {}
 
     def covered(self, cell: tuple[int, int]) -> bool:

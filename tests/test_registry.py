@@ -167,6 +167,21 @@ def test_same_function_compares_closures_and_survives_recursion():
     assert not same_function(make(1), "make") and not same_function(len, make(1))
 
 
+@pytest.mark.parametrize("claim, why", [((0, 1), "which is not covered"), ((5, 0), "outside the 2x2 board")])
+def test_a_claim_on_a_cell_that_is_not_covered_is_reported_by_check_sound(claim, why):
+    from sweeplab.errors import InvalidClaimError
+
+    def liar(obs, *, use_total=True):
+        return {claim}, set()
+
+    with pytest.raises(InvalidClaimError, match=why) as caught:
+        deduce("?1\n11", liar)
+    assert caught.value.cell == claim
+    report = check_sound(liar, positions=[Observation.from_text("?1\n11"), Observation.from_text("??\n?1")])
+    assert not report and report.wrong_claims == 4 and report.checked == 4
+    assert why in str(report.counterexamples[0])
+
+
 def test_a_method_returning_garbage_is_a_type_error():
     with pytest.raises(TypeError, match="must return"):
         deduce("?1\n11", lambda obs, *, use_total=True: 42)

@@ -33,6 +33,7 @@ import numpy as np
 from ..errors import (
     ContradictoryClaimError,
     InconsistentPositionError,
+    InvalidClaimError,
     MethodRefused,
     check_flag,
     exact_clues_needed,
@@ -643,11 +644,12 @@ def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: fro
     h, w = obs.shape
     for r, c in sorted(safe | mines):
         if not (0 <= r < h and 0 <= c < w):
-            raise ValueError(f"method {name!r} claimed the cell {(r, c)}, outside the {h}x{w} board; "
-                             f"a method claims covered cells of the position it is given")
+            raise InvalidClaimError(f"method {name!r} claimed the cell {(r, c)}, outside the {h}x{w} "
+                                    f"board; a method claims covered cells of the position it is given",
+                                    (r, c))
         if obs.grid[r, c] != COVERED:
-            raise ValueError(f"method {name!r} claimed the cell {(r, c)}, which is not covered (code "
-                             f"{int(obs.grid[r, c])}); a method claims covered cells only")
+            raise InvalidClaimError(f"method {name!r} claimed the cell {(r, c)}, which is not covered (code "
+                                    f"{int(obs.grid[r, c])}); a method claims covered cells only", (r, c))
     both = safe & mines
     if both:  # sound reasoning on a position with no layout proves anything: a bug only if a layout fits
         if has_layout(obs, use_total=use_total, time_limit=None) is None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ContradictoryClaimError, InconsistentPositionError, MethodRefused
+from ..errors import ContradictoryClaimError, InconsistentPositionError, InvalidClaimError, MethodRefused
 from ..methods import deduce, method_info
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
@@ -253,6 +253,12 @@ def check_sound(
                 continue
             except ContradictoryClaimError as exc:  # cells claimed both ways where a layout fits
                 safe, mines, note = exc.safe, exc.mines, f"claimed {sorted(exc.cells)} both safe and a mine"
+            except InvalidClaimError as exc:  # a claim on a cell that is not covered: wrong on any position
+                stats["checked"] += 1
+                stats["wrong"] += 1
+                if len(found) < keep:
+                    found.append(Counterexample(obs, total, frozenset(), frozenset(), str(exc)))
+                continue
             else:
                 safe, mines, note = got.safe, got.mines, ""
             stats["checked"] += 1
