@@ -92,6 +92,8 @@ def as_generator(seed: int | np.random.Generator | np.random.SeedSequence | None
     if isinstance(seed, np.random.Generator):
         return seed
     try:
+        if isinstance(seed, (bool, np.bool_)):  # True would seed as 1
+            raise TypeError
         return np.random.default_rng(seed)
     except (TypeError, ValueError):
         raise ValueError(
@@ -245,11 +247,16 @@ class Game:
                     f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
                     f"whose neighbourhood is mine-free"
                 )
-            self._order = rng.permutation(h * w)
-        # Every random draw happens here, placement first, so a game never depends
-        # on what else uses a shared Generator between its moves.
-        self._noise_draws = None if self._noise is None or _shown is not None else rng.random((2, h, w))
-        self._grid = np.full(shape, COVERED, dtype=np.int8)
+        try:
+            if _layout is None:
+                self._order = rng.permutation(h * w)
+            # Every random draw happens here, placement first, so a game never depends
+            # on what else uses a shared Generator between its moves.
+            self._noise_draws = None if self._noise is None or _shown is not None else rng.random((2, h, w))
+            self._grid = np.full(shape, COVERED, dtype=np.int8)
+        except MemoryError:
+            raise ValueError(f"a {h}x{w} board ({h * w:,} cells) does not fit in this machine's memory; "
+                             f"choose a smaller shape") from None
         self._flat = self._grid.reshape(-1)
         self._obs: Observation | None = None
         self._layout: np.ndarray | None = None
@@ -422,6 +429,8 @@ class Game:
         r, c = row, col
         if type(r) is not int or type(c) is not int:  # (the simulator's moves are ints: fast path)
             try:
+                if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):  # True would be 1
+                    raise TypeError
                 r, c = operator.index(row), operator.index(col)
             except TypeError:
                 raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})") from None

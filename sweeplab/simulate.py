@@ -15,6 +15,8 @@ the seed that would name the game).  A game's outcome therefore depends only on
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import time
 from collections import Counter
 from functools import cache
@@ -225,7 +227,15 @@ def play(
     """
     if first_move is not None:
         agent_options["first_move"] = first_move
-    player = make_agent(agent, **agent_options)
+    try:
+        player = make_agent(agent, **agent_options)
+    except ValueError as exc:  # a misspelt keyword of play reads as an agent option: say which was meant
+        keywords = [k for k, v in inspect.signature(play).parameters.items() if v.kind == v.KEYWORD_ONLY]
+        meant = sorted({m for k in agent_options
+                        for m in difflib.get_close_matches(k, keywords, n=1, cutoff=0.8) if m != k})
+        if meant and "has no option" in str(exc):
+            raise ValueError(f"{exc} (or did you mean {' or '.join(meant)}, an argument of play?)") from None
+        raise
     level, shape, mines, density = board_arguments(level, shape, mines, density)  # (16, 30, 99) as a level
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     from .executor import check_count, check_positive, default_chunk_size, root_seed, run_tasks

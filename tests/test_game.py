@@ -479,10 +479,15 @@ def test_bad_game_arguments(kwargs, match):
         new_game(**kwargs)
 
 
-@pytest.mark.parametrize("seed", [1.5, -3, "seven", [1, -1]])
+@pytest.mark.parametrize("seed", [1.5, -3, "seven", [1, -1], True, np.False_])
 def test_bad_seeds(seed):
     with pytest.raises(ValueError, match="seed must be"):
         new_game("beginner", seed=seed)
+
+
+def test_a_board_too_large_for_memory_is_a_value_error():
+    with pytest.raises(ValueError, match=r"a 1000000x1000000 board \(1,000,000,000,000 cells\) does not fit"):
+        new_game(shape=(10**6, 10**6), mines=1)
 
 
 def test_bad_moves():
@@ -490,13 +495,18 @@ def test_bad_moves():
     for r, c in [(-1, 0), (0, 9), (9, 0)]:
         with pytest.raises(ValueError, match="outside the 9x9 board"):
             game.reveal(r, c)
+    for r, c in [(1.5, 0), (True, False), (np.True_, 0)]:  # True is no row 1
+        with pytest.raises(ValueError, match="must be integers"):
+            game.reveal(r, c)
     with pytest.raises(ValueError, match="must be integers"):
-        game.reveal(1.5, 0)
+        game.flag(0, True)
     with pytest.raises(ValueError, match="unknown move kind"):
         game.play([("dig", 0, 0)])
     with pytest.raises(ValueError, match="a move is"):
         game.play([("reveal", 0)])
     assert game.moves == [] and game.status == "playing"
+    game.reveal(np.int64(0), np.int8(0))  # numpy integers are rows and columns
+    assert game.moves == [("reveal", 0, 0)]
 
 
 @pytest.mark.parametrize(

@@ -99,6 +99,15 @@ def test_errors_name_the_choices():
         make_agent("chain", methods=["trivial", "nope"])
     with pytest.raises(ValueError, match="unknown agent"):
         sweeplab.play("nope", level="beginner", games=1)
+    # a misspelt keyword reads as an agent option: the message names what was meant
+    with pytest.raises(ValueError, match="'frist_click'.*did you mean first_click, an argument of play"):
+        sweeplab.play("trivial", level="beginner", games=1, frist_click="none")
+    with pytest.raises(ValueError, match="no option 'lookahed'.*did you mean lookahead\\?"):
+        make_agent("best", lookahed=3)
+    with pytest.raises(ValueError, match=r"no option 'zzz'; its options: [a-z_, ]+$"):
+        sweeplab.play("trivial", level="beginner", games=1, zzz=1)
+    with pytest.raises(ValueError, match="methods must be method names.*got None"):
+        make_agent("chain", methods=None)
 
 
 def test_register_method_checks_its_arguments(registered):

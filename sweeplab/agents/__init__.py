@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -188,8 +189,10 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
                  if dataclasses.is_dataclass(cls) else set(options))  # else the agent checks its own
         unknown = sorted(set(options) - known)
         if unknown:
+            meant = sorted({m for k in unknown for m in difflib.get_close_matches(k, known, n=1, cutoff=0.8)})
+            hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
             raise ValueError(f"agent {agent!r} has no option {', '.join(map(repr, unknown))}; its options: "
-                             f"{', '.join(sorted(known))}")
+                             f"{', '.join(sorted(known))}{hint}")
         return cls(**options)
     except TypeError as exc:
         raise ValueError(f"bad option for agent {agent!r}: {exc}") from None

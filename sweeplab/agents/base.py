@@ -269,7 +269,11 @@ class Agent:
     def __post_init__(self) -> None:
         check_option_types(self)
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
-        methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
+        try:
+            methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
+        except TypeError:
+            raise ValueError(f"methods must be method names, a tuple such as ('trivial', 'rref') (or () "
+                             f"for guesses only), got {self.methods!r}") from None
         for m in methods:
             method_info(m)  # ValueError naming the choices for an unknown method
         object.__setattr__(self, "methods", methods)
