@@ -339,7 +339,18 @@ def load_position(path: str | Path) -> Observation:
     ValueError
         A file that is not a valid ``sweeplab.position`` document, with the file name and the reason.
     """
-    return _load(path, position_from_dict)
+    try:
+        return _load(path, position_from_dict)
+    except ValueError as exc:
+        if "not valid JSON" not in str(exc):
+            raise
+        try:  # the text form of SPEC §1 rather than JSON: say how to read it
+            Observation.from_text(read_text(path))
+        except ValueError:
+            raise exc from None
+        raise ValueError(f"{exc}; it holds a position's text form: read it with "
+                         f"sweeplab.Observation.from_text(Path({str(path)!r}).read_text()) "
+                         f"(sweeplab solve reads both forms)") from None
 
 
 def save_game(game: Game, path: str | Path) -> None:

@@ -173,6 +173,14 @@ def resolve_board(
     return (h, w), int(mines)
 
 
+def check_rules(first_click: Any, mode: Any) -> None:
+    """``ValueError`` naming the choices unless ``first_click`` and ``mode`` are rules of SPEC §3."""
+    if first_click not in FIRST_CLICKS:
+        raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+
+
 def check_noise(noise) -> tuple[str, float] | None:
     """``noise`` as ``(kind, p)`` or ``None``; ``ValueError`` naming the value and the choices."""
     if noise is None:
@@ -226,10 +234,7 @@ class Game:
         _layout: np.ndarray | None = None,
         _shown: np.ndarray | None = None,
     ) -> None:
-        if first_click not in FIRST_CLICKS:
-            raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        check_rules(first_click, mode)
         self._noise = check_noise(noise)
         if _layout is None:
             shape, mines = resolve_board(shape=shape, mines=mines)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import numbers
+import os
 import reprlib
 from collections.abc import Iterable
 from functools import lru_cache
@@ -176,6 +177,7 @@ class Observation:
                 f"grid must be a non-empty 2-D array of cell codes (rows of equal length), "
                 f"got {type(grid).__name__} of shape {arr.shape}"
                 + ("; parse the text form with Observation.from_text" if isinstance(grid, str) else "")
+                + ("; for a game pass game.observation" if hasattr(grid, "observation") else "")
             )
         if arr.dtype.kind not in "iu" and not _is_integral_float(arr):
             raise ValueError(
@@ -257,6 +259,9 @@ class Observation:
                 code = _CHAR_TO_CODE.get(ch)
                 if code is None:
                     hint = " (clues are 0..8)" if ch.isdigit() else ""
+                    if "\n" not in text.strip() and os.path.isfile(text.strip()):
+                        hint = (f" ({text.strip()!r} is a file: read it with Path(...).read_text(), or "
+                                f"sweeplab.load_position for JSON)")
                     raise ValueError(
                         f"unknown character {ch!r} at row {len(rows)}, column {col} "
                         f"(text line {line_no + 1}){hint}; expected one of ?#F*-.012345678"

@@ -342,3 +342,21 @@ def test_a_position_that_would_not_read_back_is_not_saved(tmp_path):
     assert not (tmp_path / "p.json").exists()
     sweeplab.save_game(game, tmp_path / "g.json")
     assert sweeplab.load_game(tmp_path / "g.json").observation == game.observation
+
+
+def test_reading_a_position_from_the_wrong_kind_of_input_says_how(tmp_path, monkeypatch):
+    text = tmp_path / "pos.txt"
+    text.write_text("??1\n?21\n")
+    with pytest.raises(ValueError, match=r"not valid JSON.*position's text form: read it with "
+                                         r"sweeplab.Observation.from_text\(Path"):
+        load_position(text)
+    (tmp_path / "junk.json").write_text("{nope")
+    with pytest.raises(ValueError, match=r"not valid JSON \([^)]*\)$"):  # no hint where none fits
+        load_position(tmp_path / "junk.json")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="'pos.txt' is a file: read it with Path"):
+        sweeplab.deduce("pos.txt")
+    with pytest.raises(ValueError, match=r"unknown character 'b'[^(]*\(text line 1\); expected"):
+        sweeplab.deduce("bogus.txt")  # no such file: no hint
+    with pytest.raises(ValueError, match="for a game pass game.observation"):
+        sweeplab.deduce(new_game("beginner", seed=1))

@@ -172,3 +172,15 @@ def test_stopping_a_pool_early_ends_its_running_tasks_at_once():
                                       workers=2)) as results:
         assert next(results) == (0, 0.05)
     assert time.perf_counter() - start < 20
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"first_click": "Zero"}, "first_click must be one of none, safe, zero"),
+    ({"mode": "Score"}, "mode must be one of classic, score"),
+    ({"first_move": (9, 9)}, r"first_move \(9, 9\) is outside the 9x9 board"),
+])
+@pytest.mark.parametrize("games", [0, 3])
+def test_bad_rules_are_refused_before_any_game(kwargs, match, games):
+    # also with no game to play: a sweep checks its points by playing none of them
+    with pytest.raises(ValueError, match=match):
+        sweeplab.play("trivial", level="beginner", games=games, **kwargs)
