@@ -22,6 +22,11 @@
 #
 # Our `probability` agent computes *exact* probabilities (every consistent layout, weighted by the
 # ways to place the remaining mines when the total is used); noisy clues become inequalities.
+#
+# One rule of ours that report 004 leaves open: the game opens the neighbours of a cell whose *true*
+# count is 0, whatever number the noise shows (the game knows its layout and never opens a mine for the
+# player). So a shown 1 or `-` can open an area, and the cells it opens are safe cells the player sees,
+# as without noise; a shown 0 on a true 1 ("under") opens nothing.
 
 # %%
 # %matplotlib inline
