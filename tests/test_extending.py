@@ -218,6 +218,26 @@ def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
     with pytest.raises(ValueError, match="built in"):
         sweeplab.unregister_agent("csp")
 
+    @dataclasses.dataclass(frozen=True)
+    class Misspelt(_EdgeFirst):
+        methods: tuple[str, ...] = ("trivial", "enumerat")
+
+    with pytest.raises(ValueError, match="'misspelt': its defaults are refused: unknown method 'enumerat'"):
+        sweeplab.register_agent("misspelt", Misspelt)
+    assert "misspelt" not in sweeplab.AGENTS
+
+    @dataclasses.dataclass(frozen=True)
+    class NoDefault(_EdgeFirst):
+        bias: int = dataclasses.field(default=None)  # type: ignore[assignment]
+
+        def __post_init__(self):
+            if self.bias is None:
+                raise TypeError("NoDefault needs bias")
+            super().__post_init__()
+
+    sweeplab.register_agent("no-default", NoDefault)  # options needing a value: checked when made
+    assert make_agent("no-default", bias=1).bias == 1
+
 
 AGENT_PLUGIN = textwrap.dedent('''
     import dataclasses
