@@ -125,6 +125,16 @@ def test_cli_corpus(tmp_path, capsys):
     assert corpus and {p.slice for p in corpus} == {"beginner"}
     assert "positions ->" in capsys.readouterr().out
     assert main(["corpus", "--seed", "3", "--out", str(out), "--preset", "tiny", "--slices", "nope"]) == 2
+    # a corpus is rewritten (the same command again), anything else is kept
+    again = ["corpus", "--seed", "4", "--preset", "tiny", "--slices", "beginner", "--no-examples",
+             "--no-progress"]
+    assert main([*again, "--out", str(out)]) == 0 and load_corpus(out) != corpus
+    capsys.readouterr()
+    position = tmp_path / "pos.txt"
+    position.write_text("??1\n?21\n")
+    assert main([*again, "--out", str(position)]) == 2
+    assert "holds something other than a corpus" in capsys.readouterr().err
+    assert position.read_text() == "??1\n?21\n"
 
 
 @pytest.mark.parametrize("line", ['[1, 2]', '"text"', '{"slice": "x"}', '{"id": 3, "obs": null}', "[" * 5000])
