@@ -1,8 +1,8 @@
 """The exceptions of the public contract (SPEC §1, §4).
 
-Both are :class:`ValueError` subclasses, so ``except ValueError`` still catches
-them; code that must tell a refusal from a bug catches these names, never a
-bare ``ValueError``.
+Every exception here is a :class:`ValueError` subclass, so ``except ValueError``
+still catches them; code that must tell a refusal from a bug catches these
+names, never a bare ``ValueError``.
 """
 
 from __future__ import annotations
@@ -79,10 +79,11 @@ class MethodRefused(ValueError):
 
     Examples
     --------
-    >>> raise MethodRefused("method 'brute' refuses 31 frontier cells (limit 20); use 'enumerate'")
+    >>> from sweeplab import Observation, deduce
+    >>> deduce(Observation.from_text("?" * 22 + "\\n" + "1" * 22), "brute")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sweeplab.errors.MethodRefused: method 'brute' refuses 31 frontier cells (limit 20); use 'enumerate'
+    sweeplab.errors.MethodRefused: brute force over 22 frontier cells needs 2^22 assignments; ...
     """
 
 

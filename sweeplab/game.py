@@ -420,7 +420,11 @@ class Game:
 
     @property
     def score(self) -> float:
-        """Fraction of mines not stepped on (flagged or deduced), reports 001 and 004."""
+        """Fraction of mines not stepped on, reports 001 and 004.
+
+        In score mode, once every safe cell is open, that is the share of mines flagged or
+        deduced (SPEC §3); in classic mode it is 1 after a win and ``1 - 1/mines`` after a loss.
+        """
         return 1.0 if self._n_mines == 0 else 1.0 - self._mines_hit / self._n_mines
 
     @property

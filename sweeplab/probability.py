@@ -71,7 +71,7 @@ def probabilities(
 
     Examples
     --------
-    Report 004's border ``val(0,1) + val(1,1) = 1``, in a 2x2 corner with one mine:
+    A clue 1 over three covered cells, ``x(0,1) + x(1,0) + x(1,1) = 1``, with one mine in all:
 
     >>> p = probabilities(Observation.from_text("1?\\n??", mines=1))
     >>> p.round(4).tolist()

@@ -194,7 +194,7 @@ def play(
     mode : {"classic", "score"}
     noise : (kind, p), optional
         Clue noise of report 004.
-    first_move : "corner", "centre", "random" or (row, col), optional
+    first_move : "corner", "centre", "random", "auto" or (row, col), optional
         Overrides the agent's opening move.
     start : int
         Index of the first game.
@@ -214,7 +214,9 @@ def play(
         Columns :data:`RESULT_COLUMNS`: the parameters, ``seed`` and ``game``
         index, ``won`` (every safe cell opened without stepping on a mine),
         ``status`` (the game's at the end: in score mode a game whose safe cells
-        are all open is ``"won"`` even when it stepped on mines, so read ``won``),
+        are all open is ``"won"`` even when it stepped on mines, so read ``won``;
+        ``"stuck"`` when the referee ended a game that no longer changed, possible
+        only after wrong flags),
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
         cells opened), moves, guesses, certain moves by method, wrong claims,
         seconds.

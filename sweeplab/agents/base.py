@@ -233,8 +233,9 @@ class Agent:
 
     Parameters
     ----------
-    first_move : "corner", "centre", "random" or (row, col)
-        The opening move on an untouched board.
+    first_move : "corner", "centre" (or "center"), "random", "auto" or (row, col), default "random"
+        The opening move on an untouched board; ``"auto"`` lets the agent
+        choose from the game's rules (:meth:`for_rules`).
     use_total : bool
         Let the methods use the board's total number of mines.
     noise_aware : bool
@@ -243,9 +244,11 @@ class Agent:
     methods : tuple of str
         Deduction methods (keys of :data:`sweeplab.METHODS`), tried in order
         until one proves a cell.
-    max_nodes : int
-        Cap on exact enumeration's search per move; beyond it (huge blocks of
-        noisy bounds) the agent moves on to its next method or its guess.
+    max_nodes : int, default 200_000
+        Backtracking nodes per block for exact enumeration; past it the block
+        is counted by dynamic programming instead (exact: the same moves).
+        Only past that programme's caps (:class:`~sweeplab.MethodRefused`)
+        does the agent move on to its next method or its guess.
     """
 
     first_move: FirstMove = "random"

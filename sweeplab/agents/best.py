@@ -700,8 +700,9 @@ class BestAgent(BestV1Agent):
     ----------
     first_move : default "auto"
         The corner (where published rates start); under the "zero" first-click
-        rule (3, 3) on boards at least :data:`WIDE_DENSITY` dense (expert), else
-        (2, 2) (see :meth:`for_rules`).
+        rule (3, 3) on boards at least :data:`WIDE_DENSITY` dense (expert) and
+        at least 7 cells each way, else (2, 2) on boards at least 5 each way,
+        else the corner (see :meth:`for_rules`).
     tolerance : float, default 0.03
         Cells whose mine probability is within this of the lowest are candidates.
     progress_weight : float, default 0.5

@@ -13,8 +13,8 @@ The single-clue rule (:mod:`~sweeplab.methods.trivial`) runs first; whatever is
 found is applied and both rules re-run until nothing changes, as a player
 would.  Every pair is examined at once with numpy on the padded grid.
 
-Sound, not complete.  Needs exact clues (``ValueError`` under ``"under"`` or
-``"over"`` noise).  Each pass is linear in the board; ``time_limit`` is checked
+Sound, not complete.  Needs exact clues (:class:`~sweeplab.MethodRefused` under
+``"under"`` or ``"over"`` noise).  Each pass is linear in the board; ``time_limit`` is checked
 between passes.
 """
 
