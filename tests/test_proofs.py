@@ -451,6 +451,33 @@ def test_the_prover_keeps_to_its_time_budget_and_calls_the_rest_over_budget():
     assert set(proofs) == set(d.cells) and not over
 
 
+def test_a_chain_that_ends_past_the_deadline_keeps_its_proofs(monkeypatch):
+    """The chain's steps were extracted only while time was left: a chain finished just past the
+    deadline proved every claim it fixed, yet all were called over budget."""
+    import time
+
+    from sweeplab import prover
+    from sweeplab.corpus import midgame_positions
+
+    obs = midgame_positions(shape=(40, 40), density=0.15, n=1, seed=1, reveal=0.4)[0]
+    d = sweeplab.deduce(obs, "enumerate")
+    chain = prover._Prover.chain
+    ran = []
+
+    def late_chain(self, *args, **kwargs):
+        try:
+            return chain(self, *args, **kwargs)
+        finally:
+            ran.append(True)
+            self.deadline = time.perf_counter() - 1.0  # the budget ends as the chain does
+
+    monkeypatch.setattr(prover._Prover, "chain", late_chain)
+    proofs, over = prover.prove_all(obs, d.safe, d.mines, style="clue", time_limit=1000.0)
+    assert ran and set(proofs) | over == set(d.cells)
+    assert len(proofs) > len(d.cells) // 2  # before: only the 52 of 145 claims proved in one step
+    assert all(sweeplab.check_proof(obs, p) for p in proofs.values())
+
+
 def test_modular_proofs_past_the_dense_size_budget_fall_back_to_other_styles(monkeypatch):
     """gf2's proofs reduced one dense [A | b | I] over the whole board: 3.4 GB on 300x300."""
     from sweeplab import prover
