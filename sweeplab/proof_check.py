@@ -42,7 +42,7 @@ import numbers
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["check_proof", "checker", "ProofError", "explain_failure"]
+__all__ = ["check_proof", "checker", "ProofError", "explain_failure", "explainer"]
 
 _COVERED, _FLAG, _MINE = -1, -2, -3
 _MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
@@ -113,6 +113,21 @@ def checker(obs: Any) -> Callable[[Any], bool]:
             return False
 
     return check
+
+
+def explainer(obs: Any) -> Callable[[Any], str | None]:
+    """:func:`explain_failure` for many proofs of one position: the position is read once.
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> why = explainer(Observation.from_text("?1"))
+    >>> why({"cell": [0, 0], "value": 0, "method": "x",
+    ...      "steps": [{"rows": [[[0, 1], 1]], "modulus": None, "fixes": [[[0, 0], 0]]}]})
+    'step 1: the rule does not fix (0, 0) to 0'
+    """
+    board = _Board(obs)
+    return lambda proof: explain_failure(obs, proof, _board=board)
 
 
 def explain_failure(obs: Any, proof: Any, *, _board: _Board | None = None) -> str | None:

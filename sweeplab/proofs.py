@@ -31,9 +31,10 @@ ProofSize(steps=1, rows=3)
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
@@ -331,13 +332,15 @@ class Proof:
         >>> step = Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])
         >>> print(Proof((0, 1), 0, "rref", [step]).explain(obs))
         (0,1) is safe.
+        (Cells are (row,column) from (0,0) at the top left; x(r,c) = 1 if (r,c) is a mine, else 0.)
         Step 1. Clue (1,0) - clue (1,1) + clue (1,2), where
             clue (1,0) = 1:  x(0,0) + x(0,1) = 1
             clue (1,1) = 2:  x(0,0) + x(0,1) + x(0,2) = 2
             clue (1,2) = 1:  x(0,1) + x(0,2) = 1
           gives  x(0,1) = 0.
           Each cell is 0 or 1, so the left side lies in [0, 1]; the right side 0 is its lowest value,
-          so every cell with a positive coefficient is 0: (0,1) is safe.
+          so every cell with a positive coefficient is 0:
+          (0,1) is safe.
         So (0,1) is safe.
         """
         if obs is not None:
@@ -354,12 +357,37 @@ class Proof:
 # the narration
 
 
+#: How to read cells and variables, said once at the top of every proof told in words.
+_READING = "(Cells are (row,column) from (0,0) at the top left; x(r,c) = 1 if (r,c) is a mine, else 0.)"
+
+
+@functools.lru_cache(maxsize=8)
+def _explainer(obs: Any) -> Callable[[Any], str | None]:
+    """The checker's reasons on ``obs``, the position read once for all its proofs (the explorer tells
+    hundreds of proofs of one 100x100 position at each refresh)."""
+    from .proof_check import explainer
+
+    return explainer(obs)
+
+
 def _name(cell: Cell) -> str:
     return f"({cell[0]},{cell[1]})"
 
 
 def _status(v: int) -> str:
     return "a mine" if v else "safe"
+
+
+def _cells_text(values: Sequence[tuple[Cell, int]], most: int = 6) -> str:
+    """``"(0,3), (1,3) safe and (2,2) a mine"``: cells grouped by value, at most ``most`` named each."""
+    parts = []
+    for v in (0, 1):
+        cells = [c for c, value in values if value == v]
+        if cells:
+            extra = f" and {len(cells) - most} more" if len(cells) > most else ""
+            names = ", ".join(map(_name, cells[:most])) + extra
+            parts.append(f"{names} {'safe' if not v else 'a mine' if len(cells) == 1 else 'mines'}")
+    return " and ".join(parts)
 
 
 def _source_name(src: Source) -> str:
@@ -417,12 +445,13 @@ class _Narrator:
             cells = {(r, c): 1 for r in range(h) for c in range(w) if grid[r, c] == _COVERED}
             known = sum(1 for r in range(h) for c in range(w) if grid[r, c] in (_FLAG, _MINE))
             rhs = self.obs.mines - known
-            label = f"the total, {mines_text(self.obs.mines)}" + (f" ({known} known)" if known else "")
+            label = (f"the total (all covered cells; {mines_text(self.obs.mines)}"
+                     + (f" - {known} known)" if known else ")"))
         else:
             r, c = src
             if not (0 <= r < h and 0 <= c < w) or not 0 <= grid[r, c] <= 8:
                 return None
-            cells, known = {}, 0
+            cells, known_at = {}, []
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
                     rr, cc = r + dr, c + dc
@@ -430,23 +459,24 @@ class _Narrator:
                         if grid[rr, cc] == _COVERED:
                             cells[(rr, cc)] = 1
                         elif grid[rr, cc] in (_FLAG, _MINE):
-                            known += 1
-            rhs = int(grid[r, c]) - known
+                            known_at.append((rr, cc))
+            rhs = int(grid[r, c]) - len(known_at)
             label = f"clue {_name(src)} = {int(grid[r, c])}"
-            if known:
-                label += f" with {known} known mine{'s' if known > 1 else ''} around"
+            if known_at:
+                label += (f", less the known mine{'s' if len(known_at) > 1 else ''} at "
+                          f"{', '.join(map(_name, known_at))}")
         self.rows[src] = (cells, rhs, label)
         return self.rows[src]
 
     def equation(self, g: dict[Cell, int], beta: int, *, others: set[Cell] | None = None,
                  relation: str = "=", away: bool = True) -> str:
         """``g . x = beta`` in words, cells in row-major order; the cells of ``others`` (those only
-        the total row touches) are written as one sum when there are many of them."""
+        the total row touches) are written as one sum when there are more than ten of them."""
         terms = sorted((c, a) for c, a in g.items() if a)
         group: list[tuple[Cell, int]] = []
         if others is not None:
             group = [(c, a) for c, a in terms if c in others]
-            if len(group) > 4 and len({a for _, a in group}) == 1:
+            if len(group) > 10 and len({a for _, a in group}) == 1:  # a few are written out
                 terms = [(c, a) for c, a in terms if c not in others]
             else:
                 group = []
@@ -466,14 +496,14 @@ class _Narrator:
 
     # the proof
     def proof(self, proof: Proof) -> str:
-        lines = [f"{_name(proof.cell)} is {_status(proof.value)}."]
+        lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", _READING]
         fixed: dict[Cell, int] = {}
         self.steps(proof.steps, fixed, lines, "", "")
         why = None
-        if self.obs is not None:
-            from .proof_check import explain_failure
-
-            why = explain_failure(self.obs, proof.to_dict())
+        if self.obs is None:
+            lines.append("(Pass the position, proof.explain(obs), to see each clue's equation.)")
+        else:
+            why = _explainer(self.obs)(proof.to_dict())
         if why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why
@@ -503,7 +533,7 @@ class _Narrator:
                 lines.append(f"{indent}Step {label}. Either {_name(step.cell)} is safe or it is a mine.")
                 for v, branch in ((0, step.if_0), (1, step.if_1)):
                     name = _name(step.cell)
-                    lines.append(f"{indent}  If {name} is {_status(v)} (x{name} = {v}):")
+                    lines.append(f"{indent}  Case {'ab'[v]}: if {name} is {_status(v)} (x{name} = {v}):")
                     inner = dict(fixed)
                     inner[step.cell] = v
                     self.steps(branch, inner, lines, f"{label}{'ab'[v]}.", indent + "    ")
@@ -549,7 +579,8 @@ class _Narrator:
             for c, v in known.items():
                 beta -= g.pop(c) * v
             what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
-            lines.append(f"{indent}  Substituting what is known ({what}) leaves  "
+            known_or = "known or supposed" if indent else "known"  # inside a case, some values are supposed
+            lines.append(f"{indent}  Substituting what is {known_or} ({what}) leaves  "
                          f"{self.equation(g, beta, others=others, away=away)}.")
         p = step.modulus
         if p:
@@ -559,8 +590,9 @@ class _Narrator:
 
             g = {c: near(a) for c, a in g.items() if near(a)}
             reduced = self.equation(g, near(beta), others=others, relation='≡', away=away)
-            lines.append(f"{indent}  Modulo {p}, each coefficient taken as its residue nearest 0:  "
-                         f"{reduced} (mod {p}).")
+            lines.append(f"{indent}  Read modulo {p} (congruent coefficients give congruent sums), each "
+                         f"coefficient as its residue nearest 0:")
+            lines.append(f"{indent}    {reduced} (mod {p}).")
         lo = sum(a for a in g.values() if a < 0)
         hi = sum(a for a in g.values() if a > 0)
         if p:
@@ -579,6 +611,9 @@ class _Narrator:
             lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the only "
                          f"value there ≡ {near(beta)} (mod {p}) is {end},")
         else:
+            if not g and beta:
+                lines.append(f"{indent}  No cell is left: 0 = {beta} is false, a contradiction.")
+                return True
             if beta < lo or beta > hi:
                 lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
                              f"but it would have to be {beta}: a contradiction.")
@@ -605,8 +640,15 @@ class _Narrator:
                 rule.append("every cell with a positive coefficient is 1")
             if has_neg:
                 rule.append("every cell with a negative coefficient is 0")
-        lines.append(f"{indent}  so {' and '.join(rule) or 'nothing is left to fix'}"
-                     + (f": {fixes}." if fixes else "."))
+        rule_text = " and ".join(rule) or "nothing is left to fix"
+        lines.append(f"{indent}  so {rule_text}" + (":" if fixes else "."))
+        if fixes:
+            lines.append(f"{indent}  {fixes}.")
+        low = end == lo and lo != hi  # the rule's values: positive coefficients 0 at the low end, else 1
+        named = {c for c, _ in step.fixes}
+        also = sorted((c, int((a > 0) != low)) for c, a in g.items() if c not in named)
+        if also and step.fixes:
+            lines.append(f"{indent}  (The rule also makes {_cells_text(also)}; not needed here.)")
         for c, v in step.fixes:
             fixed[c] = v
         return False

@@ -125,7 +125,8 @@ def test_proof_that_needs_the_total():
     assert prove(NEEDS_TOTAL, (3, 3), 0, use_total=False) is None
     assert prove(NEEDS_TOTAL.with_mines(None), (3, 3), 0) is None
     text = proof.explain(NEEDS_TOTAL)
-    assert "the total, 1 mine" in text and "1 mines" not in text and "(3,3) is safe" in text
+    assert "the total (all covered cells; 1 mine)" in text and "1 mines" not in text
+    assert "(3,3) is safe" in text
 
 
 def test_assume_without_split():
@@ -218,10 +219,10 @@ def test_explain_case_analysis():
     proof = prove(NEEDS_SPLIT, (1, 3), 1, use_total=False)
     text = proof.explain(NEEDS_SPLIT)
     assert "Suppose (1,3) were safe" in text
-    assert "Either" in text and "If" in text and "a contradiction" in text
+    assert "Either" in text and "Case a: if" in text and "Case b: if" in text and "a contradiction" in text
     assert text.splitlines()[-1] == "So (1,3) is a mine."
     mod = prove(Observation.from_text("??????\n?1122?"), (0, 4), 1, style="modular")
-    assert "Modulo 7" in mod.explain(Observation.from_text("??????\n?1122?"))
+    assert "Read modulo 7" in mod.explain(Observation.from_text("??????\n?1122?"))
 
 
 def test_plot_proof_returns_artists():
