@@ -188,7 +188,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         low = p[covered].min() if covered.any() else 0.0
         moves = [(int(r), int(c)) for r, c in np.argwhere(covered & (p <= low + 1e-12))]
     else:
-        moves = [_move(cell, covered) for cell in cells]
+        moves = [covered_move(cell, covered) for cell in cells]
     if not moves:
         raise ValueError("no move to compare: pass covered cells, or cells=None for the safest ones")
     if len(set(moves)) < len(moves):
@@ -217,7 +217,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     return pd.DataFrame(out).sort_values("wins", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def _move(cell, covered: np.ndarray) -> Cell:
+def covered_move(cell, covered: np.ndarray) -> Cell:
     """``cell`` as a covered (row, col) of the position, or a ValueError that names it."""
     h, w = covered.shape
     pair = cell_pair(cell)

@@ -147,6 +147,34 @@ def test_ctrl_c_in_a_run_says_what_was_kept(monkeypatch, capsys, tmp_path, argv,
     assert err.strip() == f"sweeplab {argv[0]}: {said}".replace("{tmp}", str(tmp_path)), err
 
 
+def test_ctrl_c_in_a_sweep_whose_config_names_out_says_the_games_are_kept(monkeypatch, capsys, tmp_path):
+    """With out in the config, not as --out, a stopped sweep said its games were not kept: they were."""
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sweeplab.sweeps.run_sweep", stop)
+    config = tmp_path / "c.toml"
+    config.write_text(f'games = 10\nout = "{tmp_path / "run"}"\n'
+                      f'[grid]\nagent = "trivial"\nlevel = "beginner"\n')
+    assert main(["sweep", str(config)]) == 130
+    assert capsys.readouterr().err.strip() == (f"sweeplab sweep: stopped; the finished chunks are kept in "
+                                               f"{tmp_path / 'run'}: the same command resumes from them")
+
+
+def test_a_bad_move_is_refused_before_any_method_runs(monkeypatch, capsys, tmp_path):
+    """``solve --all --explain --win-rates 10 --move 999,999`` ran every method with proofs, then refused."""
+    def no_work(*args, **kwargs):
+        raise AssertionError("the methods ran before the move was checked")
+
+    monkeypatch.setattr("sweeplab.commands.solve._report", no_work)
+    position = tmp_path / "p.txt"
+    position.write_text("??1\n?21\n")
+    for move in ("999,999", "1,2"):  # off the board; a revealed cell
+        argv = ["solve", str(position), "--all", "--mines", "1", "--win-rates", "10", "--move", move]
+        assert main(argv) == 2
+        assert "is not a covered cell of the 2x3 position" in capsys.readouterr().err
+
+
 def test_python_dash_m_sweeplab_is_the_command_line():
     import subprocess
     import sys

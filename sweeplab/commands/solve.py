@@ -260,6 +260,11 @@ def run(args: argparse.Namespace) -> int:
     if args.win_rates is not None and (obs.mines is None or args.no_total):
         raise ValueError("--win-rates draws layouts with the total number of mines: give --mines N "
                          "(and no --no-total)")
+    if moves is not None:  # before any method runs
+        from ..positions import COVERED
+        from ..rollouts import covered_move
+
+        moves = [covered_move(m, obs.grid == COVERED) for m in moves]
     text, consistent, failed = _report(obs, methods, use_total=not args.no_total,
                                        probabilities=args.probabilities, explain=args.explain,
                                        time_limit=args.time_limit)

@@ -330,6 +330,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give --games (or games in the config)")
     if not out:
         raise ValueError("give --out (or out in the config): the directory results are written to")
+    args.out = out  # where a stopped sweep's chunks are kept, for the message on Ctrl-C
     seed = args.seed if args.seed is not None else config.get("seed", 0)
     chunk_size = args.chunk_size if args.chunk_size is not None else config.get("chunk_size")
     results = run_sweep(expand_grid(grid), games=games, seed=seed, out=out, chunk_size=chunk_size,
