@@ -33,4 +33,6 @@ def warm_up() -> float:
 
 
 if __name__ == "__main__":
+    print("sweeplab: compiling the numba kernels once (about 30 s on a fresh clone; cached for later runs)",
+          flush=True)
     print(f"sweeplab: kernels compiled and cached in {warm_up():.1f} s")
