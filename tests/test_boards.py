@@ -221,8 +221,20 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     assert main([*base, "--count", "2", "--max-tries", "500"]) == 2
     assert "max_tries 20000 there, 500 here" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
-    assert main([*base, "--count", "2"]) == 0  # the same options again: the same boards, rewritten
+    capsys.readouterr()
+    assert main([*base, "--count", "2"]) == 0  # the same options again: the same boards, kept
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert "kept 2 of the 2 boards, in" in capsys.readouterr().out
+    # resumed: only the missing board is made, and it is the one a single run makes
+    (out / names[2]).unlink()
+    assert main([*base, "--count", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "kept 1 of the 3 boards, in" in printed and "wrote 2 boards" in printed
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name in before} == before
+    fresh = tmp_path / "fresh"
+    assert main([*base[:-1], str(fresh), "--count", "3"]) == 0
+    last = "6x6-6-rref-s1-00002.json"
+    assert (fresh / last).read_bytes() == (out / last).read_bytes()
     assert main([*base, "--max-tries", "0"]) == 2  # a bad option is named before any file is compared
     assert "max_tries must be a positive integer, got 0" in capsys.readouterr().err
     # a board written before --opening existed (no "opening" recorded) had none: the same options
@@ -231,7 +243,7 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     del doc["generator"]["opening"]
     path.write_text(json.dumps(doc))
     assert main([*base, "--count", "2"]) == 0
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert "kept 2 of the 2 boards, in" in capsys.readouterr().out  # kept as it is
 
 
 def test_generate_takes_the_opening_cell(tmp_path: Path, capsys: pytest.CaptureFixture):

@@ -7,7 +7,8 @@ method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed
 ``exact_grade``, ``max_tries``, ``--opening`` as given and the layouts tried).  Board ``i``
 depends only on these options and ``i``, never on ``--count`` or ``--workers``.  Files are named
 ``<level or HxW-mines>-<method>[-exact]-s<seed>-<i>.json``; a file there already made with other
-options is not overwritten.
+options is not overwritten, and one made with the same options is kept rather than made again
+(the same board), so a stopped run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -77,16 +78,24 @@ def run(args: argparse.Namespace) -> int:
     # every option checked (ValueError naming the value) before any file is looked at
     method = _request(args.level, shape, args.mines, args.solvable_by, opening, args.exact_grade,
                       max_tries)[0]
-    for i in range(args.start, args.start + args.count):
-        _check_not_other_options(path_of(i, method), {**options, "index": i})
-    boards = generate_boards(args.count, level=args.level, shape=shape, mines=args.mines,
-                             solvable_by=args.solvable_by, seed=args.seed, start=args.start, opening=opening,
-                             exact_grade=args.exact_grade, max_tries=max_tries, workers=args.workers)
+    todo = [i for i in range(args.start, args.start + args.count)
+            if not _same_options_there(path_of(i, method), {**options, "index": i})]
+    if len(todo) < args.count:
+        print(f"kept {args.count - len(todo)} of the {args.count} boards, in {out} already (the same options "
+              f"give the same board)", flush=True)
+
+    def boards_todo():  # each contiguous run of missing indices
+        for first, last in _runs(todo):
+            yield from generate_boards(last - first + 1, level=args.level, shape=shape, mines=args.mines,
+                                       solvable_by=args.solvable_by, seed=args.seed, start=first,
+                                       opening=opening, exact_grade=args.exact_grade, max_tries=max_tries,
+                                       workers=args.workers)
+
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     grades: dict[str, int] = {}
     n = 0
-    for i, board in boards:
+    for i, board in boards_todo():
         path = path_of(i, board.solvable_by)
         _dump(board.to_dict(generator={**options, "index": i, "tries": board.tries}), path)
         grades[board.grade] = grades.get(board.grade, 0) + 1
@@ -94,10 +103,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}  grade {board.grade:9s} opening {board.opening}  {board.tries} layouts tried, "
               f"{board.seconds:.2f} s", flush=True)
     seconds = time.perf_counter() - start
-    summary = ", ".join(f"{g} {k}" for g, k in grades.items())
-    print(f"wrote {n} boards in {seconds:.1f} s ({n / seconds:.2f} boards/s on {args.workers} worker(s)); "
-          f"grades: {summary}")
+    if n:
+        summary = ", ".join(f"{g} {k}" for g, k in grades.items())
+        print(f"wrote {n} boards in {seconds:.1f} s ({n / seconds:.2f} boards/s on {args.workers} "
+              f"worker(s)); grades: {summary}")
     return 0
+
+
+def _runs(indices: list[int]) -> list[tuple[int, int]]:
+    """Sorted indices as ``(first, last)`` runs of consecutive ones: ``[1, 2, 5]`` -> ``[(1, 2), (5, 5)]``."""
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
 
 
 def _shape(tokens: list[str]) -> tuple[int, int]:
@@ -111,10 +132,11 @@ def _shape(tokens: list[str]) -> tuple[int, int]:
     return h, w
 
 
-def _check_not_other_options(path: Path, options: dict) -> None:
-    """Refuse to overwrite a board generated with other options (the same ones give the same board)."""
+def _same_options_there(path: Path, options: dict) -> bool:
+    """Whether ``path`` holds the board these options make (kept as it is); ``ValueError`` when it holds
+    one made with other options (never overwritten); ``False`` when there is none."""
     if not path.exists():
-        return
+        return False
     try:
         theirs = json.loads(path.read_text(encoding="utf-8")).get("generator", {})
     except (OSError, ValueError, AttributeError):
@@ -128,3 +150,4 @@ def _check_not_other_options(path: Path, options: dict) -> None:
                            for k in differ)
         raise ValueError(f"{path} holds a board generated with other options ({detail}); choose another "
                          f"--out, or delete it to replace it")
+    return True
