@@ -125,7 +125,11 @@ def plot_position(
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
     if small:
         ax.grid(which="minor", color="#888888", linewidth=0.5)
-    ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
+    # rows and columns numbered from 0, as cells are named (r,c) in proofs and tables
+    step = 1 if max(h, w) <= 12 else 5
+    ax.set_xticks(np.arange(0, w, step))
+    ax.set_yticks(np.arange(0, h, step))
+    ax.tick_params(which="both", length=0, labelsize=6, labeltop=True, labelbottom=False, labelleft=True)
     ax.set_xlim(-0.5, w - 0.5)
     ax.set_ylim(h - 0.5, -0.5)
     return artists

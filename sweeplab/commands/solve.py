@@ -173,14 +173,14 @@ def _report(
 ) -> tuple[str, bool, list[str]]:
     """The text, whether the position is consistent, and the methods that raised an exception."""
     from .. import METHODS, deduce
-    from ..errors import InconsistentPositionError, MethodRefused
+    from ..errors import InconsistentPositionError, MethodRefused, mines_text
     from ..probability import probabilities as exact_probabilities
 
     covered = int(np.count_nonzero(obs.grid == COVERED))
     total = "unknown" if obs.mines is None else str(obs.mines)
-    head = (f"position {obs.shape[0]}x{obs.shape[1]}: {covered} covered cells, "
-            f"{obs.known_mines} known mines, total {total}" + ("" if use_total else " (ignored)")
-            + (f", noise {obs.noise}" if obs.noise else ""))
+    known = mines_text(obs.known_mines).replace("mine", "known mine")  # "1 known mine", "2 known mines"
+    head = (f"position {obs.shape[0]}x{obs.shape[1]}: {covered} covered cells, {known}, total {total}"
+            + ("" if use_total else " (ignored)") + (f", noise {obs.noise}" if obs.noise else ""))
     out = [head, ""]
     summary = []
     consistent = True
