@@ -321,7 +321,10 @@ def _dump(document: dict[str, Any], path: str | os.PathLike, **kwargs: Any) -> N
         text = json.dumps(document, allow_nan=False, **kwargs)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"cannot write {p} as JSON: {exc} (extra keys must hold JSON values)") from None
-    p.write_text(text + "\n", encoding="utf-8")
+    # whole or not at all: a run stopped mid-write leaves no cut-off file (generate keeps what it finds)
+    part = p.with_name(f".{p.name}.part")
+    part.write_text(text + "\n", encoding="utf-8")
+    os.replace(part, p)
 
 
 def save_position(obs: Observation, path: str | Path, **extra: Any) -> None:

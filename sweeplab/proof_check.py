@@ -199,8 +199,15 @@ class _Board:
             raise ValueError("check_proof needs an integer grid of cell codes, got fractions")
         self.h = len(self.codes)
         self.w = len(self.codes[0]) if self.codes else 0
-        if any(len(row) != self.w for row in self.codes):
-            raise ValueError("check_proof needs a rectangular grid, got rows of different lengths")
+        if not self.w or any(len(row) != self.w for row in self.codes):
+            raise ValueError(f"check_proof needs a non-empty rectangular grid, got rows of lengths "
+                             f"{[len(row) for row in self.codes]}")
+        bad = next(((r, c) for r in range(self.h) for c in range(self.w) if not -4 <= self.codes[r][c] <= 8),
+                   None)
+        if bad is not None:
+            r, c = bad
+            raise ValueError(f"check_proof: code {self.codes[r][c]} at row {r}, column {c} is no cell code "
+                             f"(-4..8, SPEC §1)")
         if mines is not None and (isinstance(mines, bool) or int(mines) != mines):
             raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
         self.mines = None if mines is None else int(mines)

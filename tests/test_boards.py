@@ -226,11 +226,18 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert "kept 2 of the 2 boards, in" in capsys.readouterr().out
     # resumed: only the missing board is made, and it is the one a single run makes
-    (out / names[2]).unlink()
+    last_but_one = names[2]
+    (out / last_but_one).unlink()
     assert main([*base, "--count", "3"]) == 0
     printed = capsys.readouterr().out
     assert "kept 1 of the 3 boards, in" in printed and "wrote 2 boards" in printed
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.name in before} == before
+    for damaged in ('{"generator": {"seed": 1', '{"generator": {}}'):  # cut off; options but no board
+        (out / last_but_one).write_text(damaged)
+        assert main([*base, "--count", "3"]) == 0
+        assert "holds no board: made again" in capsys.readouterr().out
+        assert {p.name: p.read_bytes() for p in out.iterdir() if p.name in before} == before
+    assert not list(out.glob(".*"))  # written whole: no part file left
     fresh = tmp_path / "fresh"
     assert main([*base[:-1], str(fresh), "--count", "3"]) == 0
     last = "6x6-6-rref-s1-00002.json"

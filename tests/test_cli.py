@@ -173,6 +173,8 @@ def test_a_bad_move_is_refused_before_any_method_runs(monkeypatch, capsys, tmp_p
         argv = ["solve", str(position), "--all", "--mines", "1", "--win-rates", "10", "--move", move]
         assert main(argv) == 2
         assert "is not a covered cell of the 2x3 position" in capsys.readouterr().err
+    assert main([*argv[:-1], "0,0", "--move", "0,0"]) == 2
+    assert "every --move once" in capsys.readouterr().err
 
 
 def test_python_dash_m_sweeplab_is_the_command_line():

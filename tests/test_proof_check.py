@@ -234,7 +234,7 @@ def test_noise_and_bad_positions():
     assert check_proof("???\n121", PROOF_121)
     assert check_proof(Observation.from_text("???\n121").grid.tolist(), PROOF_121)
     assert not check_proof(np.zeros((2, 3), dtype=int), PROOF_121)
-    for bad in ("???\n12x", np.zeros((2, 2, 2), dtype=int), 3):
+    for bad in ("???\n12x", np.zeros((2, 2, 2), dtype=int), 3, "", " \n\n", [], [[]], [[-1, 9]], [[-5, 1]]):
         with pytest.raises(ValueError):
             check_proof(bad, PROOF_121)
     # a home-made position with fractional codes: 1.7 is no clue (it was read as 1)

@@ -225,6 +225,38 @@ def test_explain_case_analysis():
     assert "Read modulo 7" in mod.explain(Observation.from_text("??????\n?1122?"))
 
 
+def test_explain_tells_the_reader_what_each_step_gives():
+    """A student's review: how cells are named, the known mines a clue subtracts, the other cells a rule
+    fixes, values supposed inside a case, an equation with no cell left."""
+    step = Combine([((1, 4), 1), ((1, 3), -1)], fixes=[((0, 2), 0)])
+    obs = Observation.from_text("????????\n?211221?")
+    text = Proof((0, 2), 0, "rref", [step]).explain(obs)
+    assert text.splitlines()[1].startswith("(Cells are (row,column) from (0,0) at the top left")
+    assert "gives  -x(0,2) + x(0,5) = 1." in text
+    assert "(The rule also makes (0,5) a mine; not needed here.)" in text
+    assert "(Pass the position, proof.explain(obs)" in Proof((0, 2), 0, "rref", [step]).explain()
+    flagged = Observation.from_text("?F??\n?31?\n????")
+    single = sweeplab.deduce(flagged, "trivial", proofs=True).proofs[(0, 2)].explain(flagged)
+    assert "clue (1,2) = 1, less the known mine at (0,1):" in single
+    assert "(The rule also makes (0,3), (1,3), (2,1), (2,2), (2,3) safe; not needed here.)" in single
+    cases = prove(NEEDS_SPLIT, (1, 3), 1, use_total=False).explain(NEEDS_SPLIT)
+    assert "Substituting what is known or supposed" in cases
+    nothing_left = Proof((0, 0), 1, "x", [Assume((0, 0), 0, [Combine([((0, 1), 1)])])])
+    assert "No cell is left: 0 = 1 is false, a contradiction." in nothing_left.explain("?1")
+
+
+def test_explain_reads_each_position_as_given():
+    """The checker's reasons are cached per position: equal grids with another total or noise are
+    other positions."""
+    proof = Proof((0, 0), 1, "x", [Combine([("total", 1)], fixes=[((0, 0), 1)])])
+    one = Observation.from_text("?1\n11", mines=1)
+    assert proof.explain(one).endswith("So (0,0) is a mine.")
+    under = Observation.from_text("?1\n11", mines=1, noise="under")
+    for other in (one.with_mines(2), one.with_mines(None), under):
+        assert "not a valid proof on this position" in proof.explain(other)
+    assert proof.explain(one).endswith("So (0,0) is a mine.")
+
+
 def test_plot_proof_returns_artists():
     import matplotlib.pyplot as plt
 

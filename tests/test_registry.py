@@ -174,6 +174,19 @@ def test_same_function_compares_closures_and_survives_recursion():
 
     assert same_function(make(1), make(1)) and not same_function(make(1), make(2))
     assert not same_function(make(1), "make") and not same_function(len, make(1))
+    # values that compare equal but behave differently are not the same definition
+    for x, y in [(7, 7.0), (1, True), ([1], [1.0]), ((1,), (True,)), ({"a": 1}, {"a": 1.0})]:
+        assert not same_function(make(x), make(y)), (x, y)
+        assert not same_function(run_cell(limit=x), run_cell(limit=y)), (x, y)
+    assert same_function(make([1, {"a": (2,)}]), make([1, {"a": (2,)}]))
+
+    def unassigned():
+        def method(obs, *, use_total=True):
+            return later
+        return method
+        later = 1  # noqa: F841 -- never reached: the closure's cell stays empty
+
+    assert not same_function(unassigned(), unassigned())
 
 
 @pytest.mark.parametrize("claim, why", [((0, 1), "which is not covered"), ((5, 0), "outside the 2x2 board")])

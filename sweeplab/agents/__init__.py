@@ -137,12 +137,6 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     if own is not None and own != name:
         raise ValueError(f"agent {name!r}: the class names itself {own!r} (its games' 'agent' column); "
                          f"register it under that name, or drop its name attribute")
-    try:  # its defaults checked now (an unknown method in methods), not at its first game
-        cls()
-    except TypeError:
-        pass  # options without defaults: checked when an agent is made
-    except ValueError as exc:
-        raise ValueError(f"agent {name!r}: its defaults are refused: {exc}") from None
     if old is not None:
         _forget(old.cls)
     _OWN_NAMES[cls] = own

@@ -134,13 +134,18 @@ def _shape(tokens: list[str]) -> tuple[int, int]:
 
 def _same_options_there(path: Path, options: dict) -> bool:
     """Whether ``path`` holds the board these options make (kept as it is); ``ValueError`` when it holds
-    one made with other options (never overwritten); ``False`` when there is none."""
+    one made with other options (never overwritten); ``False`` when there is none, or no board at all
+    (a file cut off by an older version stopped mid-write: made again)."""
+    from ..files import load_game
+
     if not path.exists():
         return False
     try:
+        load_game(path)
         theirs = json.loads(path.read_text(encoding="utf-8")).get("generator", {})
     except (OSError, ValueError, AttributeError):
-        theirs = {}
+        print(f"{path} holds no board: made again", flush=True)
+        return False
     if not isinstance(theirs, dict):
         theirs = {}
     theirs = {"opening": None, **theirs}  # recorded since --opening exists; before, every board had none

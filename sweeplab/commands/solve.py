@@ -265,6 +265,8 @@ def run(args: argparse.Namespace) -> int:
         from ..rollouts import covered_move
 
         moves = [covered_move(m, obs.grid == COVERED) for m in moves]
+        if len(set(moves)) < len(moves):
+            raise ValueError(f"every --move once: {moves} repeats a cell")
     text, consistent, failed = _report(obs, methods, use_total=not args.no_total,
                                        probabilities=args.probabilities, explain=args.explain,
                                        time_limit=args.time_limit)

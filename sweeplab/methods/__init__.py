@@ -367,17 +367,30 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
     if (a.__module__, a.__qualname__, a.__code__) != (b.__module__, b.__qualname__, b.__code__):
         return False
     seen.add((id(a), id(b)))
-    # the same code has the same free variables: closures of one length
-    values = [(x.cell_contents, y.cell_contents)
-              for x, y in zip(a.__closure__ or (), b.__closure__ or (), strict=True)]
+    try:  # the same code has the same free variables: closures of one length
+        values = [(x.cell_contents, y.cell_contents)
+                  for x, y in zip(a.__closure__ or (), b.__closure__ or (), strict=True)]
+    except ValueError:  # an empty cell (a variable not yet assigned): not shown the same
+        return False
     values += [(a.__defaults__, b.__defaults__), (a.__kwdefaults__, b.__kwdefaults__)]
-    return all(_same_function(x, y, seen) or _equal(x, y) for x, y in values)
+    return all(_same_value(x, y, seen) for x, y in values)
 
 
-def _equal(a: object, b: object) -> bool:
-    """``a == b`` as a plain truth; ``False`` where comparing fails or gives no single answer (arrays)."""
+def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
+    """``a`` and ``b`` of one type and equal, containers element by element (7 is not 7.0, nor 1 True);
+    functions by :func:`same_function`; ``False`` where comparing fails or gives no single answer."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if inspect.isfunction(a):
+        return _same_function(a, b, seen)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k], seen) for k in a)
     try:
-        return bool(type(a) is type(b) and a == b)
+        return bool(a == b)
     except Exception:  # noqa: BLE001 -- any comparison error means "not shown equal"
         return False
 
