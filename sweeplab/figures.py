@@ -167,7 +167,8 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     shown = df.iloc[keep]
     n = len(shown)
     rows = -(-n // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(1.6 * columns, 1.8 * rows), squeeze=False)
+    height = 2.0 * rows + 0.5  # inches: each board with its title and column numbers, and the title above
+    fig, axes = plt.subplots(rows, columns, figsize=(1.6 * columns, height), squeeze=False)
     for ax in axes.ravel()[n:]:
         ax.axis("off")
     for ax, row in zip(axes.ravel(), shown.itertuples(), strict=False):
@@ -179,7 +180,7 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     score = df.attrs.get("score")
     fig.suptitle("One game, move by move" + (f" (final score {score:.2f})" if score is not None else ""),
                  fontsize=10)
-    fig.subplots_adjust(left=0.02, right=0.98, bottom=0.02, top=0.88, wspace=0.1, hspace=0.6)
+    fig.subplots_adjust(left=0.03, right=0.98, bottom=0.02, top=1 - 0.85 / height, wspace=0.15, hspace=0.75)
     return fig
 
 
