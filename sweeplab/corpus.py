@@ -547,35 +547,51 @@ def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
 def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> list[CorpusPosition]:
     """Read a corpus written by :func:`save_corpus`, optionally only some slices.
 
+    ``slices`` names slices of the file (a name alone, or a sequence of them).
+
     Raises
     ------
     FileNotFoundError
     ValueError
-        On a line that is not a corpus position.
+        On a line that is not a corpus position, or a slice the file does not hold.
     """
     path = Path(path)
+    wanted = None if slices is None else {slices} if isinstance(slices, str) else set(slices)
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory; give a corpus file such as {path / 'corpus.jsonl.gz'}")
     if not path.exists():
         raise FileNotFoundError(f"no corpus at {path}: give one with --corpus (the command line) or "
                                 f"write one with `sweeplab corpus` (sweeplab.generate_corpus)")
     opener = gzip.open if path.suffix == ".gz" else open
     out = []
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                why = getattr(exc, "msg", "nested too deeply")
-                raise ValueError(f"{path}:{n}: not JSON ({why})") from None
-            if not isinstance(data, dict):
-                raise ValueError(f"{path}:{n}: a corpus line is a JSON object, got {type(data).__name__}")
-            if slices is not None and data.get("slice") not in slices:
-                continue
-            try:
-                out.append(CorpusPosition.from_dict(data))
-            except (KeyError, TypeError, AttributeError, ValueError) as exc:
-                raise ValueError(f"{path}:{n}: not a corpus position ({exc})") from None
+    seen: set[str] = set()
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    why = getattr(exc, "msg", "nested too deeply")
+                    raise ValueError(f"{path}:{n}: not JSON ({why})") from None
+                if not isinstance(data, dict):
+                    raise ValueError(f"{path}:{n}: a corpus line is a JSON object, got "
+                                     f"{type(data).__name__}")
+                seen.add(str(data.get("slice")))
+                if wanted is not None and data.get("slice") not in wanted:
+                    continue
+                try:
+                    out.append(CorpusPosition.from_dict(data))
+                except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                    raise ValueError(f"{path}:{n}: not a corpus position ({exc})") from None
+    except (OSError, UnicodeDecodeError) as exc:  # a .gz that is not gzip, a binary file
+        raise ValueError(f"{path}: not a corpus file (JSON Lines, gzip-compressed when named .gz): "
+                         f"{exc}") from None
+    unknown = sorted(wanted - seen) if wanted is not None else []
+    if unknown:
+        raise ValueError(f"{path} holds no slice {', '.join(map(repr, unknown))}; its slices: "
+                         f"{', '.join(sorted(seen))}")
     return out
 
 

@@ -94,8 +94,10 @@ class Dominance:
     use_total: bool = True
 
     def dominates(self, a: str, b: str) -> bool:
-        """Whether ``a`` proved everything ``b`` proved on every position both answered."""
-        return self.witnesses[(a, b)] == 0
+        """Whether ``a`` proved everything ``b`` proved on every position both answered, and they both
+        answered at least one (with none there is no evidence either way: a method refusing every
+        position dominates nothing and is dominated by nothing)."""
+        return self.tested[(a, b)] > 0 and self.witnesses[(a, b)] == 0
 
     def classes(self) -> list[tuple[str, ...]]:
         """Groups of methods that dominate each other (equivalent on the tested positions)."""

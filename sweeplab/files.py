@@ -32,6 +32,10 @@ def position_to_dict(obs: Observation, **extra: Any) -> dict[str, Any]:
     """The JSON-ready form of a position; ``extra`` keys (source, note...) are kept."""
     if not isinstance(obs, Observation):
         raise ValueError(f"position_to_dict needs an Observation, got {type(obs).__name__} {short_repr(obs)}")
+    taken = sorted(set(extra) & {"format", "version", "rows", "mines", "noise"})
+    if taken:  # they would overwrite the position itself
+        raise ValueError(f"extra keys {taken} are the position's own fields; the position gives them "
+                         f"(with_mines for another total), choose other names for extras")
     try:  # a game's own observation skips the checks: what is written must read back
         Observation(np.array(obs.grid), mines=obs.mines, noise=obs.noise)
     except ValueError as exc:
@@ -321,10 +325,15 @@ def _dump(document: dict[str, Any], path: str | os.PathLike, **kwargs: Any) -> N
         text = json.dumps(document, allow_nan=False, **kwargs)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"cannot write {p} as JSON: {exc} (extra keys must hold JSON values)") from None
+    if p.is_dir():
+        raise ValueError(f"{p} is a directory; give a file name such as {p / 'position.json'}")
     # whole or not at all: a run stopped mid-write leaves no cut-off file (generate keeps what it finds)
     part = p.with_name(f".{p.name}.part")
-    part.write_text(text + "\n", encoding="utf-8")
-    os.replace(part, p)
+    try:
+        part.write_text(text + "\n", encoding="utf-8")
+        os.replace(part, p)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def save_position(obs: Observation, path: str | Path, **extra: Any) -> None:

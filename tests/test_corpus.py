@@ -137,6 +137,23 @@ def test_cli_corpus(tmp_path, capsys):
     assert position.read_text() == "??1\n?21\n"
 
 
+def test_load_corpus_reads_slices_by_name_and_refuses_the_others(tmp_path):
+    """A name given alone was matched as a substring ("expert-dense" read the "expert" slice), and an
+    unknown slice gave an empty corpus."""
+    path = save_corpus(generate_corpus(seed=3, preset="tiny", examples=False), tmp_path / "c.jsonl.gz")
+    names = sorted({p.slice for p in load_corpus(path)})
+    one = names[0]
+    assert {p.slice for p in load_corpus(path, slices=one)} == {one}
+    assert load_corpus(path, slices=one) == load_corpus(path, slices=[one])
+    with pytest.raises(ValueError, match=f"holds no slice 'expert-dense'; its slices: {', '.join(names)}"):
+        load_corpus(path, slices=[one, "expert-dense"])
+    (tmp_path / "fake.gz").write_text("not gzip")
+    with pytest.raises(ValueError, match="fake.gz: not a corpus file"):
+        load_corpus(tmp_path / "fake.gz")
+    with pytest.raises(ValueError, match="is a directory"):
+        load_corpus(tmp_path)
+
+
 @pytest.mark.parametrize("line", ['[1, 2]', '"text"', '{"slice": "x"}', '{"id": 3, "obs": null}', "[" * 5000])
 def test_load_corpus_bad_lines_are_value_errors(tmp_path, line):
     path = tmp_path / "bad.jsonl"

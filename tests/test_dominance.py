@@ -86,6 +86,20 @@ def test_dominance_skips_refusals_and_inconsistent_positions():
     assert d.tested[("brute", "trivial")] == 1  # brute refused the big one
 
 
+def test_a_pair_never_tested_together_dominates_neither_way():
+    """brute refused every position, yet 'dominated' and 'was dominated by' everything: no witness in
+    no test.  A pair with no position both answered has no evidence either way."""
+    game = new_game("intermediate", first_click="zero", seed=0)
+    game.reveal(8, 8)
+    d = dominance([game.observation], methods=("trivial", "brute", "enumerate"))
+    assert d.tested[("trivial", "brute")] == 0 and d.tested[("trivial", "enumerate")] == 1
+    assert not d.dominates("trivial", "brute") and not d.dominates("brute", "trivial")
+    assert not d.dominates("brute", "enumerate") and d.dominates("enumerate", "trivial")
+    assert ("brute",) in d.classes() and not any("brute" in a + b for a, b in hasse_edges(d))
+    empty = dominance([], methods=("trivial", "enumerate"))
+    assert not empty.dominates("trivial", "enumerate") and not empty.dominates("enumerate", "trivial")
+
+
 def test_dominance_skips_positions_no_method_sees_are_inconsistent():
     """No layout fits (checked by brute force), yet neither trivial nor gf2 notices: not a witness."""
     obs = Observation.from_text("13?1\n????\n???1", mines=4)

@@ -344,6 +344,18 @@ def test_a_position_that_would_not_read_back_is_not_saved(tmp_path):
     assert sweeplab.load_game(tmp_path / "g.json").observation == game.observation
 
 
+def test_save_position_keeps_the_position_and_leaves_no_part_file(tmp_path):
+    obs = Observation.from_text("?1\n11", mines=1)
+    for key in ("mines", "rows", "format", "version", "noise"):
+        with pytest.raises(ValueError, match=f"extra keys \\['{key}'\\] are the position's own fields"):
+            save_position(obs, tmp_path / "p.json", **{key: 2})
+    with pytest.raises(ValueError, match="is a directory; give a file name"):
+        save_position(obs, tmp_path)
+    assert list(tmp_path.iterdir()) == []  # nothing written, no part file left
+    save_position(obs, tmp_path / "p.json", source="me")
+    assert [p.name for p in tmp_path.iterdir()] == ["p.json"] and load_position(tmp_path / "p.json") == obs
+
+
 def test_reading_a_position_from_the_wrong_kind_of_input_says_how(tmp_path, monkeypatch):
     text = tmp_path / "pos.txt"
     text.write_text("??1\n?21\n")
