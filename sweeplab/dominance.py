@@ -173,6 +173,8 @@ def _check_claims_forced(obs: Observation, claims: dict[str, tuple[frozenset[Cel
 def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:
     if methods is None:
         return SOUND
+    if isinstance(methods, str):  # one name, not its letters
+        methods = (methods,)
     out = []
     for m in methods:
         info = method_info(m)

@@ -880,7 +880,16 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
         exp = EXPERIMENTS[name]
     except KeyError:
         raise ValueError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
-    params = {**exp.parameters(preset), **overrides}
+    preset_params = exp.parameters(preset)
+    accepted = set(inspect.signature(exp.function).parameters) - {"progress"}
+    unknown = sorted(set(overrides) - accepted)
+    if unknown:
+        raise ValueError(f"experiment {name!r} has no parameter {', '.join(map(repr, unknown))}; its "
+                         f"parameters: {', '.join(sorted(accepted))}")
+    for key, value in overrides.items():  # one name where the preset gives several: agents="trivial"
+        if isinstance(value, str) and isinstance(preset_params.get(key), (tuple, list)):
+            overrides[key] = (value,)
+    params = {**preset_params, **overrides}
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True
     df = exp.function(**params)

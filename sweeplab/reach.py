@@ -299,7 +299,7 @@ def cascade_games(
     >>> set(df["source"]) <= {"first", "guess", *CASCADE}
     True
     """
-    chain = tuple(_check_method(m, "cascade") for m in methods)
+    chain = tuple(_check_method(m, "cascade") for m in ((methods,) if isinstance(methods, str) else methods))
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = check_count("games", games)
     seed = root_seed(seed)

@@ -166,6 +166,13 @@ def test_an_unknown_experiment_is_a_value_error():
         run("nope", preset="smoke")
 
 
+def test_overrides_are_checked_and_one_name_is_not_read_as_letters():
+    with pytest.raises(ValueError, match="has no parameter 'agentz'; its parameters: .*agents"):
+        run("000-win-rates", preset="smoke", agentz=("trivial",))
+    df = run("000-win-rates", preset="smoke", agents="trivial", games=2)  # was "unknown agent 't'"
+    assert set(df["agent"]) == {"trivial"}
+
+
 def test_the_density_score_summary_leaves_out_the_board_without_a_safe_cell():
     """At density 1 every game is won before a move: the summary read "0.97 at 0.1 -> 1.00 at 1" for every
     agent, hiding a falling curve."""
