@@ -353,8 +353,11 @@ class Explorer:
     ) -> None:
         from .board import BoardWidget
 
+        if game is not None and not isinstance(game, Game):
+            raise ValueError(f"game must be a sweeplab Game (sweeplab.new_game(...)), got "
+                             f"{type(game).__name__} {game!r:.40}; for a preset pass level={game!r:.20}")
         method_info(method)  # ValueError naming the choices
-        if agent not in AGENTS:
+        if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
         given = game is not None
         self.game = g = (game if game is not None
@@ -377,7 +380,7 @@ class Explorer:
         self.board = BoardWidget(method=method, agent=agent, agents=list(AGENTS), level=level,
                                  levels=list(dict.fromkeys([*LEVELS, level])))
         self.board.on_msg(lambda _widget, content, _buffers: self._on_message(content))
-        self.board.observe(self._on_control, names=["method", "panel", "level"])
+        self.board.observe(self._on_control, names=["method", "panel", "level", "agent"])
         self.refresh()
 
     @property
@@ -520,6 +523,9 @@ class Explorer:
         name, new = change["name"], change["new"]
         if name == "method" and new not in METHODS:
             self.board.method = change["old"]  # e.g. a method unregistered since the list was sent
+        elif name == "agent":
+            if new not in AGENTS:  # set from Python to no agent: back to the one before
+                self._set_quietly("agent", change["old"])
         elif name == "level":
             if self._quiet:
                 return

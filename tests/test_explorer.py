@@ -376,3 +376,15 @@ def test_the_hover_calls_probabilities_exact_only_where_they_are():
         ex = Explorer(sweeplab.new_game("beginner", noise=noise, seed=2))
         ex.click(4, 4)
         assert kind in ex.board.probability_kind, (noise, ex.board.probability_kind)
+
+
+def test_bad_arguments_and_controls_are_refused_or_undone():
+    with pytest.raises(ValueError, match="game must be a sweeplab Game.*for a preset pass level='beginner'"):
+        Explorer("beginner")
+    with pytest.raises(ValueError, match=r"unknown agent \['best'\]; choose one of"):
+        Explorer(agent=["best"])
+    ex = Explorer(seed=3)
+    ex.board.agent = "nope"  # from Python: no such agent, so the board keeps the one it had
+    assert ex.board.agent == "best"
+    ex.board.agent = "trivial"
+    assert ex.board.agent == "trivial"
