@@ -381,6 +381,15 @@ def _safe_click_snapshots(
     return out
 
 
+def _seed_entropy(seed: Any) -> Any:
+    """``seed`` for a ``SeedSequence``: a non-negative int or a sequence of them, else a ``ValueError``."""
+    from .executor import check_count
+
+    if isinstance(seed, (list, tuple)):
+        return [check_count("seed", s) for s in seed]
+    return check_count("seed", seed)
+
+
 def midgame_positions(
     *, shape: tuple[int, int], density: float, n: int, reveal: float = 0.5,
     seed: int | Sequence[int] | np.random.SeedSequence,
@@ -396,8 +405,11 @@ def midgame_positions(
     >>> [o.shape for o in midgame_positions(shape=(9, 9), density=0.15, n=2, seed=0)]
     [(9, 9), (9, 9)]
     """
+    from .executor import check_count
+
     (h, w), mines = resolve_board(shape=shape, density=density)
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    n = check_count("n", n)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_seed_entropy(seed))
     out = []
     for child in ss.spawn(n):
         game_rng, click_rng = np.random.default_rng(child).spawn(2)
@@ -455,6 +467,12 @@ def generate_corpus(
     >>> [p.slice for p in c] == ["b"] * len(c) and all(p.seed == 1 for p in c)
     True
     """
+    from .executor import check_count
+
+    check_count("seed", seed)
+    if isinstance(slices, str):
+        raise ValueError(f"slices are Slice objects (or None for the preset's); for a preset by name pass "
+                         f"preset={slices!r}")
     if slices is None:
         try:
             slices = PRESETS[preset]

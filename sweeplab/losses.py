@@ -145,12 +145,19 @@ def classify_loss(
         raise ValueError("classify_loss needs the total number of mines (Observation(..., mines=n)): the "
                          "causes compare exact probabilities, which depend on it")
     grid = obs.grid
+    layout = np.asarray(layout, dtype=bool)
+    if layout.shape != grid.shape:
+        raise ValueError(f"layout has shape {layout.shape}, the position {grid.shape}: give the game's mines "
+                         f"(Game.layout) for this position")
+    r, c = cell
+    if not (0 <= r < grid.shape[0] and 0 <= c < grid.shape[1]) or grid[r, c] != COVERED or not layout[r, c]:
+        raise ValueError(f"cell {cell} must be a covered cell of the position with a mine in the layout "
+                         f"(the move that lost the game)")
     covered = grid == COVERED
     n_cov = int(np.count_nonzero(covered))
     safe_cells = layout.size - int(np.count_nonzero(layout))
     opened = int(np.count_nonzero(grid >= 0))
     share = opened / safe_cells if safe_cells else 1.0
-    r, c = cell
     frontier = bool(neighbour_counts(grid >= 0)[r, c] > 0)
     place = "first" if first else ("frontier" if frontier else "interior")
     if first:
@@ -228,8 +235,11 @@ def play_losses(
         level = None  # a custom board, as play takes it
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
+    from .executor import check_count
+
+    games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
     rows = []
-    for i in range(int(start), int(start) + int(games)):
+    for i in range(start, start + games):
         board_ss, agent_ss = game_seeds(int(seed), i)
         game = new_game(shape=(h, w), mines=n_mines, first_click=first_click, seed=board_ss)
         seen: list[Observation] = []

@@ -134,7 +134,13 @@ def test_classify_loss_on_hand_made_positions():
     assert loss.cause == "riskier than safest" and loss.place == "frontier" and loss.safest_was_safe
     loss = classify_loss(obs, (5, 5), lay, endgame_cells=0)
     assert loss.cause == "opening" and loss.place == "interior"
-    assert classify_loss(obs, (0, 0), lay, first=True).cause == "first click"
+    untouched = Observation.from_text("??\n??", mines=1)
+    assert classify_loss(untouched, (0, 0), np.eye(2, dtype=bool), first=True).cause == "first click"
+    # inputs that do not fit together are refused (a 1-D layout read as a coin flip, opened share 2.0)
+    misfits = [((0, 2), lay), ((0, 0), lay), ((0, 1), lay[0]), ((9, 9), lay), ((0, 1), lay & False)]
+    for cell, layout in misfits:
+        with pytest.raises(ValueError, match="layout has shape|must be a covered cell"):
+            classify_loss(obs, cell, layout)
     # (0, 0) and (1, 0) are both exactly 1/9 a mine, computed 1e-17 apart: equally safe even at tolerance 0
     obs = Observation.from_text("???\n???\n???\n1??\n?1?", mines=2)
     lay = np.zeros((5, 3), dtype=bool)

@@ -186,3 +186,14 @@ def test_the_wheel_carries_the_corpora_the_types_marker_and_the_licence(tmp_path
         assert f"sweeplab/_data/corpus/corpus-{preset}.jsonl.gz" in names
     assert "sweeplab/py.typed" in names and "sweeplab/static/board.js" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: generate_corpus(seed=-1), "seed must be a non-negative integer, got -1"),
+    (lambda: generate_corpus(seed=1, slices="beginner"), "slices are Slice objects.*preset='beginner'"),
+    (lambda: midgame_positions(shape=(9, 9), density=0.1, n=1, seed=-1), "seed must be a non-negative"),
+    (lambda: midgame_positions(shape=(9, 9), density=0.1, n=-1, seed=1), "n must be a non-negative"),
+])
+def test_corpus_arguments_are_named_when_refused(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
