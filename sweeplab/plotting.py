@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair
 
 __all__ = ["plot_position", "probability_label"]
 
@@ -30,6 +30,20 @@ def probability_label(p: float) -> str:
     if p >= 0.995:
         return ">.99"
     return f"{p:.2f}".lstrip("0")
+
+
+def _cell_list(name: str, cells: Any) -> list[tuple[int, int]]:
+    """``cells`` (an iterable of (row, col) pairs, or ``None``) as a list; ``ValueError`` naming ``name``."""
+    if cells is None:
+        return []
+    out = []
+    for cell in cells:
+        pair = cell_pair(cell)
+        if pair is None:
+            raise ValueError(f"{name} must be (row, col) pairs of integers, such as [(0, 1)]; got {cell!r} "
+                             f"in {cells!r:.60}")
+        out.append(pair)
+    return out
 
 
 def plot_position(
@@ -109,8 +123,7 @@ def plot_position(
         for r, c in zip(*np.nonzero(grid == NOCLUE), strict=True):
             texts.append(ax.text(c, r, "-", ha="center", va="center", fontsize=9, color="#888888"))
     artists["numbers"] = texts
-    safe = [] if safe is None else [(int(r), int(c)) for r, c in safe]
-    mines = [] if mines is None else [(int(r), int(c)) for r, c in mines]
+    safe, mines = _cell_list("safe", safe), _cell_list("mines", mines)
     for name, cells in (("safe", safe), ("mines", mines)):
         off = [(r, c) for r, c in cells if not (0 <= r < h and 0 <= c < w)]
         if off:

@@ -105,5 +105,9 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
             text += "\nthe total ×" + ",".join(f"({m:+d})" for m in uses["total"])
         if proof.case_analysis:
             text += "\nby cases"
+        from .proof_check import check_proof
+
+        if not check_proof(obs, proof.to_dict()):  # drawn as written, but it proves nothing here
+            text = f"NOT A VALID PROOF on this position: {text}"
         art["title"] = ax.set_title(text, fontsize=7)
     return art

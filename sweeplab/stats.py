@@ -212,6 +212,15 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     >>> summarize(df)[["games", "wins", "win_rate"]].to_dict("records")
     [{'games': 4, 'wins': 3, 'win_rate': 0.75}]
     """
+    read = ("won", "score", "revealed", "guesses", "wrong_claims", "seconds")
+    missing = [c for c in read if c not in results]
+    if missing:
+        raise ValueError(f"results lack the columns {missing}: summarize reads the rows of sweeplab.play")
+    if results["won"].isna().any():
+        raise ValueError(f"{int(results['won'].isna().sum())} games have no 'won' value; drop them or fill "
+                         f"them before summarizing (a missing result is not a loss)")
+    if isinstance(by, str):  # one column, not its letters
+        by = [by]
     if by is None:
         by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level", "first_click") or
                                                             results[c].nunique(dropna=False) > 1)]
@@ -238,6 +247,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
 
 def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
     """The summary as a plain-text table, win rates as percentages with their interval."""
+    if summary.empty:
+        return "(no games)"
     table = summary.copy()
     if "level" in table:  # a board given by its shape has no level: its height and width say it
         table["level"] = table["level"].astype(object).fillna("-")

@@ -78,3 +78,18 @@ def test_text_positions_are_drawn_and_explained():
     with pytest.raises(ValueError, match="such as sweeplab.probabilities"):
         plot_position(text, probabilities=True)
     plt.close("all")
+
+
+def test_plot_proof_says_when_the_proof_does_not_hold_and_cells_are_pairs():
+    from sweeplab.plotting_proofs import plot_proof
+    from sweeplab.proofs import Proof
+
+    obs = Observation.from_text("???\n121")
+    proof = sweeplab.deduce(obs, "rref", proofs=True).proofs[(0, 1)]
+    assert plot_proof(obs, proof)["title"].get_text() == "(0,1) is safe: 1 step, 3 rows"
+    flipped = Proof.from_dict({**proof.to_dict(), "value": 1})
+    assert plot_proof(obs, flipped)["title"].get_text().startswith("NOT A VALID PROOF on this position")
+    for cells in [(0, 0), [(0.7, 0)]]:  # one cell, not a list of them; a fraction
+        with pytest.raises(ValueError, match="safe must be .row, col. pairs of integers"):
+            plot_position(obs, safe=cells)
+    plt.close("all")

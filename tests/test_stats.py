@@ -172,3 +172,20 @@ def test_a_summary_of_a_board_given_by_its_shape_names_the_board():
     assert table[["height", "width", "mines"]].values.tolist() == [[10, 10, 10]]
     line = format_summary(table).splitlines()[1].split()
     assert line[:5] == ["trivial", "-", "10", "10", "10"]
+
+
+def test_summarize_refuses_what_it_cannot_count_and_prints_no_games():
+    import pandas as pd
+
+    from sweeplab.stats import format_summary, summarize
+
+    df = pd.DataFrame({"agent": ["a"] * 4, "won": [True, False, True, None], "score": [1, .5, 1, 1],
+                       "revealed": [1, .2, 1, 1], "guesses": [1, 2, 0, 1], "wrong_claims": 0, "seconds": 0.5})
+    with pytest.raises(ValueError, match="1 games have no 'won' value"):  # was counted as a loss
+        summarize(df)
+    with pytest.raises(ValueError, match=r"lack the columns \['score'\]"):
+        summarize(df.drop(columns="score"))
+    played = df.dropna()
+    assert summarize(played, by="agent")[["agent", "games", "wins"]].to_dict("records") == [
+        {"agent": "a", "games": 3, "wins": 2}]  # one column by name, not its letters
+    assert format_summary(summarize(played.iloc[:0])) == "(no games)"
