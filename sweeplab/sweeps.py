@@ -93,6 +93,17 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _plain(value: Any) -> Any:
+    """numpy numbers and arrays as Python ones (``mines=np.int64(10)`` is the number 10)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-friendly copy of a point: tuples as lists, keys sorted."""
     if not isinstance(point, Mapping):
@@ -100,7 +111,7 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     if "agent" not in point:
         raise ValueError(f"every sweep point needs an 'agent', got {dict(point)!r}")
     try:
-        return {key: _json(point[key]) for key in sorted(point)}
+        return {key: _json(_plain(point[key])) for key in sorted(point)}
     except (TypeError, ValueError):
         raise ValueError(f"a sweep point holds names, numbers and lists only (it is kept as JSON), "
                          f"got {dict(point)!r}; for an agent of your own, register it "
@@ -143,9 +154,17 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     >>> len(expand_grid({"agent": "chain", "methods": [["trivial"], ["trivial", "rref"]]}))
     2
     """
+    if not isinstance(grid, Mapping):
+        raise ValueError(f"a grid is a dict of play arguments to lists of values, such as "
+                         f"{{'agent': ['trivial', 'rref'], 'level': 'beginner'}}; got {grid!r:.80}")
     keys = list(grid)
     values = []
     for key, value in grid.items():
+        if (key in ("shape", "first_move") and isinstance(value, list) and value
+                and not is_single_value(key, value)
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+            raise ValueError(f"grid key {key!r} is [row, col]-like: two numbers, or a list of such pairs to "
+                             f"sweep; got {value!r}")
         if not isinstance(value, list) or is_single_value(key, value):
             values.append([value])
             continue

@@ -351,3 +351,18 @@ def test_a_resume_that_restates_a_point_differently_plays_nothing_again(tmp_path
     assert again[cols].equals(first[cols])
     with pytest.raises(ValueError, match="holds another sweep"):
         run_sweep([{**POINT, "first_click": "zero"}], games=4, seed=3, out=out, workers=1, progress=False)
+
+
+def test_grids_of_the_wrong_shape_are_named_and_numpy_numbers_are_numbers():
+    import numpy as np
+
+    from sweeplab.sweeps import expand_grid
+
+    with pytest.raises(ValueError, match="a grid is a dict of play arguments"):
+        expand_grid([("agent", "best")])
+    with pytest.raises(ValueError, match=r"grid key 'shape' is \[row, col\]-like.*got \[5, 5, 5\]"):
+        expand_grid({"agent": "random", "shape": [5, 5, 5]})  # was "repeats the value 5"
+    assert expand_grid({"agent": "random", "level": "beginner", "mines": np.int64(10)}) == [
+        {"agent": "random", "level": "beginner", "mines": 10}]
+    assert len(expand_grid({"agent": "random", "shape": [[9, 9], [5, 5]], "mines": 3})) == 2
+    assert len(expand_grid({"agent": "random", "level": "beginner", "first_move": ["corner", "centre"]})) == 2
