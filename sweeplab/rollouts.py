@@ -193,7 +193,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         raise ValueError("no move to compare: pass covered cells, or cells=None for the safest ones")
     if len(set(moves)) < len(moves):
         raise ValueError(f"every move once: {moves} repeats a cell")
-    player = make_agent(agent) if isinstance(agent, str) else agent
+    player = make_agent(agent)  # a name or an agent; anything else is refused naming the choices
     player = player.for_rules(first_click="none", shape=obs.shape)
     tasks = [{"obs": obs, "p": p, "moves": moves, "agent": player, "seed": seed, "first": first,
               "last": min(n, first + _CHUNK)} for first in range(0, n, _CHUNK)]

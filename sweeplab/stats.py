@@ -32,8 +32,13 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
     """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
-    k = np.asarray(successes, dtype=float)
-    n = np.asarray(trials, dtype=float)
+    ks, ns = np.asarray(successes), np.asarray(trials)
+    if ks.dtype.kind not in "iuf" or ns.dtype.kind not in "iuf":
+        raise ValueError(f"successes and trials must be numbers, got {successes!r:.40} and {trials!r:.40}")
+    k, n = ks.astype(float), ns.astype(float)
+    if not (np.all(np.isfinite(k)) and np.all(np.isfinite(n))) or np.any(k % 1) or np.any(n % 1):
+        raise ValueError(f"successes and trials must be whole numbers, got {successes!r:.40} and "
+                         f"{trials!r:.40}")
     if np.any(k < 0) or np.any(k > n):
         raise ValueError("successes must lie within [0, trials]")
     # the upper (1 - confidence) / 2 quantile from the lower tail, which keeps its precision near 1 (not

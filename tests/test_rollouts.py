@@ -249,3 +249,9 @@ def test_a_position_the_shown_zeros_finish_is_won_by_every_safe_move(text, mines
     table = move_win_rates(text, mines=mines, samples=10, seed=1).set_index("cell")
     assert table.loc[[(0, 1)], "mine_probability"].tolist() == [0]
     assert table.loc[[(0, 1)], "wins"].tolist() == [10]
+
+
+@pytest.mark.parametrize("agent", [5, ["best"]])
+def test_an_agent_that_is_no_name_is_refused_with_the_choices(agent):
+    with pytest.raises(ValueError, match="agent must be a name .*or an Agent, got"):
+        move_win_rates("???\n121", agent=agent, samples=2, mines=2)

@@ -189,3 +189,11 @@ def test_summarize_refuses_what_it_cannot_count_and_prints_no_games():
     assert summarize(played, by="agent")[["agent", "games", "wins"]].to_dict("records") == [
         {"agent": "a", "games": 3, "wins": 2}]  # one column by name, not its letters
     assert format_summary(summarize(played.iloc[:0])) == "(no games)"
+
+
+@pytest.mark.parametrize("k, n, match", [(2.5, 10, "whole numbers"), ("3", 10, "must be numbers"),
+                                         (5, float("inf"), "whole numbers"),
+                                         (1, float("nan"), "whole numbers")])
+def test_wilson_interval_counts_are_whole_numbers(k, n, match):
+    with pytest.raises(ValueError, match=match):
+        wilson_interval(k, n)

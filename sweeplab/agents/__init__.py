@@ -178,6 +178,9 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
     """
     if isinstance(agent, AgentInfo):
         agent = agent.name
+    if not isinstance(agent, str | Agent):
+        raise ValueError(f"agent must be a name (one of {sorted(AGENTS)}) or an Agent, got "
+                         f"{type(agent).__name__} {agent!r:.40}")
     try:
         if isinstance(agent, Agent):
             return dataclasses.replace(agent, **options) if options else agent
