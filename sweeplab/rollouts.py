@@ -91,6 +91,10 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
 
 def _exact_position(obs, mines: int | None, caller: str) -> Observation:
     """``obs`` as an Observation with its total and exact clues, or a ValueError naming ``caller``."""
+    own = obs.mines if isinstance(obs, Observation) else None
+    if own is not None and mines is not None and mines != own:
+        raise ValueError(f"{caller}: the position's total is {own}, and mines={mines} says otherwise; give "
+                         f"one (obs.with_mines({mines}) for another total)")
     obs = as_observation(obs, mines=mines)
     if obs.mines is None:
         raise ValueError(f"{caller} needs the total number of mines: pass mines=N "

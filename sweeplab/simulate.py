@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, first_cell, make_agent
+from .errors import check_flag
 from .game import LEVELS, Game, board_arguments, check_noise, check_rules, new_game, resolve_board
 from .methods import METHODS, method_seconds
 from .positions import FLAG
@@ -245,6 +246,7 @@ def play(
     games, seed, start = check_count("games", games), root_seed(seed), check_count("start", start)
     noise = check_noise(noise)
     check_rules(first_click, mode)  # refused here, before any game (or progress bar) starts
+    progress = check_flag("progress", progress)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
     if player.first_move != "random":
         first_cell(player.first_move, (h, w), np.random.default_rng(0))  # a cell off the board: refused

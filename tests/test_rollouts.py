@@ -255,3 +255,10 @@ def test_a_position_the_shown_zeros_finish_is_won_by_every_safe_move(text, mines
 def test_an_agent_that_is_no_name_is_refused_with_the_choices(agent):
     with pytest.raises(ValueError, match="agent must be a name .*or an Agent, got"):
         move_win_rates("???\n121", agent=agent, samples=2, mines=2)
+
+
+def test_a_total_given_twice_must_agree():
+    obs = Observation.from_text("1??\n???", mines=1)
+    with pytest.raises(ValueError, match="the position's total is 1, and mines=2 says otherwise"):
+        sample_layouts(obs, mines=2, count=1)  # it silently drew layouts of 2 mines
+    assert sample_layouts(obs, mines=1, count=2, seed=0).sum(axis=(1, 2)).tolist() == [1, 1]

@@ -175,6 +175,7 @@ def test_stopping_a_pool_early_ends_its_running_tasks_at_once():
 
 
 @pytest.mark.parametrize("kwargs, match", [
+    ({"progress": "yes"}, "progress must be True or False, got 'yes'"),
     ({"first_click": "Zero"}, "first_click must be one of none, safe, zero"),
     ({"mode": "Score"}, "mode must be one of classic, score"),
     ({"first_move": (9, 9)}, r"first_move \(9, 9\) is outside the 9x9 board"),
