@@ -89,19 +89,16 @@ SWEEP_KEYS = ("points", "games", "seed")
 
 
 def _json(value: Any) -> Any:
-    """``value`` as it reads back from JSON (tuples become lists)."""
-    return json.loads(json.dumps(value))
+    """``value`` as it reads back from JSON (tuples become lists, numpy numbers and arrays Python ones:
+    ``mines=np.int64(10)`` is the number 10)."""
+    return json.loads(json.dumps(value, default=_numpy_value))
 
 
-def _plain(value: Any) -> Any:
-    """numpy numbers and arrays as Python ones (``mines=np.int64(10)`` is the number 10)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
+def _numpy_value(value: Any) -> Any:
+    """``json.dumps``'s hook for what it cannot write: numpy numbers and arrays, else ``TypeError``."""
+    if isinstance(value, np.generic | np.ndarray):
         return value.tolist()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v) for v in value)
-    return value
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,22 +108,24 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     if "agent" not in point:
         raise ValueError(f"every sweep point needs an 'agent', got {dict(point)!r}")
     try:
-        return {key: _json(_plain(point[key])) for key in sorted(point)}
+        return {key: _json(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):
         raise ValueError(f"a sweep point holds names, numbers and lists only (it is kept as JSON), "
                          f"got {dict(point)!r}; for an agent of your own, register it "
                          f"(sweeplab.register_agent(name, cls)) and give its name and options") from None
 
 
+def _number(v: Any) -> bool:
+    """A number, not a bool."""
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def is_single_value(key: str, value: list) -> bool:
     """Whether a list given for ``key`` is one value (a shape, noise, cell or chain), not a list to sweep."""
-    def number(v):
-        return isinstance(v, int | float) and not isinstance(v, bool)
-
     if key in ("shape", "first_move"):
-        return len(value) == 2 and all(number(v) for v in value)
+        return len(value) == 2 and all(map(_number, value))
     if key == "noise":
-        return len(value) == 2 and isinstance(value[0], str) and number(value[1])
+        return len(value) == 2 and isinstance(value[0], str) and _number(value[1])
     if key == "methods":  # the chain agent's methods: names make one chain, lists of names sweep
         return bool(value) and all(isinstance(v, str) for v in value)
     return False
@@ -162,7 +161,7 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     for key, value in grid.items():
         if (key in ("shape", "first_move") and isinstance(value, list) and value
                 and not is_single_value(key, value)
-                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+                and all(map(_number, value))):
             raise ValueError(f"grid key {key!r} is [row, col]-like: two numbers, or a list of such pairs to "
                              f"sweep; got {value!r}")
         if not isinstance(value, list) or is_single_value(key, value):
