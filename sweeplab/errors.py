@@ -7,11 +7,27 @@ names, never a bare ``ValueError``.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 import numpy as np
 
 __all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
-           "InvalidClaimError", "MethodRefused", "check_flag", "exact_clues_needed", "interrupted",
-           "mines_text"]
+           "InvalidClaimError", "MethodRefused", "check_flag", "close_names", "exact_clues_needed",
+           "interrupted", "mines_text"]
+
+
+def close_names(words: Iterable[str], choices: Iterable[str]) -> list[str]:
+    """The choices a misspelt word probably meant (for "did you mean ..." in a message), sorted.
+
+    Examples
+    --------
+    >>> close_names(["frist_click", "games"], ["first_click", "games", "seed"])
+    ['first_click']
+    """
+    choices = list(choices)
+    return sorted({m for w in words for m in difflib.get_close_matches(w, choices, n=1, cutoff=0.8)
+                   if m != w})
 
 
 def mines_text(n: int) -> str:

@@ -21,7 +21,6 @@ revealed, so a reveal costs only the cells it opens.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from .positions import (
     NOCLUE,
     NOISE_KINDS,
     Observation,
+    cell_pair,
     frozen_grid,
     neighbour_counts,
     neighbour_table,
@@ -437,12 +437,10 @@ class Game:
         h, w = self._shape
         r, c = row, col
         if type(r) is not int or type(c) is not int:  # (the simulator's moves are ints: fast path)
-            try:
-                if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):  # True would be 1
-                    raise TypeError
-                r, c = operator.index(row), operator.index(col)
-            except TypeError:
-                raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})") from None
+            pair = cell_pair((row, col))  # integers, numpy's too; not bools (True would be row 1)
+            if pair is None:
+                raise ValueError(f"row and column must be integers, got ({row!r}, {col!r})")
+            r, c = pair
         if not (0 <= r < h and 0 <= c < w):
             raise ValueError(f"cell ({row}, {col}) is outside the {h}x{w} board")
         if self.status != "playing":

@@ -15,7 +15,6 @@ the seed that would name the game).  A game's outcome therefore depends only on
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import time
 from collections import Counter
@@ -27,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, first_cell, make_agent
-from .errors import check_flag
+from .errors import check_flag, close_names
 from .game import LEVELS, Game, board_arguments, check_noise, check_rules, new_game, resolve_board
 from .methods import METHODS, method_seconds
 from .positions import FLAG
@@ -234,8 +233,7 @@ def play(
         player = make_agent(agent, **agent_options)
     except ValueError as exc:  # a misspelt keyword of play reads as an agent option: say which was meant
         keywords = [k for k, v in inspect.signature(play).parameters.items() if v.kind == v.KEYWORD_ONLY]
-        meant = sorted({m for k in agent_options
-                        for m in difflib.get_close_matches(k, keywords, n=1, cutoff=0.8) if m != k})
+        meant = close_names(agent_options, keywords)
         if meant and "has no option" in str(exc):
             raise ValueError(f"{exc} (or did you mean {' or '.join(meant)}, an argument of play?)") from None
         raise

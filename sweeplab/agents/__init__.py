@@ -17,13 +17,13 @@ Examples
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np  # noqa: F401  (doctest namespace)
 
+from ..errors import close_names
 from ..positions import COVERED, Observation  # noqa: F401  (doctest namespace)
 from .base import Agent, Move, first_cell, random_covered  # noqa: F401  (random_covered: doctest)
 from .basic import ChainAgent, CspAgent, LstsqAgent, RandomAgent, RrefAgent, TrivialAgent
@@ -192,7 +192,7 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
                  if dataclasses.is_dataclass(cls) else set(options))  # else the agent checks its own
         unknown = sorted(set(options) - known)
         if unknown:
-            meant = sorted({m for k in unknown for m in difflib.get_close_matches(k, known, n=1, cutoff=0.8)})
+            meant = close_names(unknown, known)
             hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
             raise ValueError(f"agent {agent!r} has no option {', '.join(map(repr, unknown))}; its options: "
                              f"{', '.join(sorted(known))}{hint}")
