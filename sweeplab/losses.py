@@ -240,7 +240,7 @@ def play_losses(
     games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
     rows = []
     for i in range(start, start + games):
-        board_ss, agent_ss = game_seeds(int(seed), i)
+        board_ss, agent_ss = game_seeds(seed, i)
         game = new_game(shape=(h, w), mines=n_mines, first_click=first_click, seed=board_ss)
         seen: list[Observation] = []
         guesses = 0

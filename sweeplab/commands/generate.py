@@ -136,14 +136,15 @@ def _same_options_there(path: Path, options: dict) -> bool:
     """Whether ``path`` holds the board these options make (kept as it is); ``ValueError`` when it holds
     one made with other options (never overwritten); ``False`` when there is none, or no board at all
     (a file cut off by an older version stopped mid-write: made again)."""
-    from ..files import load_game
+    from ..files import game_from_dict
 
     if not path.exists():
         return False
-    try:
-        load_game(path)
-        theirs = json.loads(path.read_text(encoding="utf-8")).get("generator", {})
-    except (OSError, ValueError, AttributeError):
+    try:  # read once: the board must load, and its generator options are compared
+        document = json.loads(path.read_text(encoding="utf-8"))
+        game_from_dict(document)
+        theirs = document.get("generator", {})
+    except (OSError, ValueError, AttributeError, TypeError, KeyError):
         print(f"{path} holds no board: made again", flush=True)
         return False
     if not isinstance(theirs, dict):
