@@ -33,6 +33,7 @@ import numpy as np
 
 from .agents import Agent, make_agent
 from .clue_system import clue_system
+from .executor import check_count
 from .files import position_from_dict, position_to_dict
 from .game import Game, as_generator, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts
@@ -383,8 +384,6 @@ def _safe_click_snapshots(
 
 def _seed_entropy(seed: Any) -> Any:
     """``seed`` for a ``SeedSequence``: a non-negative int or a sequence of them, else a ``ValueError``."""
-    from .executor import check_count
-
     if isinstance(seed, (list, tuple)):
         return [check_count("seed", s) for s in seed]
     return check_count("seed", seed)
@@ -405,8 +404,6 @@ def midgame_positions(
     >>> [o.shape for o in midgame_positions(shape=(9, 9), density=0.15, n=2, seed=0)]
     [(9, 9), (9, 9)]
     """
-    from .executor import check_count
-
     (h, w), mines = resolve_board(shape=shape, density=density)
     n = check_count("n", n)
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_seed_entropy(seed))
@@ -467,8 +464,6 @@ def generate_corpus(
     >>> [p.slice for p in c] == ["b"] * len(c) and all(p.seed == 1 for p in c)
     True
     """
-    from .executor import check_count
-
     check_count("seed", seed)
     if isinstance(slices, str):
         raise ValueError(f"slices are Slice objects (or None for the preset's); for a preset by name pass "
@@ -562,6 +557,22 @@ def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
     return path
 
 
+def _open(path: Path):
+    """A corpus file opened as text (gzip-compressed when named ``.gz``, as :func:`save_corpus` writes it)."""
+    return (gzip.open if path.suffix == ".gz" else open)(path, "rt", encoding="utf-8")
+
+
+def holds_a_corpus(path: str | Path) -> bool:
+    """Whether the file's first line is a corpus position (so the file is a corpus, which
+    ``sweeplab corpus`` may rewrite)."""
+    try:
+        with _open(Path(path)) as fh:
+            CorpusPosition.from_dict(json.loads(fh.readline()))
+    except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
+        return False
+    return True
+
+
 def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> list[CorpusPosition]:
     """Read a corpus written by :func:`save_corpus`, optionally only some slices.
 
@@ -580,11 +591,10 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
     if not path.exists():
         raise FileNotFoundError(f"no corpus at {path}: give one with --corpus (the command line) or "
                                 f"write one with `sweeplab corpus` (sweeplab.generate_corpus)")
-    opener = gzip.open if path.suffix == ".gz" else open
     out = []
     seen: set[str] = set()
     try:
-        with opener(path, "rt", encoding="utf-8") as fh:
+        with _open(path) as fh:
             for n, line in enumerate(fh, 1):
                 if not line.strip():
                     continue

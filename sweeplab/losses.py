@@ -52,6 +52,7 @@ import pandas as pd
 from .agents import Agent, make_agent
 from .agents.best import free_coin_flip_cells
 from .errors import InconsistentPositionError, MethodRefused
+from .executor import check_count
 from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
 from .positions import COVERED, Observation, neighbour_counts
@@ -235,8 +236,6 @@ def play_losses(
         level = None  # a custom board, as play takes it
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
-    from .executor import check_count
-
     games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
     rows = []
     for i in range(start, start + games):

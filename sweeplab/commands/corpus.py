@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -35,20 +33,11 @@ def _check_out(out: str) -> None:
     parent = next((p for p in path.parents if p.exists()), Path("."))
     if not parent.is_dir():
         raise ValueError(f"--out {out}: {parent} is a file, so the file cannot be created there")
-    if path.is_file() and path.stat().st_size and not _holds_a_corpus(path):
+    from ..corpus import holds_a_corpus
+
+    if path.is_file() and path.stat().st_size and not holds_a_corpus(path):
         raise ValueError(f"--out {out} holds something other than a corpus; choose another file name, "
                          f"or delete it to replace it")
-
-
-def _holds_a_corpus(path: Path) -> bool:
-    """Whether the file's first line is a corpus position (a corpus, which the same command may rewrite)."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as fh:
-            first = json.loads(fh.readline())
-    except (OSError, ValueError, EOFError):
-        return False
-    return isinstance(first, dict) and {"id", "slice", "truth"} <= first.keys()
 
 
 def run(args: argparse.Namespace) -> int:
