@@ -31,7 +31,7 @@ from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info
-from .positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, as_observation
+from .positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, as_observation, cell_pair
 from .probability import probabilities
 from .proofs import Assume, Combine, Proof, Split
 from .referee import referee
@@ -392,8 +392,7 @@ class Explorer:
     def _code(self, row: int, col: int) -> int:
         """The code shown at ``(row, col)``; ``ValueError`` naming the cell when it is not on the board."""
         h, w = self.game.shape
-        integer = (int, np.integer)
-        if not all(isinstance(v, integer) and not isinstance(v, (bool, np.bool_)) for v in (row, col)):
+        if cell_pair((row, col)) is None:  # integers, numpy's too; not bools
             raise ValueError(f"cell ({row!r}, {col!r}): row and column must be integers")
         if not (0 <= row < h and 0 <= col < w):
             raise ValueError(f"cell ({row!r}, {col!r}) is outside the {h}x{w} board")
