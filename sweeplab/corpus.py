@@ -33,9 +33,9 @@ import numpy as np
 
 from .agents import Agent, make_agent
 from .clue_system import clue_system
-from .executor import check_count
+from .executor import check_count, check_positive
 from .files import position_from_dict, position_to_dict
-from .game import Game, as_generator, new_game, resolve_board
+from .game import Game, as_generator, check_noise, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts
 from .referee import referee
 
@@ -198,6 +198,9 @@ def default_agents() -> list[tuple[str, Agent]]:
 
 # --- slices ---------------------------------------------------------------------------------------
 
+#: Who plays a slice's games (``Slice.player``).
+SLICE_PLAYERS = ("agents", "safe-clicks")
+
 
 @dataclass(frozen=True)
 class Slice:
@@ -237,6 +240,29 @@ class Slice:
     player: str = "agents"
     reveal: tuple[float, ...] = (0.3, 0.6)
     noise: tuple[str, float] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a slice's name is a non-empty string, got {self.name!r}")
+        if (self.level is None) == (self.shape is None):
+            raise ValueError(f"slice {self.name!r}: give a level or a shape with densities, not both or "
+                             f"neither")
+        if self.level is not None:
+            resolve_board(self.level)  # ValueError naming the levels
+        else:
+            if not self.densities:
+                raise ValueError(f"slice {self.name!r}: a custom shape needs densities, e.g. (0.15, 0.2)")
+            for density in self.densities:
+                resolve_board(shape=self.shape, density=density)  # ValueError naming a bad shape or density
+        check_count("games", self.games)
+        check_positive("per_game", self.per_game)
+        if self.player not in SLICE_PLAYERS:
+            raise ValueError(f"slice {self.name!r}: player must be one of {SLICE_PLAYERS}, got "
+                             f"{self.player!r}")
+        if not self.reveal or not all(isinstance(f, int | float) and 0 < f <= 1 for f in self.reveal):
+            raise ValueError(f"slice {self.name!r}: reveal holds fractions within (0, 1], got "
+                             f"{self.reveal!r}")
+        check_noise(self.noise)
 
     def board(self, game: int) -> tuple[tuple[int, int], int, float]:
         """``(shape, mines, density)`` of the ``game``-th game."""

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -52,6 +53,30 @@ def _plt():
     return plt, sns
 
 
+def _draws_table(*columns: str) -> Callable[[Callable], Callable]:
+    """Refuse, naming the fix, a table the figure cannot draw: not a non-empty DataFrame, or one
+    without one of the ``columns`` the figure reads (which pandas or seaborn would report deep inside
+    the drawing)."""
+
+    def decorate(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def figure(df, *args, **kwargs):
+            experiments = [name for name, f in FIGURES.items() if f is figure]
+            source = f"the table of {' or '.join(experiments)} from sweeplab.experiments.run"
+            if not isinstance(df, pd.DataFrame) or df.empty:
+                kind = "an empty table" if isinstance(df, pd.DataFrame) else type(df).__name__
+                raise ValueError(f"{func.__name__} draws {source}, got {kind}")
+            missing = [c for c in columns if c not in df.columns]
+            if missing:
+                raise ValueError(f"{func.__name__} needs the columns {missing}, which the table lacks (its "
+                                 f"columns: {list(df.columns)}); give it {source}")
+            return func(df, *args, **kwargs)
+
+        return figure
+
+    return decorate
+
+
 def _report_markers(ax, xs, values, label: str | None = "report") -> None:
     values = np.asarray(values, dtype=float)
     keep = np.isfinite(values)
@@ -82,6 +107,7 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(hues) + 1, frameon=False)
 
 
+@_draws_table("agent", "games", "win_rate", "ci_low", "ci_high", "report")
 def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (report 000)"):
     """Our win rates (Wilson 95 % intervals) per agent and first-click rule; the report's as diamonds."""
     plt, sns = _plt()
@@ -93,6 +119,7 @@ def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (
     return fig
 
 
+@_draws_table("row", "col", "games", "win_rate")
 def first_cell_figure(df: pd.DataFrame):
     """Heatmap of the win rate by fixed first cell (report 000 §2.3.2)."""
     plt, sns = _plt()
@@ -105,6 +132,7 @@ def first_cell_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("game", "win_rate", "ci_low", "ci_high", "agent")
 def convergence_figure(df: pd.DataFrame):
     """Running win rate with its 95 % band against the number of games (report 000 §5.1)."""
     plt, _ = _plt()
@@ -124,6 +152,7 @@ def convergence_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("agent", "noise", "density", "mean_score", "sem_score")
 def density_score_figure(df: pd.DataFrame):
     """Average final score against mine density, one line per agent (reports 001, 004).
 
@@ -154,6 +183,7 @@ def density_score_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("step", "kind", "row", "col", "source", "position")
 def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 12):
     """A strip of board pictures, one per move (report 001 "Performance 1").
 
@@ -191,6 +221,7 @@ def _share_error(g: pd.DataFrame) -> np.ndarray:
     return np.array([np.minimum(half, mean), np.minimum(half, 1.0 - mean)])
 
 
+@_draws_table("agent", "sweep", "area", "density", "mean_seconds", "mean_revealed", "sem_revealed")
 def scaling_figure(df: pd.DataFrame):
     """Report 003: runtime and fraction revealed against area, and fraction revealed against density."""
     plt, _ = _plt()
@@ -218,6 +249,7 @@ def scaling_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("agent", "baseline", "level", "first_click", "games", "win_rate", "ci_low", "ci_high", "report")
 def best_figure(df: pd.DataFrame):
     """The best agent's win rates per level and first-click rule, published rates as diamonds; beside
     them, where the games were lost (lost games per 100 by cause, the agent's bar over the baseline's)."""
@@ -248,6 +280,7 @@ def best_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("id", "slice", "method", "use_total", "status", "ms", "forced", "found", "missed", "wrong")
 def methods_figure(rows: pd.DataFrame):
     """Deductive power (recall of the forced cells) and median time per position, by method and slice."""
     from .bench import summarize
@@ -274,6 +307,8 @@ def methods_figure(rows: pd.DataFrame):
 
 
 # ------------------------------------------------ how far linear algebra gets (issue 11, notebook 14)
+@_draws_table("sweep", "board", "method", "use_total", "height", "width", "density", "first_click",
+              "win_rate", "ci_low", "ci_high", "mean_revealed")
 def reach_figure(df: pd.DataFrame):
     """Reach per method: win rate without a guess per level (Wilson 95 %), against density, and cells opened.
 
@@ -325,6 +360,7 @@ def reach_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("scope", "group", "move", "source", "share", "report", "games")
 def cascade_figure(df: pd.DataFrame):
     """Share of the decisions of each method of the cascade per level (and published), and by move."""
     plt, sns = _plt()
@@ -392,6 +428,7 @@ def hasse_layers(classes: list[tuple[str, ...]], edges: list[tuple[tuple[str, ..
     return {c: layer[c] for c in classes}
 
 
+@_draws_table("a", "b", "tested", "witnesses")
 def dominance_figure(df: pd.DataFrame):
     """Hasse diagram of dominance between the sound methods (drawn by hand, layered), and witness counts."""
     from .dominance import classes_from_table, hasse_from_table
@@ -438,6 +475,7 @@ def dominance_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("level", "revealed", "nullity", "log10_layouts", "components")
 def geometry_figure(df: pd.DataFrame):
     """Nullity and number of layouts per level, and along a game (report 002's "space of dimension 68")."""
     plt, sns = _plt()
@@ -465,6 +503,7 @@ def geometry_figure(df: pd.DataFrame):
     return fig
 
 
+@_draws_table("level", "solvable_by", "boards_per_second")
 def boards_figure(df: pd.DataFrame):
     """Boards per second per level and method, and the grades of the boards made."""
     plt, sns = _plt()
@@ -483,6 +522,8 @@ def boards_figure(df: pd.DataFrame):
 
 
 # ------------------------------------------------ proof size as a difficulty (issue 10, notebook 15)
+@_draws_table("id", "slice", "method", "use_total", "status", "ms", "forced", "found", "missed", "wrong",
+              "over_budget", "unproved", "proof_ms", "proof_sizes")
 def proofs_figure(rows: pd.DataFrame):
     """Proof sizes by method and level, and the share of proofs that need case analysis (issue 10).
 

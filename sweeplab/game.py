@@ -158,9 +158,10 @@ def resolve_board(
         return lv.shape, lv.mines
     if shape is None:
         raise ValueError("give a level name or a shape=(height, width)")
-    if len(shape) != 2 or any(int(s) != s or s < 1 for s in shape):
-        raise ValueError(f"shape must be two positive integers, got {shape!r}")
-    h, w = int(shape[0]), int(shape[1])
+    pair = cell_pair(shape)
+    if pair is None or min(pair) < 1:
+        raise ValueError(f"shape must be two positive integers (height, width), got {short_repr(shape)}")
+    h, w = pair
     if (mines is None) == (density is None):
         raise ValueError("give exactly one of mines= or density= with shape")
     if density is not None:

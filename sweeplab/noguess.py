@@ -124,6 +124,8 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
     """
     if convention not in CONVENTIONS:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    if not isinstance(use_total, bool | np.bool_):
+        raise ValueError(f"use_total must be True or False, got {use_total!r}")
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)

@@ -340,3 +340,9 @@ def test_a_plugin_agent_with_a_loose_default_still_works():
     assert Patient().limit is None and Patient(limit=3).limit == 3
     with pytest.raises(ValueError, match="patient: option limit must be a whole number, got 'x'"):
         Patient(limit="x")
+
+
+def test_a_chain_naming_a_method_twice_is_refused():
+    with pytest.raises(ValueError, match="name 'rref' twice"):
+        make_agent("chain", methods=("trivial", "rref", "rref"))
+    assert make_agent("chain", methods=("trivial", "rref")).methods == ("trivial", "rref")

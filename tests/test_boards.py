@@ -303,3 +303,13 @@ def test_grade_given_a_board_says_to_pass_its_layout():
     with pytest.raises(ValueError, match="pass its .layout"):
         grade(board, board.opening)
     assert grade(board.layout, board.opening) == board.grade
+
+
+def test_use_total_that_is_not_a_bool_is_named_by_grade_and_solves():
+    layout = np.zeros((3, 4), dtype=bool)
+    layout[0, 3] = True
+    with pytest.raises(ValueError, match="use_total must be True or False, got 'no'"):
+        grade(layout, (2, 0), use_total="no")
+    with pytest.raises(ValueError, match="use_total must be True or False, got 1"):
+        solves(layout, (2, 0), "trivial", use_total=1)
+    assert grade(layout, (2, 0), use_total=np.bool_(False)) in GRADES

@@ -197,3 +197,25 @@ def test_the_wheel_carries_the_corpora_the_types_marker_and_the_licence(tmp_path
 def test_corpus_arguments_are_named_when_refused(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"level": "beginner", "games": -1}, "games must be a non-negative integer, got -1"),
+    ({"level": "beginner", "per_game": 0}, "per_game must be a positive integer"),
+    ({"level": "begin"}, "unknown level 'begin'"),
+    ({}, "a level or a shape"),
+    ({"level": "beginner", "shape": (9, 9), "densities": (0.1,)}, "not both"),
+    ({"shape": (9, 9)}, "needs densities"),
+    ({"shape": (9, 9), "densities": (1.5,)}, "density must be within"),
+    ({"level": "beginner", "player": "humans"}, r"player must be one of \('agents', 'safe-clicks'\)"),
+    ({"level": "beginner", "reveal": (0.0,)}, r"reveal holds fractions within \(0, 1\]"),
+    ({"level": "beginner", "noise": ("fuzzy", 0.1)}, "noise kind must be one of"),
+])
+def test_a_bad_slice_is_refused_when_built(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Slice("s", **kwargs)
+
+
+def test_a_custom_slice_cycles_through_its_densities():
+    sl = Slice("custom", shape=(9, 9), densities=(0.1, 0.2), reveal=(1,))
+    assert [sl.board(g)[:2] for g in range(3)] == [((9, 9), 8), ((9, 9), 16), ((9, 9), 8)]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from sweeplab.cli import main
 from sweeplab.experiments import EXPERIMENTS, PRESETS, run
+from sweeplab.figures import FIGURES
 
 FAST = ["000-convergence", "000-first-cell", "001-game-steps"]
 
@@ -184,3 +186,18 @@ def test_the_density_score_summary_leaves_out_the_board_without_a_safe_cell():
     curves = [line for line in lines if "→" in line]
     assert curves and all(line.split("→")[1].split(" at ")[1].startswith("0.5") for line in curves)
     assert any("no cell is safe" in line for line in lines)
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_a_figure_refuses_a_table_it_cannot_draw_naming_its_experiment(name):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    figure = FIGURES[name]
+    empty = f"{figure.__name__} draws the table of .*{name}.*got an empty table"
+    with pytest.raises(ValueError, match=empty):
+        figure(pd.DataFrame())
+    with pytest.raises(ValueError, match="got list"):
+        figure([1, 2])
+    with pytest.raises(ValueError, match=r"needs the columns \[.*\], which the table lacks .*'unrelated'"):
+        figure(pd.DataFrame({"unrelated": [1.0, 2.0]}))

@@ -277,8 +277,13 @@ class Agent:
         except TypeError:
             raise ValueError(f"methods must be method names, a tuple such as ('trivial', 'rref') (or () "
                              f"for guesses only), got {self.methods!r}") from None
+        seen: dict[str, str] = {}
         for m in methods:
-            method_info(m)  # ValueError naming the choices for an unknown method
+            canonical = method_info(m).name  # ValueError naming the choices for an unknown method
+            if canonical in seen:
+                raise ValueError(f"methods {methods!r} name {canonical!r} twice ({seen[canonical]!r} and "
+                                 f"{m!r}); name each method once: a second try proves nothing new")
+            seen[canonical] = m
         object.__setattr__(self, "methods", methods)
 
     def for_rules(self, *, first_click: str, shape: tuple[int, int], mines: int | None = None) -> Agent:
