@@ -940,10 +940,27 @@ class _Prover:
 
     # ---------------------------------------------------------------- output
 
+    def oriented(self, s: _S, cell: Cell) -> tuple[tuple[int, int], ...]:
+        """The step's multipliers, negated when that makes the coefficient of the cell it fixes
+        positive (``cell``, else its first fixed cell): the same bound, read "x = 0" rather than
+        "-x = 0".  A contradiction keeps its signs.  The rows keep their order, but a combination
+        starts with a row added ("clue a - clue b", not "-clue b + clue a")."""
+        rows = s.rows
+        if s.fixes:
+            target = cell if cell in s.fixes else min(s.fixes)
+            a = sum(m for i, m in rows if target in self.rows.sets[i])
+            if s.modulus is not None:
+                a %= s.modulus
+                a = a - s.modulus if a > s.modulus // 2 else a  # the residue nearest 0, as the rule reads it
+            if a < 0:
+                rows = tuple((i, -m) for i, m in rows)
+        first = next((k for k, (_, m) in enumerate(rows) if m > 0), 0)
+        return (rows[first],) + rows[:first] + rows[first + 1:]
+
     def to_proof(self, cell: Cell, value: int, method: str, steps: list[_S]) -> Proof:
         def conv(s: _S) -> Combine | Assume | Split:
             if s.kind == "combine":
-                return Combine(tuple((self.rows.sources[i], m) for i, m in s.rows), s.modulus,
+                return Combine(tuple((self.rows.sources[i], m) for i, m in self.oriented(s, cell)), s.modulus,
                                tuple(sorted(s.fixes.items())))
             assert s.cell is not None
             if s.kind == "assume":

@@ -298,6 +298,29 @@ def play_cases(scale: int, seed: int) -> list[Observation]:
 CASES = play_cases(1, seed=500)  # 100 positions
 
 
+def target_coefficient(obs: Observation, step: Combine, cell) -> int:
+    """The coefficient (its residue nearest 0 with a modulus) of the cell a combining step fixes:
+    the proof's cell, else the first it fixes.  Read from the grid, not from the prover's rows."""
+    target = tuple(cell) if tuple(cell) in dict(step.fixes) else min(dict(step.fixes))
+    a = sum(m for src, m in step.rows
+            if src == "total" or max(abs(src[0] - target[0]), abs(src[1] - target[1])) == 1)
+    if step.modulus:
+        a %= step.modulus
+        a -= step.modulus if a > step.modulus // 2 else 0
+    return a
+
+
+@pytest.mark.parametrize("method", ["rref", "lp"])
+def test_a_step_reads_x_equals_not_minus_x_equals(method):
+    # one combination of clues (1,2) and (1,3) proves both cells; each proof writes it with its own
+    # cell's coefficient +1 and starts with a clue added (before: "-x(0,1) + x(0,4) = 1" for both)
+    obs = Observation.from_text("??????\n?1122?")
+    d = sweeplab.deduce(obs, method, use_total=False, proofs=True)
+    safe, mine = d.proofs[(0, 1)].explain(obs), d.proofs[(0, 4)].explain(obs)
+    assert "Step 1. Clue (1,2) - clue (1,3), where" in safe and "gives  x(0,1) - x(0,4) = -1." in safe
+    assert "Step 1. Clue (1,3) - clue (1,2), where" in mine and "gives  -x(0,1) + x(0,4) = 1." in mine
+
+
 def run_method(method: str, cases, both_totals: bool):
     counts = Counter()
     for k, obs in enumerate(cases):
@@ -316,6 +339,8 @@ def run_method(method: str, cases, both_totals: bool):
                 if not use_total:
                     assert "total" not in proof.sources
                 counts["in style"] += STYLE_CHECKS[METHOD_STYLES[method]](proof)
+                assert all(target_coefficient(obs, step, proof.cell) > 0 and step.rows[0][1] > 0
+                           for step in combines(proof) if step.fixes), proof.to_dict()
                 counts["steps"] = max(counts["steps"], proof.size.steps)
     return counts
 
