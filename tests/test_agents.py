@@ -14,11 +14,6 @@ from sweeplab.agents.best import endgame_choice, endgame_layouts
 from sweeplab.agents.reductio import local_estimates
 from sweeplab.simulate import play_game
 
-
-def needs(module):
-    return pytest.importorskip(f"sweeplab.{module}")
-
-
 # The 1-2-1 pattern: no single clue decides, the three together do (report 001's A+B+C=1, A+C+D=2 idea).
 ONE_TWO_ONE = Observation.from_text("???\n121\n...", mines=2)
 # Report 000 §2.2.4's point: two layouts fit and no clue tells them apart (a 50/50).
@@ -148,7 +143,6 @@ def test_endgame_listing_and_search():
 
 
 def test_csp_and_reductio_solve_what_trivial_cannot():
-    needs("methods.enumerate")
     for name in ("csp", "reductio", "probability", "best"):
         moves = make_agent(name).next_moves(ONE_TWO_ONE, rng())
         assert {(m.kind, m.row, m.col) for m in moves} == {("flag", 0, 0), ("flag", 0, 2), ("reveal", 0, 1)}
@@ -156,7 +150,6 @@ def test_csp_and_reductio_solve_what_trivial_cannot():
 
 
 def test_probability_agent_border_versus_interior():
-    needs("methods.enumerate")
     agent = make_agent("probability")
     # one clue in a corner: border cells 1/3; the interior is safer with few mines, riskier with many
     text = "1????\n?????\n?????\n?????\n?????"
@@ -173,15 +166,12 @@ def test_probability_agent_border_versus_interior():
 
 @pytest.mark.parametrize("name", ["csp", "reductio", "probability", "best", "rref", "trivial"])
 def test_sound_agents_make_no_wrong_claims(name):
-    if name != "rref" and name != "trivial":
-        needs("methods.enumerate")
     df = sweeplab.play(name, level="beginner", games=6, seed=4)
     assert (df["wrong_claims"] == 0).all()
 
 
 @pytest.mark.parametrize("noise", [("under", 0.3), ("over", 0.3), ("lost", 0.3)])
 def test_noise_aware_agents_stay_sound(noise):
-    needs("methods.enumerate")
     df = sweeplab.play("csp", shape=(8, 8), mines=8, games=6, seed=1, noise=noise, mode="score")
     assert (df["wrong_claims"] == 0).all() and (df["status"] == "won").all()
 
@@ -210,7 +200,6 @@ def test_auto_first_move_follows_the_first_click_rule():
 
 @pytest.mark.parametrize("mode", ["classic", "score"])
 def test_every_agent_plays_every_mode_and_noise(mode):
-    needs("methods.enumerate")
     for name, info in AGENTS.items():
         for noise in (None, ("lost", 0.3), ("under", 0.3), ("over", 0.3)):
             df = sweeplab.play(name, shape=(6, 6), mines=6, games=1, seed=3, mode=mode, noise=noise)

@@ -300,3 +300,25 @@ def test_components_partition_the_frontier(seed):
                         todo.append(int(j))
             assert len(seen) == comp.n_variables
     assert len(set(owner.values())) == len(comps)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, "lost", "under", "over"]), st.booleans())
+def test_bounds_hold_the_truth_and_are_the_clues_as_spec_2_reads_them(seed, noise, use_total):
+    """SPEC §2: under noise "under" a clue is a lower bound (``lo = b``, ``hi`` = its covered cells),
+    under "over" an upper bound (``lo = 0``, ``hi = b``); exact rows and the total have ``lo = hi = b``."""
+    obs, layout = random_position(seed)
+    rng = np.random.default_rng(seed)
+    grid = obs.grid.copy()
+    clues = grid >= 0
+    if noise == "under":  # shown <= truth
+        grid[clues] -= rng.integers(0, 2, size=int(clues.sum())) * (grid[clues] > 0)
+    elif noise == "over":  # shown >= truth
+        grid[clues] += rng.integers(0, 2, size=int(clues.sum())) * (grid[clues] < 8)
+    noisy = Observation(grid, mines=obs.mines, noise=noise)
+    s = clue_system(noisy, use_total=use_total)
+    x = np.array([layout[cell] for cell in s.cells], dtype=np.int64)
+    assert ((s.lo <= s.A @ x) & (s.A @ x <= s.hi)).all()  # the true layout fits every bound
+    for i, cl in enumerate(s.clues):
+        exact = cl is None or noise in (None, "lost")
+        assert s.lo[i] == (0 if not exact and noise == "over" else s.b[i])
+        assert s.hi[i] == (int(s.A[i].sum()) if not exact and noise == "under" else s.b[i])

@@ -78,17 +78,25 @@ def test_probabilities_many_solutions_board_against_closed_form():
     obs = EXAMPLES["000-many-solutions"].observation
     p = sweeplab.probabilities(obs)
     interior = 256 - 3 - 24
-    weights = {}
-    for k in range(0, 25):
-        # frontier layouts with k mines: C(8,3) C(8,2) C(8,1) exactly (the clues fix each block's count)
-        weights[k] = comb(8, 3) * comb(8, 2) * comb(8, 1) if k == 6 else 0
-    Z = sum(w * comb(interior, 40 - k) for k, w in weights.items())
-    # a neighbour of the 3 is a mine in 3/8 of its block's layouts; interior share (40 - 6) / interior
+    # the clues fix each block's count (3 + 2 + 1 = 6 mines), so every frontier layout has the same
+    # interior weight C(interior, 34): a neighbour of the 3 is a mine in 3/8 of its block's layouts
     assert p[0, 0] == pytest.approx(3 / 8, abs=1e-12)
     assert p[3, 5] == pytest.approx(2 / 8, abs=1e-12)
     assert p[6, 1] == pytest.approx(1 / 8, abs=1e-12)
     assert p[15, 15] == pytest.approx(float(Fraction(34, interior)), abs=1e-12)
-    assert Z > 0
+
+
+@pytest.mark.parametrize("mines", [2, 3, 4, 7])
+def test_probabilities_weigh_frontier_layouts_by_their_interior_completions(mines):
+    """Two 1s sharing (0,1): the frontier holds {(0,1)} or {(0,0), (0,2)}, 1 or 2 mines, so the 12
+    interior cells hold the rest: weights C(12, m - 1) and C(12, m - 2) (lost clues "-" say nothing)."""
+    obs = Observation.from_text("???-????\n1-1-????\n...-????", mines=mines, noise="lost")
+    one, two = comb(12, mines - 1), comb(12, mines - 2)
+    p = sweeplab.probabilities(obs)
+    assert p[0, 1] == pytest.approx(one / (one + two), abs=1e-12)
+    assert p[0, 0] == p[0, 2] == pytest.approx(two / (one + two), abs=1e-12)
+    interior = (one * (mines - 1) + two * (mines - 2)) / 12 / (one + two)
+    assert p[1:, 4:] == pytest.approx(np.full((2, 4), interior), abs=1e-12)
 
 
 def test_probabilities_sum_to_the_remaining_mines():

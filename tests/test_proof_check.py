@@ -86,6 +86,33 @@ def test_valid_modulus():
     assert check_proof(obs, proof((0, 4), 1, [dict(step, modulus=2**61 - 1)]))
 
 
+def test_a_residue_admitting_two_totals_fixes_nothing():
+    # clue (1,1) = 2 over three cells; (0,0) and (0,2) are mines, (0,1) safe (the 1s beside it).
+    # Modulo 2 the row reads x(0,0) + x(0,1) + x(0,2) = 0 (mod 2): totals 0 and 2 both fit, so
+    # the lowest total is not the only one and no cell is fixed; at p = 3 only 2 fits, at the top
+    obs = Observation.from_text("???\n121")
+    assert truth(obs) == {(0, 0): 1, (0, 1): 0, (0, 2): 1}
+    for cell, v in ((0, 0), 0), ((0, 1), 0), ((0, 2), 0):
+        assert not check_proof(obs, proof(cell, v, [combine([((1, 1), 1)], [(cell, v)], modulus=2)]))
+    fixes = [((0, 0), 1), ((0, 1), 1), ((0, 2), 1)]  # 2 = hi - 1 is no end: no cell is fixed
+    assert not check_proof(obs, proof((0, 0), 1, [combine([((1, 1), 1)], fixes[:1], modulus=3)]))
+    # three cells of coefficient 1 with x = 3 (mod 5): only 3 in [0, 3], the top: every cell a mine
+    three = Observation.from_text("???\n-3-", noise="lost")
+    assert check_proof(three, proof((0, 0), 1, [combine([((1, 1), 1)], fixes[:1], modulus=5)]))
+    assert not check_proof(three, proof((0, 0), 1, [combine([((1, 1), 1)], fixes[:1], modulus=2)]))
+
+
+def test_an_assumption_or_split_on_a_fixed_cell_is_refused():
+    contra = combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)])  # with (0,1) = 1: 1 = 0
+    fix = combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], [((0, 1), 0)])
+    assert check_proof(OBS, proof((0, 1), 0, [{"assume": [[0, 1], 1], "steps": [contra]}]))
+    again = {"assume": [[0, 1], 1], "steps": [contra]}
+    assert not check_proof(OBS, proof((0, 1), 0, [fix, again]))
+    assert "already fixed" in explain_failure(OBS, proof((0, 1), 0, [fix, again]))
+    split = {"split": [0, 1], "if_0": [contra], "if_1": [contra]}
+    assert "already fixed" in explain_failure(OBS, proof((0, 1), 0, [fix, split]))
+
+
 def test_valid_assume_and_split():
     obs = Observation.from_text("?1?\n2?1\n???")
     contra = combine([((0, 1), -1), ((1, 0), 1), ((1, 2), -1)])
@@ -411,7 +438,8 @@ def small_position(seed: int) -> Observation:
 
 
 def random_steps(draw, rows: _Rows, fixed: dict, covered: list, depth: int, close: bool):
-    """Random steps in the context ``fixed``, fixes taken (mostly) from the bound rule."""
+    """Random steps in the context ``fixed``, fixes taken mostly from the bound rule, some flipped,
+    some of any cell."""
     steps = []
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(st.sampled_from(["combine"] * 4 + (["assume"] if depth < 2 else [])))
@@ -440,9 +468,13 @@ def random_steps(draw, rows: _Rows, fixed: dict, covered: list, depth: int, clos
             best = best or candidate
         idx, mult, modulus, contra, rule = best
         fixes = sorted(rule.items())
-        if fixes and draw(st.integers(0, 4)) == 0:  # a wrong fix now and then
+        mood = draw(st.integers(0, 9))
+        if fixes and mood < 2:  # a wrong fix now and then
             c, v = fixes[0]
             fixes[0] = (c, 1 - v)
+        elif mood == 2:  # any cell, any value: fixes the rule need not justify (several totals
+            # admissible modulo p, a cell of coefficient 0, a cell outside the rows)
+            fixes = [(draw(st.sampled_from(covered)), draw(st.integers(0, 1)))]
         elif fixes:
             fixes = draw(st.lists(st.sampled_from(fixes), unique=True, max_size=len(fixes)))
         src = [rows.sources[i] for i in idx]
@@ -481,3 +513,7 @@ def test_accepted_proofs_are_sound(seed, data):
     candidate = {"cell": list(target), "value": value, "method": "random", "steps": steps}
     if check_proof(obs, candidate):
         assert forced.get(target) == value, json.dumps(candidate)
+        # every cell fixed at the top level of an accepted proof is forced that way
+        for step in steps:
+            top = [(step["assume"][0], 1 - step["assume"][1])] if "assume" in step else step["fixes"]
+            assert all(forced.get(tuple(c)) == v for c, v in top), json.dumps(candidate)

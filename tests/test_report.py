@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from sweeplab.cli import main
 from sweeplab.experiments import EXPERIMENTS, PRESETS, run
 from sweeplab.figures import FIGURES
+from sweeplab.stats import wilson_interval
 
 FAST = ["000-convergence", "000-first-cell", "001-game-steps"]
 
@@ -97,6 +99,14 @@ def test_experiment_tables_are_tidy_and_reproducible():
     assert a.attrs["experiment"] == "000-convergence" and a.attrs["preset"] == "smoke"
     assert list(a.columns) == ["game", "won", "win_rate", "ci_low", "ci_high", "agent"]
     assert (a["ci_low"] <= a["win_rate"]).all() and (a["win_rate"] <= a["ci_high"]).all()
+    # the running rate is the running mean of the games' outcomes, and its interval is Wilson's
+    games = a["game"].to_numpy()
+    assert (games == np.arange(1, len(a) + 1)).all() or (games == np.arange(len(a))).all()
+    assert np.allclose(a["win_rate"], a["won"].cumsum() / np.arange(1, len(a) + 1))
+    wins = a["won"].cumsum().to_numpy()
+    for k in (0, len(a) // 2, len(a) - 1):
+        interval = wilson_interval(int(wins[k]), k + 1)
+        assert (a["ci_low"].iloc[k], a["ci_high"].iloc[k]) == pytest.approx(interval)
 
 
 @pytest.mark.slow

@@ -112,6 +112,14 @@ def test_the_agents_generator_does_not_name_the_game(monkeypatch, via):
         assert spawn_key == () and root not in entropy
         firsts.add(entropy)
     assert len(firsts) == 3  # still one generator per game
+    # each game's first move draws from the start of the agent's own stream, never the board's
+    starts = []
+    for _, entropy, state in seen:
+        if not starts or entropy != starts[-1][0]:
+            starts.append((entropy, state))
+    agent_starts = {np.random.PCG64(game_seeds(root, i)[1]).state["state"]["state"] for i in range(3)}
+    board_starts = {np.random.PCG64(game_seeds(root, i)[0]).state["state"]["state"] for i in range(3)}
+    assert {state for _, state in starts} == agent_starts and not agent_starts & board_starts
     # the same draws as default_rng of the agent's seed: no documented rate moves
     for i in range(3):
         ss = game_seeds(root, i)[1]

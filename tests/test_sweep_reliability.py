@@ -13,14 +13,13 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import psutil
 import pyarrow.parquet as pq
 import pytest
 
 import sweeplab
 from sweeplab.cli import main
 from sweeplab.sweeps import CHUNK_KEY, load_results, run_sweep
-
-psutil = pytest.importorskip("psutil")
 
 POINT = {"agent": "trivial", "level": "beginner"}
 
@@ -177,8 +176,21 @@ def damage_other_sweep(chunks, other):
     shutil.copy(other / "chunks" / "p0000-g000000002.parquet", chunks / "p0000-g000000002.parquet")
 
 
+def damage_games(chunks, other):
+    """The chunk keeps its identity (point 0, games 2..3) but holds game 2 twice."""
+    import pyarrow as pa
+
+    path = chunks / "p0000-g000000002.parquet"
+    table = pq.read_table(path)
+    field = table.schema.get_field_index("game")
+    games = table.column("game").to_pylist()
+    twice = pa.array([games[0]] * len(games), type=table.schema.field(field).type)
+    pq.write_table(table.set_column(field, "game", twice), path)
+    assert b"sweeplab.chunk" in pq.read_schema(path).metadata  # the identity is still right
+
+
 @pytest.mark.parametrize("damage", [damage_swap, damage_point, damage_truncate, damage_garbage,
-                                    damage_other_sweep])
+                                    damage_other_sweep, damage_games])
 def test_foreign_or_broken_chunk_is_refused_then_recomputed(finished, tmp_path, damage, caplog):
     points, out, expected = finished
     other = tmp_path / "other"
