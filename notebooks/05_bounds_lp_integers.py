@@ -69,8 +69,7 @@ pd.DataFrame(rows).set_index("example")
 # equation where no 0/1 layout does. The example below is such a position.
 
 # %%
-lp_name = next(name for name in EXAMPLES if "lp" in name.split("-"))
-ex = EXAMPLES[lp_name]
+ex = EXAMPLES["lp-needs-integrality"]
 print(ex.source, "—", ex.description)
 obs = ex.observation
 system = sweeplab.clue_system(obs)

@@ -31,7 +31,7 @@ from sweeplab import experiments, figures
 from sweeplab.stats import paired_difference
 
 PRESET = experiments.preset_from_env()
-print("preset:", PRESET)
+print(experiments.describe_preset(PRESET))
 
 # %% [markdown]
 # ## Win rates: the report's number beside ours
@@ -94,19 +94,19 @@ cells = experiments.run("000-first-cell", preset=PRESET)
 fig = figures.first_cell_figure(cells)
 
 # %%
-h = cells["row"].max()
-w = cells["col"].max()
+h, w = (n - 1 for n in sweeplab.LEVELS["intermediate"].shape)  # the last row and column
 border = (cells["row"].isin([0, h])) | (cells["col"].isin([0, w]))
 corner = (cells["row"].isin([0, h])) & (cells["col"].isin([0, w]))
 print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_rate.mean():.3f}, "
-      f"interior {cells[~border].win_rate.mean():.3f}")
+      f"interior {cells[~border].win_rate.mean():.3f}  ({len(cells)} cells tried, "
+      f"{int(cells['games'].iloc[0])} games each)")
 
 # %% [markdown]
 # With the first click unprotected, every cell has the same 40/256 chance to be a mine, so the
 # difference between cells comes from what the first click opens: a cell on the border has fewer
-# neighbours, so it is more often a zero and opens an area. But every cell above plays the *same* 30
-# boards: averaging 256 cells does not make 7,680 independent games, and a single cell's interval is about
-# ±17 points. To compare a corner, an edge cell and an interior cell, play each on the same boards, many
+# neighbours, so it is more often a zero and opens an area. But every cell above plays the *same*
+# boards: at the `quick` preset all 256 cells play the same 30, and averaging them does not make 7,680
+# independent games; a single cell's interval is about ±17 points. To compare a corner, an edge cell and an interior cell, play each on the same boards, many
 # of them, and look at the paired difference (`sweeplab.stats.paired_difference`: games won by one only).
 
 # %%

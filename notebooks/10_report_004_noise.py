@@ -33,6 +33,7 @@
 from sweeplab import experiments, figures
 
 PRESET = experiments.preset_from_env()
+print(experiments.describe_preset(PRESET))
 noisy = experiments.run("004-density-score", preset=PRESET)
 noisy.pivot_table(index="density", columns=["noise", "agent"], values="mean_score").round(2)
 

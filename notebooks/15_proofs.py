@@ -191,6 +191,7 @@ show(obs, {"gfp (3,2)": gfp.proofs[(3, 2)], "split (3,2)": split_32, "split (1,1
 
 # %%
 PRESET = experiments.preset_from_env()
+print(experiments.describe_preset(PRESET))
 rows = experiments.run("015-proofs", preset=PRESET)
 table = bench.summarize(rows)
 cols = ["method", "use_total", "slice", "proved", "over_budget", "proof_steps_median", "proof_steps_p90",

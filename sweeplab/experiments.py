@@ -45,6 +45,8 @@ __all__ = [
     "Experiment",
     "EXPERIMENTS",
     "preset_from_env",
+    "describe_preset",
+    "PRESET_PURPOSES",
     "run",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
@@ -74,6 +76,30 @@ def preset_from_env(default: str = "quick") -> str:
     if preset not in PRESETS:
         raise ValueError(f"SWEEPLAB_PRESET must be one of {PRESETS}, got {preset!r}")
     return preset
+
+
+#: What each preset is for, in a sentence (:func:`describe_preset`).
+PRESET_PURPOSES = MappingProxyType({
+    "smoke": "a handful of games per point, only to show that the notebook runs (the tests and the "
+             "rendered book use it): its tables and figures are noise",
+    "quick": "hundreds to thousands of games per point, minutes on two cores (the default)",
+    "full": "publication sizes, hours on two cores",
+})
+
+
+def describe_preset(preset: str) -> str:
+    """A line saying what the numbers of a run at ``preset`` can be trusted for.
+
+    Examples
+    --------
+    >>> describe_preset("quick")
+    'preset quick: hundreds to thousands of games per point, minutes on two cores (the default); the \
+numbers quoted in the text come from larger runs, each says which (set SWEEPLAB_PRESET to change it)'
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {PRESETS}, got {preset!r}")
+    return (f"preset {preset}: {PRESET_PURPOSES[preset]}; the numbers quoted in the text come from larger "
+            f"runs, each says which (set SWEEPLAB_PRESET to change it)")
 
 
 # --------------------------------------------------------------------------- play
