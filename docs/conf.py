@@ -57,3 +57,28 @@ napoleon_use_ivar = True  # Attributes sections as fields: no second description
 html_theme = "pydata_sphinx_theme"
 html_title = "sweeplab"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+
+
+def _package_level_reference(app, env, node, contnode):
+    """Link ``sweeplab.deduce`` (how the docstrings and the README name the public functions) to where
+    it is documented, ``sweeplab.methods.deduce``: the name's own module and qualified name."""
+    import importlib
+
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith("sweeplab."):
+        return None
+    module, _, name = target.rpartition(".")
+    try:
+        obj = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    home, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", name)
+    if not home or f"{home}.{qualname}" == target:
+        return None
+    return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
+                                             f"{home}.{qualname}", node, contnode)
+
+
+def setup(app):
+    app.connect("missing-reference", _package_level_reference)
+

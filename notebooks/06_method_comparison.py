@@ -11,8 +11,9 @@
 #
 # For every method of `sweeplab.METHODS`: on mid-game positions from real play (the labelled corpus of
 # `sweeplab.corpus`: beginner, intermediate, expert, 30×30 boards at densities 0.15–0.25, 100×100, and
-# noisy clues), how many of the truly forced cells does it find (recall), how often is it wrong, and
-# how long does it take? The truth is exhaustive enumeration, with and without the total. The run is
+# noisy clues; plus the small hand-made positions of `sweeplab.examples`, the reports' boards and the
+# methods' counterexamples), how many of the truly forced cells does it find (recall), how often is it
+# wrong, and how long does it take? The truth is exhaustive enumeration, with and without the total. The run is
 # `sweeplab.bench.run_bench` (also `sweeplab bench`); the preset picks the corpus size.
 
 # %%
@@ -59,8 +60,9 @@ fig = figures.methods_figure(rows)
 # ## By board size and density
 
 # %% [markdown]
-# Recall on each board size, smallest boards first (with the total). A board whose positions force no cell
-# has no recall to show, and is left out.
+# Recall on each board size, smallest boards first (with the total): the small ones (2x1, 4x1, ...) are
+# the hand-made examples. A board whose positions force no cell has no recall to show, and is left out; a
+# method that refused every position of a size (`brute` on large frontiers) shows NaN there.
 
 # %%
 by = rows[(rows["status"] == "ok") & rows["use_total"]].copy()

@@ -10,7 +10,7 @@
 # # 12. The interactive explorer
 #
 # One board to play on, with a method's reasoning drawn on it (`sweeplab.explorer.Explorer`, a widget
-# that runs in JupyterLab, Notebook 7 and VS Code). The game and the methods run in Python; the board
+# that runs in JupyterLab, Jupyter Notebook 7 and VS Code). The game and the methods run in Python; the board
 # draws what they hold after every move and sends back your clicks.
 #
 # - **Left click** reveals a covered cell; **right click** flags or unflags it (or turn on

@@ -162,14 +162,20 @@ def density_score_figure(df: pd.DataFrame):
     """
     plt, sns = _plt()
     noises = list(dict.fromkeys(df["noise"]))
-    fig, axes = plt.subplots(1, len(noises), figsize=(4.2 * len(noises), 3.6), sharey=True, squeeze=False)
+    # one x range for every panel (a panel with one density would otherwise span a hundredth), and a
+    # line style per agent: agents with equal scores draw one line over the other
+    fig, axes = plt.subplots(1, len(noises), figsize=(4.2 * len(noises), 3.6), sharex=True, sharey=True,
+                             squeeze=False)
+    styles = dict(zip(dict.fromkeys(df["agent"]), [("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."),
+                                                   ("v", "-"), ("P", "--")] * 4, strict=False))
     for ax, noise in zip(axes[0], noises, strict=True):
         part = df[df["noise"] == noise]
         for label, g in part.groupby("agent", sort=False):
             full = g["density"] >= 1.0
+            marker, line = styles[label]
             bars = ax.errorbar(g.loc[~full, "density"], g.loc[~full, "mean_score"],
-                               yerr=1.96 * g.loc[~full, "sem_score"].fillna(0), marker="o", ms=3, capsize=2,
-                               label=label)
+                               yerr=1.96 * g.loc[~full, "sem_score"].fillna(0), marker=marker, ms=3.5,
+                               ls=line, capsize=2, label=label)
             if full.any():
                 ax.plot(g.loc[full, "density"], g.loc[full, "mean_score"], "o", mfc="none", ms=5,
                         color=bars.lines[0].get_color())
@@ -178,7 +184,7 @@ def density_score_figure(df: pd.DataFrame):
         ax.set_title(f"clues: {noise}")
         ax.set_ylim(0, 1.02)
     axes[0][0].set_ylabel("average final score (95% interval)")
-    axes[0][-1].legend(fontsize=7, loc="lower left")
+    axes[0][-1].legend(fontsize=7, loc="best")
     fig.tight_layout()
     return fig
 
@@ -187,8 +193,11 @@ def density_score_figure(df: pd.DataFrame):
 def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 12):
     """A strip of board pictures, one per move (report 001 "Performance 1").
 
-    Games longer than ``max_panels`` show evenly spaced moves, always the first and the last.
+    Each move's cell is outlined: green when a method proved it, orange for a guess (or the first
+    click).  Games longer than ``max_panels`` show evenly spaced moves, always the first and the last.
     """
+    from matplotlib.patches import Rectangle
+
     from .plotting import plot_position
     from .positions import Observation
 
@@ -203,8 +212,11 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
         ax.axis("off")
     for ax, row in zip(axes.ravel(), shown.itertuples(), strict=False):
         obs = Observation.from_text(row.position)
-        proved = row.kind == "reveal" and row.source not in ("guess", "first")
-        plot_position(obs, ax=ax, safe=[(row.row, row.col)] if proved else None)
+        plot_position(obs, ax=ax)
+        if row.kind != "start":  # the move's cell outlined, not covered: proved green, guessed orange
+            colour = "#d95f02" if row.source in ("guess", "first") else "#1b9e3a"
+            ax.add_patch(Rectangle((row.col - 0.5, row.row - 0.5), 1, 1, fill=False, edgecolor=colour,
+                                   linewidth=1.8, zorder=5))
         what = "start" if row.kind == "start" else f"{row.kind} ({row.row},{row.col})\n{row.source}"
         ax.set_title(f"{row.step}: {what}", fontsize=7)
     score = df.attrs.get("score")
@@ -221,9 +233,19 @@ def _share_error(g: pd.DataFrame) -> np.ndarray:
     return np.array([np.minimum(half, mean), np.minimum(half, 1.0 - mean)])
 
 
+def _twos_and_fives(x: float, _position: int) -> str:
+    """A minor tick's label on a log axis: its value at 2 and 5 times a power of ten, else none."""
+    if x <= 0:
+        return ""
+    leading = round(x / 10 ** np.floor(np.log10(x)), 6)
+    return f"{x:g}" if leading in (2, 5) else ""
+
+
 @_draws_table("agent", "sweep", "area", "density", "mean_seconds", "mean_revealed", "sem_revealed")
 def scaling_figure(df: pd.DataFrame):
     """Report 003: runtime and fraction revealed against area, and fraction revealed against density."""
+    import matplotlib.ticker
+
     plt, _ = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     area = df[df["sweep"] == "area"]
@@ -237,6 +259,9 @@ def scaling_figure(df: pd.DataFrame):
                          label=label)
     axes[0].set(xscale="log", yscale="log", xlabel="grid area (cells)", ylabel="ms per game",
                 title="runtime against grid area")
+    # plain numbers, the 2s and 5s between powers of ten labelled too (1.3 ms sat between bare ticks)
+    axes[0].yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
+    axes[0].yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(_twos_and_fives))
     axes[0].axvline(300, color="grey", ls=":", label="report 003: B impractical above 300")
     axes[1].set(xscale="log", xlabel="grid area (cells)", ylabel="fraction of safe cells revealed",
                 title="fraction revealed against area", ylim=(0, 1.02))
