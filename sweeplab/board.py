@@ -51,7 +51,9 @@ class BoardWidget(anywidget.AnyWidget):
         Deduced cells left without a proof, with the reasons in ``message``.
     unproved_reasons : dict
         ``"row,col"`` of each of them to why it has no proof
-        (:meth:`sweeplab.methods.Deduction.unproved_reason`).
+        (:meth:`sweeplab.methods.Deduction.unproved_reason`); for a claim that is not forced (the
+        first few), a layout that fits every clue with the cell the other way
+        (:func:`sweeplab.rollouts.sample_layouts` with ``given``).
     probabilities : list of list of float or None
         Exact mine probability of each cell (``None`` where revealed); empty when hidden.
     probability_kind : str

@@ -31,10 +31,20 @@ from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info
-from .positions import COVERED, FLAG, MINE, InconsistentPositionError, Observation, as_observation, cell_pair
+from .positions import (
+    COVERED,
+    FLAG,
+    MINE,
+    InconsistentPositionError,
+    Observation,
+    as_observation,
+    cell_pair,
+    neighbour_counts,
+)
 from .probability import probabilities
 from .proofs import Assume, Combine, Proof, Split
 from .referee import referee
+from .rollouts import sample_layouts
 
 __all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "panel_table", "Explorer"]
 
@@ -285,6 +295,32 @@ def panel_table(obs: Observation, kind: str) -> dict:
 def _then(done: str, problem: str) -> str:
     """What was just done, then the problem with the position it left (neither hides the other)."""
     return f"{done}; then {problem}" if done else problem
+
+
+#: Unproved claims per refresh that get a refuting layout (each draws one, :func:`_refutation`).
+REFUTED = 3
+
+
+def _refutation(d: Deduction, cell: tuple[int, int], obs: Observation, wanted: bool) -> str:
+    """For a claim with no proof because it is not forced: a layout that fits every clue with the cell
+    the other way, in words (""  when not wanted, over the prover's budget, or under noisy bounds)."""
+    if not wanted or cell in d.over_budget or obs.noise in ("under", "over") or obs.mines is None:
+        return ""
+    value = 0 if cell in d.safe else 1
+    try:
+        layout = sample_layouts(obs, count=1, seed=0, given={cell: 1 - value})[0]
+    except (ValueError, MethodRefused):  # forced after all (a method's bug), or too large to sample
+        return ""
+    grid = obs.grid
+    covered = grid == COVERED
+    near = covered & (neighbour_counts(grid >= 0) > 0)
+    beside = [f"({r},{c})" for r, c in np.argwhere(layout & near).tolist()]
+    listed = ", ".join(beside[:12]) + (f" and {len(beside) - 12} more" if len(beside) > 12 else "")
+    away, mines_away = int((covered & ~near).sum()), int((layout & covered & ~near).sum())
+    rest = f", and at {mines_away} of the {away} cells away from them" if away else ""
+    other = "a mine" if value == 0 else "safe"
+    return (f": every clue and the total hold with ({cell[0]},{cell[1]}) {other} and mines next to the "
+            f"numbers at {listed or 'no cell'}{rest}")
 
 
 class Explorer:
@@ -575,10 +611,11 @@ class Explorer:
             board.mines = sorted([r, c] for r, c in d.mines) if d else []
             board.proofs = {f"{r},{c}": _proof_view(p, obs) for (r, c), p in proofs.items()}
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
-            board.unproved_reasons = {} if d is None else {
-                f"{r},{c}": d.unproved_reason((r, c), obs) for r, c in d.unproved}
-            if board.unproved_reasons:
-                reasons = "; ".join(sorted(set(board.unproved_reasons.values())))
+            why = {} if d is None else {cell: d.unproved_reason(cell, obs) for cell in sorted(d.unproved)}
+            board.unproved_reasons = {f"{r},{c}": reason + _refutation(d, (r, c), obs, k < REFUTED)
+                                      for k, ((r, c), reason) in enumerate(why.items())}
+            if why:
+                reasons = "; ".join(sorted(set(why.values())))
                 note = f"{len(board.unproved_reasons)} claimed cells without a proof: {reasons}"
                 message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [

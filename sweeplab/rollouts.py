@@ -42,7 +42,7 @@ _CHUNK = 10
 
 
 def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
-                   mines: int | None = None) -> np.ndarray:
+                   mines: int | None = None, given: dict[Cell, int] | None = None) -> np.ndarray:
     """Mine layouts drawn uniformly from those consistent with the position.
 
     Parameters
@@ -56,6 +56,11 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
         The draws are a function of the seed.
     mines : int, optional
         The total, for a position given without one (text, codes).
+    given : dict of (row, col) to 0 or 1, optional
+        Covered cells whose value every layout must have: the layouts are
+        drawn uniformly from those with them.  A layout with a claimed cell
+        the other way refutes the claim (``given={cell: 1}`` for a cell
+        claimed safe).
 
     Returns
     -------
@@ -65,7 +70,8 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     Raises
     ------
     InconsistentPositionError
-        When no layout fits.
+        When no layout fits (with ``given``: when the position forces one
+        of those cells the other way).
     MethodRefused
         Past exact enumeration's size caps.
 
@@ -76,8 +82,12 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     ((3000, 2, 3), True)
     >>> np.round(layouts.mean(axis=0), 1).tolist()  # one of 3 cells by the 1: 1/3 each
     [[0.0, 0.3, 0.0], [0.3, 0.3, 0.0]]
+    >>> sample_layouts("1??\\n???", mines=1, count=1, seed=0, given={(1, 1): 1})[0].astype(int).tolist()
+    [[0, 0, 0], [0, 1, 0]]
     """
     obs = _exact_position(obs, mines, "sample_layouts")
+    if given:
+        obs = _with_given(obs, given)
     n = check_count("count", count)
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r} "
@@ -87,6 +97,23 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     if n == 0:
         return np.zeros((0, *obs.shape), dtype=bool)
     return np.stack([_one_layout(obs, p, rng) for _ in range(n)])
+
+
+def _with_given(obs: Observation, given: dict[Cell, int]) -> Observation:
+    """``obs`` with each given cell settled: a flag for a mine, a revealed cell without a number (no
+    clue, SPEC §1) for a safe one."""
+    grid = obs.grid.copy()
+    for key, value in dict(given).items():
+        cell = cell_pair(key)
+        if cell is None or not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]):
+            raise ValueError(f"given: {key!r} is not a cell of this {grid.shape[0]}x{grid.shape[1]} board")
+        if grid[cell] != COVERED:
+            raise ValueError(f"given: {cell} is not a covered cell; give covered cells only")
+        if isinstance(value, bool) or value not in (0, 1):
+            raise ValueError(f"given: the value of {cell} must be 0 (safe) or 1 (a mine), got {value!r}")
+        grid[cell] = FLAG if value else NOCLUE
+    grid.setflags(write=False)
+    return Observation._trusted(grid, obs.mines, obs.noise)
 
 
 def _exact_position(obs, mines: int | None, caller: str) -> Observation:

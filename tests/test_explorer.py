@@ -388,3 +388,25 @@ def test_bad_arguments_and_controls_are_refused_or_undone():
     assert ex.board.agent == "best"
     ex.board.agent = "trivial"
     assert ex.board.agent == "trivial"
+
+
+def test_an_unforced_claim_comes_with_a_layout_that_refutes_it():
+    """lstsq claims (2,3) a mine here; the board shows a layout that fits every clue with it safe."""
+    from sweeplab.explorer import _refutation
+    from sweeplab.rollouts import sample_layouts
+
+    obs = sweeplab.Observation.from_text("????-\n*5???\n*????\n?-5??\n2?F?1\n?F?2?", mines=13)
+    d = sweeplab.deduce(obs, "lstsq", proofs=True)
+    assert d.mines == d.unproved == {(2, 3)}
+    text = _refutation(d, (2, 3), obs, True)
+    layout = sample_layouts(obs, count=1, seed=0, given={(2, 3): 0})[0]  # the layout the text describes
+    grid = obs.grid
+    assert not layout[2, 3] and layout.sum() == 13
+    for r, c in np.argwhere(grid >= 0):  # every clue holds (brute force, no solver)
+        assert layout[max(r - 1, 0): r + 2, max(c - 1, 0): c + 2].sum() == grid[r, c]
+    near = (grid == sweeplab.COVERED) & (sweeplab.positions.neighbour_counts(grid >= 0) > 0)
+    listed = ", ".join(f"({r},{c})" for r, c in np.argwhere(layout & near).tolist())
+    assert text.startswith(f": every clue and the total hold with (2,3) safe and mines next to the numbers "
+                           f"at {listed}")
+    assert _refutation(d, (2, 3), obs, False) == ""
+    assert _refutation(d, (2, 3), obs.with_mines(None), True) == ""  # no total: nothing to draw from

@@ -262,3 +262,46 @@ def test_a_total_given_twice_must_agree():
     with pytest.raises(ValueError, match="the position's total is 1, and mines=2 says otherwise"):
         sample_layouts(obs, mines=2, count=1)  # it silently drew layouts of 2 mines
     assert sample_layouts(obs, mines=1, count=2, seed=0).sum(axis=(1, 2)).tolist() == [1, 1]
+
+
+def test_given_cells_draw_uniformly_from_the_layouts_that_have_them():
+    """``given`` conditions the draw: every layout that fits and has the given values, alike; a cell
+    the position forces the other way has none (a claim it refutes cannot be refuted)."""
+    checked = 0
+    for obs in random_positions(400, seed=5, noise=False, arbitrary=0.0):
+        if obs.mines is None:
+            continue
+        every = _every_layout(obs)
+        if every is None or not 4 <= len(every) <= 60:
+            continue
+        covered = [tuple(map(int, c)) for c in np.argwhere(obs.grid == COVERED)]
+        cell = next((c for c in covered if 0 < sum(e[c] for e in every) < len(every)), None)
+        if cell is None:
+            continue
+        for value in (0, 1):
+            have = [e for e in every if e[cell] == value]
+            draws = sample_layouts(obs, count=25 * len(have), seed=checked, given={cell: value})
+            assert all(_fits(obs, d) and d[cell] == value for d in draws)
+            index = {e.tobytes(): k for k, e in enumerate(have)}
+            counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(have))
+            assert len(have) == 1 or stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), cell, counts)
+        forced = next((c for c in covered if len({bool(e[c]) for e in every}) == 1), None)
+        if forced is not None:
+            with pytest.raises(InconsistentPositionError):
+                sample_layouts(obs, count=1, seed=0, given={forced: int(not every[0][forced])})
+        checked += 1
+        if checked == 10:
+            break
+    assert checked == 10
+
+
+@pytest.mark.parametrize("given, match", [
+    ({(5, 5): 1}, r"\(5, 5\) is not a cell of this 2x3 board"),
+    ({(1, 1): 1}, r"\(1, 1\) is not a covered cell"),
+    ({(0, 0): 2}, "must be 0 .safe. or 1 .a mine., got 2"),
+    ({(0, 0): True}, "must be 0 .safe. or 1 .a mine., got True"),
+    ({"00": 1}, "'00' is not a cell"),
+])
+def test_given_cells_are_checked(given, match):
+    with pytest.raises(ValueError, match=match):
+        sample_layouts(Observation.from_text("???\n121", mines=2), count=1, given=given)
