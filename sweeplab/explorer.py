@@ -612,8 +612,9 @@ class Explorer:
             board.proofs = {f"{r},{c}": _proof_view(p, obs) for (r, c), p in proofs.items()}
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
             why = {} if d is None else {cell: d.unproved_reason(cell, obs) for cell in sorted(d.unproved)}
-            board.unproved_reasons = {f"{r},{c}": reason + _refutation(d, (r, c), obs, k < REFUTED)
-                                      for k, ((r, c), reason) in enumerate(why.items())}
+            board.unproved_reasons = {
+                f"{r},{c}": reason + (_refutation(d, (r, c), obs, k < REFUTED) if d else "")
+                for k, ((r, c), reason) in enumerate(why.items())}
             if why:
                 reasons = "; ".join(sorted(set(why.values())))
                 note = f"{len(board.unproved_reasons)} claimed cells without a proof: {reasons}"
