@@ -11,6 +11,7 @@ import pytest
 import sweeplab
 from sweeplab import Observation
 from sweeplab.agents import make_agent
+from sweeplab.agents.best_v1 import endgame_layouts
 from sweeplab.agents.lookahead import analyse_weighted, number_distribution
 from sweeplab.game import new_game
 from sweeplab.losses import CAUSES, classify_loss, loss_table, play_losses
@@ -97,13 +98,19 @@ def brute_layouts(obs):
     return out
 
 
-def test_number_distribution_is_exact():
-    obs = Observation.from_text("1??.\n??2?\n????\n????", mines=4)
+@pytest.mark.parametrize("text, mines", [
+    ("1??.\n??2?\n????\n????", 4),
+    ("1*?.\n??2?\n?F??\n????", 5),  # score mode: a shown mine and a flag count in every number
+    ("??1?\n*?2?\n??F?\n1???", 5),
+])
+def test_number_distribution_is_exact(text, mines):
+    obs = Observation.from_text(text, mines=mines)
     layouts = brute_layouts(obs)
+    assert layouts
     a = analyse_weighted(obs)
     assert np.exp(a.log_layouts) == pytest.approx(len(layouts))
     table = neighbour_table(obs.shape)
-    for cell in [(0, 1), (2, 0), (3, 3), (2, 3)]:
+    for cell in map(tuple, np.argwhere(obs.grid == COVERED).tolist()):
         i = cell[0] * 4 + cell[1]
         nb = table[i][table[i] >= 0]
         dist = number_distribution(obs, cell, base=a)
@@ -112,6 +119,11 @@ def test_number_distribution_is_exact():
             if not m[i]:
                 truth[int(m[nb].sum())] = truth.get(int(m[nb].sum()), 0) + 1 / len(layouts)
         assert {k: pytest.approx(v) for k, v in truth.items()} == {k: pk for k, (pk, _) in dist.items()}
+    # the endgame's list of layouts is the same set, over the covered cells
+    cells, listed = endgame_layouts(obs, max_cells=16, max_layouts=10_000)
+    index = [r * 4 + c for r, c in cells]
+    truth = sorted(tuple(m[index].astype(int).tolist()) for m in layouts)
+    assert sorted(map(tuple, listed.astype(int).tolist())) == truth
 
 
 def test_classify_loss_on_hand_made_positions():

@@ -410,3 +410,20 @@ def test_an_unforced_claim_comes_with_a_layout_that_refutes_it():
                            f"at {listed}")
     assert _refutation(d, (2, 3), obs, False) == ""
     assert _refutation(d, (2, 3), obs.with_mines(None), True) == ""  # no total: nothing to draw from
+
+
+@pytest.mark.parametrize("mode", ["classic", "score"])
+def test_the_layout_reaches_the_browser_only_when_the_game_is_over(mode):
+    """The widget's state is visible in the browser: while a game is played it must hold no mine."""
+    game = sweeplab.new_game("beginner", first_click="safe", mode=mode, seed=8)
+    ex = Explorer(game, method="enumerate")
+    send(ex, "click", row=4, col=4)
+    assert ex.game.layout is not None and ex.board.layout == []  # mines placed, none sent
+    while ex.game.status == "playing":  # open safe cells, then step on a mine once
+        safe = np.argwhere((ex.game.observation.grid == sweeplab.COVERED) & ~ex.game.layout)
+        mines = np.argwhere((ex.game.observation.grid == sweeplab.COVERED) & ex.game.layout)
+        r, c = map(int, mines[0] if mode == "score" and len(mines) and not ex.game.mines_hit else safe[0])
+        send(ex, "click", row=r, col=c)
+        if ex.game.status == "playing":
+            assert ex.board.layout == [], (mode, ex.game.mines_hit)
+    assert sorted(map(tuple, ex.board.layout)) == sorted(map(tuple, np.argwhere(ex.game.layout).tolist()))

@@ -372,3 +372,15 @@ def test_reading_a_position_from_the_wrong_kind_of_input_says_how(tmp_path, monk
         sweeplab.deduce("bogus.txt")  # no such file: no hint
     with pytest.raises(ValueError, match="for a game pass game.observation"):
         sweeplab.deduce(new_game("beginner", seed=1))
+
+
+@pytest.mark.parametrize("first_click", ["safe", "zero", "none"])
+@pytest.mark.parametrize("mode, noise", [("classic", None), ("score", ("under", 0.3)),
+                                         ("classic", ("lost", 0.2))])
+def test_a_game_round_trip_keeps_its_rules(first_click, mode, noise, tmp_path):
+    game = new_game("beginner", first_click=first_click, mode=mode, noise=noise, seed=11)
+    game.reveal(4, 4)
+    save_game(game, tmp_path / "g.json")
+    back = load_game(tmp_path / "g.json")
+    assert (back.first_click, back.mode, back.noise) == (first_click, mode, noise)
+    assert back.observation == game.observation and back.moves == game.moves

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 
 import sweeplab
-from sweeplab.stats import paired_difference, wilson_interval
+from sweeplab.stats import paired_difference, summarize, wilson_interval
 
 
 def pairs(both: int, only_a: int, only_b: int, neither: int) -> tuple[np.ndarray, np.ndarray]:
@@ -197,3 +197,19 @@ def test_summarize_refuses_what_it_cannot_count_and_prints_no_games():
 def test_wilson_interval_counts_are_whole_numbers(k, n, match):
     with pytest.raises(ValueError, match=match):
         wilson_interval(k, n)
+
+
+def test_summarize_totals_claims_and_speed_and_groups_a_column_that_is_partly_missing():
+    import pandas as pd
+
+    df = pd.DataFrame({"agent": ["a"] * 3 + ["b"] * 2, "won": [True, False, True, True, True],
+                       "score": [1, 0.5, 1, 1, 1], "revealed": [1, 0.5, 1, 1, 1], "guesses": [0, 1, 2, 0, 0],
+                       "wrong_claims": [1, 2, 0, 0, 0], "seconds": [0.5, 1.0, 0.5, 2.0, 2.0],
+                       "noise_p": [0.1, 0.1, 0.1, np.nan, np.nan]})
+    s = summarize(df).set_index("agent")
+    assert s.loc["a", "wrong_claims"] == 3 and s.loc["b", "wrong_claims"] == 0  # a sum, not a maximum
+    assert s.loc["a", "games_per_s"] == pytest.approx(3 / 2.0)  # games over total seconds
+    assert s.loc["b", "games_per_s"] == pytest.approx(2 / 4.0)
+    assert s.loc["a", "guesses"] == pytest.approx(1.0) and s.loc["a", "score"] == pytest.approx(2.5 / 3)
+    # noise_p holds one value and NaN: two groups, so it is a grouping column
+    assert "noise_p" in summarize(df).columns
