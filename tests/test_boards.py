@@ -313,3 +313,17 @@ def test_use_total_that_is_not_a_bool_is_named_by_grade_and_solves():
     with pytest.raises(ValueError, match="use_total must be True or False, got 1"):
         solves(layout, (2, 0), "trivial", use_total=1)
     assert grade(layout, (2, 0), use_total=np.bool_(False)) in GRADES
+
+
+def test_repaired_boards_keep_their_opening_a_zero():
+    """Dense boards need repairs (a mine moved off the stuck frontier): none may land by the opening."""
+    for seed in range(8):
+        board = generate_board(shape=(8, 8), mines=16, solvable_by="subset", opening=(4, 4), seed=seed)
+        check_board(board, "subset")
+
+
+def test_the_grade_without_the_total_is_found_without_it():
+    # the total lets the pair rule finish this board; without it one needs an RREF pass
+    layout = np.array([[0, 0, 0, 1], [0, 0, 0, 0], [0, 1, 0, 0]], dtype=bool)
+    assert grade(layout, (2, 3)) == "subset" and grade(layout, (2, 3), use_total=False) == "rref"
+    assert solves(layout, (2, 3), "subset") and not solves(layout, (2, 3), "subset", use_total=False)

@@ -238,6 +238,18 @@ def test_geometry_rank_is_the_exact_rank():
         assert g.n_frontier + g.n_interior == int(np.count_nonzero(obs.grid == COVERED))
 
 
+def test_geometry_blocks_are_the_clue_systems_components_largest_first():
+    assert geometry("1??1?\n?????", use_total=False).components == (5, 3)  # the 1s at (0,3) and (0,0)
+    checked = 0
+    for obs in random_positions(60, seed=4, max_side=9, noise=False, arbitrary=0.0):
+        g = geometry(obs, use_total=False)
+        sizes = sorted((c.n_frontier for c in sweeplab.clue_system(obs, use_total=False).components()),
+                       reverse=True)
+        assert list(g.components) == sizes and g.largest_component == (sizes[0] if sizes else 0)
+        checked += len(set(sizes)) > 1
+    assert checked >= 5  # positions with blocks of different sizes
+
+
 def test_report_002_board_is_a_space_of_dimension_four():
     g = geometry("??????\n?1122?", use_total=False)
     assert (g.n_frontier, g.rank, g.nullity, g.components) == (8, 4, 4, (8,))
