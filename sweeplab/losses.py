@@ -55,7 +55,7 @@ from .errors import InconsistentPositionError, MethodRefused
 from .executor import check_count
 from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
-from .positions import COVERED, Observation, neighbour_counts
+from .positions import COVERED, NOCLUE, Observation, neighbour_counts
 from .referee import referee
 from .simulate import agent_generator, game_seeds
 
@@ -157,7 +157,7 @@ def classify_loss(
     covered = grid == COVERED
     n_cov = int(np.count_nonzero(covered))
     safe_cells = layout.size - int(np.count_nonzero(layout))
-    opened = int(np.count_nonzero(grid >= 0))
+    opened = int(np.count_nonzero((grid >= 0) | (grid == NOCLUE)))  # a lost clue's cell is open too
     share = opened / safe_cells if safe_cells else 1.0
     frontier = bool(neighbour_counts(grid >= 0)[r, c] > 0)
     place = "first" if first else ("frontier" if frontier else "interior")

@@ -148,6 +148,33 @@ def test_classify_loss_on_hand_made_positions():
     assert loss.cause == "opening" and loss.place == "interior"
     untouched = Observation.from_text("??\n??", mines=1)
     assert classify_loss(untouched, (0, 0), np.eye(2, dtype=bool), first=True).cause == "first click"
+    # the 1/3 frontier cell is within a tolerance of 0.5 of the safest: no longer "riskier"
+    assert classify_loss(obs, (0, 1), lay, endgame_cells=0, tolerance=0.5).cause == "opening"
+    # the endgame starts at endgame_cells covered cells, inclusive (35 here)
+    assert classify_loss(obs, (5, 5), lay, endgame_cells=35).cause == "endgame"
+    assert classify_loss(obs, (5, 5), lay, endgame_cells=34).cause == "opening"
+    # the one cell of lowest probability was a mine: the safest was not safe (a layout drawn with it)
+    from sweeplab.rollouts import sample_layouts
+    from sweeplab.testing import random_positions
+
+    checked = 0
+    for pos in random_positions(300, seed=6, noise=False, arbitrary=0.0):
+        if pos.mines is None or not (pos.grid == COVERED).any():
+            continue
+        p = np.where(pos.grid == COVERED, sweeplab.probabilities(pos), np.inf)
+        low = np.argwhere(np.isclose(p, p.min())).tolist()
+        if len(low) != 1 or not 0 < p.min() < 1:
+            continue
+        cell = tuple(low[0])
+        lay = sample_layouts(pos, count=1, seed=0, given={cell: 1})[0]
+        assert not classify_loss(pos, cell, lay).safest_was_safe
+        checked += 1
+    assert checked >= 3
+    # the opened share counts the cells whose clue is lost ("-"): 5 of the 5 safe cells but the one taken
+    lost = Observation.from_text("1-\n?-\n--", mines=1, noise="lost")
+    lay = np.zeros((3, 2), dtype=bool)
+    lay[1, 0] = True
+    assert classify_loss(lost, (1, 0), lay).opened_share == pytest.approx(5 / 5)
     # inputs that do not fit together are refused (a 1-D layout read as a coin flip, opened share 2.0)
     misfits = [((0, 2), lay), ((0, 0), lay), ((0, 1), lay[0]), ((9, 9), lay), ((0, 1), lay & False)]
     for cell, layout in misfits:
