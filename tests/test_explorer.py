@@ -427,3 +427,13 @@ def test_the_layout_reaches_the_browser_only_when_the_game_is_over(mode):
         if ex.game.status == "playing":
             assert ex.board.layout == [], (mode, ex.game.mines_hit)
     assert sorted(map(tuple, ex.board.layout)) == sorted(map(tuple, np.argwhere(ex.game.layout).tolist()))
+
+
+@pytest.mark.parametrize("mines, fixed", [(15, 14), (1, 0)])
+def test_the_interior_column_is_fixed_to_its_count_of_mines(mines, fixed):
+    """Total row minus the clue: the 14 interior cells hold 14 mines (or none), not "1"."""
+    from sweeplab.explorer import panel_table
+
+    table = panel_table(sweeplab.Observation.from_text("1?????\n??????\n??????", mines=mines), "rref")
+    assert table["columns"][3] == {"name": "interior", "count": 14}
+    assert [row["fixes"] for row in table["rows"]] == [[], [[3, fixed]]]

@@ -25,6 +25,7 @@ from sweeplab.reach import (
     reach_summary,
     run_games,
 )
+from sweeplab.stats import wilson_interval
 from sweeplab.testing import random_positions
 
 # ------------------------------------------------------------------------------------------ reach
@@ -77,6 +78,10 @@ def test_reach_summary_has_wilson_intervals():
     assert r.games == 8 and r.wins == rows["won"].sum()
     assert r.ci_low <= r.win_rate <= r.ci_high
     assert not r.use_total
+    assert (r.ci_low, r.ci_high) == pytest.approx(wilson_interval(int(r.wins), 8))
+    revealed = rows["revealed"].to_numpy(dtype=float)
+    assert r.mean_revealed == pytest.approx(revealed.mean())
+    assert r.sem_revealed == pytest.approx(np.sqrt(((revealed - revealed.mean()) ** 2).sum() / 7 / 8))
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
