@@ -133,3 +133,35 @@ clue_table(kb.observation, use_total=False)
 #    check with `clue_table`.
 # 3. Make a position whose clue system splits into three components and count them with
 #    `sweeplab.clue_system(obs).components()`.
+
+# %% [markdown]
+# <details><summary>Answers (for teachers; try first)</summary>
+#
+# 1. The total row has a 1 for *every* covered cell: the 7 frontier cells a–g and the 241 interior
+#    cells, 248 in all. Its right side is 40, the board's mines (no flags yet).
+#
+#    ```python
+#    full = sweeplab.clue_system(corner)
+#    print(full.A[-1].sum(), full.A[-1].min(), full.b[-1], full.n_variables)   # 248 1 40 248
+#    ```
+#
+# 2. Flag `(0,1)`, the report's $v_2$ (a mine). Its column disappears (9 variables instead of 10) and
+#    each clue touching it loses 1: `(1,1)` goes from 2 to 1 and `(1,2)` from 1 to 0; the other rows
+#    keep their right sides.
+#
+#    ```python
+#    flagged = sweeplab.Observation.from_text("?F??????\n?211221?")
+#    clue_table(flagged, use_total=False)["b"].tolist()   # [1, 0, 1, 2, 2, 1]; before: [2, 1, 1, 2, 2, 1]
+#    ```
+#
+# 3. Three pairs of covered cells separated by revealed cells without a number (`-`), so no clue sees
+#    two pairs. (Choose numbers that fit a layout: `22` in the middle means both cells there are mines.)
+#
+#    ```python
+#    obs = sweeplab.Observation.from_text("??-??-??\n11-22-11")
+#    parts = sweeplab.clue_system(obs).components()
+#    print(len(parts), [p.cells for p in parts])
+#    # 3 [((0, 0), (0, 1)), ((0, 3), (0, 4)), ((0, 6), (0, 7))]
+#    ```
+#
+# </details>

@@ -132,3 +132,62 @@ for method in ("trivial", "rref", "bounded", "enumerate"):
 #    (hint: `sweeplab.examples.EXAMPLES["smallest-trivial-beats-rref"]`).
 # 3. Write a 1-2-1 wall yourself with `Observation.from_text` and check which row of the RREF proves the
 #    safe cell.
+
+# %% [markdown]
+# <details><summary>Answers (for teachers; try first)</summary>
+#
+# 1. On report 002's first board the reversed order finds safe `(0,2)`, `(0,7)`, `(1,7)` and the mine
+#    `(0,5)`, which the natural order missed, but loses the safe `(0,6)` and the mine `(0,4)`. Neither
+#    order finds `(0,3)`. On the second board both orders find the same two cells.
+#
+#    ```python
+#    import sweeplab.example_plugin   # registers "rref-reversed"
+#    for name in ("002-one-two", "002-one-one-two-two"):
+#        for method in ("rref", "rref-reversed"):
+#            d = sweeplab.deduce(EXAMPLES[name].observation, method, use_total=False)
+#            print(name, method, "safe", sorted(d.safe), "mines", sorted(d.mines))
+#    # 002-one-two rref safe [(0, 2), (0, 6), (0, 7), (1, 7)] mines [(0, 1), (0, 4)]
+#    # 002-one-two rref-reversed safe [(0, 2), (0, 7), (1, 7)] mines [(0, 1), (0, 5)]
+#    # 002-one-one-two-two: both give safe [(0, 1)] mines [(0, 4)]
+#    ```
+#
+#    To see the bound table, reverse the columns of `clue_table` and reduce with sympy: two rows are at
+#    a bound, `x9=0, x7=0, x1=1` and `x5=1, x2=0`.
+#
+#    ```python
+#    t = clue_table(board, use_total=False)
+#    rev = t[list(t.columns[-2::-1]) + ["b"]]
+#    R, pivots = sympy.Matrix(rev.values.tolist()).rref()
+#    bound_table(pd.DataFrame(R.tolist()[:len(pivots)], columns=rev.columns))   # import pandas as pd
+#    ```
+#
+# 2. The catalogue's position is a 6×1 column, `?/./?/./?/?`, with 1 mine. `trivial` proves `(0,0)`,
+#    `(2,0)` and `(4,0)` safe and `(5,0)` a mine; one `rref` pass proves only `(2,0)` and `(5,0)`. The zero at
+#    `(1,0)` says `x0 + x1 = 0`, but the RREF (total row included) replaces it by `x0 + x3 = 1`, and that
+#    row is at no bound. (The catalogue says it is the smallest witness of a search over all boards of up
+#    to 9 cells.)
+#
+#    ```python
+#    ex = EXAMPLES["smallest-trivial-beats-rref"]
+#    for method in ("trivial", "rref"):
+#        d = sweeplab.deduce(ex.observation, method)
+#        print(method, "safe", sorted(d.safe), "mines", sorted(d.mines))
+#    # trivial safe [(0, 0), (2, 0), (4, 0)] mines [(5, 0)]
+#    # rref safe [(2, 0)] mines [(5, 0)]
+#    bound_table(rref_table(ex.observation))   # rows x0+x3=1 and x2+x3=1 fix nothing; x1-x3=-1 fixes x1, x3
+#    ```
+#
+# 3. A wall closed at both ends (`-` is a revealed cell without a number). The RREF is the identity, and
+#    the row `x1 = 0` (pivot `x1`, cell `(0,2)`, under the 2) proves the safe cell.
+#
+#    ```python
+#    wall = sweeplab.Observation.from_text("-???-\n-121-\n-----")
+#    bound_table(rref_table(wall, use_total=False))
+#    # pivot x0: x0=1,  pivot x1: x1=0,  pivot x2: x2=1
+#    ```
+#
+#    If the ends are covered instead (`?????/-121-`), one pass finds the two mines and the two end cells
+#    but not the safe cell under the 2: its row `x2 + x3 + x4 = 1` is at no bound. `enumerate` does prove
+#    `(0,2)` safe.
+#
+# </details>

@@ -127,3 +127,66 @@ print(f"{games} intermediate games: {int(df['wrong_claims'].sum())} wrong claims
 #    and are those claims right?
 # 3. For a cell that `lstsq-certified` claims, find the combination of rows equal to its unit vector
 #    (`numpy.linalg.lstsq(A.T, e_j)`): that combination is its proof.
+
+# %% [markdown]
+# <details><summary>Answers (for teachers; try first)</summary>
+#
+# 1. `??/2?/22/??` without the total. The clues read `x(0,0) + x(0,1) + x(1,1) = 2` and
+#    `x(1,1) + x(3,0) + x(3,1) = 2` (twice). The minimum-norm solution puts `(1,1)` at exactly 1 (the other
+#    four cells at 1/2), so `lstsq` claims a mine there. But the layout with `(1,1)` safe and the other
+#    four cells mines fits every clue, and `enumerate` proves nothing. Found by scanning
+#    `sweeplab.testing.random_positions(3000, seed=5, noise=False, max_side=5)` (position 409) for
+#    `lstsq` mines that `enumerate` does not prove.
+#
+#    ```python
+#    obs = sweeplab.Observation.from_text("??\n2?\n22\n??")
+#    for method in ("lstsq", "enumerate"):
+#        d = sweeplab.deduce(obs, method, use_total=False)
+#        print(method, "safe", sorted(d.safe), "mines", sorted(d.mines))
+#    # lstsq safe [] mines [(1, 1)]
+#    # enumerate safe [] mines []
+#    s = sweeplab.clue_system(obs, use_total=False)
+#    print(s.cells, s.A @ [1, 1, 0, 1, 1], s.b)   # ((0,0), (0,1), (1,1), (3,0), (3,1)) [2 2 2] [2 2 2]
+#    ```
+#
+# 2. A larger `tol` claims every cell whose minimum-norm value lies within `tol` of 0 or 1, so it claims
+#    more, and the extra claims are more and more often wrong. Over the exact-clue positions of
+#    `random_positions(1000, seed=0, noise=False)` (total used), checked against `enumerate`:
+#
+#    | tol | 1e-6 (default) | 1e-3 | 0.1 | 0.2 | 0.4 |
+#    |---|---|---|---|---|---|
+#    | claims | 2459 | 2467 | 2920 | 3413 | 4688 |
+#    | wrong | 4 | 8 | 70 | 240 | 1261 |
+#
+#    Going from 0.2 to 0.4 adds 1275 claims, and 1021 of them are wrong. No tolerance makes the method
+#    sound (`tol` must lie in [0, 0.5)).
+#
+#    ```python
+#    from sweeplab.testing import random_positions
+#    tols = (1e-6, 1e-3, 0.1, 0.2, 0.4)
+#    claims, wrong = dict.fromkeys(tols, 0), dict.fromkeys(tols, 0)
+#    for obs in random_positions(1000, seed=0, noise=False):
+#        try:
+#            exact = sweeplab.deduce(obs, "enumerate")
+#            found = {tol: sweeplab.deduce(obs, "lstsq", tol=tol) for tol in tols}
+#        except Exception:   # positions no layout fits
+#            continue
+#        for tol, d in found.items():
+#            claims[tol] += len(d)
+#            wrong[tol] += len((d.safe - exact.safe) | (d.mines - exact.mines))
+#    ```
+#
+# 3. For `(2,4)` in the 5×5 position above, the combination is clue `(1,3)` minus clue `(0,3)`:
+#    `A.T @ y` is the unit vector of `(2,4)` and `y @ b = 0`, so `x(2,4) = 0` in every solution. This is
+#    the proof `deduce(obs, "lstsq-certified", use_total=False, proofs=True)` gives too.
+#
+#    ```python
+#    e = np.zeros(system.n_variables)
+#    e[system.cells.index((2, 4))] = 1
+#    y = np.linalg.lstsq(system.A.T.astype(float), e, rcond=None)[0]
+#    print({clue: round(float(v), 6) + 0.0 for clue, v in zip(system.clues, y)})
+#    # {(0, 3): -1.0, (1, 3): 1.0, (2, 3): 0.0, (3, 2): 0.0, (4, 2): 0.0}
+#    print((system.A.T @ y).round(6) + 0.0, round(float(y @ system.b), 6) + 0.0)   # [0. 0. 1. 0. 0. 0.] 0.0
+#    ```
+#
+# </details>

@@ -146,3 +146,60 @@ plt.show()
 #    `rank_mod_p`.
 # 3. Which primes $p$ make `gfp` find exactly the cells of `rref` on the positions above, and why do
 #    large primes behave like the rationals?
+
+# %% [markdown]
+# <details><summary>Answers (for teachers; try first)</summary>
+#
+# 1. The catalogue's `gfp-beats-rref` board (`?1?/1?1/??2/1??`). One `rref` pass proves nothing, but
+#    `gfp` with $p = 3$ proves `(0,2)` and `(3,2)` safe and `(3,1)` a mine. For `(0,2)`, clue `(1,0)` minus
+#    clues `(0,1)`, `(1,2)`, `(3,0)`, plus clue `(2,2)`, gives $-2x_{(0,2)} + x_{(3,2)} = 0$. Over the
+#    rationals 0 lies inside the range $[-2, 1]$, so the row fixes nothing. Modulo 3 the row is
+#    $x_{(0,2)} + x_{(3,2)} \equiv 0$ with range $[0, 2]$, and only 0 fits, so both cells are safe.
+#
+#    ```python
+#    from sweeplab.examples import EXAMPLES
+#    obs = EXAMPLES["gfp-beats-rref"].observation
+#    print(sorted(sweeplab.deduce(obs, "rref").cells))   # []
+#    d = sweeplab.deduce(obs, "gfp", p=3, proofs=True)
+#    print(sorted(d.safe), sorted(d.mines))              # [(0, 2), (3, 2)] [(3, 1)]
+#    print(d.proofs[(0, 2)].explain(obs))
+#    ```
+#
+# 2. The 4×4 matrix "all ones but the diagonal": each row holds three of four cells, so the four rows
+#    add up to $3(x_0 + x_1 + x_2 + x_3) \equiv 0 \pmod 3$. Its determinant is $-3$. (A 3×3 0/1 matrix has
+#    $|\det| \le 2$, checked over all 512 of them, so 4×4 is the smallest size that works.)
+#
+#    ```python
+#    A = np.ones((4, 4), dtype=int) - np.eye(4, dtype=int)
+#    print(sympy.Matrix(A).det(), sympy.Matrix(A).rank(), {p: rank_mod_p(A, p=p) for p in (2, 3, 5, 7)})
+#    # -3 4 {2: 4, 3: 3, 5: 4, 7: 4}
+#    ```
+#
+# 3. We compared cell sets, position by position, with the notebook's positions at each preset:
+#
+#    | positions (preset) | p=2 | 3 | 5 | 7 | 11 | 13 | 101 |
+#    |---|---|---|---|---|---|---|---|
+#    | 6 (smoke) | 0 | 2 | 5 | 6 | 6 | 6 | 6 |
+#    | 60 (quick) | 3 | 14 | 56 | 60 | 60 | 60 | 60 |
+#    | 400 (full) | 11 | 108 | 367 | 398 | 400 | 400 | 400 |
+#
+#    So on the smoke and quick positions every $p \ge 7$ gives exactly the cells of `rref`. At the full
+#    preset, $p = 7$ misses cells of `rref` on 2 of the 400 positions, and $p \ge 11$ matches on all of
+#    them. Why large primes act like the rationals: once $p$ divides no pivot, the GF(p) reduction is the
+#    rational RREF taken mod $p$. If a row's coefficients are small integers and its range (from $L$ to
+#    $U$) is shorter than $p$, the residues nearest 0 are the coefficients themselves and at most one
+#    integer in the range is $\equiv r$, so the mod-p bound rule *is* the rational one. Only rows with
+#    fractions or large entries still read differently, and those become rarer as $p$ grows.
+#
+#    ```python
+#    for n in (6, 60, 400):
+#        positions = midgame_positions(shape=(16, 16), density=40 / 256, n=n, seed=0, reveal=0.3)
+#        same = dict.fromkeys((2, 3, 5, 7, 11, 13, 101), 0)
+#        for obs in positions:
+#            rref = sweeplab.deduce(obs, "rref", use_total=False).cells
+#            for p in same:
+#                same[p] += sweeplab.deduce(obs, "gfp", p=p, use_total=False).cells == rref
+#        print(n, same)
+#    ```
+#
+# </details>

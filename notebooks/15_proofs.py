@@ -237,3 +237,55 @@ print(by_level.to_string(float_format=lambda v: f"{v:.3g}"))
 # 2. Take `gfp`'s modulo-7 step above and read it modulo 5 instead: does it still prove the cell?
 # 3. Find a cell of a real game (`sweeplab.new_game`, play some moves) whose shortest proof needs more
 #    than three rows.
+
+# %% [markdown]
+# <details><summary>Answers (for teachers; try first)</summary>
+#
+# 1. Clue `(1,0)` minus clue `(1,1)` plus clue `(1,2)` gives `x(0,1) = 0`, which passes the check. With
+#    clue `(1,2)` taken twice instead, the step gives `2·x(0,1) + x(0,2) = 1`. Its range is [0, 3] and 1
+#    lies inside, so the step fixes nothing and the check fails.
+#
+#    ```python
+#    from sweeplab.proof_check import explain_failure
+#    obs = EXAMPLES["one-two-one"].observation   # ???/121
+#    step = {"rows": [[[1, 0], 1], [[1, 1], -1], [[1, 2], 1]], "modulus": None, "fixes": [[[0, 1], 0]]}
+#    proof = {"cell": [0, 1], "value": 0, "method": "by hand", "steps": [step]}
+#    print(sweeplab.check_proof(obs, proof))                               # True
+#    step["rows"][2][1] = 2
+#    print(sweeplab.check_proof(obs, proof), explain_failure(obs, proof))
+#    # False step 1: the rule does not fix (0, 1) to 0
+#    ```
+#
+# 2. Yes. The step for `(3,2)` on `gfp-beats-rref` sums to $-6x_{(0,2)} + 3x_{(3,2)} = 0$. Modulo 5 that is
+#    $-x_{(0,2)} - 2x_{(3,2)} \equiv 0$, whose range is $[-3, 0]$, and only 0 fits, so both cells are still
+#    safe. (Modulo 3 every coefficient vanishes and the check fails.) Report 002's second board's step
+#    for `(0,4)` also checks modulo 5.
+#
+#    ```python
+#    obs = EXAMPLES["gfp-beats-rref"].observation
+#    proof = sweeplab.deduce(obs, "gfp", proofs=True).proofs[(3, 2)].to_dict()
+#    for p in (7, 5, 3):
+#        proof["steps"][0]["modulus"] = p
+#        print(p, sweeplab.check_proof(obs, proof))       # 7 True, 5 True, 3 False
+#    proof["steps"][0]["modulus"] = 5
+#    print(sweeplab.Proof.from_dict(proof).explain(obs))   # "-x(0,2) - 2*x(3,2) ≡ 0 (mod 5)" ...
+#    ```
+#
+# 3. In an intermediate game with seed 0, the first click at `(8,8)` already gives one. The shortest
+#    proof the prover finds for the safe cell `(12,9)` is one step over 4 rows: clues `(11,8)` and
+#    `(11,10)` minus clues `(10,8)` and `(11,9)`. `trivial` and `rref` do not claim the cell, and `subset`
+#    needs a chain of 6 steps over 7 rows.
+#
+#    ```python
+#    game = sweeplab.new_game("intermediate", first_click="zero", seed=0)
+#    game.reveal(8, 8)
+#    obs = game.observation
+#    for method in ("trivial", "subset", "rref", "lp", "enumerate"):
+#        proof = sweeplab.deduce(obs, method, proofs=True).proofs.get((12, 9))
+#        print(method, proof and tuple(proof.size))   # None, (6, 7), None, (1, 4), (1, 4)
+#    proof = sweeplab.deduce(obs, "enumerate", proofs=True).proofs[(12, 9)]
+#    print(proof.value, proof.sources, sweeplab.check_proof(obs, proof))
+#    # 0 {(11, 8): 1, (10, 8): -1, (11, 9): -1, (11, 10): 1} True
+#    ```
+#
+# </details>
