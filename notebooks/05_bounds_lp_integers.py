@@ -159,8 +159,10 @@ plt.show()
 # %% [markdown]
 # ## Try it
 #
-# 1. Make a fractional LP point by hand: a small position where the relaxation can put 1/2 in two cells
-#    although every 0/1 layout is forced (`sweeplab.examples.EXAMPLES["lp-needs-integrality"]` is one).
+# 1. Make a fractional LP point by hand: a small position with only one 0/1 layout (so every cell is
+#    forced) where the relaxation can still put 1/2 in some cells, and `lp` proves nothing. Can the
+#    halves be exactly two cells, every other cell 0 or 1? (The catalogue's `lp-needs-integrality`
+#    shows the same gap with one forced cell.)
 # 2. Find a position where `bounded` proves a cell `lp` misses, and one the other way round.
 # 3. Time `milp` and `enumerate` on a 30x30 mid-game position: which is faster, and why?
 
@@ -170,7 +172,7 @@ plt.show()
 # 1. `-1-/???/1?1` (`-`: revealed, no number). With a = `(1,0)`, c = `(1,1)`, b = `(1,2)`, d = `(2,1)`,
 #    the clues read a + c + b = 1, a + c + d = 1 and c + b + d = 1. Only one 0/1 layout fits (c is the
 #    mine, so every cell is forced), yet a = b = d = 1/2, c = 0 satisfies all three clues, so `lp` proves
-#    nothing. That point puts 1/2 in *three* cells. Exactly two halves, with every other cell 0 or 1, is
+#    nothing. That point puts 1/2 in *three* cells. Exactly two halves, with every other cell 0 or 1, are
 #    impossible: a 0/1 clue row holding just one of the two half cells would sum to a non-integer. So
 #    every row holds both or neither, and then putting (1, 0) or (0, 1) in the two cells gives two 0/1
 #    layouts, which means the two cells are not forced.
