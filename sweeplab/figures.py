@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -59,8 +60,12 @@ def _draws_table(*columns: str) -> Callable[[Callable], Callable]:
     the drawing)."""
 
     def decorate(func: Callable) -> Callable:
+        signature = inspect.signature(func)
+        table = next(iter(signature.parameters))  # "df" or "rows", by position or by name
+
         @functools.wraps(func)
-        def figure(df, *args, **kwargs):
+        def figure(*args, **kwargs):
+            df = signature.bind(*args, **kwargs).arguments[table]
             experiments = [name for name, f in FIGURES.items() if f is figure]
             source = f"the table of {' or '.join(experiments)} from sweeplab.experiments.run"
             if not isinstance(df, pd.DataFrame) or df.empty:
@@ -70,7 +75,7 @@ def _draws_table(*columns: str) -> Callable[[Callable], Callable]:
             if missing:
                 raise ValueError(f"{func.__name__} needs the columns {missing}, which the table lacks (its "
                                  f"columns: {list(df.columns)}); give it {source}")
-            return func(df, *args, **kwargs)
+            return func(*args, **kwargs)
 
         return figure
 

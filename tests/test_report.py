@@ -211,3 +211,13 @@ def test_a_figure_refuses_a_table_it_cannot_draw_naming_its_experiment(name):
         figure([1, 2])
     with pytest.raises(ValueError, match=r"needs the columns \[.*\], which the table lacks .*'unrelated'"):
         figure(pd.DataFrame({"unrelated": [1.0, 2.0]}))
+
+
+def test_a_figure_takes_its_table_by_name_too():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    with pytest.raises(ValueError, match="methods_figure draws the table of 006-methods"):
+        FIGURES["006-methods"](rows=pd.DataFrame())
+    with pytest.raises(TypeError):
+        FIGURES["006-methods"]()
