@@ -49,13 +49,14 @@ def _fits(obs, layout):
             and int(layout.sum()) == obs.mines)
 
 
-def _assert_uniform(obs, every, *, seed):
-    """30 draws per layout of ``obs`` fit it and hit every layout of ``every`` alike (chi-square)."""
-    draws = sample_layouts(obs, count=30 * len(every), seed=seed)
-    assert all(_fits(obs, d) for d in draws)
+def _assert_uniform(obs, every, *, seed, given=None):
+    """30 draws per layout of ``obs`` (with the ``given`` cell values) fit it, have those values, and hit
+    every layout of ``every`` alike (chi-square)."""
+    draws = sample_layouts(obs, count=30 * len(every), seed=seed, given=given)
+    assert all(_fits(obs, d) and all(d[c] == v for c, v in (given or {}).items()) for d in draws)
     index = {e.tobytes(): k for k, e in enumerate(every)}
     counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(every))
-    assert stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), counts)
+    assert len(every) == 1 or stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), given, counts)
 
 
 def test_samples_are_uniform_over_the_layouts_that_fit():
@@ -279,12 +280,7 @@ def test_given_cells_draw_uniformly_from_the_layouts_that_have_them():
         if cell is None:
             continue
         for value in (0, 1):
-            have = [e for e in every if e[cell] == value]
-            draws = sample_layouts(obs, count=25 * len(have), seed=checked, given={cell: value})
-            assert all(_fits(obs, d) and d[cell] == value for d in draws)
-            index = {e.tobytes(): k for k, e in enumerate(have)}
-            counts = np.bincount([index[d.tobytes()] for d in draws], minlength=len(have))
-            assert len(have) == 1 or stats.chisquare(counts).pvalue > 1e-4, (obs.to_text(), cell, counts)
+            _assert_uniform(obs, [e for e in every if e[cell] == value], seed=checked, given={cell: value})
         forced = next((c for c in covered if len({bool(e[c]) for e in every}) == 1), None)
         if forced is not None:
             with pytest.raises(InconsistentPositionError):
