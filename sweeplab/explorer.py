@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import AGENTS
+from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused
 from .game import LEVELS, Game, new_game
@@ -39,7 +40,6 @@ from .positions import (
     Observation,
     as_observation,
     cell_pair,
-    neighbour_counts,
 )
 from .probability import probabilities
 from .proofs import Assume, Combine, Proof, Split
@@ -313,7 +313,7 @@ def _refutation(d: Deduction, cell: tuple[int, int], obs: Observation, wanted: b
         return ""
     grid = obs.grid
     covered = grid == COVERED
-    near = covered & (neighbour_counts(grid >= 0) > 0)
+    near = frontier_mask(grid)
     beside = [f"({r},{c})" for r, c in np.argwhere(layout & near).tolist()]
     listed = ", ".join(beside[:12]) + (f" and {len(beside) - 12} more" if len(beside) > 12 else "")
     away, mines_away = int((covered & ~near).sum()), int((layout & covered & ~near).sum())
