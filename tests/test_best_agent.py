@@ -622,3 +622,40 @@ def test_isolated_regions_option_plays_and_stays_deterministic():
     two = sweeplab.play("best", workers=2, **kwargs)
     cols = ["game", "won", "moves", "guesses", "revealed"]
     assert one[cols].equals(two[cols])
+
+
+def _two_step_value(obs, cell, bonus, base):
+    """The two-step value of the module notes, from each number the cell may show."""
+    value = progress = 0.0
+    for pk, after in number_distribution(obs, cell, base=base).values():
+        if after.safe:
+            value, progress = value + pk, progress + pk
+        else:
+            p = after.probabilities
+            left = np.isfinite(p) & (p < 1.0)
+            value += pk * (1.0 - float(p[left].min()) if left.any() else 1.0)
+    return value + bonus * progress
+
+
+def test_pruning_the_candidates_never_loses_the_best_two_step_value():
+    """Candidates are valued safest first and the rest skipped once none can reach the best value; with a
+    negative progress_bonus the bound was P(safe) (1 + bonus), below values some candidates reach."""
+    from sweeplab.agents.best import BestAgent
+    from sweeplab.testing import half_revealed
+
+    checked = 0
+    for seed in range(200):
+        obs = half_revealed(9, density=0.2, seed=seed, revealed=0.15)
+        d = sweeplab.deduce(obs, "enumerate", probabilities=True)
+        if d.safe or d.mines:
+            continue
+        p = d.probabilities
+        covered = np.isfinite(p) & (obs.grid == COVERED)
+        base = analyse_weighted(obs)
+        for bonus in (-0.6, -0.3, 0.0, 0.2):
+            agent = BestAgent(progress_bonus=bonus, candidates="wide", lookahead=10**6)  # every covered cell
+            values = agent._two_step(obs, p, np.where(covered, 1.0 - p, -np.inf))
+            best = max(_two_step_value(obs, (int(r), int(c)), bonus, base) for r, c in np.argwhere(covered))
+            assert values[np.isfinite(values)].max() == pytest.approx(best, abs=1e-9), (seed, bonus)
+        checked += 1
+    assert checked >= 10

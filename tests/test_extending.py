@@ -103,11 +103,13 @@ def test_a_method_that_does_not_read_bounds_is_refused_noisy_bounds(clean_regist
     assert exact_single_clue(obs) == (set(), set())  # reads nothing here ...
     obs = Observation.from_text("??\n1?", noise="under")  # ... but here it reads "exactly 1 of 3"
     sweeplab.register_method("eq-only", exact_single_clue, sound=True, complete=False)
-    with pytest.raises(MethodRefused, match="'eq-only' needs exact clues"):
-        deduce(obs, "eq-only")
+    for noise in ("under", "over"):
+        with pytest.raises(MethodRefused, match="'eq-only' needs exact clues"):
+            deduce(Observation.from_text("??\n1?", noise=noise), "eq-only")
     sweeplab.register_method("eq-bounds", exact_single_clue, sound=True, complete=False, reads_bounds=True)
     assert METHODS["eq-bounds"].reads_bounds and not METHODS["eq-only"].reads_bounds
-    deduce(obs, "eq-bounds")  # the author's word: it runs
+    for noise in ("under", "over"):
+        deduce(Observation.from_text("??\n1?", noise=noise), "eq-bounds")  # the author's word: it runs
     assert deduce(Observation.from_text("??\n3?"), "eq-only").mines == {(0, 0), (0, 1), (1, 1)}
 
 
@@ -366,3 +368,26 @@ def test_a_preset_corpus_that_is_not_committed_is_generated_for_dominance():
 
     positions = dominance_positions(corpus="tiny", examples=False)
     assert positions and all(isinstance(p, Observation) for p in positions)
+
+
+def test_the_fingerprint_of_a_notebooks_method_sees_its_literals_and_not_its_line_numbers():
+    """A notebook's method that differs only in a constant (also one inside a nested function) plays
+    differently: its fingerprint must differ. Moving it down the notebook changes nothing."""
+    from sweeplab.provenance import function_fingerprint
+
+    def fingerprint(threshold, inner, blank_lines=0):
+        source = "\n" * blank_lines + textwrap.dedent(f"""
+            def mine(system):
+                pick = lambda row: row > {inner}
+                return [i for i, row in enumerate(system) if pick(row) and row < {threshold}]
+        """)
+        namespace = {"__name__": "__main__"}
+        exec(source, namespace)
+        assert namespace["mine"]([1, 2, 5]) is not None
+        return function_fingerprint(namespace["mine"])
+
+    same = fingerprint(3, 0)
+    assert fingerprint(3, 0, blank_lines=5) == same
+    assert fingerprint(4, 0) != same
+    assert fingerprint(3, 1) != same
+    assert fingerprint(3.0, 0) != same  # another value as Python sees it, though equal

@@ -486,6 +486,15 @@ def test_flags_are_true_or_false_never_a_truthy_string(call):
     assert sweeplab.probabilities(obs, use_total=True)[0, 0] == pytest.approx(1 / 3)
 
 
+def test_probabilities_are_asked_only_of_a_method_that_gives_them():
+    obs = Observation.from_text("???", mines=1)
+    with pytest.raises(ValueError, match="method 'rref' gives no probabilities; 'enumerate' does"):
+        deduce(obs, "rref", probabilities=True)
+    assert deduce(obs, "rref", probabilities=False).probabilities is None  # asking for none is fine
+    probabilities = deduce(obs, "enumerate", probabilities=True).probabilities
+    assert probabilities[0].tolist() == pytest.approx([1 / 3] * 3)
+
+
 @pytest.mark.parametrize("claims, message", [
     (({(0, 0)}, {(0, 0)}), "both safe and a mine"),
     (({(9, 9)}, set()), "outside the 2x2 board"),

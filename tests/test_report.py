@@ -221,3 +221,13 @@ def test_a_figure_takes_its_table_by_name_too():
         FIGURES["006-methods"](rows=pd.DataFrame())
     with pytest.raises(TypeError):
         FIGURES["006-methods"]()
+
+
+def test_the_published_rates_are_those_the_sources_give():
+    """The figures every comparison is made against (issue 13's table; report 000's Intermediate rates)."""
+    from sweeplab.experiments import PUBLISHED_000, PUBLISHED_BEST
+
+    assert dict(PUBLISHED_BEST) == {
+        ("beginner", "safe"): 0.9169, ("intermediate", "safe"): 0.7823, ("expert", "safe"): 0.4113,
+        ("beginner", "zero"): 0.9717, ("intermediate", "zero"): 0.8908, ("expert", "zero"): 0.543}
+    assert dict(PUBLISHED_000) == {"random": 0.0, "trivial": 0.5825, "csp": 0.712, "lstsq": 0.68}

@@ -213,3 +213,34 @@ def test_summarize_totals_claims_and_speed_and_groups_a_column_that_is_partly_mi
     assert s.loc["a", "guesses"] == pytest.approx(1.0) and s.loc["a", "score"] == pytest.approx(2.5 / 3)
     # noise_p holds one value and NaN: two groups, so it is a grouping column
     assert "noise_p" in summarize(df).columns
+
+
+def _newcombe_10(both, only_a, only_b, neither, z=1.959963984540054):
+    """Newcombe (1998) method 10 written out from the paper: Wilson intervals of the two rates, the
+    correlation's numerator AD - BC lowered by n/2 when above it and taken as 0 between 0 and n/2."""
+    n = both + only_a + only_b + neither
+
+    def wilson(k):
+        p = k / n
+        centre, half = p + z * z / (2 * n), z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        return p, (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+    (pa, la, ua), (pb, lb, ub) = wilson(both + only_a), wilson(both + only_b)
+    ad_bc = both * neither - only_a * only_b
+    numerator = ad_bc - n / 2 if ad_bc > n / 2 else (0.0 if ad_bc >= 0 else ad_bc)
+    phi = numerator / np.sqrt((both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither))
+    d = pb - pa
+    low = d - np.sqrt((pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2)
+    high = d + np.sqrt((ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2)
+    return low, high
+
+
+@pytest.mark.parametrize("counts", [
+    (5, 4, 4, 4),     # AD - BC = 4, within (0, n/2 = 8.5]: phi is 0
+    (5, 4, 6, 5),     # AD - BC = 1: phi 0, not 1 / sqrt(...)
+    (40, 3, 9, 48),   # AD - BC = 1893 > n/2: lowered by 50
+    (3, 20, 25, 2),   # AD - BC < 0: unchanged
+])
+def test_the_interval_is_newcombes_method_10_in_each_zone_of_the_correction(counts):
+    d = paired_difference(*pairs(*counts))
+    assert (d.low, d.high) == pytest.approx(_newcombe_10(*counts), abs=1e-12)

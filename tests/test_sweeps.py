@@ -97,3 +97,19 @@ def test_cli_sweep_config_file(tmp_path, capsys):
     df = load_results(out)
     assert len(df) == 12 and set(df["noise"].dropna()) == {"lost"}
     assert "lost" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("flags", "games", "seed", "chunks", "agent"), [
+    ([], 6, 2, ["g000000000", "g000000003"], "random"),
+    (["--games", "4", "--seed", "9", "--chunk-size", "2", "--agent", "trivial"], 4, 9,
+     ["g000000000", "g000000002"], "trivial"),
+])
+def test_cli_sweep_flags_take_precedence_over_the_config(tmp_path, flags, games, seed, chunks, agent):
+    config = tmp_path / "grid.toml"
+    config.write_text('games = 6\nseed = 2\nchunk_size = 3\n[grid]\nagent = "random"\nlevel = "beginner"\n')
+    out = tmp_path / "out"
+    assert main(["sweep", str(config), "--out", str(out), "--workers", "1", "--no-progress", *flags]) == 0
+    df = load_results(out)
+    assert len(df) == games and set(df["seed"]) == {seed} and set(df["agent"]) == {agent}
+    assert set(df["level"]) == {"beginner"}
+    assert sorted(p.stem.split("-")[1] for p in (out / "chunks").glob("*.parquet")) == chunks

@@ -815,7 +815,8 @@ class BestAgent(BestV1Agent):
         ``candidates="score"`` also :func:`wide_candidates` (on the frontier only
         with ``"frontier"``, and with ``"auto"`` on sparse boards).  They are valued
         safest first, and a candidate no safer than the best value found is
-        skipped (a value never exceeds ``P(safe) * (1 + progress_bonus)``).
+        skipped (a value never exceeds ``P(safe) * (1 + max(progress_bonus, 0))``: a
+        negative bonus lowers some values, never the bound).
         """
         if obs.mines is None or not self.use_total:  # layouts are counted with the total
             return score
@@ -838,7 +839,7 @@ class BestAgent(BestV1Agent):
         w = obs.shape[1]
         best = -np.inf
         for i in sorted(cells, key=lambda j: (pf[j], j)):
-            if (1.0 - pf[i]) * (1.0 + self.progress_bonus) < best - 1e-12:
+            if (1.0 - pf[i]) * (1.0 + max(self.progress_bonus, 0.0)) < best - 1e-12:
                 break  # sorted by safety: no later candidate can reach ``best``
             try:
                 dist = number_distribution(obs, divmod(i, w), base=base, max_nodes=self.max_nodes)
