@@ -601,6 +601,15 @@ class Explorer:
             message = _then(message, f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs
+        why = {} if d is None else {cell: d.unproved_reason(cell, obs) for cell in sorted(d.unproved)}
+        reasons = {f"{r},{c}": reason for (r, c), reason in why.items()}
+        if d is not None and why:
+            try:  # a refuting layout for the first few claims that are not forced
+                reasons = {f"{r},{c}": reason + _refutation(d, (r, c), obs, k < REFUTED)
+                           for k, ((r, c), reason) in enumerate(why.items())}
+            except Exception as exc:  # noqa: BLE001 - the reasons without layouts, and the bug said
+                bug = f"{type(exc).__name__}: {exc}; a bug in sweeplab"
+                message = _then(message, f"no refuting layout ({bug})")
         with board.hold_sync():
             board.methods = [{"name": name, "sound": info.sound, "complete": info.complete,
                               "summary": info.summary} for name, info in METHODS.items()]
@@ -611,10 +620,7 @@ class Explorer:
             board.mines = sorted([r, c] for r, c in d.mines) if d else []
             board.proofs = {f"{r},{c}": _proof_view(p, obs) for (r, c), p in proofs.items()}
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
-            why = {} if d is None else {cell: d.unproved_reason(cell, obs) for cell in sorted(d.unproved)}
-            board.unproved_reasons = {
-                f"{r},{c}": reason + (_refutation(d, (r, c), obs, k < REFUTED) if d else "")
-                for k, ((r, c), reason) in enumerate(why.items())}
+            board.unproved_reasons = reasons
             if why:
                 reasons = "; ".join(sorted(set(why.values())))
                 note = f"{len(board.unproved_reasons)} claimed cells without a proof: {reasons}"

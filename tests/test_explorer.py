@@ -297,6 +297,33 @@ def test_a_method_that_raises_leaves_the_board_in_step_with_the_game():
         sweeplab.unregister_method("explorer-boom")
 
 
+def test_a_refutation_that_raises_leaves_the_reasons_and_says_so(monkeypatch):
+    """The refuting layout is drawn after the deduction: a bug there must not stop the board's update."""
+    from sweeplab.agents.base import frontier_mask
+
+    def guess_mines(obs, *, use_total=True):  # unsound: every covered cell beside a number is "a mine"
+        return set(), {(int(r), int(c)) for r, c in np.argwhere(frontier_mask(obs.grid))}
+
+    sweeplab.register_method("explorer-guess", guess_mines, sound=False, complete=False)
+    try:
+        ex = Explorer(seed=1, method="explorer-guess")
+        ex.click(4, 4)
+        drawn = ex.board.unproved_reasons
+        assert sum("every clue and the total hold" in why for why in drawn.values()) == 3  # REFUTED
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("sampler broke")
+
+        monkeypatch.setattr("sweeplab.explorer.sample_layouts", broken)
+        ex.refresh()
+        assert "no refuting layout (RuntimeError: sampler broke; a bug in sweeplab)" in ex.board.message
+        assert set(ex.board.unproved_reasons) == set(drawn) and ex.board.unproved  # the claims still shown
+        assert not any("every clue" in why for why in ex.board.unproved_reasons.values())
+        assert ex.board.grid == ex.game.observation.grid.tolist()
+    finally:
+        sweeplab.unregister_method("explorer-guess")
+
+
 def test_new_takes_its_seed_with_a_level_and_the_starting_board_stays_on_the_menu():
     ex = Explorer(level="beginner", seed=1)
     ex.new(seed=42, level="expert")
