@@ -622,8 +622,8 @@ class Explorer:
             board.unproved = sorted([r, c] for r, c in d.unproved) if d else []
             board.unproved_reasons = reasons
             if why:
-                reasons = "; ".join(sorted(set(why.values())))
-                note = f"{len(board.unproved_reasons)} claimed cells without a proof: {reasons}"
+                kinds = "; ".join(sorted(set(why.values())))
+                note = f"{len(board.unproved_reasons)} claimed cells without a proof: {kinds}"
                 message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [
                 [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]
