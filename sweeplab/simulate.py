@@ -186,7 +186,9 @@ def play(
     level : {"beginner", "intermediate", "expert"}, optional
         Or ``shape=(height, width)`` with ``mines`` or ``density``.
     games : int
-        Number of games; they are games ``start .. start + games - 1`` of the root ``seed``.
+        Number of games; they are games ``start .. start + games - 1`` of the root ``seed``
+        (0: an empty table with every column, for code that concatenates results;
+        the command line, where 0 is more likely a slip, refuses it).
     seed : int or numpy.random.Generator
         Root seed (see the module notes: results never depend on the worker count); a
         ``Generator`` gives it by one draw, and the rows record the integer.

@@ -193,3 +193,9 @@ def test_bad_rules_are_refused_before_any_game(kwargs, match, games):
     # also with no game to play: a sweep checks its points by playing none of them
     with pytest.raises(ValueError, match=match):
         sweeplab.play("trivial", level="beginner", games=games, **kwargs)
+
+
+def test_zero_games_is_an_empty_table_with_every_column():
+    one = sweeplab.play("trivial", level="beginner", games=1, seed=0)
+    none = sweeplab.play("trivial", level="beginner", games=0, seed=0)
+    assert none.empty and list(none.columns) == list(one.columns)
