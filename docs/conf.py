@@ -8,6 +8,7 @@ Warnings are errors: the Makefile runs ``sphinx-build -W``.
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from pathlib import Path
@@ -72,11 +73,22 @@ def _package_level_reference(app, env, node, contnode):
         obj = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         return None
+    domain = env.get_domain("py")
+    if not (inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj)):
+        # data (sweeplab.METHODS, sweeplab.COVERED) names no module: the module that documents it
+        homes = sorted(m for m, mod in list(sys.modules.items())
+                       if m.startswith("sweeplab.") and m != module and vars(mod).get(name) is obj)
+        for home in homes:
+            found = domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], f"{home}.{name}",
+                                        node, contnode)
+            if found is not None:
+                return found
+        return None
     home, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", name)
     if not home or f"{home}.{qualname}" == target:
         return None
-    return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
-                                             f"{home}.{qualname}", node, contnode)
+    return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], f"{home}.{qualname}", node,
+                               contnode)
 
 
 def setup(app):

@@ -39,9 +39,13 @@ __all__ = [
     "short_repr",
 ]
 
+#: Code of a covered cell: nothing known (SPEC §1).
 COVERED = -1
+#: Code of a flagged cell: treated as a known mine by every method.
 FLAG = -2
+#: Code of a revealed mine (possible in score mode, SPEC §3): a known mine.
 MINE = -3
+#: Code of a revealed safe cell whose number is hidden (clue noise "lost", SPEC §3): no equation.
 NOCLUE = -4
 
 #: Clue-noise kinds of seed report 004 (SPEC §3).
