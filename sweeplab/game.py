@@ -174,6 +174,16 @@ def resolve_board(
     return (h, w), int(mines)
 
 
+def check_first_click_fits(first_click: str, shape: tuple[int, int], mines: int) -> None:
+    """``ValueError`` when ``mines`` leave no room for the first click's rule on a board of ``shape``."""
+    h, w = shape
+    if first_click == "safe" and mines > h * w - 1:
+        raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
+    if first_click == "zero" and mines > h * w - _smallest_neighbourhood(shape):
+        raise ValueError(f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
+                         f"whose neighbourhood is mine-free")
+
+
 def check_rules(first_click: Any, mode: Any) -> None:
     """``ValueError`` naming the choices unless ``first_click`` and ``mode`` are rules of SPEC §3."""
     if first_click not in FIRST_CLICKS:
@@ -246,13 +256,7 @@ class Game:
         self._mode = mode
         rng = as_generator(seed)
         if _layout is None:
-            if first_click == "safe" and mines > h * w - 1:
-                raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
-            if first_click == "zero" and mines > h * w - _smallest_neighbourhood(shape):
-                raise ValueError(
-                    f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
-                    f"whose neighbourhood is mine-free"
-                )
+            check_first_click_fits(first_click, (h, w), mines)
         try:
             if _layout is None:
                 self._order = rng.permutation(h * w)

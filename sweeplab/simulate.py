@@ -27,7 +27,16 @@ import pandas as pd
 
 from .agents import Agent, first_cell, make_agent
 from .errors import check_flag, close_names
-from .game import LEVELS, Game, board_arguments, check_noise, check_rules, new_game, resolve_board
+from .game import (
+    LEVELS,
+    Game,
+    board_arguments,
+    check_first_click_fits,
+    check_noise,
+    check_rules,
+    new_game,
+    resolve_board,
+)
 from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
@@ -246,6 +255,7 @@ def play(
     games, seed, start = check_count("games", games), root_seed(seed), check_count("start", start)
     noise = check_noise(noise)
     check_rules(first_click, mode)  # refused here, before any game (or progress bar) starts
+    check_first_click_fits(first_click, (h, w), n_mines)
     progress = check_flag("progress", progress)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
     if player.first_move != "random":

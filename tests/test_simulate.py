@@ -1,5 +1,6 @@
 """The simulator: tidy rows, determinism, outcomes that mean what they say."""
 
+import re
 import time
 
 import numpy as np
@@ -199,3 +200,15 @@ def test_zero_games_is_an_empty_table_with_every_column():
     one = sweeplab.play("trivial", level="beginner", games=1, seed=0)
     none = sweeplab.play("trivial", level="beginner", games=0, seed=0)
     assert none.empty and list(none.columns) == list(one.columns)
+
+
+@pytest.mark.parametrize(("first_click", "mines", "message"), [
+    ("safe", 9, "a safe first click needs mines <= cells - 1 = 8, got 9"),
+    ("zero", 6, "a zero first click cannot fit: 6 mines on 3x3"),
+])
+def test_a_first_click_rule_that_cannot_fit_is_refused_before_any_game_starts(capsys, first_click, mines,
+                                                                               message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sweeplab.play("trivial", shape=(3, 3), mines=mines, first_click=first_click, games=2, progress=True)
+    assert capsys.readouterr().err == ""  # no progress bar drawn first
+    assert len(sweeplab.play("trivial", shape=(3, 3), mines=mines, first_click="none", games=2)) == 2
