@@ -19,7 +19,7 @@ with ``best``'s (``best``'s docstring, fifth round).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -42,7 +42,7 @@ _CHUNK = 10
 
 
 def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
-                   mines: int | None = None, given: dict[Cell, int] | None = None) -> np.ndarray:
+                   mines: int | None = None, given: Mapping[Cell, int] | None = None) -> np.ndarray:
     """Mine layouts drawn uniformly from those consistent with the position.
 
     Parameters
@@ -99,11 +99,14 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     return np.stack([_one_layout(obs, p, rng) for _ in range(n)])
 
 
-def _with_given(obs: Observation, given: dict[Cell, int]) -> Observation:
+def _with_given(obs: Observation, given: Mapping[Cell, int]) -> Observation:
     """``obs`` with each given cell settled: a flag for a mine, a revealed cell without a number (no
     clue, SPEC §1) for a safe one."""
+    if not isinstance(given, Mapping):
+        raise ValueError(f"given must be a dict of cells to 0 (safe) or 1 (a mine), for example "
+                         f"{{(2, 3): 0}}; got {type(given).__name__} {given!r}")
     grid = obs.grid.copy()
-    for key, value in dict(given).items():
+    for key, value in given.items():
         cell = cell_pair(key)
         if cell is None or not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]):
             raise ValueError(f"given: {key!r} is not a cell of this {grid.shape[0]}x{grid.shape[1]} board")
