@@ -77,6 +77,13 @@ def check_proof(obs: Any, proof: Any) -> bool:
     ValueError
         Only when ``obs`` is not a position (or text no position reads).
 
+    Notes
+    -----
+    The steps are checked as the tree the JSON form writes out, each step once
+    per place it stands: the time grows with the length of that text (times
+    the cells fixed so far).  A Python object whose branches share one list
+    is checked once per reference, as its JSON text would be.
+
     Examples
     --------
     The 1-2-1 pattern: clue (1,0) minus clue (1,1) plus clue (1,2) gives
