@@ -1,14 +1,20 @@
-"""Fuzzed input to the sweep entry points: a result or a ``ValueError``, nothing else (issue 14)."""
+"""Fuzzed input to the sweep entry points: a result or a ``ValueError``, nothing else (issue 14).
+
+Each entry point has a test on valid input, where every draw must be accepted and the
+result checked, and one on junk, where a refusal must be one line that names what was wrong.
+"""
 
 import contextlib
 import io
 import json
+import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sweeplab.cli import main
-from sweeplab.commands.sweep import load_config, parse_option
+from sweeplab.commands.sweep import GRID_FLAGS, WORDS, load_config, parse_option
 from sweeplab.sweeps import expand_grid, run_sweep
 
 KEYS = ["agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move",
@@ -22,71 +28,196 @@ junk = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dict
     st.text(max_size=3), inner, max_size=2), max_leaves=5)
 
 
-@st.composite
-def values(draw, key):
-    """A good value for ``key`` most of the time, junk otherwise."""
-    good = GOOD[key]
-    return draw(st.sampled_from(good)) if good and draw(st.integers(0, 2)) else draw(junk)
+def assert_refusal(exc: ValueError, *names: str) -> None:
+    """A plain ``ValueError`` on one line that names one of ``names`` (the key, or the value's repr)."""
+    msg = str(exc)
+    assert type(exc) is ValueError and msg and "\n" not in msg, repr(exc)
+    assert any(name in msg for name in names), (msg, names)
 
 
 @st.composite
-def points(draw):
-    keys = draw(st.lists(st.sampled_from(KEYS), unique=True, max_size=5))
-    point = {"agent": draw(values("agent"))}
-    if draw(st.booleans()):
-        point["level"] = draw(values("level"))
+def valid_points(draw):
+    """A point ``play`` accepts: trivial or random, a level or a small board, a few options."""
+    agent = draw(st.sampled_from(GOOD["agent"]))
+    point = {"agent": agent}
+    if draw(st.integers(0, 3)) == 0:
+        point["level"] = "beginner"
     else:
-        point["shape"] = draw(values("shape"))
-        point["mines"] = draw(values("mines"))
-    point.update({k: draw(values(k)) for k in keys})
+        point["shape"] = draw(st.sampled_from(GOOD["shape"]))
+        size = draw(st.sampled_from(["mines", "density"]))
+        point[size] = draw(st.sampled_from(GOOD[size]))
+    options = ["first_click", "mode", "noise", "first_move"]
+    if agent == "trivial":  # random takes first_move only
+        options += ["use_total", "methods"]
+    for key in draw(st.lists(st.sampled_from(options), unique=True, max_size=3)):
+        point[key] = draw(st.sampled_from(GOOD[key]))
     return point
 
 
-@settings(max_examples=60)
-@given(points(), st.integers(1, 3) | junk, st.integers(0, 5) | junk)
+def names_of(value) -> list[str]:
+    """How a message may quote ``value``: its repr, or an element's (a key's) for a list (dict)."""
+    return [repr(value)[:20]] + ([repr(v)[:20] for v in value] if isinstance(value, list | dict) else [])
+
+
+@settings(max_examples=25, deadline=None)
+@given(valid_points(), st.integers(1, 3), st.integers(0, 5))
 def test_run_sweep_fuzz(point, games, seed):
+    df = run_sweep([point], games=games, seed=seed, workers=1, progress=False)
+    assert len(df) == games and df["game"].tolist() == list(range(games))
+    assert (df["agent"] == point["agent"]).all()
+    if "shape" in point:
+        assert (df["height"] == point["shape"][0]).all() and (df["width"] == point["shape"][1]).all()
+    if "mines" in point:
+        assert (df["mines"] == point["mines"]).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(valid_points(), st.sampled_from([*KEYS, "games", "seed"]), junk)
+def test_run_sweep_refuses_junk(point, where, bad):
+    # one value replaced by junk: a refusal names the key or the value (junk may also be valid)
+    games, seed = 2, 1
+    if where == "games":
+        games = bad
+    elif where == "seed":
+        seed = bad
+    else:
+        point[where] = bad
     try:
         df = run_sweep([point], games=games, seed=seed, workers=1, progress=False)
-    except ValueError:
-        return
-    assert len(df) == games and df["game"].tolist() == list(range(games))
+    except ValueError as exc:
+        # a first_move pair of non-numbers is refused without its name: test_first_move_pair_of_words
+        assert_refusal(exc, where, *names_of(bad), *(["int()"] if where == "first_move" else []))
+    else:
+        assert len(df) == games
+
+
+@st.composite
+def valid_grids(draw, keys=tuple(k for k in KEYS if GOOD[k] and k != "agent")):
+    """A grid of good values, and the keys swept (over a list) rather than fixed."""
+    grid, swept = {}, set()
+    for key in ["agent", *draw(st.lists(st.sampled_from(keys), unique=True, max_size=4))]:
+        if draw(st.booleans()):
+            grid[key] = draw(st.sampled_from(GOOD[key]))
+        else:
+            grid[key] = draw(st.lists(st.sampled_from(GOOD[key]), min_size=1, unique_by=json.dumps))
+            swept.add(key)
+    return grid, swept
+
+
+@settings(max_examples=100)
+@given(valid_grids())
+def test_expand_grid_fuzz(case):
+    grid, swept = case
+    expanded = expand_grid(grid)
+    assert len(expanded) == math.prod(len(grid[k]) for k in swept)
+    assert len({json.dumps(p, sort_keys=True) for p in expanded}) == len(expanded)
+    for key, value in grid.items():
+        seen = {json.dumps(p[key]) for p in expanded}
+        assert seen == ({json.dumps(v) for v in value} if key in swept else {json.dumps(value)}), (key, value)
 
 
 @settings(max_examples=100)
 @given(st.dictionaries(st.sampled_from(KEYS), junk | st.lists(junk, max_size=4), max_size=4))
-def test_expand_grid_fuzz(grid):
+def test_expand_grid_refuses_junk(grid):
     try:
         expanded = expand_grid(grid)
+    except ValueError as exc:
+        assert_refusal(exc, "'agent'", *map(repr, grid))
+    else:
+        assert all(isinstance(p, dict) and set(p) == set(grid) for p in expanded)
+
+
+def plain_word(text: str) -> bool:
+    """Read by parse_value as itself: not a boolean or None word, not a number."""
+    try:
+        float(text)
     except ValueError:
+        return text.lower() not in WORDS
+    return False
+
+
+option_values = st.one_of(  # (text, the value parse_option reads from it)
+    st.integers(-(10**6), 10**6).map(lambda i: (str(i), i)),
+    st.floats(allow_nan=False).map(lambda f: (repr(f), f)),
+    st.sampled_from(sorted(WORDS)).flatmap(lambda w: st.sampled_from([w, w.upper(), w.title()]))
+    .map(lambda w: (w, WORDS[w.lower()])),
+    st.lists(st.integers(0, 9) | st.sampled_from(["rref", "milp"]), max_size=3)
+    .map(lambda v: (json.dumps(v), v)),
+    st.from_regex(r"[a-z][a-z_-]{0,6}", fullmatch=True).filter(plain_word).map(lambda s: (s, s)),
+)
+
+
+@settings(max_examples=200)
+@given(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True), option_values,
+       st.sampled_from(["", " "]), st.sampled_from(["", " "]))
+def test_parse_option_fuzz(key, value, pad, pad2):
+    text, want = value
+    option = f"{pad}{key}{pad2}={pad2}{text}{pad}"
+    if key in GRID_FLAGS:  # those have their own flag: refused, by name
+        try:
+            parse_option(option)
+        except ValueError as exc:
+            assert_refusal(exc, f"--{key.replace('_', '-')}")
+        else:
+            raise AssertionError(f"{option!r} accepted")
         return
-    assert all(isinstance(p, dict) for p in expanded)
+    got_key, got = parse_option(option)
+    assert got_key == key and type(got) is type(want) and (got == want or math.isnan(want)), (option, got)
 
 
 @settings(max_examples=200)
 @given(st.text(max_size=20))
-def test_parse_option_fuzz(text):
+def test_parse_option_refuses_junk(text):
     try:
         key, _ = parse_option(text)
-    except ValueError:
-        return
-    assert key.isidentifier()
+    except ValueError as exc:
+        assert_refusal(exc, f"--option {text!r}: ")
+    else:
+        assert key.isidentifier()
+
+
+@st.composite
+def valid_configs(draw):
+    grid, _ = draw(valid_grids())
+    grid.pop("use_total", None)  # use_total=false cannot be given: see test_config_use_total_false
+    doc = {"grid": grid}
+    top = {"games": st.integers(1, 9), "seed": st.integers(0, 9), "chunk_size": st.integers(1, 9),
+           "out": st.from_regex(r"[a-z]{1,6}", fullmatch=True)}
+    for key, values in top.items():
+        if draw(st.booleans()):
+            doc[key] = draw(values)
+    return doc
+
+
+@settings(max_examples=100)
+@given(valid_configs())
+def test_load_config_fuzz(tmp_path_factory, doc):
+    path = tmp_path_factory.mktemp("cfg") / "c.json"
+    path.write_text(json.dumps(doc))
+    assert load_config(str(path)) == doc
 
 
 @settings(max_examples=100)
 @given(st.dictionaries(st.sampled_from(["games", "seed", "out", "chunk_size", "grid", "workers"]),
                        junk | st.dictionaries(st.sampled_from(KEYS), junk, max_size=3), max_size=5)
        | junk)
-def test_load_config_fuzz(tmp_path_factory, doc):
+def test_load_config_refuses_junk(tmp_path_factory, doc):
     path = tmp_path_factory.mktemp("cfg") / "c.json"
-    try:
-        path.write_text(json.dumps(doc))
-    except ValueError:  # NaN and infinities are not JSON
-        return
+    path.write_text(json.dumps(doc))  # NaN and infinities are written as JSON's extension, and read back
     try:
         config = load_config(str(path))
-    except ValueError:
-        return
-    assert isinstance(config["grid"], dict)
+    except ValueError as exc:
+        assert_refusal(exc, f"config {path}: ")
+    else:
+        assert isinstance(config["grid"], dict)
+
+
+@pytest.mark.xfail(strict=True, reason="load_config reads every false as None, and use_total=None is refused")
+def test_config_use_total_false(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"grid": {"agent": "trivial", "level": "beginner", "use_total": False}}))
+    config = load_config(str(path))
+    assert len(run_sweep(expand_grid(config["grid"]), games=1, workers=1, progress=False)) == 1
 
 
 @settings(max_examples=25)
@@ -106,3 +237,11 @@ def test_cli_sweep_flag_fuzz(tmp_path_factory, flag, value):
         lines = err.strip().splitlines()
         assert lines[-1].startswith("sweeplab sweep: error: ") and "Traceback" not in err, err
         assert sum("error:" in line for line in lines) == 1, err
+
+
+@pytest.mark.xfail(strict=True, reason="first_cell calls int() on each part of the pair unguarded")
+@pytest.mark.parametrize("first_move", [["a", "b"], [None, 1]])
+def test_first_move_pair_of_words(first_move):
+    with pytest.raises(ValueError, match="first_move"):
+        run_sweep([{"agent": "trivial", "level": "beginner", "first_move": first_move}], games=1, workers=1,
+                  progress=False)
