@@ -2,13 +2,16 @@
 
 Each entry point either accepts its input (and then gives a valid object) or
 raises ``ValueError`` (``OSError`` for files); nothing else may escape, and the
-command line returns an exit status instead of raising. The default run keeps
+command line returns an exit status instead of raising. A refusal is one line
+naming what was wrong, and most draws are valid (each test counts them, so a
+strategy that drifts to junk fails). The default run keeps
 to at most ``FAST`` examples per entry point (seconds in all); the ``slow``
 variants run ``SLOW``.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import json
@@ -61,6 +64,17 @@ def assert_valid(obs: Observation) -> None:
     assert obs.mines is None or (type(obs.mines) is int and obs.known_mines <= obs.mines <= grid.size)
     assert obs.noise is None or (type(obs.noise) is str and obs.noise in NOISE_KINDS)
     assert Observation.from_text(obs.to_text(), mines=obs.mines, noise=obs.noise) == obs
+
+
+def assert_refusal(exc: Exception, *names: str) -> None:
+    """A refusal a user can act on: a plain ``ValueError``, one short line naming one of ``names``.
+
+    (A ``json.JSONDecodeError`` or ``UnicodeDecodeError`` is a ``ValueError`` too: it must not leak.)
+    """
+    msg = str(exc)
+    assert type(exc) is ValueError, repr(exc)
+    assert msg and "\n" not in msg and len(msg) < 500, msg
+    assert any(name in msg for name in names), (msg, names)
 
 
 def assert_valid_game(game: Game) -> None:
@@ -127,52 +141,104 @@ odd_grid = st.one_of(
 
 # --- Observation.from_text, Observation(...), as_observation ---------------------------------------------
 
+POSITION_WORDS = ("text", "character", "grid", "cell code", "rows", "position", "mines", "noise")
+
+
+@st.composite
+def near_position(draw, odd_grids=odd_grid):
+    """``(grid, mines, noise, clean)``: a valid position, or (not ``clean``) one with one part odd."""
+    grid = draw(code_grid)
+    covered = int(np.count_nonzero(grid == -1))
+    known = int(np.count_nonzero((grid == -2) | (grid == -3)))
+    mines = draw(st.none() | st.integers(known, known + covered))
+    noise = draw(st.sampled_from([None, *NOISE_KINDS]))
+    odd = draw(st.sampled_from(["grid", "mines", "noise", None, None, None]))
+    if odd == "grid":
+        grid = draw(odd_grids)
+    elif odd == "mines":
+        mines = draw(odd_total)
+    elif odd == "noise":
+        noise = draw(odd_noise)
+    return grid, mines, noise, odd is None
+
+
+def damage(draw, text: str) -> str:
+    i = draw(st.integers(0, len(text)))
+    return text[:i] + draw(st.sampled_from(TEXT_CHARS) | st.characters()) + text[i + 1:]
+
+
+@st.composite
+def near_text(draw):
+    """``(text, mines, noise, clean)`` from :func:`near_position`; an odd grid is a damaged text instead."""
+    grid, mines, noise, clean = draw(near_position(odd_grids=st.none()))
+    if grid is None:
+        return damage(draw, Observation(draw(code_grid)).to_text()), mines, noise, clean
+    return Observation(grid).to_text(), mines, noise, clean
+
 
 @pytest.mark.parametrize("n", examples())
 def test_from_text_fuzz(n):
-    @fuzz(st.tuples(position_text | json_value | st.binary(max_size=10), odd_total, odd_noise), n)
+    # a valid position half the time (it must be accepted); odd text, totals and noise otherwise
+    text = position_text | json_value | st.binary(max_size=10)
+    junk = st.tuples(text, odd_total, odd_noise, st.just(False))
+    seen = collections.Counter()
+
+    @fuzz(near_text() | junk, n)
     def check(case):
-        text, mines, noise = case
+        text, mines, noise, clean = case
         try:
             obs = Observation.from_text(text, mines=mines, noise=noise)
-        except ValueError:
-            return
-        assert_valid(obs)
+        except ValueError as exc:
+            assert not clean, exc
+            assert_refusal(exc, *POSITION_WORDS)
+            seen["refused"] += 1
+        else:
+            assert_valid(obs)
+            seen["accepted"] += 1
 
     check()
+    assert seen["accepted"] >= n // 4, seen
 
 
 @pytest.mark.parametrize("n", examples())
 def test_observation_constructor_fuzz(n):
-    @fuzz(st.tuples(odd_grid, odd_total, odd_noise), n)
+    # a valid grid (as an array or nested lists) half the time: it must be accepted
+    seen = collections.Counter()
+    near = near_position().flatmap(
+        lambda c: st.sampled_from([c, (c[0].tolist(), *c[1:])] if isinstance(c[0], np.ndarray) else [c]))
+
+    @fuzz(near | st.tuples(odd_grid, odd_total, odd_noise, st.just(False)), n)
     def check(case):
-        grid, mines, noise = case
-        try:
-            obs = Observation(grid, mines=mines, noise=noise)
-        except ValueError:
-            pass
-        else:
-            assert_valid(obs)
-        try:
-            obs = as_observation(grid, mines=mines)
-        except ValueError:
-            return
-        assert_valid(obs)
+        grid, mines, noise, clean = case
+        for make in (lambda: Observation(grid, mines=mines, noise=noise),
+                     lambda: as_observation(grid, mines=mines)):
+            try:
+                obs = make()
+            except ValueError as exc:
+                assert not clean, exc
+                assert_refusal(exc, *POSITION_WORDS)
+                seen["refused"] += 1
+            else:
+                assert_valid(obs)
+                seen["accepted"] += 1
 
     check()
+    assert seen["accepted"] >= n // 2, seen  # of 2n calls
 
 
 # --- position and game documents, as dicts and as files -------------------------------------------------
 
 
 @st.composite
-def position_document(draw):
+def position_document(draw, mutate=True):
     grid = draw(code_grid)
     covered = int(np.count_nonzero(grid == -1))
     known = int(np.count_nonzero((grid == -2) | (grid == -3)))
     mines = draw(st.none() | st.integers(known, known + covered))
     noise = draw(st.sampled_from([None, *NOISE_KINDS]))
     doc = position_to_dict(Observation(grid, mines=mines, noise=noise), source="fuzz")
+    if not mutate:
+        return doc
     return draw(mutated(doc, {
         "rows": st.lists(position_text, max_size=4),
         "mines": odd_total.filter(lambda v: not isinstance(v, (np.ndarray, np.generic, Fraction, Decimal))),
@@ -181,7 +247,7 @@ def position_document(draw):
 
 
 @st.composite
-def game_document(draw):
+def game_document(draw, mutate=True):
     shape = draw(st.tuples(st.integers(1, 4), st.integers(1, 5)))
     layout = draw(hnp.arrays(bool, shape))
     noise = draw(st.none() | st.tuples(st.sampled_from(NOISE_KINDS), st.floats(0, 1)))
@@ -193,6 +259,8 @@ def game_document(draw):
         r, c = draw(st.integers(0, shape[0] - 1)), draw(st.integers(0, shape[1] - 1))
         with contextlib.suppress(ValueError):
             (game.flag if draw(st.booleans()) else game.reveal)(r, c)
+    if not mutate:
+        return game_to_dict(game)
     h, w = shape
     near_int = st.integers(-6, 10) | st.booleans() | st.floats(-1, 9) | st.none()
     return draw(mutated(game_to_dict(game), {
@@ -212,13 +280,15 @@ def game_document(draw):
 
 
 def mutated(doc: dict, near: dict):
-    """``doc`` with some keys dropped, some replaced by near-valid values, some by any JSON value."""
+    """``doc``, as is half the time, else with some keys dropped, some replaced by near-valid values,
+    some by any JSON value (a key of no meaning is added either way, at times: it is ignored)."""
     keys = sorted(set(doc) | set(near) | {"format", "version"})
 
     @st.composite
     def build(draw):
         out = dict(doc)
-        for key in draw(st.lists(st.sampled_from(keys), max_size=3, unique=True)):
+        changed = draw(st.sampled_from([0, 0, 0, 1, 2, 3]))
+        for key in draw(st.lists(st.sampled_from(keys), min_size=changed, max_size=changed, unique=True)):
             how = draw(st.sampled_from(["drop", "near", "any"]))
             if how == "drop":
                 out.pop(key, None)
@@ -235,37 +305,54 @@ def mutated(doc: dict, near: dict):
     return build()
 
 
-documents = st.one_of(position_document(), game_document(), json_value)
+documents = st.one_of(position_document(), game_document(), position_document(), game_document(), json_value)
+whole_documents = position_document(mutate=False) | game_document(mutate=False)
+DOCUMENT_WORDS = ("document", "version", "'rows'", "'mines'", "'noise'", "'layout'", "'mode'",
+                  "'first_click'", "'shown'", "'moves'", "'status'", "'mines_hit'", "replaying")
+
+
+def is_a(doc, kind: str) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == f"sweeplab.{kind}"
 
 
 @pytest.mark.parametrize("n", examples(120))
 def test_document_fuzz(n):
+    seen = collections.Counter()
+
     @fuzz(documents, n)
     def check(doc):
+        accepted = False
         try:
             obs = position_from_dict(doc)
-        except ValueError:
-            pass
+        except ValueError as exc:
+            assert_refusal(exc, *DOCUMENT_WORDS)
         else:
             assert_valid(obs)
+            accepted = True
         for replay in (True, False):
             try:
                 game = game_from_dict(doc, replay=replay)
-            except ValueError:
+            except ValueError as exc:
+                assert_refusal(exc, *DOCUMENT_WORDS)
+                # the other kind of document is refused by its format tag
+                assert not is_a(doc, "position") or "not a sweeplab.game document" in str(exc), exc
                 continue
             assert_valid_game(game)
+            accepted = True
             covered = np.argwhere(game.observation.grid == -1)
             if game.status == "playing" and len(covered):  # a loaded game plays on
                 game.reveal(*(int(i) for i in covered[0]))
                 assert_valid_game(game)
+        seen["accepted" if accepted else "refused"] += 1
 
     check()
+    assert seen["accepted"] >= n // 3, seen  # half the documents are left whole
 
 
 @st.composite
 def file_bytes(draw):
-    """The bytes of a document, damaged: bytes replaced, cut, a BOM, deep nesting, other encodings."""
-    kind = draw(st.sampled_from(["edit", "edit", "deep", "binary", "utf16"]))
+    """A document's bytes, whole or damaged: bytes replaced, cut, a BOM, deep nesting, other encodings."""
+    kind = draw(st.sampled_from(["whole"] * 5 + ["edit", "edit", "deep", "binary", "utf16"]))
     if kind == "deep":
         depth = draw(st.integers(1, 5000))
         return draw(st.sampled_from(["[", '{"a":', '{"format": "sweeplab.game", "version": 1, "moves": ['])) \
@@ -273,11 +360,12 @@ def file_bytes(draw):
     if kind == "binary":
         return draw(st.binary(max_size=40))
     try:
-        data = json.dumps(draw(documents), default=repr)  # (odd totals: bytes, complex)
+        data = json.dumps(draw(whole_documents if kind == "whole" else documents),
+                          default=repr)  # (odd totals: bytes, complex)
     except RecursionError:  # nested past json's own limit: files that deep are the "deep" kind's
         data = "[]"
     raw = data.encode("utf-16" if kind == "utf16" else "utf-8")
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(st.integers(1, 3)) if kind == "edit" else 0):
         if not raw:
             break
         i = draw(st.integers(0, len(raw) - 1))
@@ -290,6 +378,7 @@ def file_bytes(draw):
 
 @pytest.mark.parametrize("n", examples(120))
 def test_file_fuzz(n):
+    seen = collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "doc.json")
 
@@ -297,16 +386,18 @@ def test_file_fuzz(n):
         def check(raw):
             with open(path, "wb") as fh:
                 fh.write(raw)
-            try:
-                assert_valid(load_position(path))
-            except (ValueError, OSError):
-                pass
-            try:
-                assert_valid_game(load_game(path))
-            except (ValueError, OSError):
-                pass
+            accepted = False
+            for load, valid in ((load_position, assert_valid), (load_game, assert_valid_game)):
+                try:
+                    valid(load(path))
+                except ValueError as exc:  # a refusal names the file
+                    assert_refusal(exc, f"{path}: ")
+                else:
+                    accepted = True
+            seen["accepted" if accepted else "refused"] += 1
 
         check()
+    assert seen["accepted"] >= n // 3, seen  # half the files hold a whole document
 
 
 @pytest.mark.parametrize("path", [None, 0, b"\x00", "", "no/such/dir/x.json", "\x00", ["x"], os.devnull, "."])
