@@ -299,9 +299,9 @@ def parse_json(text: str, where: str) -> Any:
     try:
         return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{where}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-        ) from None
+        what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
+        raise ValueError(f"{where}: not valid JSON ({what} at line {exc.lineno}, "
+                         f"column {exc.colno})") from None
     except RecursionError:
         raise ValueError(f"{where}: JSON nested too deeply to be a sweeplab document") from None
     except ValueError as exc:  # e.g. an integer literal with too many digits

@@ -421,6 +421,7 @@ def _restore(data: bytes, shape: tuple[int, int], mines: int | None, noise: str 
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 60, 60
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 8
+_MAX_REPR = 200  # characters: nested containers of 8 items a level still fit on one line
 
 
 def cell_pair(value: object) -> tuple[int, int] | None:
@@ -448,11 +449,14 @@ def short_repr(value: object) -> str:
     --------
     >>> short_repr([[[[1]]]])
     '[[[[...]]]]'
+    >>> len(short_repr([{str(k): list(range(9)) for k in range(9)}] * 9))
+    200
     """
     try:
-        return _REPR.repr(value)
+        text = _REPR.repr(value)
     except Exception:  # a hostile __repr__ must not hide the real error
         return f"<{type(value).__name__}>"
+    return text if len(text) <= _MAX_REPR else text[: _MAX_REPR - 3] + "..."
 
 
 def _as_array(grid: object) -> np.ndarray:

@@ -335,3 +335,11 @@ def test_a_chain_naming_a_method_twice_is_refused():
     with pytest.raises(ValueError, match="name 'rref' twice"):
         make_agent("chain", methods=("trivial", "rref", "rref"))
     assert make_agent("chain", methods=("trivial", "rref")).methods == ("trivial", "rref")
+
+
+@pytest.mark.parametrize("methods", [{"trivial": 1}, {"trivial", "rref"}, frozenset({"rref"}), 5])
+def test_a_chain_without_an_order_is_refused(methods):
+    """A dict was taken as its keys and a set in whatever order it iterates: a chain is tried in order."""
+    with pytest.raises(ValueError, match=r"methods must be method names in order, .* got "):
+        make_agent("chain", methods=methods)
+    assert make_agent("chain", methods=["trivial", "rref"]).methods == ("trivial", "rref")

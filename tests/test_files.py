@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -275,6 +276,10 @@ def test_files_name_themselves_in_errors(tmp_path):
         load_game(path)
     path.write_text('{"format": "sweeplab.position", "version": 1, "rows": ["?x"]')
     with pytest.raises(ValueError, match=rf"^{path}: not valid JSON \(.* line 1, column"):
+        load_position(path)
+    path.write_text('{"a": "x')
+    with pytest.raises(ValueError, match=re.escape(f"{path}: not valid JSON (Unterminated string starting at "
+                                                   f"line 1, column 7)")):
         load_position(path)
     path.write_bytes(b"\xff\xfe{}")
     with pytest.raises(ValueError, match=rf"^{path}: not UTF-8 text"):

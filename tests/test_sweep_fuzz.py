@@ -212,12 +212,14 @@ def test_load_config_refuses_junk(tmp_path_factory, doc):
         assert isinstance(config["grid"], dict)
 
 
-@pytest.mark.xfail(strict=True, reason="load_config reads every false as None, and use_total=None is refused")
-def test_config_use_total_false(tmp_path):
+def test_config_false_is_false_for_an_agent_option_and_none_for_the_noise(tmp_path):
     path = tmp_path / "c.json"
-    path.write_text(json.dumps({"grid": {"agent": "trivial", "level": "beginner", "use_total": False}}))
+    path.write_text(json.dumps({"grid": {"agent": "trivial", "level": "beginner", "use_total": False,
+                                         "noise": False}}))
     config = load_config(str(path))
-    assert len(run_sweep(expand_grid(config["grid"]), games=1, workers=1, progress=False)) == 1
+    assert config["grid"]["use_total"] is False and config["grid"]["noise"] is None
+    df = run_sweep(expand_grid(config["grid"]), games=1, workers=1, progress=False)
+    assert df["options"].tolist() == ["use_total=false"] and df["noise"].isna().all()
 
 
 @settings(max_examples=25)
@@ -239,9 +241,10 @@ def test_cli_sweep_flag_fuzz(tmp_path_factory, flag, value):
         assert sum("error:" in line for line in lines) == 1, err
 
 
-@pytest.mark.xfail(strict=True, reason="first_cell calls int() on each part of the pair unguarded")
-@pytest.mark.parametrize("first_move", [["a", "b"], [None, 1]])
-def test_first_move_pair_of_words(first_move):
-    with pytest.raises(ValueError, match="first_move"):
+@pytest.mark.parametrize("first_move", [["a", "b"], [None, 1], [True, 0], (2.0, 3), (-1, 0), [1, 2, 3]])
+def test_a_first_move_that_is_no_cell_is_refused_by_name(first_move):
+    match = r"first_move must be one of .* pair of non-negative integers, got"
+    with pytest.raises(ValueError, match=match) as exc:
         run_sweep([{"agent": "trivial", "level": "beginner", "first_move": first_move}], games=1, workers=1,
                   progress=False)
+    assert str(exc.value).endswith(repr(tuple(first_move)))  # the sweep holds a pair as a tuple

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
@@ -20,7 +21,7 @@ import numpy as np
 
 from ..errors import InconsistentPositionError, MethodRefused
 from ..methods import deduce, method_info, untimed
-from ..positions import COVERED, Observation, neighbour_counts
+from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
 
@@ -69,7 +70,9 @@ def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Gen
             i = int(rng.integers(h * w))
             return (i // w, i % w)
         raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}")
-    r, c = (int(v) for v in first_move)
+    checked = check_first_move(first_move)
+    assert not isinstance(checked, str)  # every name returned above
+    r, c = checked
     if not (0 <= r < h and 0 <= c < w):
         raise ValueError(f"first_move {first_move!r} is outside the {h}x{w} board")
     return (r, c)
@@ -83,15 +86,11 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
                 f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}"
             )
         return first_move
-    try:
-        r, c = first_move
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}"
-        ) from None
-    if int(r) != r or int(c) != c or r < 0 or c < 0:
-        raise ValueError(f"first_move cell must be two non-negative integers, got {first_move!r}")
-    return (int(r), int(c))
+    cell = cell_pair(first_move)
+    if cell is None or min(cell) < 0:
+        raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair of non-negative "
+                         f"integers, got {short_repr(first_move)}")
+    return cell
 
 
 _PLAIN = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
@@ -272,11 +271,13 @@ class Agent:
     def __post_init__(self) -> None:
         check_option_types(self)
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
-        try:
+        try:  # a chain is tried in order: a dict or a set names no order
+            if isinstance(self.methods, Mapping | AbstractSet):
+                raise TypeError
             methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
         except TypeError:
-            raise ValueError(f"methods must be method names, a tuple such as ('trivial', 'rref') (or () "
-                             f"for guesses only), got {self.methods!r}") from None
+            raise ValueError(f"methods must be method names in order, a tuple such as ('trivial', 'rref') "
+                             f"(or () for guesses only), got {short_repr(self.methods)}") from None
         seen: dict[str, str] = {}
         for m in methods:
             canonical = method_info(m).name  # ValueError naming the choices for an unknown method

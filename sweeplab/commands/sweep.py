@@ -14,7 +14,9 @@ Give the grid as flags (comma-separated values) or a TOML/JSON config file::
 A list sweeps over its values, except a single shape (``shape = [9, 9]``),
 noise (``noise = ["lost", 0.1]``), first-move cell or chain of methods
 (``methods = ["trivial", "rref"]``; ``[["trivial"], ["trivial", "rref"]]``
-sweeps two chains); a repeated value is an error.  Agent options
+sweeps two chains); a repeated value is an error.  ``false`` is "none"
+for level, shape, mines, density, noise and first_move, and false for
+agent options (``use_total = false``).  Agent options
 (``--option use_total=no``) read true/false/yes/no/on/off in any case as
 booleans, none/null as None, numbers as numbers, JSON lists.
 
@@ -231,9 +233,14 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
 CONFIG_KEYS = ("games", "seed", "out", "chunk_size", "grid")
 
 
+#: Grid keys for which a config's ``false`` means None (TOML has no null); an agent option's stays False.
+NONE_AS_FALSE = ("level", "shape", "mines", "density", "noise", "first_move")
+
+
 def _config_value(key: str, value: Any) -> Any:
-    """A config grid value with ``false`` read as None and strings of shapes and noise parsed."""
-    if value is False:
+    """A config grid value: ``false`` read as None for :data:`NONE_AS_FALSE`, strings of shapes and
+    noise parsed."""
+    if value is False and key in NONE_AS_FALSE:
         return None
     if key in ("shape", "noise") and isinstance(value, str):
         return _PARSERS[key](value)
@@ -241,7 +248,7 @@ def _config_value(key: str, value: Any) -> Any:
 
 
 def load_config(path: str) -> dict[str, Any]:
-    """A sweep config from TOML or JSON (``false`` stands for "none" in value lists).
+    """A sweep config from TOML or JSON (``false`` stands for "none" of :data:`NONE_AS_FALSE`).
 
     Raises ``OSError`` for a file that cannot be read and ``ValueError``,
     naming the file and key, for malformed content.
