@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -244,3 +245,13 @@ def _newcombe_10(both, only_a, only_b, neither, z=1.959963984540054):
 def test_the_interval_is_newcombes_method_10_in_each_zone_of_the_correction(counts):
     d = paired_difference(*pairs(*counts))
     assert (d.low, d.high) == pytest.approx(_newcombe_10(*counts), abs=1e-12)
+
+
+def test_summarize_keeps_first_click_and_averages_guesses():
+    """first_click is a grouping column even with one value (like agent and level); guesses is a mean."""
+    df = pd.DataFrame({"agent": "a", "first_click": "zero", "won": [True, False, False],
+                       "score": [1.0, 0.5, 0.5], "revealed": [1.0, 0.2, 0.2], "guesses": [0, 0, 3],
+                       "wrong_claims": 0, "seconds": 1.0})
+    s = summarize(df)
+    assert s["first_click"].tolist() == ["zero"]
+    assert s["guesses"].tolist() == [1.0]  # (0 + 0 + 3) / 3; the median would be 0
