@@ -6,6 +6,7 @@ import json
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import sweeplab
@@ -182,3 +183,22 @@ def test_cli_bench_reports_a_method_that_raises(tiny, tmp_path, capsys):
     assert counts == {"trivial": 0, "test-crashes": len(tiny)}
     # with and without the total
     assert f"'test-crashes' in {2 * len(tiny)} calls" in cap.err and "bug" in cap.err
+
+
+def test_summarize_counts_positions_with_any_wrong_claim():
+    """wrong_positions counts positions with one wrong claim or more (here 1, 2 and 0 wrong claims)."""
+    base = {"slice": "s", "method": "trivial", "use_total": True, "status": "ok", "ms": 1.0, "forced": 2,
+            "found": 1, "missed": 1, "claims": 2}
+    rows = pd.DataFrame([{**base, "id": "s-0", "wrong": 1}, {**base, "id": "s-1", "wrong": 2},
+                         {**base, "id": "s-2", "wrong": 0}])
+    s = summarize(rows).set_index("slice").loc["all"]
+    assert s.wrong == 3 and s.wrong_positions == 2
+
+
+def test_scaling_reach_needs_every_position_answered():
+    """A board where one position timed out is past the reach, though the others were fast."""
+    rows = [{"method": "m", "use_total": True, "density": 0.15, "area": area, "status": status, "ms": ms}
+            for area, status, ms in [(81, "ok", 1.0), (81, "ok", 2.0), (256, "ok", 1.0),
+                                     (256, "timeout", float("nan")), (256, "ok", 1.0)]]
+    reach = bench_module.scaling_reach(pd.DataFrame(rows), limit_ms=100)
+    assert reach.reach_area.tolist() == [81] and reach.median_ms_there.tolist() == [1.5]
