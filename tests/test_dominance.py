@@ -150,3 +150,13 @@ def test_deductions_do_not_depend_on_the_machine_speed(request):
     request.getfixturevalue("starved")
     after = [deductions(g.observation, methods) for g in positions]
     assert after == before and all(None not in d.values() for d in after)
+
+
+def test_first_witness_is_the_index_of_the_first_separating_position():
+    """trivial proves nothing on '???/121' (2 mines) where subset proves all three cells; the first position
+    separates nothing ('?1' with 1 mine: both prove the mine), so the first witness is position 1, not 2."""
+    plain = Observation.from_text("?1", mines=1)
+    split = Observation.from_text("???\n121", mines=2)
+    d = dominance([plain, split, split], methods=("trivial", "subset"))
+    assert d.witnesses[("trivial", "subset")] == 2 and d.first_witness[("trivial", "subset")] == 1
+    assert ("subset", "trivial") not in d.first_witness
