@@ -332,3 +332,24 @@ def test_run_games_refuses_two_reach_points_that_play_the_same_games():
         run_games("reach", same, games=3)
     other = [same[0], {**same[0], "first_click": "safe"}, {**same[0], "use_total": False}]
     assert run_games("reach", other, games=2)["point"].tolist() == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("convention", ["all", "reveal", "single"])
+def test_progress_counts_the_moves_the_game_records(convention):
+    """Progress.reveals and .flags are the moves the game recorded after the opening (a cell a flood
+    already opened is not revealed again); under "single" each question plays exactly one move."""
+    from sweeplab.noguess import play_without_guessing
+
+    rng = np.random.default_rng(4)
+    played = 0
+    for _ in range(12):
+        layout = rng.random((8, 8)) < 0.12
+        layout[:2, :2] = False
+        game = Game.from_layout(layout)
+        p = play_without_guessing(game, "trivial", (0, 0), convention=convention)
+        kinds = [m[0] for m in game.moves]
+        assert p.reveals == kinds.count("reveal") - 1 and p.flags == kinds.count("flag")
+        if convention == "single":
+            assert p.turns == p.reveals + p.flags
+        played += p.turns
+    assert played > 12  # the boards gave the method work
