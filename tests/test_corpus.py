@@ -219,3 +219,15 @@ def test_a_bad_slice_is_refused_when_built(kwargs, match):
 def test_a_custom_slice_cycles_through_its_densities():
     sl = Slice("custom", shape=(9, 9), densities=(0.1, 0.2), reveal=(1,))
     assert [sl.board(g)[:2] for g in range(3)] == [((9, 9), 8), ((9, 9), 16), ((9, 9), 8)]
+
+
+def test_every_position_has_a_clue_touching_a_covered_cell_even_under_lost_clues():
+    """Positions without a frontier are dropped; with 90 % of the clues lost some positions an agent faces
+    have none, so the check is done here by hand: some revealed number borders a covered cell."""
+    noisy = Slice("lost", level="beginner", games=3, per_game=40, noise=("lost", 0.9))
+    corpus = generate_corpus(seed=3, slices=[noisy], examples=False)
+    assert corpus
+    for p in corpus:
+        g = p.obs.grid
+        assert any((g[max(0, r - 1):r + 2, max(0, c - 1):c + 2] == COVERED).any()
+                   for r, c in np.argwhere(g >= 0)), p.obs.to_text()
