@@ -322,3 +322,16 @@ def test_bounds_hold_the_truth_and_are_the_clues_as_spec_2_reads_them(seed, nois
         exact = cl is None or noise in (None, "lost")
         assert s.lo[i] == (0 if not exact and noise == "over" else s.b[i])
         assert s.hi[i] == (int(s.A[i].sum()) if not exact and noise == "under" else s.b[i])
+
+
+def test_check_counts_reads_each_noise_bound_on_its_own_side():
+    """A 3 beside one covered cell: under "under" (shown <= truth) no layout reaches it; under "over"
+    (shown >= truth) any layout does.  A 0 beside a flag: impossible under "over", possible under "under"."""
+    from sweeplab import InconsistentPositionError
+
+    with pytest.raises(InconsistentPositionError):
+        clue_system(Observation.from_text("?3", noise="under")).check_counts()
+    clue_system(Observation.from_text("?3", noise="over")).check_counts()
+    with pytest.raises(InconsistentPositionError):
+        clue_system(Observation.from_text("F0?", noise="over")).check_counts()
+    clue_system(Observation.from_text("F0?", noise="under")).check_counts()
