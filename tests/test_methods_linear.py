@@ -527,3 +527,26 @@ def test_rank_mod_p_matches_a_plain_elimination(p):
         with pytest.raises(ValueError, match="past 2\\*\\*53 where floats stop being exact"):
             rank_mod_p([[1.0, big]], p=7)
     assert rank_mod_p([[2.0**53 - 1]], p=7) == 1
+
+
+def test_bounded_propagates_the_original_rows_again_after_the_rref_rows():
+    """Here one RREF pass proves three cells; propagating the original rows on what is left (then the RREF
+    rows again, to a fixpoint) proves every forced cell, as the SAT oracle lists them."""
+    obs = Observation.from_text("?11\n2??\n??1\n23?\n???", mines=4)
+    safe, mines = forced(obs, use_total=True)
+    d = deduce(obs, "bounded")
+    assert (d.safe, d.mines) == (safe, mines)
+    assert len(deduce(obs, "rref").cells) < len(safe | mines)
+
+
+@pytest.mark.parametrize("text", [
+    "1?.",             # the 1 says x = 1, the 0 says x = 0: 0 = 1
+    "?2?.",            # the 0 clears (0, 2), so the 2 says (0, 0) = 2
+    "?3?\n3?1\n3?2\n??.",  # a unit row with the value 3/2
+])
+def test_lstsq_certified_refuses_a_system_with_no_0_1_value(text):
+    obs = Observation.from_text(text)
+    with pytest.raises(InconsistentPositionError):
+        forced(obs, use_total=False)  # the oracle: no layout fits
+    with pytest.raises(InconsistentPositionError):
+        deduce(obs, "lstsq-certified", use_total=False, check_consistency=False)
