@@ -539,3 +539,20 @@ def test_claims_both_ways_on_a_position_without_layout_mean_inconsistent_not_a_b
     for check in (True, False):
         with pytest.raises(InconsistentPositionError):
             deduce(obs, lambda obs, *, use_total=True: (both, both), check_consistency=check)
+
+
+def test_the_lp_still_checks_a_position_when_the_block_search_is_over_its_memory(monkeypatch):
+    """Enumeration and the block search both over budget: the LP relaxation still refuses a total the clues
+    cannot hold (the 2 needs two of the three cells, the total allows none)."""
+    import sweeplab.methods._consistency as consistency
+    import sweeplab.methods.enumerate as enumeration
+
+    def over_budget(*args, **kwargs):
+        raise sweeplab.MethodRefused("over the test's budget")
+
+    monkeypatch.setattr(enumeration, "analyse", over_budget)
+    monkeypatch.setattr(enumeration, "block_check", over_budget)
+    with pytest.raises(InconsistentPositionError):
+        consistency.has_layout(Observation.from_text("???\n121", mines=0), use_total=True, time_limit=None)
+    assert consistency.has_layout(Observation.from_text("???\n121", mines=2), use_total=True,
+                                  time_limit=None) is None  # a point, no proof of a layout
