@@ -212,3 +212,13 @@ def test_a_first_click_rule_that_cannot_fit_is_refused_before_any_game_starts(ca
         sweeplab.play("trivial", shape=(3, 3), mines=mines, first_click=first_click, games=2, progress=True)
     assert capsys.readouterr().err == ""  # no progress bar drawn first
     assert len(sweeplab.play("trivial", shape=(3, 3), mines=mines, first_click="none", games=2)) == 2
+
+
+def test_an_opening_click_on_a_mine_is_not_a_wrong_claim():
+    """The opening move is no method's claim: stepping on a mine with it is a loss, not a wrong claim."""
+    layout = np.zeros((4, 4), dtype=bool)
+    layout[0, 0] = True
+    row = play_game(make_agent("trivial", first_move=(0, 0)), sweeplab.Game.from_layout(layout),
+                    np.random.default_rng(0))
+    assert row["mines_hit"] == 1 and not row["won"] and row["guesses"] == 0
+    assert row["wrong_claims"] == 0
