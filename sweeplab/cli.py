@@ -23,7 +23,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser, whose usage errors are one line naming the fix (``--help``), as sweeplab's own."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}; see {self.prog} --help\n")
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         """As argparse's, but arguments no parser knows are named with the sub-command they follow."""
@@ -33,7 +33,8 @@ class _Parser(argparse.ArgumentParser):
             command = getattr(parsed, "command", None)
             after = command in argv and extras[0] in argv and argv.index(extras[0]) > argv.index(command)
             prog = f"{self.prog} {command}" if after else self.prog
-            self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extras)}; see {prog} --help\n")
+            unknown = _one_line(" ".join(extras))
+            self.exit(2, f"{prog}: error: unrecognized arguments: {unknown}; see {prog} --help\n")
         return parsed
 
 
@@ -124,10 +125,10 @@ def _exit_code(code: object) -> int:
     return 1
 
 
-def _one_line(exc: BaseException) -> str:
-    """The exception's message on one line (its type when it has none)."""
-    text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
-    return text or type(exc).__name__
+def _one_line(message: str | BaseException) -> str:
+    """A message (an exception's) on one line (an exception's type when it has none)."""
+    text = " ".join(line.strip() for line in str(message).splitlines() if line.strip())
+    return text or (type(message).__name__ if isinstance(message, BaseException) else "")
 
 
 def _silence_stdout() -> None:

@@ -342,3 +342,14 @@ def test_bench_finds_the_committed_corpus_from_any_directory(monkeypatch, tmp_pa
     (tmp_path / DEFAULT_CORPUS).parent.mkdir(parents=True)
     (tmp_path / DEFAULT_CORPUS).write_bytes(b"")  # one of the current directory comes first
     assert default_corpus() == DEFAULT_CORPUS
+
+
+@pytest.mark.parametrize("argv", [["solve", "-", "--frobnicate", "x\ny"], ["play", "--games", "1\n2"],
+                                  ["play", "--level", "be\nginner", "--agent", "trivial"]])
+def test_usage_errors_quoting_a_newline_stay_one_line(argv, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1?"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"sweeplab {argv[0]}: error: "), err
