@@ -395,7 +395,7 @@ def test_block_rref_equals_whole_rref(use_total, p):
     # its rows must be those of the RREF of the whole system (sympy / galois as references)
     import galois
 
-    seen = 0
+    seen = compared = 0
     for obs in POSITIONS[:80]:
         if obs.noise in ("under", "over"):
             continue
@@ -406,6 +406,7 @@ def test_block_rref_equals_whole_rref(use_total, p):
         if system.A.shape[0] == 0:
             continue
         seen += system.has_total
+        compared += 1
         R, rhs = rref_rows(system, p=p)
         M = np.column_stack([system.A, system.b])
         if p is None:
@@ -417,6 +418,7 @@ def test_block_rref_equals_whole_rref(use_total, p):
             ref = ref[ref.any(axis=1)]
             assert _row_set(R, rhs, p) == _row_set(ref[:, :-1], ref[:, -1], p), obs
     assert seen > 20 or not use_total
+    assert compared > 40
 
 
 @pytest.mark.parametrize("p", [2, 7])
