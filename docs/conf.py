@@ -78,12 +78,10 @@ def _package_level_reference(app, env, node, contnode):
         # data (sweeplab.METHODS, sweeplab.COVERED) names no module: the module that documents it
         homes = sorted(m for m, mod in list(sys.modules.items())
                        if m.startswith("sweeplab.") and m != module and vars(mod).get(name) is obj)
-        for home in homes:
-            found = domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], f"{home}.{name}",
-                                        node, contnode)
-            if found is not None:
-                return found
-        return None
+        found = [domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], f"{home}.{name}",
+                                     node, contnode) for home in homes]
+        found = [f for f in found if f is not None]
+        return found[0] if len(found) == 1 else None  # two homes (a shared small int): no guess
     home, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", name)
     if not home or f"{home}.{qualname}" == target:
         return None

@@ -174,14 +174,22 @@ def resolve_board(
     return (h, w), int(mines)
 
 
-def check_first_click_fits(first_click: str, shape: tuple[int, int], mines: int) -> None:
-    """``ValueError`` when ``mines`` leave no room for the first click's rule on a board of ``shape``."""
+def check_first_click_fits(first_click: str, shape: tuple[int, int], mines: int,
+                           cell: tuple[int, int] | None = None) -> None:
+    """``ValueError`` when ``mines`` leave no room for the first click's rule on a board of ``shape``
+    (at ``cell`` when the first click is known, else at the best placed cell, a corner)."""
     h, w = shape
     if first_click == "safe" and mines > h * w - 1:
         raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
     if first_click == "zero" and mines > h * w - _smallest_neighbourhood(shape):
         raise ValueError(f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
                          f"whose neighbourhood is mine-free")
+    if first_click == "zero" and cell is not None:
+        r, c = cell
+        free = (min(r + 2, h) - max(r - 1, 0)) * (min(c + 2, w) - max(c - 1, 0))
+        if mines > h * w - free:
+            raise ValueError(f"a zero first click at {cell} cannot fit: {mines} mines on {h}x{w} leave fewer "
+                             f"than the {free} cells it keeps free (try a corner or fewer mines)")
 
 
 def check_rules(first_click: Any, mode: Any) -> None:

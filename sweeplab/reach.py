@@ -51,13 +51,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .agents.base import Agent, first_cell
+from .agents.base import Agent, first_cell, ordered_names
 from .errors import check_flag
 from .executor import check_count, check_positive, root_seed
 from .game import LEVELS, new_game, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, CascadeAgent, ReachAgent, play_without_guessing
-from .positions import Observation
+from .positions import Observation, short_repr
 from .referee import referee
 from .run_directory import (
     Chunk,
@@ -299,7 +299,12 @@ def cascade_games(
     >>> set(df["source"]) <= {"first", "guess", *CASCADE}
     True
     """
-    chain = tuple(_check_method(m, "cascade") for m in ((methods,) if isinstance(methods, str) else methods))
+    try:
+        names = ordered_names(methods)
+    except TypeError:
+        raise ValueError(f"methods must be method names in order, a tuple such as {CASCADE!r} (a set has no "
+                         f"order), got {short_repr(methods)}") from None
+    chain = tuple(_check_method(m, "cascade") for m in names)
     shape_, n_mines, level = _board(level, shape, mines, density)
     games = check_count("games", games)
     seed = root_seed(seed)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
 from .executor import check_count, root_seed, run_tasks
 from .game import Game
-from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair
+from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair, short_repr
 from .probability import probabilities
 from .referee import referee
 from .stats import wilson_interval
@@ -42,7 +43,8 @@ _CHUNK = 10
 
 
 def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
-                   mines: int | None = None, given: Mapping[Cell, int] | None = None) -> np.ndarray:
+                   mines: int | None = None, given: Mapping[Cell, int] | Iterable | None = None
+                   ) -> np.ndarray:
     """Mine layouts drawn uniformly from those consistent with the position.
 
     Parameters
@@ -57,7 +59,7 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     mines : int, optional
         The total, for a position given without one (text, codes).
     given : dict of (row, col) to 0 or 1, optional
-        Covered cells whose value every layout must have: the layouts are
+        (Or pairs ``(cell, value)``.)  Covered cells whose value every layout must have: the layouts are
         drawn uniformly from those with them.  A layout with a claimed cell
         the other way refutes the claim (``given={cell: 1}`` for a cell
         claimed safe).
@@ -99,14 +101,16 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     return np.stack([_one_layout(obs, p, rng) for _ in range(n)])
 
 
-def _with_given(obs: Observation, given: Mapping[Cell, int]) -> Observation:
+def _with_given(obs: Observation, given: Any) -> Observation:
     """``obs`` with each given cell settled: a flag for a mine, a revealed cell without a number (no
     clue, SPEC §1) for a safe one."""
-    if not isinstance(given, Mapping):
+    try:  # a dict, or pairs (cell, value) as zip(cells, values) gives them
+        pairs = dict(given)
+    except (TypeError, ValueError):
         raise ValueError(f"given must be a dict of cells to 0 (safe) or 1 (a mine), for example "
-                         f"{{(2, 3): 0}}; got {type(given).__name__} {given!r}")
+                         f"{{(2, 3): 0}}; got {type(given).__name__} {short_repr(given)}") from None
     grid = obs.grid.copy()
-    for key, value in given.items():
+    for key, value in pairs.items():
         cell = cell_pair(key)
         if cell is None or not (0 <= cell[0] < grid.shape[0] and 0 <= cell[1] < grid.shape[1]):
             raise ValueError(f"given: {key!r} is not a cell of this {grid.shape[0]}x{grid.shape[1]} board")

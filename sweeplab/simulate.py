@@ -258,8 +258,9 @@ def play(
     check_first_click_fits(first_click, (h, w), n_mines)
     progress = check_flag("progress", progress)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
-    if player.first_move != "random":
-        first_cell(player.first_move, (h, w), np.random.default_rng(0))  # a cell off the board: refused
+    if player.first_move != "random":  # a cell off the board, or one the zero rule cannot clear: refused
+        cell = first_cell(player.first_move, (h, w), np.random.default_rng(0))
+        check_first_click_fits(first_click, (h, w), n_mines, cell=cell)
 
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
     if parallel and games:

@@ -343,3 +343,11 @@ def test_a_chain_without_an_order_is_refused(methods):
     with pytest.raises(ValueError, match=r"methods must be method names in order, .* got "):
         make_agent("chain", methods=methods)
     assert make_agent("chain", methods=["trivial", "rref"]).methods == ("trivial", "rref")
+
+
+def test_a_chain_from_a_registry_view_keeps_its_order_and_a_cascade_refuses_a_set():
+    from sweeplab.reach import cascade_games
+
+    assert make_agent("chain", methods=sweeplab.METHODS.keys()).methods == tuple(sweeplab.METHODS)
+    with pytest.raises(ValueError, match="methods must be method names in order, .*a set has no order"):
+        cascade_games(level="beginner", games=1, methods={"trivial", "rref"})

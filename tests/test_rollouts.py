@@ -298,6 +298,7 @@ def test_given_cells_draw_uniformly_from_the_layouts_that_have_them():
     ({(0, 0): True}, "must be 0 .safe. or 1 .a mine., got True"),
     ({"00": 1}, "'00' is not a cell"),
     ([(0, 0), 1], r"given must be a dict of cells .* got list \[\(0, 0\), 1\]"),
+    ([(i, 0, 1) for i in range(2000)], r"given must be a dict of cells .* got list \[\(0, 0, 1\), .*\]$"),
 ])
 def test_given_cells_are_checked(given, match):
     with pytest.raises(ValueError, match=match):

@@ -222,3 +222,26 @@ def test_an_opening_click_on_a_mine_is_not_a_wrong_claim():
                     np.random.default_rng(0))
     assert row["mines_hit"] == 1 and not row["won"] and row["guesses"] == 0
     assert row["wrong_claims"] == 0
+
+
+@pytest.mark.parametrize(("agent", "shape", "mines", "first_move", "message"), [
+    ("trivial", (3, 3), 5, "centre", "a zero first click at (1, 1) cannot fit: 5 mines on 3x3"),
+    ("trivial", (7, 7), 45, (3, 3), "a zero first click at (3, 3) cannot fit: 45 mines on 7x7"),
+])
+def test_a_chosen_first_cell_the_zero_rule_cannot_clear_is_refused_before_any_game(
+        capsys, agent, shape, mines, first_move, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sweeplab.play(agent, shape=shape, mines=mines, first_click="zero", first_move=first_move, games=2,
+                      progress=True)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("agent", ["trivial", "best"])
+def test_the_automatic_zero_start_takes_the_corner_when_the_mines_leave_no_room_elsewhere(agent):
+    """(2, 2) and best's (3, 3) keep nine cells free: with 42 mines on 7x7 only a corner's four fit."""
+    player = make_agent(agent, first_move="auto").for_rules(first_click="zero", shape=(7, 7), mines=42)
+    assert player.first_move == "corner"
+    games = sweeplab.play(agent, shape=(7, 7), mines=42, first_click="zero", first_move="auto", games=2)
+    assert len(games) == 2
+    roomier = make_agent(agent, first_move="auto").for_rules(first_click="zero", shape=(7, 7), mines=40)
+    assert roomier.first_move in ((2, 2), (3, 3))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping
+from collections.abc import KeysView, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -78,6 +78,16 @@ def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Gen
     return (r, c)
 
 
+def ordered_names(names: Any) -> tuple:
+    """``names`` (one name, or names in order) as a tuple; ``TypeError`` for a set, whose order is the
+    hash's (it changes between processes), a mapping (its values would be dropped) or a non-iterable."""
+    if isinstance(names, str):
+        return (names,)
+    if isinstance(names, Mapping) or (isinstance(names, AbstractSet) and not isinstance(names, KeysView)):
+        raise TypeError(f"{type(names).__name__} has no order of names")
+    return tuple(names)
+
+
 def check_first_move(first_move: FirstMove) -> FirstMove:
     """Validate a first-move option (the board size is checked when the game starts)."""
     if isinstance(first_move, str):
@@ -88,8 +98,11 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
         return first_move
     cell = cell_pair(first_move)
     if cell is None or min(cell) < 0:
+        floats = " (floats, as a DataFrame row holds them, are not cells: give int(row), int(col))"
+        hint = floats if isinstance(first_move, tuple | list | np.ndarray) and len(first_move) == 2 and any(
+            isinstance(v, float | np.floating) for v in first_move) else ""
         raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair of non-negative "
-                         f"integers, got {short_repr(first_move)}")
+                         f"integers, got {short_repr(first_move)}{hint}")
     return cell
 
 
@@ -271,13 +284,12 @@ class Agent:
     def __post_init__(self) -> None:
         check_option_types(self)
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
-        try:  # a chain is tried in order: a dict or a set names no order
-            if isinstance(self.methods, Mapping | AbstractSet):
-                raise TypeError
-            methods = (self.methods,) if isinstance(self.methods, str) else tuple(self.methods)
+        try:
+            methods = ordered_names(self.methods)
         except TypeError:
             raise ValueError(f"methods must be method names in order, a tuple such as ('trivial', 'rref') "
-                             f"(or () for guesses only), got {short_repr(self.methods)}") from None
+                             f"(or () for guesses only; a set has no order), got {short_repr(self.methods)}"
+                             ) from None
         seen: dict[str, str] = {}
         for m in methods:
             canonical = method_info(m).name  # ValueError naming the choices for an unknown method
@@ -292,13 +304,15 @@ class Agent:
 
         Resolves ``first_move="auto"``: the corner, or under the "zero" rule
         the cell (2, 2), whose guaranteed zero opens a larger area (measured:
-        intermediate 89.6% against 85.0% from the corner, 500 games each).
-        ``mines``, the total when the rules give it, lets an agent choose by
-        the board's density (``best`` does).
+        intermediate 89.6% against 85.0% from the corner, 500 games each),
+        unless the total leaves no room for its nine cells.  ``mines``, the
+        total when the rules give it, lets an agent choose by the board's
+        density (``best`` does).
         """
         if self.first_move != "auto":
             return self
-        move = (2, 2) if first_click == "zero" and min(shape) >= 5 else "corner"
+        room = mines is None or mines <= shape[0] * shape[1] - 9
+        move = (2, 2) if first_click == "zero" and min(shape) >= 5 and room else "corner"
         return replace(self, first_move=move)
 
     # the interface -------------------------------------------------------

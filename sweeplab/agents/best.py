@@ -770,7 +770,8 @@ class BestAgent(BestV1Agent):
     def for_rules(self, *, first_click: str, shape: tuple[int, int], mines: int | None = None) -> Agent:
         """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least
         :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
-        there, -0.3 on intermediate and beginner (see the module notes, seventh round).
+        there, -0.3 on intermediate and beginner (see the module notes, seventh round); the corner
+        when the mines leave no room for (3, 3)'s nine cells.
 
         Examples
         --------
@@ -780,7 +781,7 @@ class BestAgent(BestV1Agent):
         (2, 2)
         """
         if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
-                and _dense(mines, shape[0] * shape[1])):
+                and _dense(mines, shape[0] * shape[1]) and mines <= shape[0] * shape[1] - 9):
             return replace(self, first_move=(3, 3))
         return super().for_rules(first_click=first_click, shape=shape, mines=mines)
 

@@ -16,7 +16,8 @@ noise (``noise = ["lost", 0.1]``), first-move cell or chain of methods
 (``methods = ["trivial", "rref"]``; ``[["trivial"], ["trivial", "rref"]]``
 sweeps two chains); a repeated value is an error.  ``false`` is "none"
 for level, shape, mines, density, noise and first_move, and false for
-agent options (``use_total = false``).  Agent options
+agent options (``use_total = false``; a plugin option's None is JSON's
+``null`` or ``--option name=none``).  Agent options
 (``--option use_total=no``) read true/false/yes/no/on/off in any case as
 booleans, none/null as None, numbers as numbers, JSON lists.
 
