@@ -247,4 +247,4 @@ def test_a_first_move_that_is_no_cell_is_refused_by_name(first_move):
     with pytest.raises(ValueError, match=match) as exc:
         run_sweep([{"agent": "trivial", "level": "beginner", "first_move": first_move}], games=1, workers=1,
                   progress=False)
-    assert str(exc.value).endswith(repr(tuple(first_move)))  # the sweep holds a pair as a tuple
+    assert f"got {tuple(first_move)!r}" in str(exc.value)  # the sweep holds a pair as a tuple
