@@ -174,6 +174,29 @@ def resolve_board(
     return (h, w), int(mines)
 
 
+def kept_free(first_click: str, shape: tuple[int, int], cell: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the cells the first-click rule keeps mine-free when ``cell`` is clicked first
+    (SPEC §3: the cell under "safe", the cell and its neighbours under "zero", none under "none").
+
+    Examples
+    --------
+    >>> kept_free("zero", (9, 9), (0, 0)).size, kept_free("zero", (9, 9), (2, 2)).size
+    (4, 9)
+    """
+    i = cell[0] * shape[1] + cell[1]
+    if first_click == "safe":
+        return np.array([i])
+    if first_click == "zero":
+        nb = neighbour_table(shape)[i]
+        return np.concatenate([[i], nb[nb >= 0]])
+    return np.zeros(0, dtype=np.int64)
+
+
+def first_click_fits(first_click: str, shape: tuple[int, int], mines: int, cell: tuple[int, int]) -> bool:
+    """Whether ``mines`` fit outside the cells the first-click rule keeps free around ``cell``."""
+    return mines <= shape[0] * shape[1] - kept_free(first_click, shape, cell).size
+
+
 def check_first_click_fits(first_click: str, shape: tuple[int, int], mines: int,
                            cell: tuple[int, int] | None = None) -> None:
     """``ValueError`` when ``mines`` leave no room for the first click's rule on a board of ``shape``
@@ -181,15 +204,13 @@ def check_first_click_fits(first_click: str, shape: tuple[int, int], mines: int,
     h, w = shape
     if first_click == "safe" and mines > h * w - 1:
         raise ValueError(f"a safe first click needs mines <= cells - 1 = {h * w - 1}, got {mines}")
-    if first_click == "zero" and mines > h * w - _smallest_neighbourhood(shape):
+    if first_click == "zero" and not first_click_fits("zero", shape, mines, (0, 0)):
         raise ValueError(f"a zero first click cannot fit: {mines} mines on {h}x{w} leave no cell "
                          f"whose neighbourhood is mine-free")
-    if first_click == "zero" and cell is not None:
-        r, c = cell
-        free = (min(r + 2, h) - max(r - 1, 0)) * (min(c + 2, w) - max(c - 1, 0))
-        if mines > h * w - free:
-            raise ValueError(f"a zero first click at {cell} cannot fit: {mines} mines on {h}x{w} leave fewer "
-                             f"than the {free} cells it keeps free (try a corner or fewer mines)")
+    if first_click == "zero" and cell is not None and not first_click_fits("zero", shape, mines, cell):
+        free = kept_free("zero", shape, cell).size
+        raise ValueError(f"a zero first click at {cell} cannot fit: {mines} mines on {h}x{w} leave fewer "
+                         f"than the {free} cells it keeps free (try a corner or fewer mines)")
 
 
 def check_rules(first_click: Any, mode: Any) -> None:
@@ -474,7 +495,8 @@ class Game:
                 raise FlaggedCellError(f"cell ({row}, {col}) is flagged; unflag it before revealing")
             return 0
         if self._layout is None:
-            self._place(self._layout_excluding(self._first_click_exclusion(i)))
+            cell = divmod(i, self._shape[1])
+            self._place(self._layout_excluding(kept_free(self._first_click, self._shape, cell)))
         self.moves.append(("reveal", int(row), int(col)))
         self._obs = None
         if self._layout_flat[i]:
@@ -521,14 +543,6 @@ class Game:
                         queue.append(j)
         return np.fromiter(opened, dtype=np.int64, count=len(opened))
 
-    def _first_click_exclusion(self, i: int) -> np.ndarray:
-        if self._first_click == "safe":
-            return np.array([i])
-        if self._first_click == "zero":
-            nb = neighbour_table(self._shape)[i]
-            return np.concatenate([[i], nb[nb >= 0]])
-        return np.zeros(0, dtype=np.int64)
-
     def flag(self, row: int, col: int) -> None:
         """Flag a covered cell as a mine (no effect on an already flagged cell)."""
         i = self._index(row, col)
@@ -567,12 +581,6 @@ class Game:
             f"<Game {h}x{w}, {self._n_mines} mines, {self._mode}, first_click={self._first_click!r}, "
             f"noise={self._noise}, {self.status}, {len(self.moves)} moves>"
         )
-
-
-def _smallest_neighbourhood(shape: tuple[int, int]) -> int:
-    """Cells a zero first click keeps free at the best placed cell (a corner)."""
-    h, w = shape
-    return min(h, 2) * min(w, 2)
 
 
 def new_game(

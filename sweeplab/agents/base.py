@@ -20,6 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from ..errors import InconsistentPositionError, MethodRefused
+from ..game import first_click_fits
 from ..methods import deduce, method_info, untimed
 from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
@@ -311,7 +312,7 @@ class Agent:
         """
         if self.first_move != "auto":
             return self
-        room = mines is None or mines <= shape[0] * shape[1] - 9
+        room = mines is None or first_click_fits("zero", shape, mines, (2, 2))
         move = (2, 2) if first_click == "zero" and min(shape) >= 5 and room else "corner"
         return replace(self, first_move=move)
 

@@ -325,6 +325,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..clue_system import clue_system
 from ..errors import MethodRefused
+from ..game import first_click_fits
 from ..methods.enumerate import MAX_NODES
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
@@ -781,7 +782,7 @@ class BestAgent(BestV1Agent):
         (2, 2)
         """
         if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
-                and _dense(mines, shape[0] * shape[1]) and mines <= shape[0] * shape[1] - 9):
+                and _dense(mines, shape[0] * shape[1]) and first_click_fits("zero", shape, mines, (3, 3))):
             return replace(self, first_move=(3, 3))
         return super().for_rules(first_click=first_click, shape=shape, mines=mines)
 
