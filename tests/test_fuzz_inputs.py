@@ -145,13 +145,19 @@ POSITION_WORDS = ("text", "character", "grid", "cell code", "rows", "position", 
 
 
 @st.composite
-def near_position(draw, odd_grids=odd_grid):
-    """``(grid, mines, noise, clean)``: a valid position, or (not ``clean``) one with one part odd."""
+def valid_parts(draw):
+    """``(grid, mines, noise)`` of a valid position: a total between the known mines and all but the rest."""
     grid = draw(code_grid)
     covered = int(np.count_nonzero(grid == -1))
     known = int(np.count_nonzero((grid == -2) | (grid == -3)))
     mines = draw(st.none() | st.integers(known, known + covered))
-    noise = draw(st.sampled_from([None, *NOISE_KINDS]))
+    return grid, mines, draw(st.sampled_from([None, *NOISE_KINDS]))
+
+
+@st.composite
+def near_position(draw, odd_grids=odd_grid):
+    """``(grid, mines, noise, clean)``: a valid position, or (not ``clean``) one with one part odd."""
+    grid, mines, noise = draw(valid_parts())
     odd = draw(st.sampled_from(["grid", "mines", "noise", None, None, None]))
     if odd == "grid":
         grid = draw(odd_grids)
@@ -160,6 +166,18 @@ def near_position(draw, odd_grids=odd_grid):
     elif odd == "noise":
         noise = draw(odd_noise)
     return grid, mines, noise, odd is None
+
+
+def position_outcome(make, clean: bool) -> str:
+    """``"accepted"`` (a valid position) or ``"refused"`` (a clear refusal, never of a ``clean`` input)."""
+    try:
+        obs = make()
+    except ValueError as exc:
+        assert not clean, exc
+        assert_refusal(exc, *POSITION_WORDS)
+        return "refused"
+    assert_valid(obs)
+    return "accepted"
 
 
 def damage(draw, text: str) -> str:
@@ -186,15 +204,7 @@ def test_from_text_fuzz(n):
     @fuzz(near_text() | junk, n)
     def check(case):
         text, mines, noise, clean = case
-        try:
-            obs = Observation.from_text(text, mines=mines, noise=noise)
-        except ValueError as exc:
-            assert not clean, exc
-            assert_refusal(exc, *POSITION_WORDS)
-            seen["refused"] += 1
-        else:
-            assert_valid(obs)
-            seen["accepted"] += 1
+        seen[position_outcome(lambda: Observation.from_text(text, mines=mines, noise=noise), clean)] += 1
 
     check()
     assert seen["accepted"] >= n // 4, seen
@@ -212,15 +222,7 @@ def test_observation_constructor_fuzz(n):
         grid, mines, noise, clean = case
         for make in (lambda: Observation(grid, mines=mines, noise=noise),
                      lambda: as_observation(grid, mines=mines)):
-            try:
-                obs = make()
-            except ValueError as exc:
-                assert not clean, exc
-                assert_refusal(exc, *POSITION_WORDS)
-                seen["refused"] += 1
-            else:
-                assert_valid(obs)
-                seen["accepted"] += 1
+            seen[position_outcome(make, clean)] += 1
 
     check()
     assert seen["accepted"] >= n // 2, seen  # of 2n calls
@@ -231,11 +233,7 @@ def test_observation_constructor_fuzz(n):
 
 @st.composite
 def position_document(draw, mutate=True):
-    grid = draw(code_grid)
-    covered = int(np.count_nonzero(grid == -1))
-    known = int(np.count_nonzero((grid == -2) | (grid == -3)))
-    mines = draw(st.none() | st.integers(known, known + covered))
-    noise = draw(st.sampled_from([None, *NOISE_KINDS]))
+    grid, mines, noise = draw(valid_parts())
     doc = position_to_dict(Observation(grid, mines=mines, noise=noise), source="fuzz")
     if not mutate:
         return doc
