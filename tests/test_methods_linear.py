@@ -545,6 +545,7 @@ def test_bounded_propagates_the_original_rows_again_after_the_rref_rows():
     "1?.",             # the 1 says x = 1, the 0 says x = 0: 0 = 1
     "?2?.",            # the 0 clears (0, 2), so the 2 says (0, 0) = 2
     "?3?\n3?1\n3?2\n??.",  # a unit row with the value 3/2
+    "?2?\n3F3\nF?F",  # x + y = x + u = y + u = 1: the unit rows 2x = 1 (the pivot read as 1 claimed mines)
 ])
 def test_lstsq_certified_refuses_a_system_with_no_0_1_value(text):
     obs = Observation.from_text(text)
