@@ -112,7 +112,8 @@ def method_fingerprints(points: Any) -> dict[str, str]:
     ``points`` are a run's parameters (dicts, lists, strings, numbers, or
     dataclasses such as an agent); every string in them that names such a
     method (``methods=[...]`` of the chain agent, ``method=`` of
-    :func:`~sweeplab.reach.run_games`) counts.  A method is hashed by
+    :func:`~sweeplab.reach.run_games`) counts, and so does every string in the
+    option defaults of a registered agent they name (its default ``methods``).  A method is hashed by
     :func:`function_fingerprint`; :func:`code_fingerprint` covers sweeplab's
     own methods.
 
@@ -126,6 +127,11 @@ def method_fingerprints(points: Any) -> dict[str, str]:
 
     names: set[str] = set()
     _strings(points, names)
+    for name in list(names):  # a registered agent's defaults name methods too (its ``methods``)
+        info = AGENTS.get(name.removeprefix(AGENT_KEY))
+        if info is not None and not info.builtin and dataclasses.is_dataclass(info.cls):
+            for field in dataclasses.fields(info.cls):
+                _strings(field.default, names)
     found = {name: function_fingerprint(METHODS[name].function)
              for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
     for name in sorted(names):  # registered agents, as "agent <name>" (an agent may share a method's name)

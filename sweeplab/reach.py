@@ -513,6 +513,13 @@ def run_chunk(kind: str, point: Mapping[str, Any], start: int, games: int, seed:
     return df
 
 
+def _numpy_value(value: Any) -> Any:
+    """``json.dumps``'s hook for what it cannot write: numpy numbers and arrays, else ``TypeError``."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
     import inspect
 
@@ -530,7 +537,11 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
         bad = sorted(set(p) - allowed)
         if bad:
             raise ValueError(f"point {i} has unknown parameter(s) {bad}; {kind} takes {sorted(allowed)}")
-        q = json.loads(json.dumps({k: p[k] for k in sorted(p)}))
+        try:  # kept as JSON (numpy numbers as numbers: mines=np.int64(10) is 10)
+            q = json.loads(json.dumps({k: p[k] for k in sorted(p)}, default=_numpy_value))
+        except (TypeError, ValueError):
+            raise ValueError(f"point {i} holds names, numbers and lists only (it is kept as JSON), "
+                             f"got {short_repr(dict(p))}") from None
         text = json.dumps(q, sort_keys=True)
         if text in seen:
             raise ValueError(f"point {i} repeats point {seen[text]} ({q!r}); give each point once")
@@ -604,7 +615,7 @@ def run_games(
     """
     from .executor import default_chunk_size, run_tasks
 
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; choose from {sorted(KINDS)}")
     points = _normalise_points(kind, points)
     games = int(check_positive("games", games) or 0)

@@ -226,7 +226,8 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
     """A run directory's manifest, or ``ValueError`` naming the file.
 
     Every key of ``fmt.keys`` and ``chunk_size`` must be there; ``points``,
-    ``games``, ``seed`` and ``chunk_size`` must be well formed.
+    ``games``, ``seed`` and ``chunk_size`` must be well formed, and so must
+    ``environment`` and ``methods`` when they are there.
     """
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -244,6 +245,12 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
           and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)
     if not ok:
         raise ValueError(f"{path}: {fmt.manifest} has malformed points, games, seed or chunk_size")
+    for key in ("environment", "methods"):  # names to versions, names to fingerprints (or absent: older)
+        value = manifest.get(key)
+        if value is not None and not (isinstance(value, dict)
+                                      and all(isinstance(v, str) for v in value.values())):
+            raise ValueError(f"{path}: {fmt.manifest} has a malformed {key!r} (a JSON object of strings, got "
+                             f"{value!r:.60}); delete the directory or choose another output directory")
     return manifest
 
 
@@ -363,7 +370,9 @@ def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, ident
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            fmt.chunk_key: json.dumps(identity).encode()})
-    atomic_write(out / CHUNKS / chunk.filename, lambda tmp: pq.write_table(table, tmp))
+    # page checksums: a flipped bit in the rows is an unreadable chunk (recomputed), not other results
+    atomic_write(out / CHUNKS / chunk.filename,
+                 lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
 
 
 def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legacy: bool = False
@@ -378,7 +387,7 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(path, page_checksum_verification=True)
     except (OSError, ValueError, pa.ArrowException) as exc:
         raise ValueError(f"unreadable or truncated ({type(exc).__name__})") from None
     stored = (table.schema.metadata or {}).get(fmt.chunk_key)
@@ -397,7 +406,7 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
                          f"{'differs' if len(differ) == 1 else 'differ'})")
     try:
         df = table.to_pandas()
-    except (ValueError, pa.ArrowException) as exc:
+    except (ValueError, TypeError, KeyError, pa.ArrowException) as exc:  # corrupt pandas metadata too
         raise ValueError(f"unreadable ({type(exc).__name__})") from None
     first = identity["start"]
     if (not {"point", "seed", "game"} <= set(df.columns) or (df["point"] != identity["point"]).any()

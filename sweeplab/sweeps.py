@@ -364,7 +364,7 @@ def _games_key(point: Mapping[str, Any]) -> str:
         if player.first_move != "random":  # "auto", "corner", "center" and (0, 0) as the cell they open
             cell = first_cell(player.first_move, board[0], np.random.default_rng(0))  # draws nothing
             player = replace(player, first_move=cell)
-    except (ValueError, TypeError):  # a bad point: refused later, with its own message
+    except (ValueError, TypeError, KeyError):  # a bad point (no agent: another kind of run's), refused later
         return json.dumps(point, sort_keys=True)
     return repr((board, rules, player))
 

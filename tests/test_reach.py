@@ -134,6 +134,12 @@ def test_run_games_bad_points():
         run_games("reach", [{"method": "rref", "level": "beginner", "colour": 1}], games=1)
     with pytest.raises(ValueError, match="repeats point 0"):
         run_games("reach", [{"level": "beginner"}, {"level": "beginner"}], games=1)
+    with pytest.raises(ValueError, match="unknown kind"):
+        run_games(["reach"], [{}], games=1)
+    with pytest.raises(ValueError, match="names, numbers and lists only"):
+        run_games("reach", [{"method": {"rref"}, "level": "beginner"}], games=1)
+    numpy_mines = run_games("reach", [{"method": "trivial", "shape": (9, 9), "mines": np.int64(10)}], games=1)
+    assert numpy_mines["mines"].tolist() == [10]
 
 
 # ---------------------------------------------------------------------------------------- cascade

@@ -87,3 +87,54 @@ def test_a_commit_is_recorded_only_for_the_checkout_whose_top_holds_sweeplab(tmp
     (tmp_path / "a.txt").write_text("b")
     assert checkout_commit(tmp_path) == (commit, True)
     assert checkout_commit(tmp_path.parent / "no-such-folder") == (None, None)
+
+
+def test_a_sweep_in_a_directory_of_run_games_is_one_line_naming_the_manifest(tmp_path):
+    run("reach", tmp_path)
+    with pytest.raises(ValueError, match="holds another sweep"):
+        run("sweep", tmp_path)
+
+
+@pytest.mark.parametrize("key", ["environment", "methods"])
+@pytest.mark.parametrize("value", [["numpy"], "numpy 2", {"numpy": 2}])
+def test_a_manifest_with_malformed_fingerprints_is_one_line_naming_it(tmp_path, key, value):
+    run("sweep", tmp_path)
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), key: value}))
+    with pytest.raises(ValueError, match=f"manifest.json: sweep manifest has a malformed '{key}'"):
+        run("sweep", tmp_path)
+
+
+def test_a_chunk_with_a_flipped_bit_in_its_rows_is_refused_never_read_otherwise(tmp_path):
+    from sweeplab.run_directory import Chunk, chunk_identity, read_chunk
+    from sweeplab.sweeps import SWEEP as FORMAT
+
+    run("sweep", tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
+    identity = chunk_identity(Chunk(0, 2, 2), SWEEP, 3, manifest)
+    expected = read_chunk(chunk, FORMAT, identity)
+    data = chunk.read_bytes()
+    for offset in range(4, min(len(data) // 2, 6000), 3):  # the column pages (the footer comes last)
+        chunk.write_bytes(data[:offset] + bytes([data[offset] ^ 1]) + data[offset + 1:])
+        try:
+            rows = read_chunk(chunk, FORMAT, identity)
+        except ValueError:
+            continue
+        assert rows.equals(expected), offset
+
+
+def test_a_chunk_with_corrupt_pandas_metadata_is_recomputed(tmp_path, caplog):
+    expected = run("sweep", tmp_path)
+    chunk = tmp_path / "chunks" / "p0000-g000000000.parquet"
+    table = pq.read_table(chunk)
+    pandas = json.loads(table.schema.metadata[b"pandas"])
+    for column in pandas["columns"]:
+        del column["pandas_type"]
+    pq.write_table(table.replace_schema_metadata({**table.schema.metadata,
+                                                  b"pandas": json.dumps(pandas).encode()}), chunk)
+    with caplog.at_level(logging.WARNING, logger="sweeplab.sweeps"):
+        resumed = run("sweep", tmp_path)
+    assert any(str(chunk) in r.getMessage() and "recomputing" in r.getMessage() for r in caplog.records)
+    timing = [c for c in expected.columns if c.startswith("seconds")]
+    assert resumed.drop(columns=timing).equals(expected.drop(columns=timing))

@@ -557,6 +557,26 @@ def test_method_fingerprints_cover_only_the_methods_a_run_names():
         sweeplab.unregister_method("fp-b")
 
 
+def test_method_fingerprints_cover_the_methods_a_registered_agent_plays_by_default():
+    """A notebook agent whose default chain holds a notebook method: a change to that method must be seen
+    on resume, though the run's points name only the agent."""
+    import dataclasses
+
+    from sweeplab.agents.basic import ChainAgent
+    from sweeplab.provenance import method_fingerprints
+
+    sweeplab.register_method("fp-default", _main_function("return set(), set()"), sound=True, complete=False)
+    agent = dataclasses.make_dataclass("DefaultChain", [("methods", tuple, ("fp-default",))],
+                                       bases=(ChainAgent,), frozen=True, namespace={"name": "fp-chain"})
+    sweeplab.register_agent("fp-chain", agent)
+    try:
+        found = method_fingerprints([{"agent": "fp-chain", "level": "beginner"}])
+        assert found.keys() == {"fp-default", "agent fp-chain"}
+    finally:
+        sweeplab.unregister_agent("fp-chain")
+        sweeplab.unregister_method("fp-default")
+
+
 def test_a_long_lived_dask_worker_runs_the_method_as_the_client_has_it_now(monkeypatch, tmp_path):
     """A worker that registered a notebook method earlier takes the edited one, and a worker whose
     plugin code differs from the client's is refused."""
