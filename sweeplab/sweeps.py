@@ -39,6 +39,7 @@ a Dask cluster.  Workers return results; only this process writes files.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import itertools
 import json
@@ -366,7 +367,10 @@ def _games_key(point: Mapping[str, Any]) -> str:
             player = replace(player, first_move=cell)
     except (ValueError, TypeError, KeyError):  # a bad point (no agent: another kind of run's), refused later
         return json.dumps(point, sort_keys=True)
-    return repr((board, rules, player))
+    # every option, shown in the repr or not (a plugin's field(repr=False) still decides its games)
+    options = ([(f.name, getattr(player, f.name)) for f in dataclasses.fields(player)]
+               if dataclasses.is_dataclass(player) else player)
+    return repr((board, rules, type(player).__module__, type(player).__qualname__, options))
 
 
 def same_games(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

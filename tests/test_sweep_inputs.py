@@ -10,7 +10,7 @@ import pytest
 import sweeplab
 from sweeplab.cli import main
 from sweeplab.commands.sweep import load_config, parse_option, parse_value
-from sweeplab.sweeps import expand_grid, load_results, run_sweep
+from sweeplab.sweeps import expand_grid, load_results, run_sweep, same_games
 
 POINT = {"agent": "trivial", "level": "beginner"}
 FAST = ["--workers", "1", "--no-progress"]
@@ -366,3 +366,23 @@ def test_grids_of_the_wrong_shape_are_named_and_numpy_numbers_are_numbers():
         {"agent": "random", "level": "beginner", "mines": 10}]
     assert len(expand_grid({"agent": "random", "shape": [[9, 9], [5, 5]], "mines": 3})) == 2
     assert len(expand_grid({"agent": "random", "level": "beginner", "first_move": ["corner", "centre"]})) == 2
+
+
+def test_an_option_hidden_from_the_agents_repr_still_tells_points_apart(tmp_path):
+    """A resume asking for another value of a plugin's option (declared repr=False) is refused, not served
+    the games of the value the directory holds."""
+    import dataclasses
+
+    from sweeplab.agents.basic import TrivialAgent
+
+    hidden = dataclasses.make_dataclass("Hidden", [("depth", int, dataclasses.field(default=1, repr=False))],
+                                        bases=(TrivialAgent,), frozen=True, namespace={"name": "hidden"})
+    sweeplab.register_agent("hidden", hidden)
+    try:
+        point = {"agent": "hidden", "level": "beginner", "depth": 1}
+        assert not same_games(point, {**point, "depth": 2})
+        run_sweep([point], games=2, out=tmp_path, workers=1, progress=False)
+        with pytest.raises(ValueError, match="holds another sweep"):
+            run_sweep([{**point, "depth": 2}], games=2, out=tmp_path, workers=1, progress=False)
+    finally:
+        sweeplab.unregister_agent("hidden")
