@@ -525,7 +525,8 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
 
     if isinstance(points, Mapping):
         raise ValueError("points is a list of dicts, got a single dict")
-    allowed = set(inspect.signature(KINDS[kind]).parameters) - {"games", "seed", "start"}
+    parameters = inspect.signature(KINDS[kind]).parameters
+    allowed = set(parameters) - {"games", "seed", "start"}
     # a reach point's games, whatever the spelling: _reach_point's answer for its arguments or their defaults
     defaults = {k: v.default for k, v in inspect.signature(reach_games).parameters.items()}
     point_args = list(inspect.signature(_reach_point).parameters)
@@ -545,14 +546,20 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
         text = json.dumps(q, sort_keys=True)
         if text in seen:
             raise ValueError(f"point {i} repeats point {seen[text]} ({q!r}); give each point once")
-        if kind == "reach":  # written differently, the same games: they would be counted twice
+        # written differently (a level or its shape and mines, a default restated), the same games:
+        # they would be counted as one larger sample
+        if kind == "reach":
             games_key = json.dumps(_reach_point(**{k: q.get(k, defaults[k]) for k in point_args})[0],
                                    sort_keys=True)
-            if games_key in seen:
-                j = seen[games_key]
-                raise ValueError(f"point {i} ({q!r}) plays the same games as point {j} ({out[j]!r}): they "
-                                 f"would be counted as one larger sample; give each point once")
-            seen[games_key] = i
+        else:
+            args = {k: q.get(k, parameters[k].default) for k in allowed}
+            board = _board(*(args.pop(k) for k in ("level", "shape", "mines", "density")))[:2]
+            games_key = json.dumps({**args, "board": board}, sort_keys=True, default=list)
+        if games_key in seen:
+            j = seen[games_key]
+            raise ValueError(f"point {i} ({q!r}) plays the same games as point {j} ({out[j]!r}): they "
+                             f"would be counted as one larger sample; give each point once")
+        seen[games_key] = i
         seen[text] = i
         out.append(q)
     if not out:

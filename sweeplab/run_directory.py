@@ -303,7 +303,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         differ = [k for k in mine if manifest[k] != mine[k]]
         if differ:
             detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
-            raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(differ)} "
+            raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(map(repr, differ))} "
                              f"{'differs' if len(differ) == 1 else 'differ'} ({detail}); "
                              f"{fmt.resume} to resume it, or choose another output directory")
         check_same_code(manifest, out)

@@ -340,6 +340,18 @@ def test_run_games_refuses_two_reach_points_that_play_the_same_games():
     assert run_games("reach", other, games=2)["point"].tolist() == [0, 0, 1, 1, 2, 2]
 
 
+@pytest.mark.parametrize("kind", ["cascade", "geometry"])
+def test_run_games_refuses_two_points_of_one_measure_on_the_same_games(kind):
+    """The audit's case: a level and its shape and mines (or a default restated) were played twice, and
+    cascade_shares and geometry_summary, which group by level, counted every game twice."""
+    from sweeplab.reach import run_games
+
+    for second in ({"shape": [9, 9], "mines": 10}, {"level": "beginner", "first_click": "zero"}):
+        with pytest.raises(ValueError, match="point 1 .* plays the same games as point 0"):
+            run_games(kind, [{"level": "beginner"}, second], games=2, workers=1, progress=False)
+    other = [{"level": "beginner"}, {"level": "beginner", "first_click": "safe"}]
+    assert sorted(set(run_games(kind, other, games=2, workers=1, progress=False)["point"])) == [0, 1]
+
 @pytest.mark.parametrize("convention", ["all", "reveal", "single"])
 def test_progress_counts_the_moves_the_game_records(convention):
     """Progress.reveals and .flags are the moves the game recorded after the opening (a cell a flood

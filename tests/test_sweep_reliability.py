@@ -114,7 +114,7 @@ def test_manifest_mismatch_names_the_file_and_the_keys(tmp_path):
     with pytest.raises(ValueError, match="seed") as exc:
         run_sweep([POINT], games=2, seed=2, out=tmp_path, workers=1, progress=False)
     assert str(tmp_path / "manifest.json") in str(exc.value) and "games" not in str(exc.value)
-    with pytest.raises(ValueError, match=r"points, games") as exc:
+    with pytest.raises(ValueError, match=r"'points', 'games' differ") as exc:
         run_sweep([POINT, {**POINT, "first_click": "zero"}], games=3, seed=1, out=tmp_path, workers=1,
                   progress=False)
     with pytest.raises(ValueError, match="chunk_size"):
