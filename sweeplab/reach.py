@@ -499,10 +499,6 @@ def _quantiles(group, label, v, positions) -> dict[str, Any]:
 #: The measures :func:`run_games` runs, by kind.
 KINDS: dict[str, Callable[..., pd.DataFrame]] = {"reach": reach_games, "cascade": cascade_games,
                                                  "geometry": geometry_games}
-#: A run's directory: its messages, manifest keys and chunk identity (:mod:`sweeplab.run_directory`).
-_FORMAT = RunFormat(noun="run of run_games", manifest="manifest of run_games",
-                    resume="run the same arguments", keys=("kind", "points", "games", "seed"),
-                    chunk_key=b"sweeplab.games_chunk")
 
 
 def run_chunk(kind: str, point: Mapping[str, Any], start: int, games: int, seed: int) -> pd.DataFrame:
@@ -511,6 +507,20 @@ def run_chunk(kind: str, point: Mapping[str, Any], start: int, games: int, seed:
     df = KINDS[kind](**kwargs, games=games, seed=seed, start=start)
     df.insert(0, "point", 0)
     return df
+
+
+def _check_rows(df: pd.DataFrame, identity: Mapping[str, Any]) -> None:
+    """``ValueError`` unless a chunk has its kind's columns, as a run of no games gives them (a column
+    name corrupted in the file's footer would otherwise drop a measure from the results)."""
+    empty = run_chunk(identity["kind"], identity["params"], identity["start"], 0, identity["seed"])
+    if list(df.columns) != list(empty.columns):
+        raise ValueError(f"its columns are not those of a {identity['kind']} run")
+
+
+#: A run's directory: its messages, manifest keys and chunk identity (:mod:`sweeplab.run_directory`).
+_FORMAT = RunFormat(noun="run of run_games", manifest="manifest of run_games",
+                    resume="run the same arguments", keys=("kind", "points", "games", "seed"),
+                    chunk_key=b"sweeplab.games_chunk", check_rows=_check_rows)
 
 
 def _numpy_value(value: Any) -> Any:

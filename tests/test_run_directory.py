@@ -65,6 +65,20 @@ def test_a_run_games_chunk_whose_rows_belong_to_another_seed_is_recomputed(tmp_p
     assert resumed.drop(columns="seconds").equals(expected.drop(columns="seconds"))
 
 
+def test_a_run_games_chunk_with_a_column_renamed_is_recomputed(tmp_path, caplog):
+    """The audit's case: a column name corrupted in a chunk's footer was read back, and the results
+    lost that measure (sweep chunks had their columns checked; run_games chunks had not)."""
+    expected = run("reach", tmp_path)
+    chunk = tmp_path / "chunks" / "p0000-g000000000.parquet"
+    table = pq.read_table(chunk)
+    renamed = table.rename_columns([("wom" if n == "won" else n) for n in table.column_names])
+    pq.write_table(renamed.replace_schema_metadata(table.schema.metadata), chunk)  # its identity kept
+    with caplog.at_level(logging.WARNING, logger="sweeplab.reach"):
+        resumed = run("reach", tmp_path)
+    assert any(str(chunk) in r.getMessage() and "columns are not those of a reach run" in r.getMessage()
+               for r in caplog.records)
+    assert resumed.drop(columns="seconds").equals(expected.drop(columns="seconds"))
+
 def test_a_commit_is_recorded_only_for_the_checkout_whose_top_holds_sweeplab(tmp_path):
     """An installed sweeplab in ``project/.venv`` must not record the project's commit as its own."""
     import subprocess
