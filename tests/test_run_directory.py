@@ -79,6 +79,7 @@ def test_a_run_games_chunk_with_a_column_renamed_is_recomputed(tmp_path, caplog)
                for r in caplog.records)
     assert resumed.drop(columns="seconds").equals(expected.drop(columns="seconds"))
 
+
 def test_a_commit_is_recorded_only_for_the_checkout_whose_top_holds_sweeplab(tmp_path):
     """An installed sweeplab in ``project/.venv`` must not record the project's commit as its own."""
     import subprocess
