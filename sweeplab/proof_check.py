@@ -227,7 +227,7 @@ class _Board:
 
     def row(self, source: Any) -> tuple[dict[tuple[int, int], int], int]:
         """``(coefficients, right side)`` of a source, or ``ProofError``."""
-        if source == "total":
+        if isinstance(source, str) and source == "total":  # a cell may be an array: no == on it
             key: Any = "total"
         else:
             key = _cell(source, "source")

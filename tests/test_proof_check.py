@@ -191,6 +191,10 @@ def test_numpy_integers_read_as_integers_and_numpy_bools_do_not():
         assert check_proof(OBS, as_numpy) is True
         assert check_proof(OBS, sweeplab.Proof.from_dict(as_numpy)) is True
         assert check_proof(OBS, tweak(PROOF_121, path, np.bool_(plain))) is False
+    # cells as numpy arrays, as a grid's indices give them: a source too (it was compared with "total")
+    for path, cell in ((["cell"], [0, 1]), (["steps", 0, "rows", 0, 0], [1, 0]),
+                       (["steps", 0, "fixes", 0, 0], [0, 1])):
+        assert check_proof(OBS, tweak(PROOF_121, path, np.array(cell))) is True, path
 
 
 def test_rows_from_the_grid():
@@ -277,11 +281,13 @@ def test_noise_and_bad_positions():
 def test_explain_failure_gives_a_reason_for_anything_malformed():
     """``check_proof`` said False; ``explain_failure`` raised on a set for a cell or an array source."""
     obs = Observation.from_text("???\n121")
-    bad = [{"cell": {0, 1}, "value": 0, "method": "x", "steps": []},
-           {**PROOF_121, "steps": [{"rows": [[np.array([1, 0]), 1]], "modulus": None, "fixes": []}]}]
-    for forged in bad:
-        assert not check_proof(obs, forged)
-        assert explain_failure(obs, forged).startswith("the proof is malformed")
+    forged = {"cell": {0, 1}, "value": 0, "method": "x", "steps": []}
+    assert not check_proof(obs, forged)
+    assert explain_failure(obs, forged).startswith("the proof is malformed")
+    # an array source is a cell (as Proof reads it): this proof is refused for what it fails to fix
+    forged = {**PROOF_121, "steps": [{"rows": [[np.array([1, 0]), 1]], "modulus": None, "fixes": []}]}
+    assert not check_proof(obs, forged)
+    assert explain_failure(obs, forged) == "the steps do not fix (0, 1) to 0"
 
 
 def test_no_code_shared_with_the_methods():
