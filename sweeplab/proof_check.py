@@ -20,7 +20,7 @@ The rules it applies (SPEC §6):
   the sums of the negative/positive coefficients left: ``beta`` outside
   ``[lo, hi]`` is a contradiction, ``beta == lo`` fixes positive-coefficient
   cells to 0 and negative ones to 1, ``beta == hi`` the reverse;
-* with a modulus ``p`` (a prime) the coefficients and ``beta`` are first
+* with a modulus ``p`` (a prime below ``2**64``) the coefficients and ``beta`` are first
   reduced to their residues nearest 0 (``(-p/2, p/2]``), and the integers of
   ``[lo, hi]`` congruent to ``beta`` take its place: none is a contradiction,
   a single one at ``lo`` or ``hi`` fixes cells as above;
@@ -33,7 +33,8 @@ The rules it applies (SPEC §6):
   the top level may hold none, and must fix ``cell`` to ``value``.
 
 Positions with clue noise ``"under"`` or ``"over"`` have no proofs (their
-numbers are bounds): every proof of them is rejected.
+numbers are bounds): every proof of them is rejected, as is every proof of a
+position whose ``noise`` is anything but ``None`` or ``"lost"``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ __all__ = ["check_proof", "checker", "ProofError", "explain_failure", "explainer
 
 _COVERED, _FLAG, _MINE = -1, -2, -3
 _MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
+#: Moduli must be below this (the methods use primes below 2**63): Miller-Rabin on a modulus of
+#: thousands of digits takes minutes, far beyond the time the length of a proof's text allows.
+_MAX_MODULUS = 2**64
 
 
 class ProofError(Exception):
@@ -215,8 +219,17 @@ class _Board:
             r, c = bad
             raise ValueError(f"check_proof: code {self.codes[r][c]} at row {r}, column {c} is no cell code "
                              f"(-4..8, SPEC §1)")
-        if mines is not None and (isinstance(mines, bool) or int(mines) != mines):
-            raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
+        if mines is not None:
+            try:  # inf, a list, a complex number: not a total (int() would raise something else)
+                whole_mines = not isinstance(mines, bool) and int(mines) == mines
+            except (TypeError, ValueError, OverflowError, ArithmeticError):
+                whole_mines = False
+            if not whole_mines:
+                raise ValueError(f"obs.mines must be an int or None, got {mines!r}")
+            known = sum(code in (_FLAG, _MINE) for row in self.codes for code in row)
+            if not known <= int(mines) <= self.h * self.w:  # SPEC §1: as Observation refuses it
+                raise ValueError(f"obs.mines={int(mines)} is not between the {known} known mines and "
+                                 f"the {self.h * self.w} cells of the board")
         self.mines = None if mines is None else int(mines)
         self.noise = noise
         self._rows: dict[Any, tuple[dict[tuple[int, int], int], int]] = {}
@@ -303,8 +316,12 @@ def _steps(value: Any, what: str) -> list:
 
 
 def _check(board: _Board, proof: Any) -> None:
-    if board.noise in ("under", "over"):
-        raise ProofError(f"clue noise {board.noise!r}: the numbers are bounds, proofs are not defined")
+    noise = board.noise
+    if noise is not None and not (isinstance(noise, str) and noise == "lost"):  # fail closed
+        if isinstance(noise, str) and noise in ("under", "over"):
+            raise ProofError(f"clue noise {noise!r}: the numbers are bounds, proofs are not defined")
+        raise ProofError(f"clue noise {noise!r} is none of None, 'lost', 'under', 'over': proofs are "
+                         f"defined only for exact clues (None or 'lost')")
     if not isinstance(proof, Mapping) and hasattr(proof, "to_dict"):
         proof = proof.to_dict()
     if not isinstance(proof, Mapping):
@@ -407,6 +424,9 @@ def _combine(board: _Board, step: Mapping, fixed: dict, label: str) -> bool:
     modulus = step.get("modulus")
     if modulus is not None:
         p = _int(modulus, f"{label}: modulus")
+        if p >= _MAX_MODULUS:  # the primality test would cost far more than the proof's text
+            raise ProofError(f"{label}: modulus {p if p < 10**30 else 'of ' + str(p.bit_length()) + ' bits'} "
+                             f"is not below 2**64")
         if not _is_prime(p):
             raise ProofError(f"{label}: modulus {p} is not a prime")
         g = {cell: _nearest(a, p) for cell, a in g.items()}
@@ -453,7 +473,7 @@ def _nearest(a: int, p: int) -> int:
 
 
 def _is_prime(n: int) -> bool:
-    """Miller-Rabin with the first 20 primes as bases (deterministic far beyond 2**64)."""
+    """Miller-Rabin with the first 20 primes as bases (deterministic below 3.3e24: every modulus taken)."""
     if n < 2:
         return False
     small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71)

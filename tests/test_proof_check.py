@@ -523,3 +523,40 @@ def test_accepted_proofs_are_sound(seed, data):
         for step in steps:
             top = [(step["assume"][0], 1 - step["assume"][1])] if "assume" in step else step["fixes"]
             assert all(forced.get(tuple(c)) == v for c, v in top), json.dumps(candidate)
+
+
+def test_a_home_made_position_is_read_fail_closed():
+    """Audit: a total of inf or a list raised OverflowError/TypeError; a total outside
+    [known mines, cells] or an unknown noise kind (a game's ``("under", p)``) was read as exact clues."""
+    from types import SimpleNamespace
+
+    mine = proof((0, 0), 1, [combine([((0, 1), 1)], [((0, 0), 1)])])
+    for total in (float("inf"), float("-inf"), float("nan"), [1], 1j, -1, 3, "1"):
+        with pytest.raises(ValueError):
+            check_proof(SimpleNamespace(grid=[[-1, 1]], mines=total), mine)
+    with pytest.raises(ValueError):
+        check_proof(SimpleNamespace(grid=[[-2, -1, 1]], mines=0), mine)  # below the flag
+    # both values of (0, 0) followed from mines=-5 (the total row asks -5 mines): ex falso
+    safe = proof((0, 0), 0, [{"assume": [[0, 0], 1], "steps": [combine([("total", 1)])]}])
+    with pytest.raises(ValueError):
+        check_proof(SimpleNamespace(grid=[[-1, 1]], mines=-5), safe)
+    assert check_proof(SimpleNamespace(grid=[[-1, 1]], mines=1, noise="lost"), mine)
+    for noise in (("under", 0.5), ("lost", 0.1), "UNDER", "bounds", 0):
+        obs = SimpleNamespace(grid=[[-1, 1]], mines=1, noise=noise)
+        assert not check_proof(obs, mine)
+        assert "exact clues" in explain_failure(obs, mine)
+
+
+def test_a_huge_modulus_is_refused_quickly():
+    """Audit: Miller-Rabin on a 1281-digit modulus took 8 s (cubic: minutes at JSON's 4300 digits)."""
+    import time
+
+    obs = Observation.from_text("?1")
+    for p in (2**4253 - 1, 2**64 + 13, 2**64):
+        step = {"rows": [[[0, 1], 1]], "modulus": p, "fixes": [[[0, 0], 1]]}
+        start = time.perf_counter()
+        assert not check_proof(obs, proof((0, 0), 1, [step]))
+        assert time.perf_counter() - start < 0.5
+        assert "not below 2**64" in explain_failure(obs, proof((0, 0), 1, [step]))
+    step = {"rows": [[[0, 1], 1]], "modulus": 2**64 - 59, "fixes": [[[0, 0], 1]]}  # the largest prime below
+    assert check_proof(obs, proof((0, 0), 1, [step]))
