@@ -20,7 +20,7 @@ The rules it applies (SPEC §6):
   the sums of the negative/positive coefficients left: ``beta`` outside
   ``[lo, hi]`` is a contradiction, ``beta == lo`` fixes positive-coefficient
   cells to 0 and negative ones to 1, ``beta == hi`` the reverse;
-* with a modulus ``p`` (a prime below ``2**64``) the coefficients and ``beta`` are first
+* with a modulus ``p`` (a prime below ``2**256``) the coefficients and ``beta`` are first
   reduced to their residues nearest 0 (``(-p/2, p/2]``), and the integers of
   ``[lo, hi]`` congruent to ``beta`` take its place: none is a contradiction,
   a single one at ``lo`` or ``hi`` fixes cells as above;
@@ -49,7 +49,7 @@ _COVERED, _FLAG, _MINE = -1, -2, -3
 _MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
 #: Moduli must be below this (the methods use primes below 2**63): Miller-Rabin on a modulus of
 #: thousands of digits takes minutes, far beyond the time the length of a proof's text allows.
-_MAX_MODULUS = 2**64
+_MAX_MODULUS = 2**256
 
 
 class ProofError(Exception):
@@ -87,6 +87,13 @@ def check_proof(obs: Any, proof: Any) -> bool:
     per place it stands: the time grows with the length of that text (times
     the cells fixed so far).  A Python object whose branches share one list
     is checked once per reference, as its JSON text would be.
+
+    A position that no layout fits (a flag on a safe cell can make one) has
+    valid proofs of both values of a cell: an ``assume`` reaches a
+    contradiction whatever it assumes.  What a proof shows is "in every
+    layout that fits, ``cell`` is ``value``"; whether one fits is a separate
+    question (:func:`sweeplab.probabilities` raises
+    :class:`~sweeplab.InconsistentPositionError` when none does).
 
     Examples
     --------
@@ -426,7 +433,7 @@ def _combine(board: _Board, step: Mapping, fixed: dict, label: str) -> bool:
         p = _int(modulus, f"{label}: modulus")
         if p >= _MAX_MODULUS:  # the primality test would cost far more than the proof's text
             raise ProofError(f"{label}: modulus {p if p < 10**30 else 'of ' + str(p.bit_length()) + ' bits'} "
-                             f"is not below 2**64")
+                             f"is not below 2**256")
         if not _is_prime(p):
             raise ProofError(f"{label}: modulus {p} is not a prime")
         g = {cell: _nearest(a, p) for cell, a in g.items()}
@@ -473,7 +480,8 @@ def _nearest(a: int, p: int) -> int:
 
 
 def _is_prime(n: int) -> bool:
-    """Miller-Rabin with the first 20 primes as bases (deterministic below 3.3e24: every modulus taken)."""
+    """Miller-Rabin with the first 20 primes as bases: deterministic below 3.3e24 (every prime the methods
+    use); above, a composite that passed would still give sound steps (reasoning modulo any integer is)."""
     if n < 2:
         return False
     small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71)

@@ -547,16 +547,12 @@ def test_a_home_made_position_is_read_fail_closed():
         assert "exact clues" in explain_failure(obs, mine)
 
 
-def test_a_huge_modulus_is_refused_quickly():
+def test_a_huge_modulus_is_refused_before_its_primality_test():
     """Audit: Miller-Rabin on a 1281-digit modulus took 8 s (cubic: minutes at JSON's 4300 digits)."""
-    import time
-
     obs = Observation.from_text("?1")
-    for p in (2**4253 - 1, 2**64 + 13, 2**64):
+    for p in (2**4253 - 1, 2**256 + 297, 2**256):
         step = {"rows": [[[0, 1], 1]], "modulus": p, "fixes": [[[0, 0], 1]]}
-        start = time.perf_counter()
         assert not check_proof(obs, proof((0, 0), 1, [step]))
-        assert time.perf_counter() - start < 0.5
-        assert "not below 2**64" in explain_failure(obs, proof((0, 0), 1, [step]))
-    step = {"rows": [[[0, 1], 1]], "modulus": 2**64 - 59, "fixes": [[[0, 0], 1]]}  # the largest prime below
+        assert "not below 2**256" in explain_failure(obs, proof((0, 0), 1, [step]))
+    step = {"rows": [[[0, 1], 1]], "modulus": 2**256 - 189, "fixes": [[[0, 0], 1]]}  # the largest prime below
     assert check_proof(obs, proof((0, 0), 1, [step]))
