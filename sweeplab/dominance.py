@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InconsistentPositionError, MethodRefused, check_flag
+from .executor import check_count, check_positive
 from .methods import METHODS, deduce, method_info, untimed
 from .methods._consistency import has_layout
 from .positions import COVERED, Observation, neighbour_counts
@@ -97,6 +98,9 @@ class Dominance:
         """Whether ``a`` proved everything ``b`` proved on every position both answered, and they both
         answered at least one (with none there is no evidence either way: a method refusing every
         position dominates nothing and is dominated by nothing)."""
+        if (a, b) not in self.tested:
+            raise ValueError(f"no pair ({a!r}, {b!r}) was tested: give two distinct methods of "
+                             f"{list(self.methods)}")
         return self.tested[(a, b)] > 0 and self.witnesses[(a, b)] == 0
 
     def classes(self) -> list[tuple[str, ...]]:
@@ -281,6 +285,8 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
     [(5, 1), (4, 4)]
     """
     check_flag("examples", examples)
+    random, seed = check_count("random", random), check_count("seed", seed)
+    max_side = check_positive("max_side", max_side)
     out: list[Observation] = []
     if examples:
         from .examples import EXAMPLES
@@ -454,6 +460,9 @@ def search_counterexamples(*, methods: Iterable[str] | None = None, seed: int = 
     ((3, 4), [(3, 0)])
     """
     methods = _check_methods(SEARCH if methods is None else methods)
+    exhaustive_area = check_count("exhaustive_area", exhaustive_area)
+    random, seed = check_count("random", random), check_count("seed", seed)
+    max_side = check_positive("max_side", max_side)
     best: dict[tuple[str, str], Witness] = {}
     layouts: dict[str, np.ndarray] = {}
     rng = np.random.default_rng(seed)

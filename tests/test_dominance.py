@@ -160,3 +160,23 @@ def test_first_witness_is_the_index_of_the_first_separating_position():
     d = dominance([plain, split, split], methods=("trivial", "subset"))
     assert d.witnesses[("trivial", "subset")] == 2 and d.first_witness[("trivial", "subset")] == 1
     assert ("subset", "trivial") not in d.first_witness
+
+
+@pytest.mark.parametrize(("options", "match"), [
+    ({"random": -1}, "random must be a non-negative integer, got -1"),
+    ({"random": 1.5}, "random must be a non-negative integer, got 1.5"),
+    ({"random": 1, "max_side": 0}, "max_side must be a positive integer, got 0"),
+    ({"seed": -2}, "seed must be a non-negative integer, got -2"),
+])
+def test_bad_position_options_name_the_value(options, match):
+    with pytest.raises(ValueError, match=match):
+        dominance_positions(corpus=None, examples=False, **options)
+    with pytest.raises(ValueError, match=match):
+        search_counterexamples(methods=("trivial", "subset"), exhaustive_area=0, **{"random": 0, **options})
+
+
+def test_dominates_a_pair_not_tested_names_the_methods():
+    d = dominance([Observation.from_text("???\n121", mines=2)], methods=("trivial", "rref"))
+    for a, b in (("rref", "rref"), ("rref", "subset")):
+        with pytest.raises(ValueError, match=r"give two distinct methods of \['trivial', 'rref'\]"):
+            d.dominates(a, b)

@@ -108,7 +108,7 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
 
         lines += ["", "Incomparable pairs (neither finds every cell the other finds), with the smallest "
                   "counterexamples found, in `sweeplab.examples` (fewest covered cells, then smallest board; "
-                  "the search was exhaustive up to 9 covered cells, larger ones come from random and "
+                  "the search was exhaustive on boards of up to 9 cells, larger ones come from random and "
                   "adversarial searches):", ""]
         for i, a in enumerate(reps):
             for b in reps[i + 1:]:
