@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InconsistentPositionError, MethodRefused, check_flag
-from .executor import check_count, check_positive
+from .executor import check_count, check_positive, root_seed
 from .methods import METHODS, deduce, method_info, untimed
 from .methods._consistency import has_layout
 from .positions import COVERED, Observation, neighbour_counts
@@ -261,8 +261,9 @@ def hasse_edges(result: Dominance) -> list[tuple[tuple[str, ...], tuple[str, ...
     return edges
 
 
-def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0, seed: int = 0,
-                        max_side: int = 6, examples: bool = True) -> list[Observation]:
+def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
+                        seed: int | np.random.Generator = 0, max_side: int = 6,
+                        examples: bool = True) -> list[Observation]:
     """The positions dominance is tested on: the examples, a corpus and random small positions.
 
     Parameters
@@ -273,7 +274,8 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
     random : int
         Random positions to add (:func:`random_position`: a random layout,
         some safe cells revealed, the total known).
-    seed, max_side : int
+    seed : int or numpy.random.Generator
+    max_side : int
     examples : bool, default True
         Start with every position of :mod:`sweeplab.examples`, the committed
         counterexamples among them, so that no pair a committed witness
@@ -285,8 +287,8 @@ def dominance_positions(*, corpus: str | Path | None = "small", random: int = 0,
     [(5, 1), (4, 4)]
     """
     check_flag("examples", examples)
-    random, seed = check_count("random", random), check_count("seed", seed)
-    max_side = check_positive("max_side", max_side)
+    random, seed = check_count("random", random), root_seed(seed)  # SPEC §3: an int or a Generator
+    max_side = int(check_positive("max_side", max_side) or 0)  # never None: no meaning for None
     out: list[Observation] = []
     if examples:
         from .examples import EXAMPLES
@@ -431,7 +433,8 @@ def shrink(witness: Witness, layout: np.ndarray, *, use_total: bool = True, meth
     return best
 
 
-def search_counterexamples(*, methods: Iterable[str] | None = None, seed: int = 0, exhaustive_area: int = 6,
+def search_counterexamples(*, methods: Iterable[str] | None = None, seed: int | np.random.Generator = 0,
+                           exhaustive_area: int = 6,
                            random: int = 2000, max_side: int = 5, use_total: bool = True,
                            progress: bool = False) -> dict[tuple[str, str], Witness]:
     """The smallest witness found for every ordered pair that is not a dominance (issue 11 item 3).
@@ -461,8 +464,8 @@ def search_counterexamples(*, methods: Iterable[str] | None = None, seed: int = 
     """
     methods = _check_methods(SEARCH if methods is None else methods)
     exhaustive_area = check_count("exhaustive_area", exhaustive_area)
-    random, seed = check_count("random", random), check_count("seed", seed)
-    max_side = check_positive("max_side", max_side)
+    random, seed = check_count("random", random), root_seed(seed)  # SPEC §3: an int or a Generator
+    max_side = int(check_positive("max_side", max_side) or 0)  # never None: no meaning for None
     best: dict[tuple[str, str], Witness] = {}
     layouts: dict[str, np.ndarray] = {}
     rng = np.random.default_rng(seed)
