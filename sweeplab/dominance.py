@@ -42,7 +42,7 @@ from .errors import InconsistentPositionError, MethodRefused, check_flag
 from .executor import check_count, check_positive, root_seed
 from .methods import METHODS, deduce, method_info, untimed
 from .methods._consistency import has_layout
-from .positions import COVERED, Observation, neighbour_counts
+from .positions import COVERED, Observation, as_observation, neighbour_counts, short_repr
 
 __all__ = [
     "SOUND",
@@ -200,6 +200,7 @@ def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None
     Parameters
     ----------
     positions : iterable of Observation
+        Or their text forms or code arrays (:func:`sweeplab.positions.as_observation`).
     methods : iterable of str, optional
         Sound methods (default :data:`SOUND`).
     use_total : bool
@@ -214,7 +215,10 @@ def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None
     tested = dict.fromkeys(pairs, 0)
     witnesses = dict.fromkeys(pairs, 0)
     first: dict[tuple[str, str], int] = {}
-    items = list(positions)
+    if isinstance(positions, str | Observation):
+        raise ValueError(f"positions is a list of positions, got a single one: {short_repr(positions)}; "
+                         f"give [position]")
+    items = [as_observation(p) for p in positions]
     if progress:
         from tqdm.auto import tqdm
 

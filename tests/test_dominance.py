@@ -180,3 +180,13 @@ def test_dominates_a_pair_not_tested_names_the_methods():
     for a, b in (("rref", "rref"), ("rref", "subset")):
         with pytest.raises(ValueError, match=r"give two distinct methods of \['trivial', 'rref'\]"):
             d.dominates(a, b)
+
+
+def test_positions_may_be_texts_and_a_single_position_is_named():
+    """The audit's case: a text raised AttributeError ('str' object has no attribute 'shape')."""
+    by_text = dominance(["???\n121"], methods=("trivial", "rref"))
+    by_obs = dominance([Observation.from_text("???\n121")], methods=("trivial", "rref"))
+    assert by_text.tested == by_obs.tested and by_text.witnesses == by_obs.witnesses
+    assert by_text.witnesses[("trivial", "rref")] == 1  # rref's 1-2-1 proves (0, 1) safe; trivial does not
+    with pytest.raises(ValueError, match="a single one.*give \\[position\\]"):
+        dominance("???\n121", methods=("trivial", "rref"))
