@@ -278,7 +278,7 @@ def test_play_on_a_dask_cluster_gives_the_same_rows():
     distributed = pytest.importorskip("distributed")
     one = sweeplab.play("random", shape=(6, 7), mines=8, games=12, seed=2, noise=("lost", 0.2))
     with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=2,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port: none clashes
         dask = sweeplab.play("random", shape=(6, 7), mines=8, games=12, seed=2, noise=("lost", 0.2),
                              scheduler=cluster.scheduler_address)
     pd.testing.assert_frame_equal(outcome(one), outcome(dask))
@@ -431,7 +431,7 @@ def test_a_dask_worker_with_other_code_is_refused(monkeypatch, tmp_path):
 
     # a worker process of its own: it imports sweeplab afresh and reports the real fingerprint
     with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port: none clashes
         same = run_sweep([POINT], games=2, seed=3, out=tmp_path / "same", scheduler=cluster.scheduler_address,
                          progress=False)
         assert len(same) == 2
@@ -452,7 +452,7 @@ def test_a_dask_worker_with_other_package_versions_is_refused(monkeypatch, tmp_p
 
     real = sweeplab.provenance.environment()
     with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port: none clashes
         monkeypatch.setattr(sweeplab.provenance, "environment", lambda: {**real, "numpy": "1.0.0"})
         with pytest.raises(ValueError, match="a Dask worker runs other versions of packages") as exc:
             run_sweep([POINT], games=2, seed=3, out=tmp_path / "other", scheduler=cluster.scheduler_address,
@@ -585,7 +585,7 @@ def test_a_long_lived_dask_worker_runs_the_method_as_the_client_has_it_now(monke
 
     point = {"agent": "chain", "methods": ["dask-notebook"], "level": "beginner"}
     with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port: none clashes
         try:
             sweeplab.register_method("dask-notebook", _main_function("return set(), set()"), sound=True,
                                      complete=False)
