@@ -236,6 +236,11 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
                          f"another output directory") from None
     if not isinstance(manifest, dict):
         raise ValueError(f"{path}: a {fmt.manifest} is a JSON object, got {type(manifest).__name__}")
+    if ("kind" in manifest) != ("kind" in fmt.keys):  # the two kinds of run: only run_games records a kind
+        held = (f"a run of run_games (kind {manifest['kind']!r}: run_games with its arguments reads it back)"
+                if "kind" in manifest else "a sweep (sweeplab.load_results reads it)")
+        raise ValueError(f"{path}: the directory holds {held}, not a {fmt.noun}; choose another output "
+                         f"directory")
     for key in (*fmt.keys, "chunk_size"):
         if key not in manifest:
             raise ValueError(f"{path}: {fmt.manifest} has no {key!r}")

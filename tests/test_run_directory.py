@@ -104,10 +104,19 @@ def test_a_commit_is_recorded_only_for_the_checkout_whose_top_holds_sweeplab(tmp
     assert checkout_commit(tmp_path.parent / "no-such-folder") == (None, None)
 
 
-def test_a_sweep_in_a_directory_of_run_games_is_one_line_naming_the_manifest(tmp_path):
-    run("reach", tmp_path)
-    with pytest.raises(ValueError, match="holds another sweep"):
-        run("sweep", tmp_path)
+def test_a_run_in_a_directory_of_the_other_kind_is_one_line_naming_both_kinds(tmp_path):
+    from sweeplab.sweeps import load_results
+
+    run("reach", tmp_path / "reach")
+    run("sweep", tmp_path / "sweep")
+    held = (r"holds a run of run_games \(kind 'reach': run_games with its arguments reads it back\), "
+            r"not a sweep")
+    for attempt in (lambda: run("sweep", tmp_path / "reach"), lambda: load_results(tmp_path / "reach")):
+        with pytest.raises(ValueError, match=held):
+            attempt()
+    with pytest.raises(ValueError, match=r"holds a sweep \(sweeplab.load_results reads it\), not a run of "
+                                         r"run_games"):
+        run("reach", tmp_path / "sweep")
 
 
 @pytest.mark.parametrize("key", ["environment", "methods"])
