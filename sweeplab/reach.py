@@ -63,6 +63,7 @@ from .run_directory import (
     Chunk,
     RunFormat,
     chunk_identity,
+    json_value,
     legacy_chunks,
     load_chunk,
     open_manifest,
@@ -523,13 +524,6 @@ _FORMAT = RunFormat(noun="run of run_games", manifest="manifest of run_games",
                     chunk_key=b"sweeplab.games_chunk", check_rows=_check_rows)
 
 
-def _numpy_value(value: Any) -> Any:
-    """``json.dumps``'s hook for what it cannot write: numpy numbers and arrays, else ``TypeError``."""
-    if isinstance(value, np.generic | np.ndarray):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
 def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
     import inspect
 
@@ -549,7 +543,7 @@ def _normalise_points(kind: str, points) -> list[dict[str, Any]]:
         if bad:
             raise ValueError(f"point {i} has unknown parameter(s) {bad}; {kind} takes {sorted(allowed)}")
         try:  # kept as JSON (numpy numbers as numbers: mines=np.int64(10) is 10)
-            q = json.loads(json.dumps({k: p[k] for k in sorted(p)}, default=_numpy_value))
+            q = json_value({k: p[k] for k in sorted(p)})
         except (TypeError, ValueError):
             raise ValueError(f"point {i} holds names, numbers and lists only (it is kept as JSON), "
                              f"got {short_repr(dict(p))}") from None

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .executor import check_positive, default_chunk_size
@@ -40,9 +41,28 @@ from .provenance import check_same_code, code_fingerprint, environment, method_f
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
-           "write_chunk", "read_chunk", "load_chunk"]
+           "write_chunk", "read_chunk", "load_chunk", "json_value"]
 
 log = logging.getLogger(__name__)
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as it reads back from a manifest's JSON: tuples become lists, numpy numbers and arrays
+    Python ones (``mines=np.int64(10)`` is the number 10); ``TypeError`` for what JSON cannot hold.
+
+    Examples
+    --------
+    >>> json_value({"shape": (9, 9), "mines": np.int64(10)})
+    {'shape': [9, 9], 'mines': 10}
+    """
+    return json.loads(json.dumps(value, default=_numpy_value))
+
+
+def _numpy_value(value: Any) -> Any:
+    """``json.dumps``'s hook for what it cannot write: numpy numbers and arrays, else ``TypeError``."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -300,7 +320,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     from . import __version__
 
     path = out / MANIFEST
-    mine = json.loads(json.dumps({key: run[key] for key in fmt.keys}))  # as it reads back (tuples as lists)
+    mine = json_value({key: run[key] for key in fmt.keys})  # as it reads back (tuples as lists)
     if path.exists():
         manifest = read_manifest(path, fmt)
         if chunk_size is not None:

@@ -65,6 +65,7 @@ from .run_directory import (
     Chunk,
     RunFormat,
     chunk_identity,
+    json_value,
     legacy_chunks,
     load_chunk,
     open_manifest,
@@ -89,19 +90,6 @@ PLAY_KEYS = ("agent", "level", "shape", "mines", "density", "first_click", "mode
 SWEEP_KEYS = ("points", "games", "seed")
 
 
-def _json(value: Any) -> Any:
-    """``value`` as it reads back from JSON (tuples become lists, numpy numbers and arrays Python ones:
-    ``mines=np.int64(10)`` is the number 10)."""
-    return json.loads(json.dumps(value, default=_numpy_value))
-
-
-def _numpy_value(value: Any) -> Any:
-    """``json.dumps``'s hook for what it cannot write: numpy numbers and arrays, else ``TypeError``."""
-    if isinstance(value, np.generic | np.ndarray):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-friendly copy of a point: tuples as lists, keys sorted."""
     if not isinstance(point, Mapping):
@@ -109,7 +97,7 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     if "agent" not in point:
         raise ValueError(f"every sweep point needs an 'agent', got {dict(point)!r}")
     try:
-        return {key: _json(point[key]) for key in sorted(point)}
+        return {key: json_value(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):
         raise ValueError(f"a sweep point holds names, numbers and lists only (it is kept as JSON), "
                          f"got {dict(point)!r}; for an agent of your own, register it "
