@@ -353,7 +353,7 @@ def _games_key(point: Mapping[str, Any]) -> str:
         if player.first_move != "random":  # "auto", "corner", "center" and (0, 0) as the cell they open
             cell = first_cell(player.first_move, board[0], np.random.default_rng(0))  # draws nothing
             player = replace(player, first_move=cell)
-    except (ValueError, TypeError, KeyError):  # a bad point (no agent: another kind of run's), refused later
+    except (ValueError, TypeError, KeyError):  # a bad point (one without an agent too), refused later
         return json.dumps(point, sort_keys=True)
     # every option, shown in the repr or not (a plugin's field(repr=False) still decides its games)
     options = ([(f.name, getattr(player, f.name)) for f in dataclasses.fields(player)]
