@@ -194,7 +194,9 @@ def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize(("argv", "match"), [
-    (["--level", "beginner", "--solvable-by", "magic"], "solvable_by='magic'"),
+    (["--level", "beginner", "--solvable-by", "magic"], "--solvable-by='magic' is not a method"),
+    (["--level", "beginner", "--solvable-by", "lstsq"], "--solvable-by='lstsq' is not a sound method"),
+    (["--level", "beginner", "--max-tries", "0"], "--max-tries must be an integer >= 1, got 0"),
     (["--shape", "6", "6"], "--shape needs --mines"),
     (["--shape", "6x", "--mines", "3"], "--shape must look like 16x30"),
     (["--shape", "6", "6", "6", "--mines", "3"], "--shape must look like 16x30"),

@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..boards import MAX_TRIES, _request, generate_boards
+    from ..boards import MAX_TRIES, _request, _sound, generate_boards
     from ..files import _dump
 
     shape = None if args.shape is None else _shape(args.shape)
@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
     if args.level is not None and args.mines is not None:
         raise ValueError(f"--mines {args.mines} goes with --shape, not with --level {args.level}")
     checks = (("--count", args.count, 1), ("--seed", args.seed, 0), ("--start", args.start, 0),
-              ("--workers", args.workers, 1))
+              ("--workers", args.workers, 1), ("--max-tries", args.max_tries, 1))
     for flag, value, least in checks:
-        if value < least:
+        if value is not None and value < least:
             raise ValueError(f"{flag} must be an integer >= {least}, got {value}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     def path_of(i: int, solvable_by: str) -> Path:
         return out / f"{name}-{solvable_by}{'-exact' * args.exact_grade}-s{args.seed}-{i:05d}.json"
 
-    # every option checked (ValueError naming the value) before any file is looked at
+    # every option checked (ValueError naming the value) before any file is looked at; the flags first
+    _sound(args.solvable_by, what="--solvable-by")
     method = _request(args.level, shape, args.mines, args.solvable_by, opening, args.exact_grade,
                       max_tries)[0]
     todo = [i for i in range(args.start, args.start + args.count)
