@@ -215,9 +215,12 @@ def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None
     tested = dict.fromkeys(pairs, 0)
     witnesses = dict.fromkeys(pairs, 0)
     first: dict[tuple[str, str], int] = {}
-    if isinstance(positions, str | Observation):
+    if isinstance(positions, str | Observation) or (isinstance(positions, np.ndarray) and positions.ndim == 2):
         raise ValueError(f"positions is a list of positions, got a single one: {short_repr(positions)}; "
                          f"give [position]")
+    if not isinstance(positions, Iterable):
+        raise ValueError(f"positions is a list of positions, got {short_repr(positions)}; give e.g. "
+                         f"[Observation.from_text('1?')] or dominance_positions(...)")
     items = [as_observation(p) for p in positions]
     if progress:
         from tqdm.auto import tqdm

@@ -190,3 +190,7 @@ def test_positions_may_be_texts_and_a_single_position_is_named():
     assert by_text.witnesses[("trivial", "rref")] == 1  # rref's 1-2-1 proves (0, 1) safe; trivial does not
     with pytest.raises(ValueError, match="a single one.*give \\[position\\]"):
         dominance("???\n121", methods=("trivial", "rref"))
+    with pytest.raises(ValueError, match="a single one"):
+        dominance(Observation.from_text("???\n121").grid, methods=("trivial", "rref"))
+    with pytest.raises(ValueError, match="positions is a list of positions, got None"):
+        dominance(None, methods=("trivial", "rref"))
