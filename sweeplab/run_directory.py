@@ -245,7 +245,7 @@ def prepare_output(out: Path, noun: str) -> _DirectoryLock:
 def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
     """A run directory's manifest, or ``ValueError`` naming the file.
 
-    Every key of ``fmt.keys`` and ``chunk_size`` must be there; ``points``,
+    Every key of ``fmt.keys`` and ``chunk_size`` must be there; ``points`` (at least one),
     ``games``, ``seed`` and ``chunk_size`` must be well formed, and so must
     ``environment`` and ``methods`` when they are there.
     """
@@ -264,7 +264,8 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
     for key in (*fmt.keys, "chunk_size"):
         if key not in manifest:
             raise ValueError(f"{path}: {fmt.manifest} has no {key!r}")
-    ok = (isinstance(manifest["points"], list) and all(isinstance(p, dict) for p in manifest["points"])
+    ok = (isinstance(manifest["points"], list) and manifest["points"]  # every run has a point
+          and all(isinstance(p, dict) for p in manifest["points"])
           and all(isinstance(manifest[k], int) and not isinstance(manifest[k], bool)
                   for k in ("games", "seed", "chunk_size"))
           and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)

@@ -129,6 +129,17 @@ def test_a_manifest_with_malformed_fingerprints_is_one_line_naming_it(tmp_path, 
         run("sweep", tmp_path)
 
 
+def test_a_manifest_without_points_is_refused_not_read_as_no_results(tmp_path):
+    from sweeplab.sweeps import load_results
+
+    run("sweep", tmp_path)
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "points": []}))
+    for attempt in (lambda: run("sweep", tmp_path), lambda: load_results(tmp_path)):
+        with pytest.raises(ValueError, match="manifest has malformed points"):
+            attempt()
+
+
 def test_a_chunk_with_a_flipped_bit_in_its_rows_is_refused_never_read_otherwise(tmp_path):
     from sweeplab.run_directory import Chunk, chunk_identity, read_chunk
     from sweeplab.sweeps import SWEEP as FORMAT
