@@ -245,7 +245,7 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     last = "6x6-6-rref-s1-00002.json"
     assert (fresh / last).read_bytes() == (out / last).read_bytes()
     assert main([*base, "--max-tries", "0"]) == 2  # a bad option is named before any file is compared
-    assert "max_tries must be a positive integer, got 0" in capsys.readouterr().err
+    assert "--max-tries must be an integer >= 1, got 0" in capsys.readouterr().err
     # a board written before --opening existed (no "opening" recorded) had none: the same options
     path = out / names[1]
     doc = json.loads(path.read_text())
