@@ -170,6 +170,20 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # revealed) are right: played out against a safest cell on 200 layouts each, the riskier cell wins 0.88
 # points more often (standard error 0.17). These are the "riskier than the safest" losses of the table
 # above: the price of guesses that win more games than they lose.
+#
+# **The strongest solver on 40,000 of our boards (session 28).** Its 41.71% on 10,000 boards was at the
+# lucky end. Run unchanged on 30,000 more of the same seed (2026, games 210,000–239,999, safe corner) it
+# won 40.98%, and `best` 40.84%. Over all 40,000 boards it wins 41.16% [40.68, 41.64] and `best` 40.88%
+# [40.39, 41.36]: 4,399 games only it won and 4,285 only `best` won, a gap of 0.29 points that noise
+# explains (z = 1.2). With a zero start at (3, 3) (40,000 boards, games 300,000–339,999) it wins
+# 54.84% [54.35, 55.33] and `best` 54.42% [53.93, 54.90] (+2,025/-1,855, z = 2.7): there its lead of 0.4
+# points is real, and since a zero start leaves fewer guesses in the opening, not all of it is there. With a safe corner, then, the strongest published solver
+# itself would not pass issue 13's bar of 41.6% (its own estimate is 0.4 points below it), and `best`
+# is within noise of it. Switching off its parts one at a time on the same boards shows no part alone
+# clearly worth anything. Dropping its 50/50 influence and long-term-risk candidates costs 0.26 points
+# (40,000 boards, z = -1.3). Dropping the cells off the frontier from its candidates costs 0.29
+# (10,000 boards). The same influence given to `best`'s two-step value lost 0.13 points on 20,000
+# tuning games (`best`'s docstring, thirteenth round).
 
 # %% [markdown]
 # ## The record: how the measurements moved

@@ -325,6 +325,28 @@ opening (under 5% of the safe cells open), 13.4 at coin flips, 8.0 on a
 cell riskier than the safest (the guesses above), 5.3 in the endgame and
 5.1 on another safest guess.
 
+Thirteenth round (session 28): the strongest published solver on 40,000 of
+our boards, and which of its parts count.  Its own code run unchanged under
+Node.js (a diagnostic outside this package, as in the fourth round) on
+evaluation seed 2026, games 200,000..239,999, safe corner: 41.16% [40.68,
+41.64] against this agent's 40.88% [40.39, 41.36] on the same boards
+(+4,399/-4,285 games, z = 1.2).  Its 41.71% on the first 10,000 of them
+was at the lucky end: on the other 30,000 it won 40.98% (this agent
+40.84%).  With a zero start at (3, 3) (games 300,000..339,999) it wins
+54.84% [54.35, 55.33] against this agent's 54.42% [53.93, 54.90]
+(+2,025/-1,855, z = 2.7): there its lead of 0.4 points is real, and as
+the zero start leaves fewer guesses in the opening, it is not all there.
+Its parts, each switched off alone on the same boards: its 50/50 influence
+and long-term-risk candidates -0.26 points (40,000 boards, +3,356/-3,460,
+z = -1.3), the influence alone -0.36 (20,000, z = -1.2), the cells off the
+frontier among its candidates -0.29 (10,000, +187/-216), its two early
+50/50 shortcuts +0.01 and -0.08 (10,000): as with every rule tried here, no
+part alone is clearly worth anything.  The same influence given to this
+agent's two-step value (the value times ``1 + 0.9 s / P(safe)``, ``s`` the
+chance that the cell is a mine as one side of a pair or 2x2 box whose
+tellers are all mines; tuning seed 1049, 20,000 games, safe corner):
+40.40% -> 40.27% (+297/-323), not kept.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
