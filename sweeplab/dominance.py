@@ -215,7 +215,7 @@ def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None
     tested = dict.fromkeys(pairs, 0)
     witnesses = dict.fromkeys(pairs, 0)
     first: dict[tuple[str, str], int] = {}
-    if isinstance(positions, str | Observation) or (isinstance(positions, np.ndarray) and positions.ndim == 2):
+    if isinstance(positions, str | Observation) or getattr(positions, "ndim", None) == 2:  # a code array
         raise ValueError(f"positions is a list of positions, got a single one: {short_repr(positions)}; "
                          f"give [position]")
     if not isinstance(positions, Iterable):
