@@ -659,3 +659,82 @@ def test_pruning_the_candidates_never_loses_the_best_two_step_value():
             assert values[np.isfinite(values)].max() == pytest.approx(best, abs=1e-9), (seed, bonus)
         checked += 1
     assert checked >= 10
+
+
+def _share_by_layouts(obs, cell, layouts):
+    """coin_flip_share's definition, counted over every layout (independent of the agent's code)."""
+    h, w = obs.shape
+    flat = obs.grid.ravel()
+    n = len(layouts)
+    stack = np.array(layouts)
+    known = (flat == FLAG) | (flat == MINE) | ((flat == COVERED) & stack.all(axis=0))
+    hidden = (flat == COVERED) & ~known
+    remaining = obs.mines - int(known.sum())
+    r, c = cell
+    t = r * w + c
+
+    def on(rr, cc):
+        return 0 <= rr < h and 0 <= cc < w
+
+    def near(a, b):
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+    def share(mines, safe, tellers):
+        missing = [x for x in tellers if not known[x]]
+        if any(flat[x] != COVERED for x in missing) or len(missing) > 3:
+            return None
+        if len(missing) + len(mines) > remaining:
+            return None
+        rows = stack[:, mines + missing].all(axis=1) & ~stack[:, safe].any(axis=1)
+        return rows.sum() / n
+
+    pairs = 0.0
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        u = (r + dr, c + dc)
+        if not on(*u) or not hidden[u[0] * w + u[1]]:
+            continue
+        tellers = [x * w + y for x in range(h) for y in range(w)
+                   if (x, y) not in (cell, u) and near((x, y), cell) != near((x, y), u)]
+        s = share([t], [u[0] * w + u[1]], tellers)
+        pairs += s or 0.0
+    box = 0.0
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        d, o1, o2 = (r + dr, c + dc), (r + dr, c), (r, c + dc)
+        if not all(on(*x) and hidden[x[0] * w + x[1]] for x in (d, o1, o2)):
+            continue
+        quad = (cell, d, o1, o2)
+        tellers = [x * w + y for x in range(h) for y in range(w) if (x, y) not in quad
+                   and sum(near((x, y), q) for q in quad) == 1]
+        s = share([t, d[0] * w + d[1]], [o1[0] * w + o1[1], o2[0] * w + o2[1]], tellers)
+        box = max(box, s or 0.0)
+    pm = stack[:, t].mean()
+    return min(pairs + box, pm, 1 - pm)
+
+
+def test_coin_flip_share_matches_a_count_over_every_layout():
+    """The "50/50 influence" of best's option coin_flip_credit, against its definition on every layout."""
+    from sweeplab.agents.best import coin_flip_share
+
+    rng = np.random.default_rng(28)
+    checked = 0
+    for _ in range(40):
+        game = new_game(shape=(4, 5), mines=int(rng.integers(3, 8)), first_click="safe", seed=rng)
+        for _ in range(int(rng.integers(1, 4))):
+            covered = np.argwhere(game.observation.grid == COVERED)
+            r, c = covered[rng.integers(len(covered))]
+            if game.layout is not None and game.layout[r, c]:
+                continue
+            game.reveal(int(r), int(c))
+            if game.status != "playing":
+                break
+        obs = game.observation
+        if game.status != "playing" or obs.mines - int((obs.grid == FLAG).sum()) > 7:
+            continue
+        layouts = brute_layouts(obs)
+        base = analyse_weighted(obs)
+        for cell in map(tuple, np.argwhere(obs.grid == COVERED).tolist()):
+            truth = _share_by_layouts(obs, cell, layouts)
+            got = coin_flip_share(obs, cell, base=base)
+            assert got == pytest.approx(truth, abs=1e-12), (obs.to_text(), cell)
+            checked += truth > 0
+    assert checked >= 20  # the patterns occur: not a test of zeros only

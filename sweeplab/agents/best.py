@@ -344,8 +344,14 @@ frontier among its candidates -0.29 (10,000, +187/-216), its two early
 part alone is clearly worth anything.  The same influence given to this
 agent's two-step value (the value times ``1 + 0.9 s / P(safe)``, ``s`` the
 chance that the cell is a mine as one side of a pair or 2x2 box whose
-tellers are all mines; tuning seed 1049, 20,000 games, safe corner):
-40.40% -> 40.27% (+297/-323), not kept.
+tellers are all mines: :func:`coin_flip_share`, option
+``coin_flip_credit``) on tuning seeds 1049 and 1051, 20,000 expert games
+each: safe corner 40.40% -> 40.27% and 40.51% -> 40.41% (together
++622/-667), zero start 53.72% -> 53.98% and 54.24% -> 54.41% (together
++489/-402, z = 2.9).  It helps where the other solver's lead is real, and
+costs a little with a safe corner: an option, off by default, until fresh
+games decide.  Moving a candidate whose number is certain behind the others
+(the other solver's "dead" cells): +24/-22 (zero start, seed 1049).
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
@@ -368,7 +374,7 @@ from scipy.sparse.csgraph import connected_components
 from ..clue_system import clue_system
 from ..errors import MethodRefused
 from ..game import first_click_fits
-from ..methods.enumerate import MAX_NODES
+from ..methods.enumerate import MAX_NODES, Enumeration
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts, frontier_solutions
@@ -382,8 +388,8 @@ CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 WIDE_DENSITY = 0.18
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
-           "covered_regions", "free_coin_flip", "free_coin_flip_cells", "isolated_region_move",
-           "unavoidable_coin_flip", "wide_candidates"]
+           "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
+           "isolated_region_move", "unavoidable_coin_flip", "wide_candidates"]
 
 
 def _dense(mines: int, cells: int) -> bool:
@@ -732,6 +738,94 @@ def free_coin_flip_cells(obs: Observation, p: np.ndarray, *, cells: Iterable[tup
             yield divmod(int(t), shape[1])
 
 
+def coin_flip_share(obs: Observation, cell: tuple[int, int], *, base: Enumeration,
+                    max_missing: int = 3, max_nodes: int = MAX_NODES) -> float:
+    """The chance that ``cell`` is a mine as one side of a pattern that no clue can ever settle.
+
+    For each pair of ``cell`` and an orthogonal neighbour ``u`` (``cell``
+    mined, ``u`` safe) and each 2x2 box holding ``cell`` (``cell`` and its
+    diagonal mined, the other diagonal safe), the layouts in which the
+    pattern holds and every cell that sees one side but not the other is a
+    mine: there the two sides are symmetric, so every play loses half of
+    those layouts and their swaps.  Guessing ``cell`` loses on them only what
+    the coin flip would have lost anyway: that share of its mine probability
+    is a lesser cost.  Returns the sum over the pairs plus the largest box
+    share, at most ``min(P(mine), P(safe))``; patterns with a revealed cell
+    among the tellers, or more than ``max_missing`` tellers not known to be
+    mines, are skipped (the strongest published solver's "50/50 influence",
+    our own derivation and code).
+
+    Examples
+    --------
+    A plain coin flip: (0, 1) is a mine exactly when it is the mined half.
+
+    >>> obs = Observation.from_text("F??F\\nF33F", mines=5)
+    >>> coin_flip_share(obs, (0, 1), base=analyse_weighted(obs))
+    0.5
+    """
+    grid = obs.grid
+    h, w = grid.shape
+    flat = grid.ravel()
+    assert base.probabilities is not None
+    pf = base.probabilities.ravel()
+    known = (flat == FLAG) | (flat == MINE) | ((flat == COVERED) & (pf >= 1.0 - 1e-12))
+    hidden = (flat == COVERED) & ~known
+    r, c = cell
+    t = r * w + c
+
+    def at(rr: int, cc: int) -> int | None:
+        return rr * w + cc if 0 <= rr < h and 0 <= cc < w else None
+
+    def share(mines: list[int], safe: list[int]) -> float:
+        # W(mines flagged, safe cells safe) / W by inclusion-exclusion over the safe cells
+        total = 0.0
+        for k in range(1 << len(safe)):
+            g = grid.copy()
+            g.flat[mines] = FLAG
+            extra = [s for j, s in enumerate(safe) if k >> j & 1]
+            g.flat[extra] = FLAG
+            g.setflags(write=False)
+            a = analyse_weighted(Observation._trusted(g, obs.mines), max_nodes=max_nodes)
+            if a is not None:
+                total += (-1) ** len(extra) * float(np.exp(a.log_layouts - base.log_layouts))
+        return max(total, 0.0)
+
+    def tellers_missing(cells: list[int | None]) -> list[int] | None:
+        out = []
+        for x in cells:
+            if x is None or known[x]:
+                continue
+            if flat[x] != COVERED:
+                return None  # a revealed cell sees one side only: it tells
+            out.append(x)
+        return out
+
+    table = neighbour_table(obs.shape)
+    nt = set(table[t][table[t] >= 0].tolist())
+    pairs = 0.0
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        u = at(r + dr, c + dc)
+        if u is None or not hidden[u]:
+            continue
+        nu = set(table[u][table[u] >= 0].tolist())
+        missing = tellers_missing(sorted((nt ^ nu) - {t, u}))
+        if missing is None or len(missing) > max_missing:  # (more mines than left: no layout, share 0)
+            continue
+        pairs += share([t, *missing], [u])
+    box = 0.0
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        d, o1, o2 = at(r + dr, c + dc), at(r + dr, c), at(r, c + dc)
+        if d is None or o1 is None or o2 is None or not (hidden[d] and hidden[o1] and hidden[o2]):
+            continue
+        missing = tellers_missing([at(r - dr, c - dc), at(r + 2 * dr, c + 2 * dc), at(r + 2 * dr, c - dc),
+                                   at(r - dr, c + 2 * dc)])
+        if missing is None or len(missing) > max_missing:
+            continue
+        box = max(box, share([t, d, *missing], [o1, o2]))
+    pm = float(pf[t])
+    return min(pairs + box, pm, 1.0 - pm)
+
+
 @dataclass(frozen=True)
 class BestAgent(BestV1Agent):
     """Exact probabilities, exact two-step guessing and an exhaustive endgame.
@@ -781,6 +875,15 @@ class BestAgent(BestV1Agent):
         tuning games (seed 1000, games 200,000..219,999, safe corner):
         +5/-4 in 20,000, at 41-43 expert games per CPU second against
         46-53 without (same sitting), so off by default (session 18).
+    coin_flip_credit : float, default 0.0
+        Multiply a candidate's two-step value by ``1 + coin_flip_credit * s /
+        P(safe)``, ``s`` its :func:`coin_flip_share`: a mine that would be
+        half of a coin flip anyway costs less (the strongest published
+        solver's "50/50 influence", weight 0.9 there).  Measured at 0.9 on
+        tuning seeds 1049 and 1051 (20,000 expert games each, session 28):
+        zero start +0.22 points (+489/-402), safe corner -0.11 (+622/-667),
+        at 62-64 expert games per CPU second against 91-108 without (200
+        games, seed 77, same sitting), so off by default (thirteenth round).
     endgame_cells, endgame_layouts : int, default 48, 1000
         Size limits under which the endgame is searched exhaustively
         (0: never; 32 and 400 until session 18, see the eleventh round).
@@ -804,8 +907,10 @@ class BestAgent(BestV1Agent):
     coin_flips_first: bool = True
     free_coin_flips: bool = False
     isolated_regions: bool = False
+    coin_flip_credit: float = 0.0
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
+                                      "coin_flip_credit": (0, None),
                                       "candidates": CANDIDATE_SETS})
     prune_endgame = True
     isolated_first = False
@@ -883,7 +988,8 @@ class BestAgent(BestV1Agent):
         w = obs.shape[1]
         best = -np.inf
         for i in sorted(cells, key=lambda j: (pf[j], j)):
-            if (1.0 - pf[i]) * (1.0 + max(self.progress_bonus, 0.0)) < best - 1e-12:
+            credit = self.coin_flip_credit * min(pf[i], 1.0 - pf[i])
+            if (1.0 - pf[i]) * (1.0 + max(self.progress_bonus, 0.0)) + credit < best - 1e-12:
                 break  # sorted by safety: no later candidate can reach ``best``
             try:
                 dist = number_distribution(obs, divmod(i, w), base=base, max_nodes=self.max_nodes)
@@ -900,6 +1006,12 @@ class BestAgent(BestV1Agent):
                     nxt = 1.0 - float(a.probabilities[cov].min()) if cov.any() else 1.0
                 value += pk * nxt
             out.flat[i] = value + self.progress_bonus * progress
+            if self.coin_flip_credit and pf[i] > 0.0:
+                try:
+                    share = coin_flip_share(obs, divmod(i, w), base=base, max_nodes=self.max_nodes)
+                except MethodRefused:
+                    share = 0.0
+                out.flat[i] *= 1.0 + self.coin_flip_credit * share / (1.0 - pf[i])
             best = max(best, out.flat[i])
         return out
 
