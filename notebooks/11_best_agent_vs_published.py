@@ -182,8 +182,10 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # is within noise of it. Switching off its parts one at a time on the same boards shows no part alone
 # clearly worth anything. Dropping its 50/50 influence and long-term-risk candidates costs 0.26 points
 # (40,000 boards, z = -1.3). Dropping the cells off the frontier from its candidates costs 0.29
-# (10,000 boards). The same influence given to `best`'s two-step value lost 0.13 points on 20,000
-# tuning games (`best`'s docstring, thirteenth round).
+# (10,000 boards). The same influence given to `best`'s two-step value (option `coin_flip_credit=0.9`)
+# gains 0.22 points with a zero start, where the other solver's lead is real (40,000 tuning games, z =
+# 2.9), and loses 0.11 with a safe corner (40,000, z = -1.2): an option for now, off by default, until
+# fresh games decide (`best`'s docstring, thirteenth round).
 
 # %% [markdown]
 # ## The record: how the measurements moved
