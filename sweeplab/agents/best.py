@@ -875,7 +875,7 @@ class BestAgent(BestV1Agent):
         tuning games (seed 1000, games 200,000..219,999, safe corner):
         +5/-4 in 20,000, at 41-43 expert games per CPU second against
         46-53 without (same sitting), so off by default (session 18).
-    coin_flip_credit : float, default 0.0
+    coin_flip_credit : float in [0, 1], default 0.0
         Multiply a candidate's two-step value by ``1 + coin_flip_credit * s /
         P(safe)``, ``s`` its :func:`coin_flip_share`: a mine that would be
         half of a coin flip anyway costs less (the strongest published
@@ -910,7 +910,7 @@ class BestAgent(BestV1Agent):
     coin_flip_credit: float = 0.0
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
-                                      "coin_flip_credit": (0, None),
+                                      "coin_flip_credit": (0, 1),
                                       "candidates": CANDIDATE_SETS})
     prune_endgame = True
     isolated_first = False
@@ -988,8 +988,10 @@ class BestAgent(BestV1Agent):
         w = obs.shape[1]
         best = -np.inf
         for i in sorted(cells, key=lambda j: (pf[j], j)):
+            # value <= (P(safe) + credit * share) (1 + bonus), share <= min(P(mine), P(safe)): a bound
+            # that grows with P(safe) for credit <= 1, so ``break`` stays right
             credit = self.coin_flip_credit * min(pf[i], 1.0 - pf[i])
-            if (1.0 - pf[i]) * (1.0 + max(self.progress_bonus, 0.0)) + credit < best - 1e-12:
+            if ((1.0 - pf[i]) + credit) * (1.0 + max(self.progress_bonus, 0.0)) < best - 1e-12:
                 break  # sorted by safety: no later candidate can reach ``best``
             try:
                 dist = number_distribution(obs, divmod(i, w), base=base, max_nodes=self.max_nodes)
