@@ -764,7 +764,7 @@ def coin_flip_share(obs: Observation, cell: tuple[int, int], *, base: Enumeratio
     0.5
     """
     grid = obs.grid
-    h, w = grid.shape
+    w = grid.shape[1]
     flat = grid.ravel()
     assert base.probabilities is not None
     pf = base.probabilities.ravel()
@@ -772,9 +772,6 @@ def coin_flip_share(obs: Observation, cell: tuple[int, int], *, base: Enumeratio
     hidden = (flat == COVERED) & ~known
     r, c = cell
     t = r * w + c
-
-    def at(rr: int, cc: int) -> int | None:
-        return rr * w + cc if 0 <= rr < h and 0 <= cc < w else None
 
     def share(mines: list[int], safe: list[int]) -> float:
         # W(mines flagged, safe cells safe) / W by inclusion-exclusion over the safe cells
@@ -790,38 +787,21 @@ def coin_flip_share(obs: Observation, cell: tuple[int, int], *, base: Enumeratio
                 total += (-1) ** len(extra) * float(np.exp(a.log_layouts - base.log_layouts))
         return max(total, 0.0)
 
-    def tellers_missing(cells: list[int | None]) -> list[int] | None:
-        out = []
-        for x in cells:
-            if x is None or known[x]:
-                continue
-            if flat[x] != COVERED:
-                return None  # a revealed cell sees one side only: it tells
-            out.append(x)
-        return out
-
-    table = neighbour_table(obs.shape)
-    nt = set(table[t][table[t] >= 0].tolist())
-    pairs = 0.0
-    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
-        u = at(r + dr, c + dc)
-        if u is None or not hidden[u]:
+    pairs = box = 0.0
+    for mines, safe, tellers in _coin_flip_patterns(t, obs.shape, neighbour_table(obs.shape)):
+        if not mines and abs(safe[0] // w - r) + abs(safe[0] % w - c) != 1:
+            continue  # a diagonal pair: not one of the patterns counted here
+        if not hidden[[*mines, *safe]].all():
             continue
-        nu = set(table[u][table[u] >= 0].tolist())
-        missing = tellers_missing(sorted((nt ^ nu) - {t, u}))
-        if missing is None or len(missing) > max_missing:  # (more mines than left: no layout, share 0)
+        if not (known[tellers] | (flat[tellers] == COVERED)).all():
+            continue  # a revealed cell sees one side only: it tells
+        missing = [x for x in tellers if not known[x]]
+        if len(missing) > max_missing:  # (more mines than left: no layout, share 0)
             continue
-        pairs += share([t, *missing], [u])
-    box = 0.0
-    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-        d, o1, o2 = at(r + dr, c + dc), at(r + dr, c), at(r, c + dc)
-        if d is None or o1 is None or o2 is None or not (hidden[d] and hidden[o1] and hidden[o2]):
-            continue
-        missing = tellers_missing([at(r - dr, c - dc), at(r + 2 * dr, c + 2 * dc), at(r + 2 * dr, c - dc),
-                                   at(r - dr, c + 2 * dc)])
-        if missing is None or len(missing) > max_missing:
-            continue
-        box = max(box, share([t, d, *missing], [o1, o2]))
+        if mines:
+            box = max(box, share([t, *mines, *missing], safe))
+        else:
+            pairs += share([t, *missing], safe)
     pm = float(pf[t])
     return min(pairs + box, pm, 1.0 - pm)
 
