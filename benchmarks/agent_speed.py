@@ -7,6 +7,7 @@ Targets: ``trivial`` >= 1,000 intermediate games/s per core (agents issue),
     .venv/bin/python benchmarks/agent_speed.py --repeat 5 --agents trivial,best
     .venv/bin/python benchmarks/agent_speed.py --games 500 --profile best
     .venv/bin/python benchmarks/agent_speed.py --profile trivial --level intermediate --games 500
+    .venv/bin/python benchmarks/agent_speed.py --agents best --first-click zero   # best's zero-rule options
 """
 
 from __future__ import annotations
@@ -33,17 +34,18 @@ CASES = [
 ]
 
 
-def measure(agent: str, level: str, games: int, repeat: int = 3) -> tuple[float, float, float]:
+def measure(agent: str, level: str, games: int, repeat: int = 3,
+            first_click: str = "safe") -> tuple[float, float, float]:
     """Games per wall-clock second, games per CPU second of this process (one core, less
     sensitive to a busy shared machine) and win rate.  A few warm-up games first (imports,
     compiled kernels loaded from numba's cache); then the same games ``repeat`` times, and
     the fastest round counts (as ``timeit`` does: slower rounds measure the machine's
     other work, not the code)."""
-    sweeplab.play(agent, level=level, games=2, seed=1, first_click="safe")
+    sweeplab.play(agent, level=level, games=2, seed=1, first_click=first_click)
     wall = cpu = float("inf")
     for _ in range(repeat):
         start, cpu_start = time.perf_counter(), time.process_time()
-        df = sweeplab.play(agent, level=level, games=games, seed=0, first_click="safe")
+        df = sweeplab.play(agent, level=level, games=games, seed=0, first_click=first_click)
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - cpu_start)
     return games / wall, games / cpu, float(df["won"].mean())
@@ -57,11 +59,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds per case (fastest counts)")
     parser.add_argument("--profile", metavar="AGENT", help="profile one agent instead (on --level)")
     parser.add_argument("--level", default="expert", help="level for --profile (default: expert)")
+    parser.add_argument("--first-click", default="safe", choices=("safe", "zero"),
+                        help="first-click rule of every case (default: safe, as the published rates)")
     args = parser.parse_args()
     if args.profile:
         prof = cProfile.Profile()
-        sweeplab.play(args.profile, level=args.level, games=2, seed=1)  # imports and compiled kernels
-        prof.runcall(sweeplab.play, args.profile, level=args.level, games=args.games or 20, seed=0)
+        rules = {"level": args.level, "first_click": args.first_click}
+        sweeplab.play(args.profile, games=2, seed=1, **rules)  # imports and compiled kernels
+        prof.runcall(sweeplab.play, args.profile, games=args.games or 20, seed=0, **rules)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
     wanted = None if args.agents is None else set(args.agents.split(","))
@@ -71,7 +76,7 @@ def main() -> None:
             continue
         n = args.games or games
         try:
-            rate, cpu_rate, won = measure(agent, level, n, args.repeat)
+            rate, cpu_rate, won = measure(agent, level, n, args.repeat, args.first_click)
         except (ImportError, ValueError) as exc:  # an agent this version does not have
             print(f"{agent:12s} {level:13s} {'-':>6s} skipped: {exc}")
             continue

@@ -198,6 +198,33 @@ def test_auto_first_move_follows_the_first_click_rule():
     assert make_agent("trivial").for_rules(first_click="zero", shape=(9, 9)).first_move == "random"
 
 
+def test_best_takes_its_zero_rule_options_only_where_measured():
+    from sweeplab.agents.best import ZERO_RULE_OPTIONS
+
+    best = make_agent("best")
+    expert_zero = best.for_rules(first_click="zero", shape=(16, 30), mines=99)
+    assert {k: getattr(expert_zero, k) for k in ZERO_RULE_OPTIONS} == dict(ZERO_RULE_OPTIONS)
+    assert expert_zero.for_rules(first_click="zero", shape=(16, 30), mines=99) == expert_zero  # idempotent
+    untouched = {k: getattr(best, k) for k in ZERO_RULE_OPTIONS}
+    assert untouched["coin_flip_credit"] == 0.0 and untouched["endgame_layouts"] == 1000
+    for rules in ({"first_click": "safe", "shape": (16, 30), "mines": 99},
+                  {"first_click": "zero", "shape": (16, 16), "mines": 40},  # intermediate: not measured
+                  {"first_click": "zero", "shape": (16, 30)}):  # total unknown: density unknown
+        assert {k: getattr(best.for_rules(**rules), k) for k in ZERO_RULE_OPTIONS} == untouched, rules
+    # options the user set are kept, and zero_rule_options=False keeps them all (best before session 29)
+    expert_rules = {"first_click": "zero", "shape": (16, 30), "mines": 99}
+    own = make_agent("best", coin_flip_credit=0.4, endgame_cells=20).for_rules(**expert_rules)
+    assert (own.coin_flip_credit, own.endgame_cells, own.endgame_layouts) == (0.4, 20, 2000)
+    off = make_agent("best", zero_rule_options=False).for_rules(**expert_rules)
+    assert {k: getattr(off, k) for k in ZERO_RULE_OPTIONS} == untouched and off.first_move == (3, 3)
+    # play and compare hand the rules over: the options change expert zero-start games, not safe-corner ones
+    for first_click, differ in (("zero", True), ("safe", False)):
+        kw = {"level": "expert", "games": 10, "seed": 11, "first_click": first_click}
+        tuned, plain = sweeplab.play("best", **kw), sweeplab.play("best", zero_rule_options=False, **kw)
+        played = ["won", "moves", "guesses"]
+        assert (tuned[played] != plain[played]).to_numpy().any() == differ, first_click
+
+
 @pytest.mark.parametrize("mode", ["classic", "score"])
 def test_every_agent_plays_every_mode_and_noise(mode):
     for name, info in AGENTS.items():

@@ -37,6 +37,8 @@
   endgames (budget 200,000 nodes), so it completes within the budget more often.
 - First move ``"auto"``: the corner, or when the first click is a zero (3, 3) on
   expert-dense boards and (2, 2) on the others (seventh round).
+- Zero rule on expert-dense boards: the 50/50 credit of ``coin_flip_credit``
+  and a larger endgame (:data:`ZERO_RULE_OPTIONS`, fourteenth round).
 
 Measured while tuning (issue 13; expert, root seed 1000, games 0..999, the
 same games for every setting; ``+a/-b``: games won only with the setting /
@@ -353,6 +355,28 @@ costs a little with a safe corner: an option, off by default, until fresh
 games decide.  Moving a candidate whose number is certain behind the others
 (the other solver's "dead" cells): +24/-22 (zero start, seed 1049).
 
+Fourteenth round (session 29): the zero start, on fresh games.  Expert,
+zero start at (3, 3), 40,000 games a test, root seeds never used before
+(``sweeplab compare A B --level expert --first-click zero --games 40000
+--seed S --workers 2``):
+
+- ``coin_flip_credit=0.9`` alone (seed 6174): 54.81% -> 54.90%
+  (+453/-417, McNemar p = 0.24);
+- with the larger endgame of the eleventh round (64 cells, 2,000 layouts,
+  300,000 nodes; seed 7919): 53.97% -> 54.15% (+529/-460, p = 0.03);
+- the same, as the new default against ``zero_rule_options=False`` (seed
+  9973): 53.80% -> 53.96% (+493/-429, p = 0.04).
+
+Both parts had gained on tuning games too (the credit +489/-402 in the
+thirteenth round, the larger endgame +82/-44 and +30/-35 in the eleventh
+and in session 19), and the two fresh tests together give +1,022/-889
+(z = 3.0, +0.17 points).  So under the zero rule on boards at least
+:data:`WIDE_DENSITY` dense :meth:`BestAgent.for_rules` takes
+:data:`ZERO_RULE_OPTIONS` (option ``zero_rule_options``).  With a safe
+corner, where the credit lost on tuning games, the play is unchanged.  The
+new default won 54.05% [53.71, 54.40] of those 80,000 fresh zero-start
+games.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -363,9 +387,10 @@ a near-tie in 2 of 4,500 games (seed 777; both lost either way).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -386,9 +411,14 @@ CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 #: per cell): they gained on expert (0.206) and lost on intermediate (0.156), see the fourth and
 #: sixth rounds above.  The zero rule's first cell (3, 3) follows the same line (seventh round).
 WIDE_DENSITY = 0.18
+#: What :meth:`BestAgent.for_rules` sets under the "zero" first-click rule on boards at least
+#: :data:`WIDE_DENSITY` dense, where these options hold their defaults (``zero_rule_options``):
+#: +0.17 points on 40,000 fresh expert games, +529/-460 (fourteenth round).
+ZERO_RULE_OPTIONS: Mapping[str, Any] = MappingProxyType({"coin_flip_credit": 0.9, "endgame_cells": 64,
+                                                         "endgame_layouts": 2000, "endgame_budget": 300_000})
 
-__all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "endgame_layouts", "endgame_choice",
-           "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
+__all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "ZERO_RULE_OPTIONS", "endgame_layouts",
+           "endgame_choice", "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
            "isolated_region_move", "unavoidable_coin_flip", "wide_candidates"]
 
 
@@ -863,13 +893,25 @@ class BestAgent(BestV1Agent):
         tuning seeds 1049 and 1051 (20,000 expert games each, session 28):
         zero start +0.22 points (+489/-402), safe corner -0.11 (+622/-667),
         at 62-64 expert games per CPU second against 91-108 without (200
-        games, seed 77, same sitting), so off by default (thirteenth round).
+        games, seed 77, same sitting), so off by default (thirteenth round),
+        but 0.9 under the zero rule on expert (``zero_rule_options``).
+    zero_rule_options : bool, default True
+        Under the "zero" first-click rule on boards at least
+        :data:`WIDE_DENSITY` dense (expert), :meth:`for_rules` sets the options
+        of :data:`ZERO_RULE_OPTIONS` that hold their defaults: ``coin_flip_credit``
+        0.9 and the larger endgame (64 cells, 2,000 layouts, 300,000 nodes).
+        Measured on 80,000 fresh expert games with a zero start (root seeds
+        7919 and 9973, session 29): +0.17 points (+1,022/-889, z = 3.0), at
+        about two thirds of the speed (fourteenth round).  ``False`` keeps the
+        options as given (``best`` before session 29 under every rule).
     endgame_cells, endgame_layouts : int, default 48, 1000
         Size limits under which the endgame is searched exhaustively
-        (0: never; 32 and 400 until session 18, see the eleventh round).
+        (0: never; 32 and 400 until session 18, see the eleventh round;
+        64 and 2,000 under the zero rule on expert, ``zero_rule_options``).
     endgame_budget : int, default 100_000
         Search nodes of the endgame search before it gives up (the guess
-        rules then decide; 20,000 until session 18).
+        rules then decide; 20,000 until session 18; 300,000 under the
+        zero rule on expert).
 
     Examples
     --------
@@ -888,6 +930,7 @@ class BestAgent(BestV1Agent):
     free_coin_flips: bool = False
     isolated_regions: bool = False
     coin_flip_credit: float = 0.0
+    zero_rule_options: bool = True
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
                                       "coin_flip_credit": (0, 1),
@@ -899,19 +942,32 @@ class BestAgent(BestV1Agent):
         """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least
         :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
         there, -0.3 on intermediate and beginner (see the module notes, seventh round); the corner
-        when the mines leave no room for (3, 3)'s nine cells.
+        when the mines leave no room for (3, 3)'s nine cells.  There, with ``zero_rule_options``,
+        the options of :data:`ZERO_RULE_OPTIONS` left at their defaults take its values.
 
         Examples
         --------
-        >>> BestAgent().for_rules(first_click="zero", shape=(16, 30), mines=99).first_move
-        (3, 3)
+        >>> expert = BestAgent().for_rules(first_click="zero", shape=(16, 30), mines=99)
+        >>> expert.first_move, expert.coin_flip_credit, expert.endgame_layouts
+        ((3, 3), 0.9, 2000)
+        >>> own = BestAgent(coin_flip_credit=0.5).for_rules(first_click="zero", shape=(16, 30), mines=99)
+        >>> own.coin_flip_credit, own.endgame_layouts
+        (0.5, 2000)
+        >>> BestAgent().for_rules(first_click="safe", shape=(16, 30), mines=99).coin_flip_credit
+        0.0
         >>> BestAgent().for_rules(first_click="zero", shape=(16, 16), mines=40).first_move
         (2, 2)
         """
-        if (self.first_move == "auto" and first_click == "zero" and mines is not None and min(shape) >= 7
-                and _dense(mines, shape[0] * shape[1]) and first_click_fits("zero", shape, mines, (3, 3))):
-            return replace(self, first_move=(3, 3))
-        return super().for_rules(first_click=first_click, shape=shape, mines=mines)
+        zero_dense = first_click == "zero" and mines is not None and _dense(mines, shape[0] * shape[1])
+        agent = self
+        if zero_dense and self.zero_rule_options:
+            default = {f.name: f.default for f in fields(self)}
+            agent = replace(self, **{name: value for name, value in ZERO_RULE_OPTIONS.items()
+                                     if getattr(self, name) == default[name]})
+        if (zero_dense and mines is not None and agent.first_move == "auto" and min(shape) >= 7
+                and first_click_fits("zero", shape, mines, (3, 3))):
+            return replace(agent, first_move=(3, 3))
+        return super(BestAgent, agent).for_rules(first_click=first_click, shape=shape, mines=mines)
 
     def guess(self, obs: Observation, rng: np.random.Generator, p: np.ndarray | None = None):
         # p (exact, or local estimates after a refused enumeration) only says whether a pair may exist
