@@ -140,6 +140,21 @@ def test_enumerate_falls_back_to_milp_with_the_time_left():
         en.forced_cells(obs, max_nodes=1_000, max_bytes=4 << 20, fallback=None)
 
 
+def test_time_running_out_at_a_hand_over_is_a_refusal_or_an_answer(monkeypatch):
+    # The deadline can pass between enumerate's last check and its call of milp, and lp's check of
+    # consistency gets a tenth of a limit that can underflow to 0: neither may reach the callee as a
+    # limit it rejects (a ValueError naming the other method's option).
+    obs = Observation.from_text("1??\n???\n??1", mines=3)
+    want = deduce(obs, "milp")
+    monkeypatch.setattr(_common.Budget, "check", lambda self, doing: None)  # the check passed just in time
+    got = en.forced_cells(obs, max_bytes=1, time_limit=1e-9)  # too large for enumerate: milp takes over
+    assert got == (set(want.safe), set(want.mines))
+    monkeypatch.undo()
+    for tiny in (5e-324, 1e-323):  # a tenth of it is 0.0
+        with pytest.raises(MethodRefused, match="time_limit"):
+            deduce(obs, "lp", time_limit=tiny)
+
+
 @pytest.mark.parametrize("use_total", [True, False])
 def test_lp_and_milp_block_by_block_equal_the_whole_board(use_total):
     # the per-block programs are exact when the total row leaves room; the whole-board ones always are

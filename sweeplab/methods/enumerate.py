@@ -1172,9 +1172,8 @@ def forced_cells(
         from .milp import forced_cells as milp_forced_cells
 
         budget.check("enumerating, before handing over to 'milp'")
-        try:
-            return milp_forced_cells(obs, use_total=use_total,
-                                     time_limit=None if budget.time_limit is None else budget.left())
+        try:  # the time left, at least 0.01 s: it can run out between the check and this call
+            return milp_forced_cells(obs, use_total=use_total, time_limit=budget.solver_seconds())
         except MethodRefused as refused:
             raise MethodRefused(f"method 'enumerate' handed the position to 'milp' ({exc}), and {refused}; "
                                 "raise time_limit of 'enumerate' (its fallback gets the time left)") from None

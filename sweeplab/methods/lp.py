@@ -82,7 +82,7 @@ def forced_cells(
     s = clue_system(obs, use_total=use_total).cell_bounds()
     try:  # a tenth of the time and of enumeration's memory
         analyse(obs, use_total=use_total, probabilities=False, max_nodes=100_000, max_bytes=MAX_BYTES // 8,
-                time_limit=None if budget.time_limit is None else budget.time_limit / 10)
+                time_limit=None if budget.time_limit is None else max(budget.time_limit / 10, 1e-9))
     except MethodRefused:  # too large to check quickly
         pass
     n, I, R = s.cells.size, s.interior.size, s.remaining
