@@ -413,7 +413,7 @@ CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 WIDE_DENSITY = 0.18
 #: What :meth:`BestAgent.for_rules` sets under the "zero" first-click rule on boards at least
 #: :data:`WIDE_DENSITY` dense, where these options hold their defaults (``zero_rule_options``):
-#: +0.17 points on 40,000 fresh expert games, +529/-460 (fourteenth round).
+#: +0.17 points on 80,000 fresh expert zero-start games, +1,022/-889 (fourteenth round).
 ZERO_RULE_OPTIONS: Mapping[str, Any] = MappingProxyType({"coin_flip_credit": 0.9, "endgame_cells": 64,
                                                          "endgame_layouts": 2000, "endgame_budget": 300_000})
 
