@@ -46,9 +46,11 @@ __all__ = ["Failure", "OPTION_SETTINGS", "count_probabilities", "fuzz", "fuzz_pa
 
 #: Option settings checked besides each method's defaults.
 OPTION_SETTINGS: dict[str, tuple[dict[str, Any], ...]] = {
-    "gfp": ({"p": 2}, {"p": 3}, {"p": 31}, {"p": 2**31 - 1}, {"p": 4294967311}, {"p": 2**61 - 1}),
+    "gfp": ({"p": 2}, {"p": 3}, {"p": 31}, {"p": 2**31 - 1}, {"p": 4294967311}, {"p": 2**61 - 1},
+            {"p": 5, "engine": "galois"}),
+    "gf2": ({"engine": "galois"},),
     "rref": ({"iterate": True},),
-    "enumerate": ({"max_nodes": 1},),
+    "enumerate": ({"max_nodes": 0}, {"max_nodes": 1}),
     "brute": ({"max_variables": 16},),
 }
 #: Largest number of covered cells whose layouts :func:`count_probabilities` counts one by one.
