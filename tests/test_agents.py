@@ -202,19 +202,18 @@ def test_best_takes_its_zero_rule_options_only_where_measured():
     from sweeplab.agents.best import ZERO_RULE_OPTIONS
 
     best = make_agent("best")
-    expert_zero = best.for_rules(first_click="zero", shape=(16, 30), mines=99)
+    expert_rules = {"first_click": "zero", "shape": (16, 30), "mines": 99}
+    expert_zero = best.for_rules(**expert_rules)
     assert {k: getattr(expert_zero, k) for k in ZERO_RULE_OPTIONS} == dict(ZERO_RULE_OPTIONS)
-    assert expert_zero.for_rules(first_click="zero", shape=(16, 30), mines=99) == expert_zero  # idempotent
+    assert expert_zero.for_rules(**expert_rules) == expert_zero  # idempotent
     untouched = {k: getattr(best, k) for k in ZERO_RULE_OPTIONS}
-    assert untouched["coin_flip_credit"] == 0.0 and untouched["endgame_layouts"] == 1000
+    assert untouched == {"coin_flip_credit": 0.0}
     for rules in ({"first_click": "safe", "shape": (16, 30), "mines": 99},
                   {"first_click": "zero", "shape": (16, 16), "mines": 40},  # intermediate: not measured
                   {"first_click": "zero", "shape": (16, 30)}):  # total unknown: density unknown
         assert {k: getattr(best.for_rules(**rules), k) for k in ZERO_RULE_OPTIONS} == untouched, rules
-    # options the user set are kept, and zero_rule_options=False keeps them all (best before session 29)
-    expert_rules = {"first_click": "zero", "shape": (16, 30), "mines": 99}
-    own = make_agent("best", coin_flip_credit=0.4, endgame_cells=20).for_rules(**expert_rules)
-    assert (own.coin_flip_credit, own.endgame_cells, own.endgame_layouts) == (0.4, 20, 2000)
+    # options the user set are kept, and zero_rule_options=False keeps them all
+    assert make_agent("best", coin_flip_credit=0.4).for_rules(**expert_rules).coin_flip_credit == 0.4
     off = make_agent("best", zero_rule_options=False).for_rules(**expert_rules)
     assert {k: getattr(off, k) for k in ZERO_RULE_OPTIONS} == untouched and off.first_move == (3, 3)
     # play and compare hand the rules over: the options change expert zero-start games, not safe-corner ones

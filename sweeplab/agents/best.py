@@ -38,7 +38,7 @@
 - First move ``"auto"``: the corner, or when the first click is a zero (3, 3) on
   expert-dense boards and (2, 2) on the others (seventh round).
 - Zero rule on expert-dense boards: the 50/50 credit of ``coin_flip_credit``
-  and a larger endgame (:data:`ZERO_RULE_OPTIONS`, fourteenth round).
+  (:data:`ZERO_RULE_OPTIONS`, fourteenth round).
 
 Measured while tuning (issue 13; expert, root seed 1000, games 0..999, the
 same games for every setting; ``+a/-b``: games won only with the setting /
@@ -355,27 +355,35 @@ costs a little with a safe corner: an option, off by default, until fresh
 games decide.  Moving a candidate whose number is certain behind the others
 (the other solver's "dead" cells): +24/-22 (zero start, seed 1049).
 
-Fourteenth round (session 29): the zero start, on fresh games.  Expert,
-zero start at (3, 3), 40,000 games a test, root seeds never used before
-(``sweeplab compare A B --level expert --first-click zero --games 40000
---seed S --workers 2``):
+Fourteenth round (session 29): the zero start and the endgame, on fresh
+games.  Expert, 40,000 games a test, root seeds never used before unless
+said otherwise (``sweeplab compare A B --level expert --first-click ...
+--games 40000 --seed S --workers 2``):
 
-- ``coin_flip_credit=0.9`` alone (seed 6174): 54.81% -> 54.90%
-  (+453/-417, McNemar p = 0.24);
-- with the larger endgame of the eleventh round (64 cells, 2,000 layouts,
-  300,000 nodes; seed 7919): 53.97% -> 54.15% (+529/-460, p = 0.03);
-- the same, as the new default against ``zero_rule_options=False`` (seed
-  9973): 53.80% -> 53.96% (+493/-429, p = 0.04).
+- zero start, ``coin_flip_credit=0.9`` alone (seed 6174): 54.81% ->
+  54.90% (+453/-417, McNemar p = 0.24);
+- zero start, with the larger endgame of the eleventh round (64 cells,
+  2,000 layouts, 300,000 nodes; seed 7919): 53.97% -> 54.15% (+529/-460,
+  p = 0.03); the same as ``best``'s new play against the old (seed 9973):
+  53.80% -> 53.96% (+493/-429, p = 0.04);
+- safe corner, the larger endgame alone: tuning seed 1061 40.42% -> 40.47%
+  (+52/-32, p = 0.04), fresh seed 4447 40.63% -> 40.66% (+39/-27, p =
+  0.18); intermediate (tuning seed 1061, 20,000 games): +2/-1.
 
-Both parts had gained on tuning games too (the credit +489/-402 in the
-thirteenth round, the larger endgame +82/-44 and +30/-35 in the eleventh
-and in session 19), and the two fresh tests together give +1,022/-889
-(z = 3.0, +0.17 points).  So under the zero rule on boards at least
-:data:`WIDE_DENSITY` dense :meth:`BestAgent.for_rules` takes
-:data:`ZERO_RULE_OPTIONS` (option ``zero_rule_options``).  With a safe
-corner, where the credit lost on tuning games, the play is unchanged.  The
-new default won 54.05% [53.71, 54.40] of those 80,000 fresh zero-start
-games.
+Both parts had gained on tuning games before (the credit +489/-402 in the
+thirteenth round, the larger endgame +82/-44 and +30/-35 with a zero start
+in the eleventh round and in session 19, +21/-15 and +23/-13 with a safe
+corner in the seventh and second).  So the larger endgame is the default on
+every board (it changes almost nothing on intermediate), and under the zero
+rule on boards at least :data:`WIDE_DENSITY` dense :meth:`BestAgent.for_rules`
+adds the credit (:data:`ZERO_RULE_OPTIONS`, option ``zero_rule_options``);
+with a safe corner the credit lost on tuning games.  On the 80,000 fresh
+zero-start games the new play won 54.05% [53.71, 54.40] (+1,022/-889, z =
+3.0, +0.17 points), on the 40,000 fresh safe-corner games 40.66% [40.18,
+41.14].  Speed (200 games, one process, same sitting; two rounds): 62-63
+expert games per CPU second with a safe corner (80-88 with the endgame of
+session 18), 46-53 with a zero start (80-105 before), 266-289 intermediate
+(281-312).
 
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
@@ -413,9 +421,8 @@ CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 WIDE_DENSITY = 0.18
 #: What :meth:`BestAgent.for_rules` sets under the "zero" first-click rule on boards at least
 #: :data:`WIDE_DENSITY` dense, where these options hold their defaults (``zero_rule_options``):
-#: +0.17 points on 80,000 fresh expert zero-start games, +1,022/-889 (fourteenth round).
-ZERO_RULE_OPTIONS: Mapping[str, Any] = MappingProxyType({"coin_flip_credit": 0.9, "endgame_cells": 64,
-                                                         "endgame_layouts": 2000, "endgame_budget": 300_000})
+#: with the larger endgame, +0.17 points on 80,000 fresh expert zero-start games (fourteenth round).
+ZERO_RULE_OPTIONS: Mapping[str, Any] = MappingProxyType({"coin_flip_credit": 0.9})
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "ZERO_RULE_OPTIONS", "endgame_layouts",
            "endgame_choice", "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
@@ -898,20 +905,18 @@ class BestAgent(BestV1Agent):
     zero_rule_options : bool, default True
         Under the "zero" first-click rule on boards at least
         :data:`WIDE_DENSITY` dense (expert), :meth:`for_rules` sets the options
-        of :data:`ZERO_RULE_OPTIONS` that hold their defaults: ``coin_flip_credit``
-        0.9 and the larger endgame (64 cells, 2,000 layouts, 300,000 nodes).
-        Measured on 80,000 fresh expert games with a zero start (root seeds
-        7919 and 9973, session 29): +0.17 points (+1,022/-889, z = 3.0), at
-        about two thirds of the speed (fourteenth round).  ``False`` keeps the
-        options as given (``best`` before session 29 under every rule).
-    endgame_cells, endgame_layouts : int, default 48, 1000
+        of :data:`ZERO_RULE_OPTIONS` that hold their defaults:
+        ``coin_flip_credit`` 0.9.  With the larger endgame, measured on 80,000
+        fresh expert games with a zero start (root seeds 7919 and 9973,
+        session 29): +0.17 points (+1,022/-889, z = 3.0), at about half the
+        speed (fourteenth round).  ``False`` keeps the options as given.
+    endgame_cells, endgame_layouts : int, default 64, 2000
         Size limits under which the endgame is searched exhaustively
-        (0: never; 32 and 400 until session 18, see the eleventh round;
-        64 and 2,000 under the zero rule on expert, ``zero_rule_options``).
-    endgame_budget : int, default 100_000
+        (0: never; 32 and 400 until session 18, 48 and 1,000 until session
+        29: see the eleventh and fourteenth rounds).
+    endgame_budget : int, default 300_000
         Search nodes of the endgame search before it gives up (the guess
-        rules then decide; 20,000 until session 18; 300,000 under the
-        zero rule on expert).
+        rules then decide; 20,000 until session 18, 100,000 until session 29).
 
     Examples
     --------
@@ -921,9 +926,9 @@ class BestAgent(BestV1Agent):
     ['guess']
     """
 
-    endgame_cells: int = 48
-    endgame_layouts: int = 1000
-    endgame_budget: int = 100_000
+    endgame_cells: int = 64
+    endgame_layouts: int = 2000
+    endgame_budget: int = 300_000
     progress_bonus: float = 0.0
     candidates: str = "auto"
     coin_flips_first: bool = True
@@ -947,12 +952,12 @@ class BestAgent(BestV1Agent):
 
         Examples
         --------
-        >>> expert = BestAgent().for_rules(first_click="zero", shape=(16, 30), mines=99)
-        >>> expert.first_move, expert.coin_flip_credit, expert.endgame_layouts
-        ((3, 3), 0.9, 2000)
-        >>> own = BestAgent(coin_flip_credit=0.5).for_rules(first_click="zero", shape=(16, 30), mines=99)
-        >>> own.coin_flip_credit, own.endgame_layouts
-        (0.5, 2000)
+        >>> expert_zero = {"first_click": "zero", "shape": (16, 30), "mines": 99}
+        >>> expert = BestAgent().for_rules(**expert_zero)
+        >>> expert.first_move, expert.coin_flip_credit
+        ((3, 3), 0.9)
+        >>> BestAgent(coin_flip_credit=0.5).for_rules(**expert_zero).coin_flip_credit
+        0.5
         >>> BestAgent().for_rules(first_click="safe", shape=(16, 30), mines=99).coin_flip_credit
         0.0
         >>> BestAgent().for_rules(first_click="zero", shape=(16, 16), mines=40).first_move
