@@ -198,8 +198,8 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # 53.96%, +493/-429, p = 0.04). The larger endgame alone, with a safe corner, gains a little too: +52/-32
 # on 40,000 tuning games (seed 1061) and +39/-27 on 40,000 fresh ones (seed 4447), nothing on intermediate
 # (+2/-1 of 20,000). So `best` now searches the larger endgames on every board, and under the zero rule on
-# expert adds the credit (`sweeplab.agents.best.ZERO_RULE_OPTIONS`; `sweeplab compare "best
-# zero_rule_options=false" best --level expert --first-click zero` measures the credit alone). The gains are
+# expert adds the credit (`sweeplab.agents.best.ZERO_RULE_CREDIT`; `sweeplab compare "best
+# coin_flip_credit=0" best --level expert --first-click zero` measures the credit alone). The gains are
 # real but small: on those 80,000 fresh games the new zero-start play won 54.05% [53.71, 54.40], about the
 # published 54.3%, still short of the 54.8% that issue 13 asks for, and on the 40,000 fresh safe-corner
 # games 40.66% [40.18, 41.14], short of 41.6%. The play before won 54.81% on seed 6174, 53.97% on 7919 and 53.80% on 9973: at

@@ -198,30 +198,33 @@ def test_auto_first_move_follows_the_first_click_rule():
     assert make_agent("trivial").for_rules(first_click="zero", shape=(9, 9)).first_move == "random"
 
 
-def test_best_takes_its_zero_rule_options_only_where_measured():
-    from sweeplab.agents.best import ZERO_RULE_OPTIONS
+def test_best_credits_coin_flips_under_the_zero_rule_on_expert_only():
+    from sweeplab.agents.best import ZERO_RULE_CREDIT
 
     best = make_agent("best")
+    assert best.coin_flip_credit is None  # decided by the rules
     expert_rules = {"first_click": "zero", "shape": (16, 30), "mines": 99}
     expert_zero = best.for_rules(**expert_rules)
-    assert {k: getattr(expert_zero, k) for k in ZERO_RULE_OPTIONS} == dict(ZERO_RULE_OPTIONS)
+    assert expert_zero.coin_flip_credit == ZERO_RULE_CREDIT == 0.9 and expert_zero.first_move == (3, 3)
     assert expert_zero.for_rules(**expert_rules) == expert_zero  # idempotent
-    untouched = {k: getattr(best, k) for k in ZERO_RULE_OPTIONS}
-    assert untouched == {"coin_flip_credit": 0.0}
     for rules in ({"first_click": "safe", "shape": (16, 30), "mines": 99},
                   {"first_click": "zero", "shape": (16, 16), "mines": 40},  # intermediate: not measured
                   {"first_click": "zero", "shape": (16, 30)}):  # total unknown: density unknown
-        assert {k: getattr(best.for_rules(**rules), k) for k in ZERO_RULE_OPTIONS} == untouched, rules
-    # options the user set are kept, and zero_rule_options=False keeps them all
-    assert make_agent("best", coin_flip_credit=0.4).for_rules(**expert_rules).coin_flip_credit == 0.4
-    off = make_agent("best", zero_rule_options=False).for_rules(**expert_rules)
-    assert {k: getattr(off, k) for k in ZERO_RULE_OPTIONS} == untouched and off.first_move == (3, 3)
-    # play and compare hand the rules over: the options change expert zero-start games, not safe-corner ones
-    for first_click, differ in (("zero", True), ("safe", False)):
+        assert best.for_rules(**rules).coin_flip_credit == 0.0, rules
+    # a value the user gives is kept, 0 included
+    for given in (0, 0.0, 0.4, 1):
+        assert make_agent("best", coin_flip_credit=given).for_rules(**expert_rules).coin_flip_credit == given
+    with pytest.raises(ValueError, match=r"coin_flip_credit must be a number from 0 to 1 or None, got 2"):
+        make_agent("best", coin_flip_credit=2)
+    with pytest.raises(ValueError, match="coin_flip_credit must be a number from 0 to 1 or None, got 'x'"):
+        make_agent("best", coin_flip_credit="x")
+    # play and compare hand the rules over: the credit changes expert zero-start games, not safe-corner ones
+    played = ["won", "moves", "guesses"]
+    for first_click, credit in (("zero", 0.9), ("safe", 0)):
         kw = {"level": "expert", "games": 10, "seed": 11, "first_click": first_click}
-        tuned, plain = sweeplab.play("best", **kw), sweeplab.play("best", zero_rule_options=False, **kw)
-        played = ["won", "moves", "guesses"]
-        assert (tuned[played] != plain[played]).to_numpy().any() == differ, first_click
+        tuned = sweeplab.play("best", **kw)[played]
+        assert tuned.equals(sweeplab.play("best", coin_flip_credit=credit, **kw)[played]), first_click
+        assert not tuned.equals(sweeplab.play("best", coin_flip_credit=0.9 - credit, **kw)[played])
 
 
 @pytest.mark.parametrize("mode", ["classic", "score"])

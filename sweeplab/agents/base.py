@@ -110,16 +110,23 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
 _PLAIN = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
 
 
-_PLAIN_FIELDS: dict[type, tuple[tuple[str, type, Any], ...]] = {}
+_PLAIN_FIELDS: dict[type, tuple[tuple[str, type, Any, bool], ...]] = {}
 
 
-def _plain_fields(cls: type) -> tuple[tuple[str, type, Any], ...]:
-    """``(name, type, default)`` of the options of an agent class declared ``bool``, ``int``,
-    ``float`` or ``str`` (cached per class)."""
+def _plain_fields(cls: type) -> tuple[tuple[str, type, Any, bool], ...]:
+    """``(name, type, default, optional)`` of the options of an agent class declared ``bool``,
+    ``int``, ``float`` or ``str``, or one of those or ``None`` (``optional``; cached per class)."""
     if cls not in _PLAIN_FIELDS:
         hints = typing.get_type_hints(cls)
-        _PLAIN_FIELDS[cls] = tuple((f.name, hints[f.name], f.default) for f in dataclasses.fields(cls)
-                                   if hints[f.name] in _PLAIN)
+        found = []
+        for f in dataclasses.fields(cls):
+            kind, args = hints[f.name], typing.get_args(hints[f.name])
+            optional = len(args) == 2 and type(None) in args
+            if optional:
+                kind = args[0] if args[1] is type(None) else args[1]
+            if kind in _PLAIN:
+                found.append((f.name, kind, f.default, optional))
+        _PLAIN_FIELDS[cls] = tuple(found)
     return _PLAIN_FIELDS[cls]
 
 
@@ -138,9 +145,10 @@ def _allowed(limit: tuple) -> str:
 def check_option_types(agent: Agent) -> None:
     """Raise ``ValueError`` for an option of the wrong type or out of its range.
 
-    Options declared ``bool``, ``int``, ``float`` or ``str`` are checked (an
-    int is a float here; a bool is neither) unless they hold the class's own
-    default (a plugin's ``limit: int = None`` still works); the others are
+    Options declared ``bool``, ``int``, ``float`` or ``str`` (or one of those
+    or ``None``, which then passes) are checked (an int is a float here; a
+    bool is neither) unless they hold the class's own default (a plugin's
+    ``limit: int = None`` still works); the others are
     checked by the agent itself.  A number must be finite and within the
     class's :attr:`~Agent.option_limits` (``(low, high)``, ``None`` unbounded);
     a string named there must be one of its choices.  The message names the
@@ -159,9 +167,9 @@ def check_option_types(agent: Agent) -> None:
     ValueError: best: option tolerance must be a number at least 0, got -0.1 (default 0.03)
     """
     limits = type(agent).option_limits
-    for name, kind, default in _plain_fields(type(agent)):
+    for name, kind, default, optional in _plain_fields(type(agent)):
         value = getattr(agent, name)
-        if value is default:
+        if value is default or (optional and value is None):
             continue
         limit = limits.get(name)
         if kind is bool:
@@ -182,8 +190,8 @@ def check_option_types(agent: Agent) -> None:
                 allowed = _allowed(limit)
             else:
                 allowed = f"{_PLAIN[kind]} {_allowed(limit)}"
-            raise ValueError(f"{agent.name}: option {name} must be {allowed}, got {value!r} "
-                             f"(default {default!r})")
+            raise ValueError(f"{agent.name}: option {name} must be {allowed}{' or None' * optional}, "
+                             f"got {value!r} (default {default!r})")
 
 
 def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:

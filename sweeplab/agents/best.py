@@ -38,7 +38,7 @@
 - First move ``"auto"``: the corner, or when the first click is a zero (3, 3) on
   expert-dense boards and (2, 2) on the others (seventh round).
 - Zero rule on expert-dense boards: the 50/50 credit of ``coin_flip_credit``
-  (:data:`ZERO_RULE_OPTIONS`, fourteenth round).
+  (:data:`ZERO_RULE_CREDIT`, fourteenth round).
 
 Measured while tuning (issue 13; expert, root seed 1000, games 0..999, the
 same games for every setting; ``+a/-b``: games won only with the setting /
@@ -376,7 +376,7 @@ in the eleventh round and in session 19, +21/-15 and +23/-13 with a safe
 corner in the seventh and second).  So the larger endgame is the default on
 every board (it changes almost nothing on intermediate), and under the zero
 rule on boards at least :data:`WIDE_DENSITY` dense :meth:`BestAgent.for_rules`
-adds the credit (:data:`ZERO_RULE_OPTIONS`, option ``zero_rule_options``);
+adds the credit (:data:`ZERO_RULE_CREDIT`, ``coin_flip_credit=None``);
 with a safe corner the credit lost on tuning games.  On the 80,000 fresh
 zero-start games the new play won 54.05% [53.71, 54.40] (+1,022/-889, z =
 3.0, +0.17 points), on the 40,000 fresh safe-corner games 40.66% [40.18,
@@ -395,10 +395,9 @@ a near-tie in 2 of 4,500 games (seed 777; both lost either way).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -419,12 +418,12 @@ CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
 #: per cell): they gained on expert (0.206) and lost on intermediate (0.156), see the fourth and
 #: sixth rounds above.  The zero rule's first cell (3, 3) follows the same line (seventh round).
 WIDE_DENSITY = 0.18
-#: What :meth:`BestAgent.for_rules` sets under the "zero" first-click rule on boards at least
-#: :data:`WIDE_DENSITY` dense, where these options hold their defaults (``zero_rule_options``):
-#: with the larger endgame, +0.17 points on 80,000 fresh expert zero-start games (fourteenth round).
-ZERO_RULE_OPTIONS: Mapping[str, Any] = MappingProxyType({"coin_flip_credit": 0.9})
+#: ``coin_flip_credit`` under the "zero" first-click rule on boards at least :data:`WIDE_DENSITY`
+#: dense (``None``, the default, is 0 elsewhere): with the larger endgame, +0.17 points on 80,000
+#: fresh expert zero-start games (fourteenth round).
+ZERO_RULE_CREDIT = 0.9
 
-__all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "ZERO_RULE_OPTIONS", "endgame_layouts",
+__all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "ZERO_RULE_CREDIT", "endgame_layouts",
            "endgame_choice", "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
            "isolated_region_move", "unavoidable_coin_flip", "wide_candidates"]
 
@@ -892,7 +891,7 @@ class BestAgent(BestV1Agent):
         tuning games (seed 1000, games 200,000..219,999, safe corner):
         +5/-4 in 20,000, at 41-43 expert games per CPU second against
         46-53 without (same sitting), so off by default (session 18).
-    coin_flip_credit : float in [0, 1], default 0.0
+    coin_flip_credit : float in [0, 1] or None, default None
         Multiply a candidate's two-step value by ``1 + coin_flip_credit * s /
         P(safe)``, ``s`` its :func:`coin_flip_share`: a mine that would be
         half of a coin flip anyway costs less (the strongest published
@@ -900,16 +899,13 @@ class BestAgent(BestV1Agent):
         tuning seeds 1049 and 1051 (20,000 expert games each, session 28):
         zero start +0.22 points (+489/-402), safe corner -0.11 (+622/-667),
         at 62-64 expert games per CPU second against 91-108 without (200
-        games, seed 77, same sitting), so off by default (thirteenth round),
-        but 0.9 under the zero rule on expert (``zero_rule_options``).
-    zero_rule_options : bool, default True
-        Under the "zero" first-click rule on boards at least
-        :data:`WIDE_DENSITY` dense (expert), :meth:`for_rules` sets the options
-        of :data:`ZERO_RULE_OPTIONS` that hold their defaults:
-        ``coin_flip_credit`` 0.9.  With the larger endgame, measured on 80,000
-        fresh expert games with a zero start (root seeds 7919 and 9973,
-        session 29): +0.17 points (+1,022/-889, z = 3.0), at about half the
-        speed (fourteenth round).  ``False`` keeps the options as given.
+        games, seed 77, same sitting), so not with a safe corner (thirteenth
+        round).  ``None``: :data:`ZERO_RULE_CREDIT` (0.9) under the "zero"
+        first-click rule on boards at least :data:`WIDE_DENSITY` dense
+        (expert), else 0 (:meth:`for_rules` decides).  With the larger
+        endgame, measured on 80,000 fresh expert games with a zero start
+        (root seeds 7919 and 9973, session 29): +0.17 points (+1,022/-889,
+        z = 3.0), at about half the speed (fourteenth round).
     endgame_cells, endgame_layouts : int, default 64, 2000
         Size limits under which the endgame is searched exhaustively
         (0: never; 32 and 400 until session 18, 48 and 1,000 until session
@@ -934,8 +930,7 @@ class BestAgent(BestV1Agent):
     coin_flips_first: bool = True
     free_coin_flips: bool = False
     isolated_regions: bool = False
-    coin_flip_credit: float = 0.0
-    zero_rule_options: bool = True
+    coin_flip_credit: float | None = None
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
                                       "coin_flip_credit": (0, 1),
@@ -947,8 +942,8 @@ class BestAgent(BestV1Agent):
         """As :meth:`Agent.for_rules`, but under the "zero" rule on a board at least
         :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
         there, -0.3 on intermediate and beginner (see the module notes, seventh round); the corner
-        when the mines leave no room for (3, 3)'s nine cells.  There, with ``zero_rule_options``,
-        the options of :data:`ZERO_RULE_OPTIONS` left at their defaults take its values.
+        when the mines leave no room for (3, 3)'s nine cells.  There ``coin_flip_credit=None``
+        becomes :data:`ZERO_RULE_CREDIT`, elsewhere 0.
 
         Examples
         --------
@@ -965,10 +960,8 @@ class BestAgent(BestV1Agent):
         """
         zero_dense = first_click == "zero" and mines is not None and _dense(mines, shape[0] * shape[1])
         agent = self
-        if zero_dense and self.zero_rule_options:
-            default = {f.name: f.default for f in fields(self)}
-            agent = replace(self, **{name: value for name, value in ZERO_RULE_OPTIONS.items()
-                                     if getattr(self, name) == default[name]})
+        if self.coin_flip_credit is None:
+            agent = replace(self, coin_flip_credit=ZERO_RULE_CREDIT if zero_dense else 0.0)
         if (zero_dense and mines is not None and agent.first_move == "auto" and min(shape) >= 7
                 and first_click_fits("zero", shape, mines, (3, 3))):
             return replace(agent, first_move=(3, 3))
@@ -1028,10 +1021,11 @@ class BestAgent(BestV1Agent):
         out = np.full(score.shape, -np.inf)
         w = obs.shape[1]
         best = -np.inf
+        coin_credit = self.coin_flip_credit or 0.0  # None before for_rules: no credit
         for i in sorted(cells, key=lambda j: (pf[j], j)):
             # value <= (P(safe) + credit * share) (1 + bonus), share <= min(P(mine), P(safe)): a bound
             # that grows with P(safe) for credit <= 1, so ``break`` stays right
-            credit = self.coin_flip_credit * min(pf[i], 1.0 - pf[i])
+            credit = coin_credit * min(pf[i], 1.0 - pf[i])
             if ((1.0 - pf[i]) + credit) * (1.0 + max(self.progress_bonus, 0.0)) < best - 1e-12:
                 break  # sorted by safety: no later candidate can reach ``best``
             try:
@@ -1049,12 +1043,12 @@ class BestAgent(BestV1Agent):
                     nxt = 1.0 - float(a.probabilities[cov].min()) if cov.any() else 1.0
                 value += pk * nxt
             out.flat[i] = value + self.progress_bonus * progress
-            if self.coin_flip_credit and pf[i] > 0.0:
+            if coin_credit and pf[i] > 0.0:
                 try:
                     share = coin_flip_share(obs, divmod(i, w), base=base, max_nodes=self.max_nodes)
                 except MethodRefused:
                     share = 0.0
-                out.flat[i] *= 1.0 + self.coin_flip_credit * share / (1.0 - pf[i])
+                out.flat[i] *= 1.0 + coin_credit * share / (1.0 - pf[i])
             best = max(best, out.flat[i])
         return out
 
