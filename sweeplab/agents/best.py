@@ -368,7 +368,9 @@ said otherwise (``sweeplab compare A B --level expert --first-click ...
   53.80% -> 53.96% (+493/-429, p = 0.04);
 - safe corner, the larger endgame alone: tuning seed 1061 40.42% -> 40.47%
   (+52/-32, p = 0.04), fresh seed 4447 40.63% -> 40.66% (+39/-27, p =
-  0.18); intermediate (tuning seed 1061, 20,000 games): +2/-1.
+  0.18); intermediate (tuning seed 1061, 20,000 games): +2/-1;
+- zero start, the credit at 1.0 rather than 0.9 (tuning seed 1063, 20,000
+  games): +20/-17.
 
 Both parts had gained on tuning games before (the credit +489/-402 in the
 thirteenth round, the larger endgame +82/-44 and +30/-35 with a zero start
