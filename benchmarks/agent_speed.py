@@ -7,7 +7,7 @@ Targets: ``trivial`` >= 1,000 intermediate games/s per core (agents issue),
     .venv/bin/python benchmarks/agent_speed.py --repeat 5 --agents trivial,best
     .venv/bin/python benchmarks/agent_speed.py --games 500 --profile best
     .venv/bin/python benchmarks/agent_speed.py --profile trivial --level intermediate --games 500
-    .venv/bin/python benchmarks/agent_speed.py --agents best --first-click zero   # best's zero-rule options
+    .venv/bin/python benchmarks/agent_speed.py --agents best --first-click zero   # zero-start credit
 """
 
 from __future__ import annotations
