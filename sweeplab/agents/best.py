@@ -412,7 +412,7 @@ from ..methods.enumerate import MAX_NODES, Enumeration
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
 from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts, frontier_solutions
-from .lookahead import analyse_weighted, number_distribution
+from .lookahead import analyse_shown, analyse_weighted, number_distribution
 
 #: The candidate sets of :class:`BestAgent` (option ``candidates``).
 CANDIDATE_SETS = ("auto", "wide", "frontier", "score")
@@ -484,11 +484,8 @@ def unavoidable_coin_flip(obs: Observation, *, max_nodes: int = MAX_NODES) -> tu
             # pairs only; a pair (b, a) with b < a was tried from b, and the test is symmetric
             if mines or safe[0] not in halves or safe[0] < a or not all(inert[c] for c in tellers):
                 continue
-            both = grid.copy()
-            both.flat[[a, safe[0]]] = FLAG
-            both.setflags(write=False)
             # no layout with both mines (and 1/2 each): exactly one of the two in every layout
-            if analyse_weighted(Observation._trusted(both, obs.mines), max_nodes=max_nodes) is None:
+            if analyse_shown(obs, [a, safe[0]], FLAG, max_nodes=max_nodes) is None:
                 return divmod(a, w)
     return None
 
@@ -765,10 +762,7 @@ def free_coin_flip_cells(obs: Observation, p: np.ndarray, *, cells: Iterable[tup
             checks.append((need, safe))
         if not checks:
             continue
-        flagged = grid.copy()
-        flagged.flat[t] = FLAG
-        flagged.setflags(write=False)
-        a = analyse_weighted(Observation._trusted(flagged, obs.mines), max_nodes=max_nodes)
+        a = analyse_shown(obs, t, FLAG, max_nodes=max_nodes)
         if a is None or a.probabilities is None:
             continue
         q = a.probabilities.ravel()
@@ -815,12 +809,8 @@ def coin_flip_share(obs: Observation, cell: tuple[int, int], *, base: Enumeratio
         # W(mines flagged, safe cells safe) / W by inclusion-exclusion over the safe cells
         total = 0.0
         for k in range(1 << len(safe)):
-            g = grid.copy()
-            g.flat[mines] = FLAG
             extra = [s for j, s in enumerate(safe) if k >> j & 1]
-            g.flat[extra] = FLAG
-            g.setflags(write=False)
-            a = analyse_weighted(Observation._trusted(g, obs.mines), max_nodes=max_nodes)
+            a = analyse_shown(obs, [*mines, *extra], FLAG, max_nodes=max_nodes)
             if a is not None:
                 total += (-1) ** len(extra) * float(np.exp(a.log_layouts - base.log_layouts))
         return max(total, 0.0)

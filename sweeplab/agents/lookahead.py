@@ -23,7 +23,7 @@ from ..errors import InconsistentPositionError
 from ..methods.enumerate import MAX_NODES, Enumeration, analyse
 from ..positions import COVERED, FLAG, MINE, Observation, neighbour_table
 
-__all__ = ["analyse_weighted", "number_distribution"]
+__all__ = ["analyse_shown", "analyse_weighted", "number_distribution"]
 
 
 def analyse_weighted(obs: Observation, *, max_nodes: int = MAX_NODES) -> Enumeration | None:
@@ -45,6 +45,23 @@ def analyse_weighted(obs: Observation, *, max_nodes: int = MAX_NODES) -> Enumera
                        time_limit=None)
     except InconsistentPositionError:
         return None
+
+
+def analyse_shown(obs: Observation, cells: list[int] | int, code: int, *,
+                  max_nodes: int = MAX_NODES) -> Enumeration | None:
+    """:func:`analyse_weighted` of ``obs`` with the flat ``cells`` shown as ``code`` (a number, or
+    ``FLAG`` for mines): the layouts of the position in which that holds.
+
+    Examples
+    --------
+    >>> obs = Observation.from_text("1?\\n??", mines=1)
+    >>> round(float(np.exp(analyse_shown(obs, 1, FLAG).log_layouts)), 6)
+    1.0
+    """
+    g = obs.grid.copy()
+    g.flat[cells] = code
+    g.setflags(write=False)
+    return analyse_weighted(Observation._trusted(g, obs.mines), max_nodes=max_nodes)
 
 
 def number_distribution(
@@ -77,10 +94,7 @@ def number_distribution(
     unknown = int(np.count_nonzero(flat[nb] == COVERED))
     out: dict[int, tuple[float, Enumeration]] = {}
     for k in range(known, known + unknown + 1):
-        g = grid.copy()
-        g.flat[i] = k
-        g.setflags(write=False)
-        a = analyse_weighted(Observation._trusted(g, obs.mines), max_nodes=max_nodes)
+        a = analyse_shown(obs, i, k, max_nodes=max_nodes)
         if a is None:
             continue
         pk = float(np.exp(a.log_layouts - base.log_layouts))
