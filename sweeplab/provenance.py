@@ -326,7 +326,9 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
     of a method it uses that is not sweeplab's own (see :func:`method_fingerprints`), or other
     versions of the packages that can change its games (:func:`environment`).
 
-    Manifests written before fingerprints (or versions) were recorded pass.
+    A manifest written before fingerprints were recorded is refused too: nothing tells which code
+    played its games.  (One written before versions were recorded passes that check: its code
+    fingerprint already differs from any code that records them.)
     """
     changed = version_differences(manifest.get("environment") or {})
     if changed:
@@ -335,7 +337,12 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
             f"({'; '.join(changed)}); resuming would count games of two environments as one sample. "
             f"Choose another output directory, or install those versions to resume")
     theirs, mine = manifest.get("code"), code_fingerprint()
-    if theirs is not None and theirs != mine:
+    if theirs is None:
+        raise ValueError(
+            f"{path} was started by sweeplab code from before runs recorded its fingerprint, so nothing "
+            f"tells which code played its games; resuming could count games of two versions as one "
+            f"sample. Choose another output directory, or delete this one to start again")
+    if theirs != mine:
         raise ValueError(
             f"{path} was started by other sweeplab code (fingerprint {theirs} there, {mine} here: the "
             f"package changed since); resuming would count games of two versions as one sample. Choose "

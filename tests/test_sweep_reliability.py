@@ -319,9 +319,13 @@ def test_a_resume_under_other_code_is_refused(tmp_path):
     assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
     assert main(["sweep", "--agent", "trivial", "--level", "beginner", "--games", "4", "--seed", "1",
                  "--chunk-size", "2", "--out", str(out)]) == 2
-    # a manifest from before fingerprints were recorded resumes as before
+    # a manifest from before fingerprints were recorded: nothing says which code played its games
     del manifest["code"]
     manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match="from before runs recorded its fingerprint"):
+        run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
+    assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
+    manifest_path.write_text(json.dumps({**manifest, "code": code_fingerprint()}))  # this code's run
     again = run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
 
