@@ -39,14 +39,18 @@ position whose ``noise`` is anything but ``None`` or ``"lost"``.
 
 from __future__ import annotations
 
+import itertools
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 __all__ = ["check_proof", "checker", "ProofError", "explain_failure", "explainer"]
 
 _COVERED, _FLAG, _MINE = -1, -2, -3
 _MAX_DEPTH = 200  # nesting of assume/split; deeper proofs are rejected
+#: Steps run in all (each branch's counted): a Python proof object whose branches share one list
+#: would otherwise take time doubling with each level of nesting, up to 2**200 steps.
+_MAX_STEPS = 200_000
 #: Moduli must be below this (the methods use primes below 2**63): Miller-Rabin on a modulus of
 #: thousands of digits takes minutes, far beyond the time the length of a proof's text allows.
 _MAX_MODULUS = 2**256
@@ -65,7 +69,8 @@ def check_proof(obs: Any, proof: Any) -> bool:
         Anything with a 2-D integer ``grid`` of cell codes and ``mines`` (an
         int or ``None``); ``noise`` is read when present.  Or the text form
         of SPEC §1, or rows of codes (a list of lists, a 2-D array): then the
-        total is unknown.
+        total is unknown and the clues are read as exact (pass the
+        ``Observation`` of a position with clue noise).
     proof : Proof or dict
         A :class:`sweeplab.proofs.Proof` (anything with ``to_dict()``) or the
         JSON form of SPEC §6.
@@ -86,7 +91,9 @@ def check_proof(obs: Any, proof: Any) -> bool:
     The steps are checked as the tree the JSON form writes out, each step once
     per place it stands: the time grows with the length of that text (times
     the cells fixed so far).  A Python object whose branches share one list
-    is checked once per reference, as its JSON text would be.
+    is checked once per reference, as its JSON text would be; past 200,000
+    steps run (or 200 levels of nesting) the proof is rejected, so sharing
+    cannot make the check run for ever.
 
     A position that no layout fits (a flag on a safe cell can make one) has
     valid proofs of both values of a cell: an ``assume`` reaches a
@@ -343,18 +350,22 @@ def _check(board: _Board, proof: Any) -> None:
     if not board.covered(cell):
         raise ProofError(f"cell {cell} is not a covered cell")
     fixed: dict[tuple[int, int], int] = {}
-    contradiction = _run(board, _steps(proof["steps"], "steps"), fixed, "step ", 0)
+    contradiction = _run(board, _steps(proof["steps"], "steps"), fixed, "step ", 0, itertools.count())
     if contradiction:
         raise ProofError("the top-level steps end in a contradiction (it closes no assume or split)")
     if fixed.get(cell) != value:
         raise ProofError(f"the steps do not fix {cell} to {value}")
 
 
-def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int) -> bool:
-    """Run ``steps`` on ``fixed`` (updated in place); whether they end in a contradiction."""
+def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int, run: Iterator[int]) -> bool:
+    """Run ``steps`` on ``fixed`` (updated in place); whether they end in a contradiction.
+
+    ``run`` counts the steps run so far in the whole proof."""
     if depth > _MAX_DEPTH:
         raise ProofError("the proof is nested too deeply")
     for k, step in enumerate(steps):
+        if next(run) >= _MAX_STEPS:
+            raise ProofError(f"the proof runs more than {_MAX_STEPS:,} steps (each branch's counted)")
         label = f"{where}{k + 1}"
         last = k == len(steps) - 1
         if not isinstance(step, Mapping):
@@ -375,7 +386,7 @@ def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int) -> boo
             _free(board, cell, fixed, label)
             inner = dict(fixed)
             inner[cell] = v
-            if not _run(board, _steps(step["steps"], f"{label}: steps"), inner, f"{label}.", depth + 1):
+            if not _run(board, _steps(step["steps"], f"{label}: steps"), inner, f"{label}.", depth + 1, run):
                 raise ProofError(f"{label}: the steps assuming {cell} = {v} reach no contradiction")
             fixed[cell] = 1 - v
             closed = False
@@ -388,7 +399,7 @@ def _run(board: _Board, steps: list, fixed: dict, where: str, depth: int) -> boo
                 inner = dict(fixed)
                 inner[cell] = v
                 branch = _steps(step[f"if_{v}"], f"{label}: if_{v}")
-                if not _run(board, branch, inner, f"{label}.if_{v}.", depth + 1):
+                if not _run(board, branch, inner, f"{label}.if_{v}.", depth + 1, run):
                     raise ProofError(f"{label}: the branch {cell} = {v} reaches no contradiction")
             closed = True
         else:

@@ -255,6 +255,26 @@ def test_deep_nesting_is_rejected_not_raised():
     assert check_proof(obs, proof((0, 2), 0, [{"assume": [[0, 2], 1], "steps": steps}])) is False
 
 
+def test_shared_branches_cannot_make_the_check_run_for_ever(monkeypatch):
+    """A Python proof object whose split branches share one list: valid, but 2**depth steps to run.
+    Under the step cap it is checked; past it, rejected at once rather than after 2**40 steps."""
+    import sweeplab.proof_check
+
+    monkeypatch.setattr(sweeplab.proof_check, "_MAX_STEPS", 5_000)  # the real cap, 200,000, takes seconds
+    obs = Observation.from_text("?" * 45, mines=0)  # no mine: assuming one contradicts the total
+    leaf = [{"rows": [["total", 1]], "modulus": None, "fixes": []}]
+
+    def nested(depth):
+        steps = leaf
+        for k in range(depth, 0, -1):
+            steps = [{"split": [0, k], "if_0": steps, "if_1": steps}]
+        return proof((0, 0), 0, [{"assume": [[0, 0], 1], "steps": steps}])
+
+    assert check_proof(obs, nested(8))  # 2**10 - 1 steps run
+    assert not check_proof(obs, nested(12))  # 2**14 - 1
+    assert explain_failure(obs, nested(40)) == "the proof runs more than 5,000 steps (each branch's counted)"
+
+
 def test_noise_and_bad_positions():
     for noise in ("under", "over"):
         assert not check_proof(Observation.from_text("???\n121", noise=noise), PROOF_121)
@@ -302,7 +322,7 @@ def test_no_code_shared_with_the_methods():
             imported.add(node.module or "")
         elif isinstance(node, ast.Import):
             imported.update(a.name for a in node.names)
-    assert imported <= {"__future__", "collections.abc", "numbers", "typing"}
+    assert imported <= {"__future__", "collections.abc", "itertools", "numbers", "typing"}
 
 
 # --------------------------------------------------------------------------------------------
