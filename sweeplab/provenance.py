@@ -327,8 +327,8 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
     versions of the packages that can change its games (:func:`environment`).
 
     A manifest written before fingerprints were recorded is refused too: nothing tells which code
-    played its games.  (One written before versions were recorded passes that check: its code
-    fingerprint already differs from any code that records them.)
+    played its games.  One without versions passes their check, but its code fingerprint is older
+    than any code that records them, so it is refused all the same.
     """
     changed = version_differences(manifest.get("environment") or {})
     if changed:
