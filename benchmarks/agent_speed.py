@@ -8,6 +8,7 @@ Targets: ``trivial`` >= 1,000 intermediate games/s per core (agents issue),
     .venv/bin/python benchmarks/agent_speed.py --games 500 --profile best
     .venv/bin/python benchmarks/agent_speed.py --profile trivial --level intermediate --games 500
     .venv/bin/python benchmarks/agent_speed.py --agents best --first-click zero   # zero-start credit
+    .venv/bin/python benchmarks/agent_speed.py --agents best --option sampled_endgame=1000
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pstats
 import time
 
 import sweeplab
+from sweeplab.commands.sweep import parse_option
 
 CASES = [
     ("random", "intermediate", 2000),
@@ -35,17 +37,17 @@ CASES = [
 
 
 def measure(agent: str, level: str, games: int, repeat: int = 3,
-            first_click: str = "safe") -> tuple[float, float, float]:
+            first_click: str = "safe", **options) -> tuple[float, float, float]:
     """Games per wall-clock second, games per CPU second of this process (one core, less
     sensitive to a busy shared machine) and win rate.  A few warm-up games first (imports,
     compiled kernels loaded from numba's cache); then the same games ``repeat`` times, and
     the fastest round counts (as ``timeit`` does: slower rounds measure the machine's
     other work, not the code)."""
-    sweeplab.play(agent, level=level, games=2, seed=1, first_click=first_click)
+    sweeplab.play(agent, level=level, games=2, seed=1, first_click=first_click, **options)
     wall = cpu = float("inf")
     for _ in range(repeat):
         start, cpu_start = time.perf_counter(), time.process_time()
-        df = sweeplab.play(agent, level=level, games=games, seed=0, first_click=first_click)
+        df = sweeplab.play(agent, level=level, games=games, seed=0, first_click=first_click, **options)
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - cpu_start)
     return games / wall, games / cpu, float(df["won"].mean())
@@ -61,7 +63,10 @@ def main() -> None:
     parser.add_argument("--level", default="expert", help="level for --profile (default: expert)")
     parser.add_argument("--first-click", default="safe", choices=("safe", "zero"),
                         help="first-click rule of every case (default: safe, as the published rates)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of every measured agent (repeatable), e.g. sampled_endgame=1000")
     args = parser.parse_args()
+    options = dict(parse_option(text) for text in args.option)
     if args.profile:
         prof = cProfile.Profile()
         rules = {"level": args.level, "first_click": args.first_click}
@@ -76,7 +81,7 @@ def main() -> None:
             continue
         n = args.games or games
         try:
-            rate, cpu_rate, won = measure(agent, level, n, args.repeat, args.first_click)
+            rate, cpu_rate, won = measure(agent, level, n, args.repeat, args.first_click, **options)
         except (ImportError, ValueError) as exc:  # an agent this version does not have
             print(f"{agent:12s} {level:13s} {'-':>6s} skipped: {exc}")
             continue

@@ -215,6 +215,16 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # same sitting), too near the floor of 30, so it is an option (`--option endgame_layouts=4000 --option
 # endgame_budget=1000000`), not the default. 10,000 layouts add nothing more (+16/-12) at a third of the
 # speed, and the cell limit of 64 never binds (the same play in 20,000 of 20,000 games with 96).
+#
+# **Fresh games say no (session 31).** 4,000 layouts at the default 300,000 nodes, which had kept most of
+# that gain on tuning games (+25/-9), won +34/-27 of 40,000 fresh zero-start games (seed 8675, 54.09% ->
+# 54.11%, p = 0.44): the defaults stay. A new idea fared the same: where a position has too many layouts
+# for the exhaustive endgame, draw 1,000 of them (`sweeplab.agents.best.sampled_endgame_layouts`) and run
+# the endgame search on those. With a safe corner it won +131/-100 of 20,000 tuning games (seed 1091,
+# p = 0.048), then +245/-238 of 40,000 fresh ones (seed 3571, 40.76% -> 40.77%), at 40 expert games per CPU
+# second against the default's 65. With a zero start it won +189/-173 of 20,000 tuning games (seed 1093,
+# p = 0.43). It is an option (`--option
+# sampled_endgame=1000`), off by default.
 
 # %% [markdown]
 # ## The record: how the measurements moved

@@ -738,3 +738,88 @@ def test_coin_flip_share_matches_a_count_over_every_layout():
             assert got == pytest.approx(truth, abs=1e-12), (obs.to_text(), cell)
             checked += truth > 0
     assert checked >= 20  # the patterns occur: not a test of zeros only
+
+
+def _midgame(seed, *, covered_at_most=90):
+    """An expert position with at most ``covered_at_most`` covered cells: columns settled from the
+    left (safe cells revealed, mines flagged), so a covered block with many layouts is left on the right."""
+    game = new_game(shape=(16, 30), mines=99, first_click="safe", seed=seed)
+    game.reveal(0, 0)
+    for c in range(30):
+        if np.count_nonzero(game.observation.grid == COVERED) <= covered_at_most:
+            break
+        for r in range(16):
+            if game.observation.grid[r, c] == COVERED:
+                if game.layout[r, c]:
+                    game.flag(r, c)
+                else:
+                    game.reveal(r, c)
+    return game.observation
+
+
+def test_sampled_endgame_layouts_fit_the_position_and_are_uniform():
+    from sweeplab.agents.best import sampled_endgame_layouts
+
+    checked = 0
+    for obs, cells, listed in _endgames(12, seed=8, shape=(6, 9), mines=14):
+        count = 3000
+        drawn = sampled_endgame_layouts(obs, count=count, rng=np.random.default_rng(1), max_cells=40,
+                                        more_than=1)
+        assert drawn is not None and drawn[0] == cells
+        layouts = drawn[1]
+        assert layouts.shape == (count, len(cells))
+        # every draw is one of the layouts of the position (clues and total), and each cell is a mine
+        # as often as in the list of them all (uniform over layouts), within 5 standard errors
+        assert {row.tobytes() for row in layouts} <= {row.tobytes() for row in listed}
+        exact = listed.mean(axis=0)
+        spread = 5 * np.sqrt(exact * (1 - exact) / count) + 1e-9
+        assert (np.abs(layouts.mean(axis=0) - exact) <= spread).all()
+        # at most as many layouts as the position has: nothing to sample
+        assert sampled_endgame_layouts(obs, count=10, rng=np.random.default_rng(1), max_cells=40,
+                                       more_than=len(listed)) is None
+        checked += 1
+    assert checked == 12
+
+
+def test_sampled_endgame_layouts_refuse_what_they_cannot_draw():
+    from sweeplab.agents.best import sampled_endgame_layouts
+
+    rng = np.random.default_rng(0)
+    obs = _midgame(5)
+    assert sampled_endgame_layouts(obs, count=5, rng=rng) is not None
+    assert sampled_endgame_layouts(obs, count=5, rng=rng, max_cells=40) is None  # too many covered cells
+    assert sampled_endgame_layouts(obs.with_mines(None), count=5, rng=rng) is None  # no total
+    bounded = Observation(obs.grid, mines=obs.mines, noise="under")
+    assert sampled_endgame_layouts(bounded, count=5, rng=rng) is None  # clues are bounds
+    assert sampled_endgame_layouts(obs, count=5, rng=rng, max_solutions=1) is None  # too many solutions
+
+
+def test_sampled_endgame_guesses_the_search_on_the_drawn_layouts():
+    from sweeplab.agents.best import endgame_choice, sampled_endgame_layouts, unavoidable_coin_flip
+
+    agent = make_agent("best", sampled_endgame=400).for_rules(first_click="safe", shape=(16, 30), mines=99)
+    played = 0
+    for seed in range(40):
+        obs = _midgame(seed)
+        p = sweeplab.probabilities(obs)
+        drawn = sampled_endgame_layouts(obs, count=400, rng=np.random.default_rng(seed))
+        if drawn is None or unavoidable_coin_flip(obs) is not None:
+            continue
+        choice = endgame_choice(obs, drawn[1], drawn[0], budget=agent.endgame_budget, prune=True)
+        if choice is None:
+            continue
+        assert agent.guess(obs, np.random.default_rng(seed), p) == choice[0]
+        played += 1
+        if played == 3:
+            break
+    assert played == 3
+
+
+def test_sampled_endgame_option_plays_and_stays_deterministic():
+    kwargs = dict(level="expert", games=3, seed=11, first_click="safe", sampled_endgame=300)
+    one = sweeplab.play("best", workers=1, **kwargs)
+    two = sweeplab.play("best", workers=2, **kwargs)
+    cols = ["game", "won", "moves", "guesses", "revealed"]
+    assert one[cols].equals(two[cols])
+    with pytest.raises(ValueError, match="sampled_endgame"):
+        make_agent("best", sampled_endgame=-1)

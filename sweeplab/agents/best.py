@@ -412,6 +412,31 @@ sitting, best of two rounds), too near issue 13's floor of 30 to be the
 default.  It stays an option: ``sweeplab play --agent best --option
 endgame_layouts=4000 --option endgame_budget=1000000``.
 
+Sixteenth round (session 31): the larger endgame on fresh games, and an
+endgame search on drawn layouts.  Expert, against this agent, ``sweeplab
+compare`` as above:
+
+- 4,000 layouts at the default 300,000 nodes, zero start, fresh seed 8675
+  (40,000 games): 54.09% -> 54.11% (+34/-27, p = 0.44).  The tuning gain
+  of the fifteenth round (+25/-9) did not hold: the defaults stay;
+- where a position has more than ``endgame_layouts`` layouts over at most
+  ``sampled_cells`` covered cells, the endgame search run on 1,000 layouts
+  drawn from it (:func:`sampled_endgame_layouts`, option
+  ``sampled_endgame``), safe corner: tuning seed 1087 (6,000 games, 128
+  cells) +42/-32, tuning seed 1091 (20,000 games) +142/-114 with 128 cells,
+  +131/-100 (p = 0.048) with 96, +156/-150 with 500 layouts; then fresh
+  seed 3571 (40,000 games, 1,000 layouts, 96 cells): 40.76% -> 40.77%
+  (+245/-238, p = 0.79); zero start, tuning seed 1093 (20,000 games):
+  54.47% -> 54.55% (+189/-173, p = 0.43).
+  It plays 39.9 expert games per CPU second with a safe corner against
+  the default's 65.4 (same sitting; 500 layouts 49.8, 128 cells 29.0);
+  in another, ``benchmarks/agent_speed.py --agents best --games 200
+  --option sampled_endgame=1000 [--first-click zero]``: 40.6 and 33.2
+  against 57.4 and 50.5.
+
+Two gains on tuning games that fresh games did not confirm: an option,
+off by default (``sweeplab play --agent best --option sampled_endgame=1000``).
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -424,6 +449,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from math import comb
 from types import MappingProxyType
 
 import numpy as np
@@ -436,7 +462,7 @@ from ..game import first_click_fits
 from ..methods.enumerate import MAX_NODES, Enumeration
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
-from .best_v1 import BestV1Agent, endgame_choice, endgame_layouts, frontier_solutions
+from .best_v1 import BestV1Agent, covered_split, endgame_choice, endgame_layouts, frontier_solutions
 from .lookahead import analyse_shown, analyse_weighted, number_distribution
 
 #: The candidate sets of :class:`BestAgent` (option ``candidates``).
@@ -932,6 +958,16 @@ class BestAgent(BestV1Agent):
     endgame_budget : int, default 300_000
         Search nodes of the endgame search before it gives up (the guess
         rules then decide; 20,000 until session 18, 100,000 until session 29).
+    sampled_endgame : int, default 0
+        When a position has more layouts than ``endgame_layouts`` over at
+        most ``sampled_cells`` covered cells, draw this many of them
+        (:func:`sampled_endgame_layouts`, from the game's generator) and
+        guess the cell the endgame search on them rates best; 0: never.
+        1,000 layouts won +131/-100 of 20,000 tuning games and +245/-238 of
+        40,000 fresh ones (safe corner), at 40 expert games per CPU second
+        against 65: off by default (sixteenth round).
+    sampled_cells : int, default 96
+        The most covered cells (flags not counted) for ``sampled_endgame``.
 
     Examples
     --------
@@ -950,9 +986,12 @@ class BestAgent(BestV1Agent):
     free_coin_flips: bool = False
     isolated_regions: bool = False
     coin_flip_credit: float | None = None
+    sampled_endgame: int = 0
+    sampled_cells: int = 96
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
-                                      "coin_flip_credit": (0, 1),
+                                      "coin_flip_credit": (0, 1), "sampled_endgame": (0, None),
+                                      "sampled_cells": (0, None),
                                       "candidates": CANDIDATE_SETS})
     prune_endgame = True
     isolated_first = False
@@ -1001,6 +1040,13 @@ class BestAgent(BestV1Agent):
                                         budget=self.endgame_budget)
             if move is not None:
                 return move[0]
+        if self.sampled_endgame and self.use_total and p is not None:
+            drawn = sampled_endgame_layouts(obs, count=self.sampled_endgame, rng=rng,
+                                            max_cells=self.sampled_cells, more_than=self.endgame_layouts)
+            if drawn is not None:
+                choice = endgame_choice(obs, drawn[1], drawn[0], budget=self.endgame_budget, prune=True)
+                if choice is not None:
+                    return choice[0]
         if self.free_coin_flips and self.use_total and p is not None:
             try:
                 cell = free_coin_flip(obs, p, max_nodes=self.max_nodes)
@@ -1070,6 +1116,54 @@ class BestAgent(BestV1Agent):
                 out.flat[i] *= 1.0 + coin_credit * share / (1.0 - pf[i])
             best = max(best, out.flat[i])
         return out
+
+
+def sampled_endgame_layouts(obs: Observation, *, count: int, rng: np.random.Generator, max_cells: int = 96,
+                            more_than: int = 2000, max_solutions: int = 5000):
+    """Layouts drawn uniformly from a position with too many for the exhaustive endgame.
+
+    Each frontier solution of the clues (:func:`frontier_solutions`) with
+    ``m`` mines stands for ``C(interior, k - m)`` layouts (``k`` mines left,
+    ``interior`` covered cells off the frontier, exchangeable); one is drawn
+    with that weight, then its interior mines uniformly, ``count`` times
+    independently.  Duplicates stay: the endgame search weighs them.
+
+    Returns ``(cells, layouts)`` as :func:`~sweeplab.agents.best_v1.endgame_layouts`
+    does, or ``None`` when the position has at most ``more_than`` layouts
+    (the exhaustive endgame's ground), more than ``max_cells`` covered cells
+    or ``max_solutions`` frontier solutions, no known total, or bounds for clues.
+
+    Examples
+    --------
+    >>> obs = Observation.from_text("1??\\n???", mines=2)  # 1 by the corner, 2 mines in 5 cells
+    >>> cells, layouts = sampled_endgame_layouts(obs, count=4000, rng=np.random.default_rng(0), more_than=3)
+    >>> cells
+    [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    >>> bool((layouts[:, [0, 2, 3]].sum(axis=1) == 1).all()), bool((layouts.sum(axis=1) == 2).all())
+    (True, True)
+    >>> np.round(layouts.mean(axis=0), 1).tolist()  # exact: 1/3 by the 1, 1/2 off it
+    [0.3, 0.5, 0.3, 0.3, 0.5]
+    """
+    split = covered_split(obs, max_cells=max_cells)
+    if split is None:
+        return None
+    cells, k, front, interior, system = split
+    solutions = frontier_solutions(system, limit=max_solutions, max_nodes=50 * max_solutions + 2000)
+    if not solutions:
+        return None
+    on = np.array(solutions, dtype=bool).reshape(len(solutions), len(front))
+    sizes = on.sum(axis=1)
+    weights = np.array([float(comb(len(interior), k - int(m))) if 0 <= k - m <= len(interior) else 0.0
+                        for m in sizes])
+    total = weights.sum()
+    if total <= more_than:
+        return None
+    front_at, interior_at = np.array(front, dtype=np.int64), np.array(interior, dtype=np.int64)
+    layouts = np.zeros((count, len(cells)), dtype=bool)
+    for row, s in enumerate(rng.choice(len(solutions), size=count, p=weights / total)):
+        layouts[row, front_at[on[s]]] = True
+        layouts[row, rng.choice(interior_at, k - int(sizes[s]), replace=False)] = True
+    return cells, layouts
 
 
 def wide_candidates(grid: np.ndarray, p: np.ndarray, *, ratio: float = 0.9, off_frontier: bool = True,

@@ -109,19 +109,11 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int =
     >>> cells, layouts.astype(int).tolist()
     ([(0, 1), (1, 0), (1, 1)], [[0, 0, 1], [0, 1, 0], [1, 0, 0]])
     """
-    if obs.mines is None or obs.noise in ("under", "over"):
+    split = covered_split(obs, max_cells=max_cells)
+    if split is None:
         return None
-    grid = obs.grid
-    w = grid.shape[1]
-    cov = np.flatnonzero(grid.ravel() == COVERED)
-    n = cov.size
-    k = obs.mines - int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
-    if n == 0 or n > max_cells or not 0 <= k <= n:
-        return None
-    system = clue_system(obs, use_total=False)
-    col = {int(i): j for j, i in enumerate(cov)}
-    front = [col[r * w + c] for r, c in system.cells]
-    interior = [j for j in range(n) if j not in set(front)]
+    cells, k, front, interior, system = split
+    n = len(cells)
     solutions = frontier_solutions(system, limit=max_layouts, max_nodes=50 * max_layouts + 2000)
     if solutions is None:
         return None
@@ -137,9 +129,35 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int =
             layout[[j for j, v in zip(front, sol, strict=True) if v]] = True
             layout[list(chosen)] = True
             rows.append(layout)
-    layouts = np.array(rows, dtype=bool).reshape(len(rows), n)
-    cells = [divmod(int(i), w) for i in cov]
-    return [(int(r), int(c)) for r, c in cells], layouts
+    return cells, np.array(rows, dtype=bool).reshape(len(rows), n)
+
+
+def covered_split(obs: Observation, *, max_cells: int):
+    """The covered cells of a position split into frontier and interior, for the endgame searches.
+
+    Returns ``(cells, k, front, interior, system)``: the covered cells
+    (row-major), the mines left among them, the indices into ``cells`` of
+    the frontier cells in the order of ``system`` (the clue system without
+    the total) and of the other covered cells; ``None`` when the total is
+    unknown, clues are bounds, no cell or more than ``max_cells`` are
+    covered, or no count of mines fits.
+    """
+    if obs.mines is None or obs.noise in ("under", "over"):
+        return None
+    grid = obs.grid
+    w = grid.shape[1]
+    cov = np.flatnonzero(grid.ravel() == COVERED)
+    n = cov.size
+    k = obs.mines - int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+    if n == 0 or n > max_cells or not 0 <= k <= n:
+        return None
+    system = clue_system(obs, use_total=False)
+    col = {int(i): j for j, i in enumerate(cov)}
+    front = [col[r * w + c] for r, c in system.cells]
+    on_front = set(front)
+    interior = [j for j in range(n) if j not in on_front]
+    cells = [(int(i) // w, int(i) % w) for i in cov]
+    return cells, k, front, interior, system
 
 
 def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, budget: int = 20_000,
