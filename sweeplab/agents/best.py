@@ -478,7 +478,7 @@ ZERO_RULE_CREDIT = 0.9
 
 __all__ = ["BestAgent", "CANDIDATE_SETS", "WIDE_DENSITY", "ZERO_RULE_CREDIT", "endgame_layouts",
            "endgame_choice", "coin_flip_share", "covered_regions", "free_coin_flip", "free_coin_flip_cells",
-           "isolated_region_move", "unavoidable_coin_flip", "wide_candidates"]
+           "isolated_region_move", "sampled_endgame_layouts", "unavoidable_coin_flip", "wide_candidates"]
 
 
 def _dense(mines: int, cells: int) -> bool:
