@@ -815,9 +815,19 @@ def test_sampled_endgame_guesses_the_search_on_the_drawn_layouts():
     assert played == 3
 
 
-def test_sampled_endgame_option_plays_and_stays_deterministic():
+def test_sampled_endgame_option_plays_and_stays_deterministic(monkeypatch):
+    import sweeplab.agents.best as best
+
+    drawn, draw = [], best.sampled_endgame_layouts
+
+    def recorded(*args, **kwargs):
+        drawn.append(draw(*args, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(best, "sampled_endgame_layouts", recorded)
     kwargs = dict(level="expert", games=3, seed=11, first_click="safe", sampled_endgame=300)
     one = sweeplab.play("best", workers=1, **kwargs)
+    assert any(d is not None for d in drawn)  # these games reach a position the option plays
     two = sweeplab.play("best", workers=2, **kwargs)
     cols = ["game", "won", "moves", "guesses", "revealed"]
     assert one[cols].equals(two[cols])
