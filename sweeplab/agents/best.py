@@ -449,7 +449,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from math import comb
 from types import MappingProxyType
 
 import numpy as np
@@ -462,7 +461,14 @@ from ..game import first_click_fits
 from ..methods.enumerate import MAX_NODES, Enumeration
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
-from .best_v1 import BestV1Agent, covered_split, endgame_choice, endgame_layouts, frontier_solutions
+from .best_v1 import (
+    BestV1Agent,
+    completions,
+    covered_split,
+    endgame_choice,
+    endgame_layouts,
+    frontier_solutions,
+)
 from .lookahead import analyse_shown, analyse_weighted, number_distribution
 
 #: The candidate sets of :class:`BestAgent` (option ``candidates``).
@@ -1153,8 +1159,7 @@ def sampled_endgame_layouts(obs: Observation, *, count: int, rng: np.random.Gene
         return None
     on = np.array(solutions, dtype=bool).reshape(len(solutions), len(front))
     sizes = on.sum(axis=1)
-    weights = np.array([float(comb(len(interior), k - int(m))) if 0 <= k - m <= len(interior) else 0.0
-                        for m in sizes])
+    weights = np.array(completions(sizes.tolist(), mines_left=k, interior=len(interior)), dtype=float)
     total = weights.sum()
     if total <= more_than:
         return None

@@ -118,11 +118,12 @@ def endgame_layouts(obs: Observation, *, max_cells: int = 48, max_layouts: int =
     if solutions is None:
         return None
     sizes = [sum(sol) for sol in solutions]
-    if sum(comb(len(interior), k - m) for m in sizes if 0 <= k - m <= len(interior)) > max_layouts:
+    counts = completions(sizes, mines_left=k, interior=len(interior))
+    if sum(counts) > max_layouts:
         return None
     rows = []
-    for sol, m in zip(solutions, sizes, strict=True):
-        if not 0 <= k - m <= len(interior):
+    for sol, m, count in zip(solutions, sizes, counts, strict=True):
+        if not count:  # its other mines do not fit among the interior cells
             continue
         for chosen in itertools.combinations(interior, k - m):
             layout = np.zeros(n, dtype=bool)
@@ -158,6 +159,13 @@ def covered_split(obs: Observation, *, max_cells: int):
     interior = [j for j in range(n) if j not in on_front]
     cells = [(int(i) // w, int(i) % w) for i in cov]
     return cells, k, front, interior, system
+
+
+def completions(sizes, *, mines_left: int, interior: int) -> list[int]:
+    """How many layouts each frontier solution stands for: ``C(interior, mines_left - m)`` for one
+    with ``m`` mines (its other mines anywhere among the ``interior`` cells off the frontier), 0
+    where they do not fit."""
+    return [comb(interior, mines_left - m) if 0 <= mines_left - m <= interior else 0 for m in sizes]
 
 
 def endgame_choice(obs: Observation, layouts: np.ndarray, cells: list[Cell], *, budget: int = 20_000,
