@@ -31,7 +31,8 @@ class _Parser(argparse.ArgumentParser):
         parsed, extras = self.parse_known_args(argv, namespace)
         if extras:
             command = getattr(parsed, "command", None)
-            after = command in argv and extras[0] in argv and argv.index(extras[0]) > argv.index(command)
+            after = (command is not None and command in argv and extras[0] in argv
+                     and argv.index(extras[0]) > argv.index(command))
             prog = f"{self.prog} {command}" if after else self.prog
             unknown = _one_line(" ".join(extras))
             self.exit(2, f"{prog}: error: unrecognized arguments: {unknown}; see {prog} --help\n")

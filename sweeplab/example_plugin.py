@@ -52,7 +52,8 @@ def rref_reversed(obs, *, use_total=True):
     order = np.arange(system.n_variables)[::-1]
     M = sympy.Matrix(np.column_stack([system.A[:, order], system.b]).tolist())
     R, _ = M.rref()
-    safe, mines = set(), set()
+    safe: set[tuple[int, int]] = set()
+    mines: set[tuple[int, int]] = set()
     for i in range(R.rows):
         row = [R[i, j] for j in range(R.cols - 1)]
         rhs = R[i, R.cols - 1]

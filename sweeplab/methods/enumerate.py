@@ -865,7 +865,7 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
             poly[: old.size] += old
             table[key] = poly
 
-    F = [dict() for _ in range(n + 1)]
+    F: list[dict] = [dict() for _ in range(n + 1)]
     F[0][()] = np.ones(1)
     trans: list[dict] = [dict() for _ in range(n)]
     for i, g in enumerate(order):
