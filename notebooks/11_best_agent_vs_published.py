@@ -228,7 +228,8 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 #
 # **The stronger endgame, confirmed (session 32).** On a second fresh seed (4096, 40,000 zero-start games)
 # 4,000 layouts and 1,000,000 nodes won 54.33% -> 54.38% (+53/-34, p = 0.053); with seed 2393 that is
-# +113/-71 on 80,000 fresh games (p = 0.002). The gain is real and about 0.05 points. In this sitting it
+# +113/-71 on 80,000 fresh games (p = 0.002). The gain is real and about 0.05 points. With a safe corner
+# (fresh seed 5120, 40,000 games) it won 40.72% -> 40.76% (+41/-28, p = 0.15). In this sitting it
 # plays 40 expert games per CPU second with a zero start against the default's 50 (55 against 60 with a
 # safe corner), so it stays the stronger option rather than the default.
 

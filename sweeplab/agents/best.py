@@ -438,11 +438,12 @@ Two gains on tuning games that fresh games did not confirm: an option,
 off by default (``sweeplab play --agent best --option sampled_endgame=1000``).
 
 Seventeenth round (session 32): the fifteenth round's stronger endgame
-(4,000 layouts, 1,000,000 nodes) on a second fresh seed, zero start
-(4096, 40,000 games): 54.33% -> 54.38% (+53/-34, p = 0.053).  With seed
-2393 that is +113/-71 on 80,000 fresh games (p = 0.002): a real gain of
-about 0.05 points.  Speed (``benchmarks/agent_speed.py --agents best
---games 200 --repeat 2 [--first-click zero]``, idle machine, two
+(4,000 layouts, 1,000,000 nodes) on a second fresh seed, zero start (4096,
+40,000 games): 54.33% -> 54.38% (+53/-34, p = 0.053).  With seed 2393 that
+is +113/-71 on 80,000 fresh games (p = 0.002): a real gain of about 0.05
+points.  With a safe corner (fresh seed 5120, 40,000 games): 40.72% ->
+40.76% (+41/-28, p = 0.15).  Speed (``benchmarks/agent_speed.py --agents
+best --games 200 --repeat 2 [--first-click zero]``, idle machine, two
 alternating rounds): 55.7 and 55.4 expert games per CPU second against
 58.8 and 60.7 with a safe corner, 40.3 and 39.4 against 50.2 and 50.5 with
 a zero start (31.3 against 43.0 in the fifteenth round's sitting).  Too
