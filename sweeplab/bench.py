@@ -76,8 +76,6 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-_COUNT_COLUMNS = ["forced", "found", "missed", "wrong", "claims"]
-
 
 def score_claims(
     safe: Iterable[Cell], mines: Iterable[Cell], truth_safe: frozenset[Cell], truth_mines: frozenset[Cell],

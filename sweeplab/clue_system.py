@@ -419,7 +419,6 @@ class ClueSystem:
 
 
 @cache
-@cache
 def _kernels() -> ModuleType:
     """The compiled grid kernels, imported on first use (numba loads slowly; views are built per move)."""
     from . import _grid_kernels

@@ -213,7 +213,9 @@ def run_tasks(
         for i, task in enumerate(tasks):
             yield i, function(**task)
         return
-    plugins = _loaded_plugins()
+    from .methods import plugin_names
+
+    plugins = plugin_names()
     if sys.platform == "linux":
         ctx: Any = multiprocessing.get_context("fork")
         extra: tuple = ()  # inherited
@@ -238,12 +240,6 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     500x500 board: a minute after Ctrl-C)."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
-
-
-def _loaded_plugins() -> tuple[str, ...]:
-    from .methods import PLUGINS_ENV
-
-    return tuple(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
 
 
 def _registered() -> tuple:
@@ -298,10 +294,11 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
+    from .methods import plugin_names
     from .provenance import code_fingerprint, fingerprint_subject, method_fingerprints, version_differences
 
     client, owned = connect(scheduler)
-    plugins, extra = _loaded_plugins(), _registered()
+    plugins, extra = plugin_names(), _registered()
     here = code_fingerprint()
     methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
     names = list(methods_here)

@@ -451,7 +451,7 @@ def _density_label(h: int, w: int, d: float) -> str:
 
 def reach(
     *,
-    methods: tuple[str, ...],
+    methods: tuple[str, ...] | None = None,
     levels: tuple[str, ...] = ("beginner", "intermediate", "expert"),
     first_clicks: tuple[str, ...] = ("zero", "safe"),
     use_totals: tuple[bool, ...] = (True, False),
@@ -467,7 +467,8 @@ def reach(
 ) -> pd.DataFrame:
     """Share of games each method wins alone, without a guess after the opening (issue 11 item 1).
 
-    Every method plays the same boards (game ``i`` of ``seed``, as in
+    Every method (by default :data:`sweeplab.reach.REACH_METHODS`, the sound
+    ones) plays the same boards (game ``i`` of ``seed``, as in
     :func:`sweeplab.play`) on each level and first-click rule, with and
     without the total, then on ``density_shape`` boards at each density
     (:func:`sweeplab.reach.reach_games`, run by :func:`sweeplab.reach.run_games`:
@@ -481,8 +482,9 @@ def reach(
     """
     from pathlib import Path
 
-    from .reach import reach_summary, run_games
+    from .reach import REACH_METHODS, reach_summary, run_games
 
+    methods = REACH_METHODS if methods is None else methods
     parts = []
     runs = [("level", [{"method": m, "level": lv, "first_click": fc, "use_total": t}
                        for fc in first_clicks for lv in levels for t in use_totals for m in methods], games)]
@@ -727,7 +729,6 @@ def _densities(step: float, stop: float, start: float = 0.05) -> tuple[float, ..
     return tuple(round(float(d), 3) for d in np.arange(start, stop + 1e-9, step))
 
 
-_REACH_METHODS = ("trivial", "subset", "rref", "lstsq-certified", "gf2", "gfp", "bounded", "lp", "enumerate")
 _BOARD_CASES_QUICK = (
     ("beginner", "trivial"), ("beginner", "subset"), ("beginner", "rref"), ("beginner", "bounded"),
     ("intermediate", "trivial"), ("intermediate", "subset"), ("intermediate", "rref"),
@@ -828,9 +829,9 @@ _REGISTRY = [
             "smoke": {"methods": ("trivial", "rref"), "levels": ("beginner",), "first_clicks": ("zero",),
                       "use_totals": (True,), "games": 4, "densities": (0.1,), "density_games": 2,
                       "workers": 1},
-            "quick": {"methods": _REACH_METHODS, "games": 100, "densities": _densities(0.05, 0.25),
+            "quick": {"games": 100, "densities": _densities(0.05, 0.25),
                       "density_games": 40},
-            "full": {"methods": _REACH_METHODS, "games": 10_000, "densities": _densities(0.025, 0.3),
+            "full": {"games": 10_000, "densities": _densities(0.025, 0.3),
                      "density_first_clicks": ("zero", "safe"), "density_games": 10_000,
                      "out": "sweeps/014-reach"},
         },

@@ -151,8 +151,9 @@ def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True
                  probabilities: bool = False, explain: bool = False, time_limit: float | None = None) -> str:
     """The text ``sweeplab solve`` prints.
 
-    Each method runs twice and the second run is timed, so first-call costs
-    (imports, compilation caches) do not show in the milliseconds.
+    Each method first runs once, untimed, on a tiny position (``_WARM_UP``),
+    so first-call costs (imports, compilation caches) do not show in the
+    milliseconds of the timed run on ``obs``.
 
     Examples
     --------

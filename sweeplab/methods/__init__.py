@@ -51,7 +51,7 @@ __all__ = [
     "METHODS",
     "deduce",
     "load_plugins",
-    "load_plugins_from_env",
+    "plugin_names",
     "method_info",
     "method_seconds",
     "check_name",
@@ -688,8 +688,9 @@ def _cells(cells: Iterable) -> frozenset[Cell]:
 def load_plugins(modules: Iterable[str]) -> list[str]:
     """Import modules that register methods (``--plugin MODULE`` on the command line).
 
-    The names are also put in the environment (:data:`PLUGINS_ENV`), so worker
-    processes started afterwards import them too (:func:`load_plugins_from_env`).
+    The names are also put in the environment (:data:`PLUGINS_ENV`, read back
+    by :func:`plugin_names`), so worker processes started afterwards import
+    them too (:mod:`sweeplab.executor` passes them on).
 
     Raises
     ------
@@ -705,12 +706,11 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
                              ) from exc
         loaded.append(module)
     if loaded:
-        known = [m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m]
-        os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(known + loaded))
+        os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(plugin_names() + tuple(loaded)))
     return loaded
 
 
-def load_plugins_from_env() -> list[str]:
-    """Import the plugin modules named in :data:`PLUGINS_ENV` (in worker processes)."""
-    return load_plugins(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
+def plugin_names() -> tuple[str, ...]:
+    """The plugin modules loaded so far in this process or its parent (:data:`PLUGINS_ENV`)."""
+    return tuple(m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m)
 
