@@ -97,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # a board too large for this machine is bad input too
+        print(f"sweeplab {args.command}: error: out of memory ({_one_line(exc)}); give a smaller board "
+              f"(--shape) or fewer workers", file=sys.stderr)
+        return 2
 
 
 #: Sub-commands whose ``--out`` is a run directory the same command resumes.

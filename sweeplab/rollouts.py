@@ -29,7 +29,7 @@ from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
 from .executor import check_count, root_seed, run_tasks
-from .game import Game
+from .game import Game, as_generator
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair, short_repr
 from .probability import probabilities
 from .referee import referee
@@ -91,10 +91,7 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     if given:
         obs = _with_given(obs, given)
     n = check_count("count", count)
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r} "
-                         "(from Python, a numpy Generator too)")
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     p = probabilities(obs, time_limit=None)  # raises when no layout fits, even for count=0
     if n == 0:
         return np.zeros((0, *obs.shape), dtype=bool)

@@ -227,6 +227,23 @@ def test_best_credits_coin_flips_under_the_zero_rule_on_expert_only():
         assert not tuned.equals(sweeplab.play("best", coin_flip_credit=0.9 - credit, **kw)[played])
 
 
+NARROW = [((1, 30), 5), ((2, 10), 3), ((2, 2), 1), ((3, 3), 1), ((4, 30), 20)]
+
+
+@pytest.mark.parametrize("shape, mines", NARROW)
+def test_every_agent_plays_narrow_boards_under_both_rules(shape, mines):
+    """Boards too narrow for the zero rule's (2, 2): a corner first (``best`` once read past 2 rows)."""
+    for name in AGENTS:
+        for first_click in ("safe", "zero"):
+            if first_click == "zero" and shape == (2, 2):
+                continue  # a zero first click cannot fit there: refused by the game (tests/test_game.py)
+            df = sweeplab.play(name, shape=shape, mines=mines, games=3, seed=5, first_click=first_click,
+                               workers=1)
+            assert df["status"].isin(["won", "lost"]).all(), (name, shape, first_click)
+            agent = make_agent(name).for_rules(first_click=first_click, shape=shape, mines=mines)
+            assert agent.first_move in ("corner", "random"), (name, shape, first_click)
+
+
 @pytest.mark.parametrize("mode", ["classic", "score"])
 def test_every_agent_plays_every_mode_and_noise(mode):
     for name, info in AGENTS.items():

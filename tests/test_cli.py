@@ -78,6 +78,7 @@ def fail_with(monkeypatch, exc):
         IsADirectoryError(21, "Is a directory", "somewhere"),
         PermissionError(13, "Permission denied", "out"),
         ValueError(),
+        MemoryError("Unable to allocate 74.5 GiB for an array"),  # numpy's, past Game's own check
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, exc):

@@ -633,3 +633,13 @@ def test_the_layout_search_goes_deeper_than_pythons_recursion_limit():
     assert p.layout_exists({}, set()) is True
     assert p.layout_exists({(0, 0): 1, (0, 2): 1}, {(0, 0)}) is False  # clue (0, 1) sees 2 mines
     assert p.layout_exists({}, set(), limit=100) is None  # past the node limit: unknown
+
+
+def test_unproved_reason_refuses_its_arguments_swapped():
+    obs = Observation.from_text("?0?", noise="over")  # bounds: no proof format
+    d = sweeplab.deduce(obs, "enumerate", proofs=True)
+    assert d.unproved_reason((0, 0), obs) == "clues that are only bounds have no proof format"
+    assert d.unproved_reason(np.array([0, 2]), obs) == d.unproved_reason((0, 2), obs) != ""
+    assert d.unproved_reason((0, 1), obs) == ""  # no claim
+    with pytest.raises(ValueError, match=r"takes a cell \(row, col\), then .* got \(Observation, tuple\)"):
+        d.unproved_reason(obs, (0, 0))

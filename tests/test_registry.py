@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -439,6 +444,36 @@ def test_bad_plugin_is_a_value_error():
 
     with pytest.raises(ValueError, match="no_such_module_xyz"):
         load_plugins(["no_such_module_xyz"])
+    with pytest.raises(ValueError, match=r"'plugins/my_methods.py' is a file path.*PYTHONPATH.*'my_methods'"):
+        load_plugins(["plugins/my_methods.py"])
+
+
+@pytest.mark.parametrize("modules, expected", [
+    ("sweeplab.example_plugin", "True"),
+    ("", "False"),
+    ("sweeplab.example_plugin,no_such_module_xyz", "True"),
+    ("no_such_module_xyz", "RuntimeWarning: plugin 'no_such_module_xyz' (--plugin or SWEEPLAB_PLUGINS)"),
+])
+def test_the_plugins_environment_variable_registers_in_a_process_started_by_hand(modules, expected):
+    """README: ``SWEEPLAB_PLUGINS=mod1,mod2`` does what ``--plugin`` does, in a process importing sweeplab."""
+    env = {**os.environ, "SWEEPLAB_PLUGINS": modules}
+    code = "import sweeplab; print('rref-reversed' in sweeplab.METHODS)"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert expected in (run.stdout + run.stderr), run.stderr[-2000:]
+
+
+def test_options_fixed_by_a_partial_cannot_be_overridden():
+    gfp = METHODS["gfp"].function
+    sweeplab.register_method("test-gfp-11", functools.partial(gfp, p=11), sound=True, complete=False)
+    try:
+        obs = Observation.from_text("??????\n?1122?", mines=3)
+        eleven = deduce(obs, "test-gfp-11")
+        again = deduce(obs, "test-gfp-11", p=11)  # the fixed value itself is fine
+        assert eleven.cells and (again.safe, again.mines) == (eleven.safe, eleven.mines)
+        with pytest.raises(ValueError, match=r"'test-gfp-11' fixes p=11 .* so p=2 cannot be passed"):
+            deduce(obs, "test-gfp-11", p=2)
+    finally:
+        sweeplab.unregister_method("test-gfp-11")
 
 
 def test_cli_plugin_solve_bench_play(tmp_path, capsys):

@@ -320,9 +320,9 @@ class Agent:
         """
         if self.first_move != "auto":
             return self
-        room = mines is None or first_click_fits("zero", shape, mines, (2, 2))
-        move = (2, 2) if first_click == "zero" and min(shape) >= 5 and room else "corner"
-        return replace(self, first_move=move)
+        zero_at_22 = first_click == "zero" and min(shape) >= 5  # (2, 2) and its neighbours on the board
+        room = zero_at_22 and (mines is None or first_click_fits("zero", shape, mines, (2, 2)))
+        return replace(self, first_move=(2, 2) if room else "corner")
 
     # the interface -------------------------------------------------------
     def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:

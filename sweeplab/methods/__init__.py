@@ -16,6 +16,7 @@ every open :func:`method_seconds` clock (agents' games report them).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -131,11 +132,15 @@ class Deduction:
         >>> sorted(d.unproved), d.unproved_reason((0, 0), obs)
         ([(0, 0), (0, 2)], 'clues that are only bounds have no proof format')
         """
-        if cell not in self.unproved:
+        pair = cell_pair(cell)
+        if pair is None or not isinstance(obs, Observation):
+            raise ValueError(f"unproved_reason takes a cell (row, col), then the Observation it was deduced "
+                             f"on; got ({type(cell).__name__}, {type(obs).__name__})")
+        if pair not in self.unproved:
             return ""
         if obs.noise in ("under", "over"):
             return "clues that are only bounds have no proof format"
-        if cell in self.over_budget:
+        if pair in self.over_budget:
             return "the proof is over the prover's budget (its size, or the search's time_limit)"
         info = METHODS.get(self.method)
         if info is not None and not info.sound:
@@ -467,6 +472,13 @@ def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
 
 
 def _check_options(name: str, function: MethodFunction, options: dict[str, Any]) -> None:
+    if isinstance(function, functools.partial):  # options are fixed per registered name (README)
+        clash = sorted(k for k, v in function.keywords.items() if k in options and not _same(options[k], v))
+        if clash:
+            raise ValueError(
+                f"method {name!r} fixes {', '.join(f'{k}={function.keywords[k]!r}' for k in clash)} "
+                f"(registered with functools.partial), so {', '.join(f'{k}={options[k]!r}' for k in clash)} "
+                f"cannot be passed to it; use the method it was built from, or register another name")
     key: tuple | None = (function, *options)
     try:
         if key in _CHECKED_OPTIONS:  # agents pass the same options on every call
@@ -481,6 +493,13 @@ def _check_options(name: str, function: MethodFunction, options: dict[str, Any])
                          f"its options: {allowed}")
     if key is not None and len(_CHECKED_OPTIONS) < 1024:
         _CHECKED_OPTIONS.add(key)
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return a is b or bool(a == b)
+    except Exception:  # noqa: BLE001 - arrays and other values without a plain ==: not the same
+        return False
 
 
 #: ``(function, *option names)`` already checked by :func:`_check_options`.
@@ -699,11 +718,15 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
     """
     loaded = []
     for module in modules:
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            raise ValueError(f"plugin {module!r} is a file path; a plugin (--plugin or {PLUGINS_ENV}) is an "
+                             f"importable module name: put its folder on PYTHONPATH and name the module "
+                             f"({os.path.splitext(os.path.basename(module))[0]!r})")
         try:
             importlib.import_module(module)
         except Exception as exc:  # noqa: BLE001 - any failure of a plugin is reported as bad input
-            raise ValueError(f"--plugin {module!r} could not be imported: {type(exc).__name__}: {exc}"
-                             ) from exc
+            raise ValueError(f"plugin {module!r} (--plugin or {PLUGINS_ENV}) could not be imported: "
+                             f"{type(exc).__name__}: {exc}") from exc
         loaded.append(module)
     if loaded:
         os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(plugin_names() + tuple(loaded)))
