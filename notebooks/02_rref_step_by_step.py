@@ -59,7 +59,8 @@ bound_table(reduced)
 # $v_5 - v_8 - v_{10} = 1$, are at their upper bound, so $v_2 = v_5 = 1$ directly. What one pass cannot
 # get is $v_6 = 1$ and $v_4 = 0$: the report finds them by *removing* the solved columns by hand and
 # re-reading the matrix. That second step is iteration: substitute what is found and reduce again
-# (`rref` with `iterate=True`, or the `bounded` method, which also reads the original rows).
+# (`rref` with `iterate=True`, or the `bounded` method, which also reads the original rows; described
+# below).
 #
 # %%
 for method, options in [("rref", {}), ("rref", {"iterate": True}), ("bounded", {}), ("enumerate", {})]:
@@ -115,8 +116,12 @@ display(bound_table(rref_table(counter, use_total=False)))
 # %% [markdown]
 # The RREF replaces the first equation by `x0 - x3 - x4 = -1`, which is at no bound ($L=-2$, $U=1$):
 # one pass finds **nothing**, while the single-clue rule reads `x0+x1+x2 = 0` directly (all three safe).
-# The cure is to apply the bound rule to the original rows too, substitute what is found, and repeat
-# until nothing changes: the `bounded` method.
+# The cure is to read the original rows too, substitute what is found, and repeat until nothing
+# changes: the `bounded` method. It reads each row a little more strongly than the row bound rule, cell by
+# cell (*bounds propagation*): with every cell 0 or 1, the rest of the row has a known range, and a value
+# of the cell that would push the rest out of it is impossible. In $-2a + b = 0$ no bound is met
+# ($L = -2$, $U = 1$), yet $a = 1$ would need $b = 2$, so $a = 0$, and then $b = 0$. At a bound this
+# fixes every cell of the row, as the row bound rule does.
 
 # %%
 for method in ("trivial", "rref", "bounded", "enumerate"):
@@ -136,9 +141,10 @@ for method in ("trivial", "rref", "bounded", "enumerate"):
 # %% [markdown]
 # <details><summary>Answers (for teachers; try first)</summary>
 #
-# 1. On report 002's first board the reversed order finds safe `(0,2)`, `(0,7)`, `(1,7)` and the mine
-#    `(0,5)`, which the natural order missed, but loses the safe `(0,6)` and the mine `(0,4)`. Neither
-#    order finds `(0,3)`. On the second board both orders find the same two cells.
+# 1. On report 002's first board both orders find the safe `(0,2)`, `(0,7)`, `(1,7)` and the mine `(0,1)`;
+#    the reversed order adds the mine `(0,5)`, which the natural order misses, but loses the safe `(0,6)`
+#    and the mine `(0,4)`. Neither order finds `(0,3)`. On the second board both orders find the same two
+#    cells.
 #
 #    ```python
 #    import sweeplab.example_plugin   # registers "rref-reversed"
@@ -155,10 +161,11 @@ for method in ("trivial", "rref", "bounded", "enumerate"):
 #    a bound, `x9=0, x7=0, x1=1` and `x5=1, x2=0`.
 #
 #    ```python
+#    import pandas
 #    t = clue_table(board, use_total=False)
 #    rev = t[list(t.columns[-2::-1]) + ["b"]]
 #    R, pivots = sympy.Matrix(rev.values.tolist()).rref()
-#    bound_table(pd.DataFrame(R.tolist()[:len(pivots)], columns=rev.columns))   # import pandas as pd
+#    bound_table(pandas.DataFrame(R.tolist()[:len(pivots)], columns=rev.columns))
 #    ```
 #
 # 2. The catalogue's position is a 6×1 column, `?/./?/./?/?`, with 1 mine. `trivial` proves `(0,0)`,

@@ -55,6 +55,7 @@ display(pd.DataFrame(np.asarray(augmented.row_reduce()), columns=columns).rename
 # A reduced row with a single cell, $x_j \equiv r \pmod 2$, fixes $x_j = r$ because $x_j \in \{0, 1\}$.
 # Rows with several cells only give parities. Here the rational RREF reads $x_1 - x_4 = -1$ as
 # "$x_1 = 0$, $x_4 = 1$" by the bound rule, but mod 2 that row is $x_1 + x_4 = 1$: a parity, not a value.
+# The cell below also runs `gfp` at report 002's $p = 7$, its default when `p` is not given.
 
 # %%
 for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
@@ -74,8 +75,8 @@ for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
 #
 # ## Rank lost modulo p
 #
-# A matrix can have lower rank mod $p$ than over the rationals, when $p$ divides the minors that make it
-# independent. Three clue rows around a triangle of cells $x_0, x_1, x_2$: each row holds two of them, so
+# A matrix of rank $r$ over the rationals has lower rank mod $p$ exactly when $p$ divides every
+# $r \times r$ minor. Three clue rows around a triangle of cells $x_0, x_1, x_2$: each row holds two of them, so
 # the three rows add up to $2(x_0 + x_1 + x_2) \equiv 0 \pmod 2$, and over GF(2) row 3 is row 1 + row 2.
 
 # %%
@@ -127,15 +128,19 @@ plt.show()
 # %% [markdown]
 # **Which p.** On real positions the rank is essentially never lost (the `rank_lost` column: the
 # triangle above needs a determinant divisible by $p$, which clue matrices rarely have). What loses is the
-# reading of the rows: the mod-p bound rule only fixes a row when a single integer in its range is
-# congruent to the right side, which for small $p$ rarely happens at an end of the range. GF(2) finds
-# about two thirds of what the rationals find, GF(3) and GF(5) more, and from $p = 7$ on the counts
-# equal the rational RREF's: clue rows have at most 8 ones and right sides at most 8, so for $p \ge 7$ the
-# residues nearest 0 are the rational coefficients of almost every row. The counts, not always the cells:
-# where the rational RREF has a fraction, mod $p$ the row reads otherwise, and each method proves cells
-# the other misses on a few positions (`sweeplab.examples`: `gfp-beats-rref`, `smallest-rref-beats-gfp`). Report 002's $F_7$ is the
-# smallest prime that is as good as $\mathbb{Q}$ here, with arithmetic on small integers instead of
-# growing fractions. None of them is complete: compare the last bar.
+# reading of the rows: the mod-p bound rule fixes a row only when a single integer of its range is
+# congruent to the right side, and a range is sure to hold at most one integer of each residue only when
+# it is shorter than $p$. A clue row over $k$ covered cells ranges over $0..k$: with $p = 7$ a row of 7 or
+# 8 cells reads $0$ and $7$ alike (on `F??/?1?/???` the 1 already has its mine, and `rref` proves the seven
+# other cells safe where GF(7) proves none), and only from $p = 11$ is every clue row read as over
+# $\mathbb{Q}$. The total row spans every covered cell, so no small prime reads it. GF(2) finds about two
+# thirds of what the rationals find, GF(3) and GF(5) more, and on these positions $p = 7$ already matches
+# the rational counts (answer 3 below finds the two positions of 400 where it does not). The counts, not
+# always the cells: where the rational RREF has a fraction, mod $p$ the row reads otherwise, and each
+# method proves cells the other misses on a few positions (`sweeplab.examples`: `gfp-beats-rref`,
+# `smallest-rref-beats-gfp`). Report 002's $F_7$ is the smallest prime that matches $\mathbb{Q}$ on
+# positions like these, with arithmetic on small integers instead of growing fractions, but not on every
+# position. None of them is complete: compare the last bar.
 
 # %% [markdown]
 # ## Try it

@@ -12,8 +12,10 @@
 # Linear algebra forgets that every cell is 0 or 1. This notebook adds that knowledge back in
 # increasing strength:
 #
-# 1. **bounded deduction** — the row bound rule on RREF rows *and* the original rows, with substitution
-#    and the total-mines row, repeated until a pass fixes nothing new (a *fixpoint*: `bounded`);
+# 1. **bounded deduction** — bounds propagation (notebook 2: a cell value that would push the rest of its
+#    row out of range is impossible; it contains the row bound rule) on RREF rows *and* the original
+#    rows, with substitution and the total-mines row, repeated until a pass fixes nothing new (a
+#    *fixpoint*: `bounded`);
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
 #    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
@@ -57,10 +59,12 @@ pd.DataFrame(rows).set_index("example")
 
 # %% [markdown]
 # Read across a row: only the complete methods solve every example. `bounded` and `lp` are
-# *incomparable*: on `subset-beats-rref` the LP finds what bounded propagation misses (a consequence of
+# *incomparable*: on `subset-beats-rref` (named for the `subset` rule, which subtracts a clue whose cells
+# lie inside another's; notebook 15 shows it) the LP finds what bounded propagation misses (a consequence of
 # several rows at once), while on `gfp-beats-rref` bounded propagation solves everything and the LP
 # finds nothing — propagation rounds each bound to an integer (a sum at most 3/2 of 0/1 cells is at
-# most 1), an integer argument no relaxation can make.
+# most 1), an integer argument the LP relaxation cannot make (cutting planes, such as Chvátal–Gomory
+# rounding, add exactly this argument to an LP).
 #
 # ## The LP relaxation, and where it misses an integer deduction
 #

@@ -185,7 +185,8 @@ boards
 #   25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass with the total, intermediate 43% →
 #   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
 #   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
-#   set of rows), not shown here. The order of the moves matters to RREF for that reason: on the same 100
+#   set of rows), and it happens on single positions: on notebook 12's board (beginner, seed 3, zero start,
+#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. The order of the moves matters to RREF for that reason: on the same 100
 #   intermediate games it wins 40 applying each answer at once, 37 opening the safe cells only or one
 #   move at a time (`sweeplab.stats.paired_difference` tests any such pair).
 # - **Against density** (16×16): every method finishes nearly all games at 5% mines; at 15% (intermediate's
