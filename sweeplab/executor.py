@@ -110,6 +110,8 @@ def root_seed(value: Any) -> int:
     if number is None or number < 0:
         raise ValueError(f"seed must be a non-negative integer, got {value!r} "
                          "(from Python, a numpy Generator too)")
+    if number >= 2**64:  # every row records it, as a 64-bit integer in a run directory's Parquet
+        raise ValueError(f"seed must be below 2**64, got {value!r}")
     return number
 
 

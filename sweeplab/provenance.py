@@ -11,9 +11,11 @@ method must not be counted as one sample.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import inspect
 import subprocess
 import sys
@@ -21,6 +23,8 @@ from functools import cache
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
+
+import numpy as np
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
@@ -173,12 +177,16 @@ def function_fingerprint(function: Any) -> str:
     Its module's source file when it has one (not ``__main__``: helpers in that
     file count too), with the files of the modules it takes names from that
     are neither sweeplab's, the standard library's nor installed packages' (a
-    plugin's helper modules, directly or through one another), else its code
-    object without line numbers (a script's or notebook's function; the
-    values of globals it reads are not seen); a partial's function and
-    arguments; a callable object's class; for a class (an agent), each class
-    of its bases that is not sweeplab's: its module's file, else the code of
-    its functions and its plain values (field defaults).
+    plugin's helper modules, directly or through one another, or imported in
+    its body), else its code object without line numbers (a script's or
+    notebook's function) with what it reads: the values in its closure and
+    of the globals it names (numbers, strings, bytes and tuples of them by
+    value; anything mutable, such as a list, a dict or a numpy array, only by
+    its type, and an array by its shape too, since a method may fill it as it
+    plays), the functions of the same script it calls, in turn; a partial's function and arguments; a callable
+    object's class; for a class (an agent), each class of its bases that is
+    not sweeplab's: its module's file, else the code of its functions and its
+    plain values (field defaults).
 
     Examples
     --------
@@ -207,14 +215,105 @@ def function_fingerprint(function: Any) -> str:
         return digest.hexdigest()[:16]
     holder = fn if inspect.isfunction(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
-    code = getattr(fn if holder is fn else vars(holder).get("__call__"), "__code__", None)
+    called = fn if holder is fn else vars(holder).get("__call__")
+    code = getattr(called, "__code__", None)
     if _hash_module_file(digest, name):
-        pass
+        if code is not None:
+            _hash_modules_named(digest, code)
     elif code is not None:
-        _hash_code(digest, code)
+        _hash_function(digest, called, set())
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     return digest.hexdigest()[:16]
+
+
+def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
+    """A script's or notebook's function: its code and what it reads (:func:`function_fingerprint`)."""
+    seen.add(id(fn))
+    _hash_code(digest, fn.__code__)
+    reads: list[tuple[str, Any]] = []
+    for cell in fn.__closure__ or ():
+        with contextlib.suppress(ValueError):  # a cell not yet filled
+            reads.append(("", cell.cell_contents))
+    scope = getattr(fn, "__globals__", {})
+    reads += [(name, scope[name]) for name in sorted(_code_names(fn.__code__)) if name in scope]
+    for name, value in reads:
+        digest.update(b"read\0" + name.encode() + b"\0")
+        text = _plain_text(value)
+        if text is not None:
+            digest.update(text.encode())
+        elif isinstance(value, np.ndarray):
+            digest.update(f"array {value.dtype.str} {value.shape}".encode())
+        elif inspect.isfunction(value) and not _outside(value.__module__):
+            if id(value) not in seen and not _hash_module_file(digest, value.__module__ or "__main__"):
+                _hash_function(digest, value, seen)
+        elif inspect.isclass(value) and not _outside(value.__module__):
+            digest.update(function_fingerprint(value).encode())
+        elif isinstance(value, ModuleType) and not _outside(value.__name__):
+            _hash_module_file(digest, value.__name__)
+        else:
+            digest.update(f"{type(value).__module__}.{type(value).__qualname__}".encode())
+    _hash_modules_named(digest, fn.__code__)
+
+
+def _code_names(code: CodeType) -> set[str]:
+    """The global and attribute names ``code`` and the code nested in it use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _hash_modules_named(digest: Any, code: CodeType) -> None:
+    """The files of a plugin's own modules that ``code`` names without taking them from its module's
+    globals (``import helper`` in a function's body), whether imported yet or not."""
+    for name in sorted(_code_names(code)):
+        module = sys.modules.get(name)
+        if module is None:
+            with contextlib.suppress(Exception):  # ImportError, ValueError: no such top-level module
+                spec = importlib.util.find_spec(name) if name.isidentifier() else None
+                if spec is not None and spec.origin and spec.origin.endswith(".py") and not _outside_path(
+                        Path(spec.origin)):
+                    digest.update(b"named\0" + name.encode() + b"\0" + Path(spec.origin).read_bytes())
+        elif isinstance(module, ModuleType) and not _outside(name):
+            _hash_module_file(digest, name)
+
+
+def _plain_text(value: Any) -> str | None:
+    """A text that stands for an immutable ``value`` in every process: numbers, strings, bytes, ``None``
+    and tuples and frozensets of them (sorted); ``None`` for anything else."""
+    if value is None or isinstance(value, (str, bytes, int, float, complex)):
+        return repr(value)
+    if isinstance(value, (tuple, frozenset)):
+        parts = [_plain_text(v) for v in value]
+        if any(p is None for p in parts):
+            return None
+        texts = [p for p in parts if p is not None]
+        if isinstance(value, frozenset):
+            return f"frozenset({', '.join(sorted(texts))})"
+        return f"tuple({', '.join(texts)})"
+    return None
+
+
+def _outside_path(path: Path) -> bool:
+    """``path`` is sweeplab's, the standard library's or an installed package's."""
+    path = path.resolve()
+    return any(path.is_relative_to(o) for o in _outside_roots())
+
+
+@cache
+def _outside_roots() -> tuple[Path, ...]:
+    return tuple({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}) + (PACKAGE_DIR,)
+
+
+def _outside(module: str | None) -> bool:
+    """Module ``module`` is built in, sweeplab's, the standard library's or an installed package's
+    (not a script's or notebook's (``__main__``) nor a plugin's own)."""
+    if not module or module == "__main__":
+        return False
+    file = getattr(sys.modules.get(module), "__file__", None)
+    return file is None or _outside_path(Path(file))
 
 
 def _hash_module_file(digest: Any, module: str) -> bool:
@@ -229,10 +328,6 @@ def _hash_module_file(digest: Any, module: str) -> bool:
     return True
 
 
-#: Plain values hashed by their repr in a class body (field defaults, constants); others by their type.
-_PLAIN_VALUES = (str, bytes, int, float, complex, bool, tuple, frozenset, type(None))
-
-
 def _hash_class_body(digest: Any, klass: type) -> None:
     """A class defined in a script or notebook: the code of its functions (methods, static and class
     methods, properties) and its plain values (field defaults, constants), in name order."""
@@ -244,10 +339,11 @@ def _hash_class_body(digest: Any, klass: type) -> None:
         parts = [value.fget, value.fset] if isinstance(value, property) else [value]
         for part in parts:
             code = getattr(part, "__code__", None)
+            text = _plain_text(part)
             if code is not None:
                 _hash_code(digest, code)
-            elif isinstance(part, _PLAIN_VALUES):
-                digest.update(repr(part).encode() + b"\0")
+            elif text is not None:  # a frozenset's repr has another order in another process
+                digest.update(text.encode() + b"\0")
             else:
                 digest.update(type(part).__qualname__.encode() + b"\0")
 
@@ -256,7 +352,6 @@ def _helper_files(module: str) -> list[Path]:
     """The source files of the modules ``module`` takes names from, directly or through one another,
     that are neither sweeplab's (:func:`code_fingerprint`), the standard library's nor an installed
     package's: a plugin's helper modules."""
-    outside = [Path(p).resolve() for p in {sys.prefix, sys.base_prefix, sys.exec_prefix}] + [PACKAGE_DIR]
     seen, todo, files = {module}, [module], []
     while todo:
         for value in list(vars(sys.modules[todo.pop()]).values()):
@@ -269,7 +364,7 @@ def _helper_files(module: str) -> list[Path]:
             seen.add(name)
             file = getattr(sys.modules[name], "__file__", None)
             path = None if file is None else Path(file).resolve()
-            if path is None or path.suffix != ".py" or any(path.is_relative_to(o) for o in outside):
+            if path is None or path.suffix != ".py" or _outside_path(path):
                 continue
             files.append(path)
             todo.append(name)

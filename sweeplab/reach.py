@@ -45,7 +45,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -67,6 +66,7 @@ from .run_directory import (
     legacy_chunks,
     load_chunk,
     open_manifest,
+    output_path,
     plan_chunks,
     prepare_output,
     write_chunk,
@@ -635,7 +635,7 @@ def run_games(
     check_positive("workers", workers, none="every core")
     for p in points:  # bad parameters fail here, before anything runs or is written
         run_chunk(kind, p, 0, 0, seed)
-    outdir = None if out is None else Path(out)
+    outdir = output_path(out)
     lock = None if outdir is None else prepare_output(outdir, _FORMAT.noun)
     manifest: dict[str, Any] = {}
     try:

@@ -24,6 +24,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import tempfile
@@ -39,7 +40,7 @@ import pandas as pd
 from .executor import check_positive, default_chunk_size
 from .provenance import check_same_code, code_fingerprint, environment, method_fingerprints, source_commit
 
-__all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write",
+__all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
            "write_chunk", "read_chunk", "load_chunk", "json_value"]
 
@@ -65,6 +66,8 @@ def _numpy_value(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 MANIFEST = "manifest.json"
+#: A chunk's file name (:attr:`Chunk.name`).
+_CHUNK_NAME = re.compile(r"p\d{4,}-g\d{9,}\.parquet")
 LOCK = ".lock"
 #: The folder of the chunk files.
 CHUNKS = "chunks"
@@ -199,6 +202,44 @@ class _DirectoryLock:
         os.close(self.fd)
 
 
+def output_path(out: str | os.PathLike | None) -> Path | None:
+    """``out`` as a ``Path`` (``None`` stays ``None``); ``ValueError`` for an empty name, which would
+    mean the current directory (an unset shell variable in ``--out "$DIR"``).
+
+    Examples
+    --------
+    >>> output_path("runs/expert")
+    PosixPath('runs/expert')
+    >>> output_path("")
+    Traceback (most recent call last):
+    ...
+    ValueError: out='' names no directory; give a path (out='.' for the current directory)
+    """
+    if out is None:
+        return None
+    if not str(out).strip():
+        raise ValueError(f"out={str(out)!r} names no directory; give a path "
+                         f"(out='.' for the current directory)")
+    return Path(out)
+
+
+def _foreign_files(out: Path) -> list[str]:
+    """What in ``out`` no run wrote, when it has no manifest (a directory a run wrote keeps its lock,
+    its chunks and temporary files; with its manifest deleted, the chunks are checked by identity).
+    Read by name only: a concurrent run's files come, go and are renamed meanwhile."""
+    if not out.is_dir() or (out / MANIFEST).exists():
+        return []
+    found = []
+    for path in sorted(out.iterdir()):
+        if path.name == CHUNKS and path.is_dir():
+            found += [f"{CHUNKS}/{p.name}" for p in sorted(path.iterdir())
+                      if not (_CHUNK_NAME.fullmatch(p.name) or p.name.endswith(".tmp"))]
+        elif path.name not in (LOCK, MANIFEST) and not (path.name.startswith(f".{MANIFEST}.")
+                                                        and path.name.endswith(".tmp")):
+            found.append(path.name)
+    return found
+
+
 def prepare_output(out: Path, noun: str) -> _DirectoryLock:
     """Create ``out`` (and its chunk folder), lock it and check that it is writable.
 
@@ -217,10 +258,16 @@ def prepare_output(out: Path, noun: str) -> _DirectoryLock:
     Raises
     ------
     ValueError
-        ``out`` is a file, not writable, or locked by another running process.
+        ``out`` is a file, holds files no run wrote, is not writable, or is locked by
+        another running process.
     """
     if out.exists() and not out.is_dir():
         raise ValueError(f"out={str(out)!r} is a file; give a directory (new, or one a {noun} wrote)")
+    foreign = _foreign_files(out)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise ValueError(f"out={str(out)!r} holds {shown} and no {MANIFEST}: not a directory a {noun} wrote, "
+                         f"so nothing in it is touched; give a new or empty directory")
     try:
         (out / CHUNKS).mkdir(parents=True, exist_ok=True)
         lock = _DirectoryLock(out, noun)

@@ -69,6 +69,7 @@ from .run_directory import (
     legacy_chunks,
     load_chunk,
     open_manifest,
+    output_path,
     plan_chunks,
     prepare_output,
     read_chunk,
@@ -291,7 +292,7 @@ def run_sweep(
         except TypeError as exc:  # a value of the wrong type, deep in play
             raise ValueError(f"sweep point {i} {p!r}: a parameter has the wrong type ({exc})") from None
     client, owned = connect(scheduler) if scheduler is not None else (None, False)  # fail before writing
-    outdir = None if out is None else Path(out)
+    outdir = output_path(out)
     try:
         lock = None if outdir is None else prepare_output(outdir, SWEEP.noun)
     except BaseException:

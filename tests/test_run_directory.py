@@ -173,3 +173,38 @@ def test_a_chunk_with_corrupt_pandas_metadata_is_recomputed(tmp_path, caplog):
     assert any(str(chunk) in r.getMessage() and "recomputing" in r.getMessage() for r in caplog.records)
     timing = [c for c in expected.columns if c.startswith("seconds")]
     assert resumed.drop(columns=timing).equals(expected.drop(columns=timing))
+
+
+@pytest.mark.parametrize("kind", ["sweep", "reach"])
+def test_a_directory_no_run_wrote_is_refused_and_left_untouched(tmp_path, kind):
+    """Files that no run writes and no manifest: a user's directory, never taken over or cleaned."""
+    out = tmp_path / "mine"
+    (out / "chunks").mkdir(parents=True)
+    files = {out / "notes.txt": "keep", out / "chunks" / ".draft.tmp": "also kept"}
+    for path, text in files.items():
+        path.write_text(text)
+    with pytest.raises(ValueError, match=r"holds notes\.txt and no manifest\.json: not a directory a"):
+        run(kind, out)
+    assert {p: p.read_text() for p in files} == files
+    assert sorted(p.name for p in out.rglob("*")) == [".draft.tmp", "chunks", "notes.txt"]
+    # what a run leaves (lock, chunks, temporary files) is resumed, even with its manifest deleted
+    run(kind, tmp_path / "run")
+    (tmp_path / "run" / "manifest.json").unlink()
+    (tmp_path / "run" / "chunks" / ".left-by-a-killed-run.tmp").write_text("")
+    assert len(run(kind, tmp_path / "run")) == 4
+
+
+@pytest.mark.parametrize("kind", ["sweep", "reach"])
+def test_an_empty_output_name_is_refused_not_read_as_the_current_directory(tmp_path, kind, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"out=.. names no directory; give a path"):
+        run(kind, "")
+    assert not list(tmp_path.iterdir())
+
+
+def test_seeds_of_2_to_the_64_or_more_are_refused_with_or_without_a_directory(tmp_path):
+    with pytest.raises(ValueError, match=r"seed must be below 2\*\*64, got 18446744073709551616"):
+        run_sweep([SWEEP], games=2, seed=2**64, out=tmp_path, workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"seed must be below 2\*\*64"):
+        run_sweep([SWEEP], games=2, seed=2**64, workers=1, progress=False)
+    assert len(run_sweep([SWEEP], games=2, seed=2**64 - 1, out=tmp_path, workers=1, progress=False)) == 2

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -654,6 +655,68 @@ def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
     finally:
         for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
             sys.modules.pop(name, None)
+
+
+def test_a_plugins_module_imported_in_a_function_body_is_in_its_fingerprint(tmp_path, monkeypatch):
+    """``import helper`` inside the method: before its first call too (a fresh run has not called it)."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "fp_inner_helper.py").write_text("ON = True\n")
+    (tmp_path / "fp_inner_plugin.py").write_text(
+        "def claims(obs, *, use_total=True):\n"
+        "    import fp_inner_helper\n"
+        "    return set(), set()\n")
+    try:
+        import fp_inner_plugin
+
+        before = function_fingerprint(fp_inner_plugin.claims)  # fp_inner_helper not imported yet
+        assert "fp_inner_helper" not in sys.modules
+        (tmp_path / "fp_inner_helper.py").write_text("ON = False\n")
+        assert function_fingerprint(fp_inner_plugin.claims) != before
+        fp_inner_plugin.claims(None)  # imported now: read from sys.modules, the same file
+        assert function_fingerprint(fp_inner_plugin.claims) != before
+    finally:
+        for name in ("fp_inner_plugin", "fp_inner_helper"):
+            sys.modules.pop(name, None)
+
+
+def test_a_scripts_method_is_fingerprinted_with_what_it_reads():
+    """A script's or notebook's method: its closure's values, the globals it reads and the helpers it
+    calls count, so a resumed run of another version is refused (issue: games of two settings mixed)."""
+    from sweeplab.provenance import function_fingerprint
+
+    source = textwrap.dedent("""
+        import numpy as np
+        THRESHOLD = THRESHOLD_VALUE
+        SCRATCH = [1, 2]
+
+        def helper(k):
+            return k > HELPER_LIMIT
+
+        def make(flag):
+            def mine(obs, *, use_total=True):
+                if flag and helper(THRESHOLD) and SCRATCH and np.pi:
+                    return set(), set()
+                return set(), set()
+            return mine
+        method = make(FLAG)
+    """)
+
+    def fingerprint(flag=True, threshold=3, limit=1, scratch=None):
+        namespace = {"__name__": "__main__"}
+        exec(source.replace("THRESHOLD_VALUE", repr(threshold)).replace("HELPER_LIMIT", repr(limit))
+             .replace("FLAG", repr(flag)), namespace)
+        if scratch is not None:
+            namespace["SCRATCH"].extend(scratch)  # mutable state: by its type only, never by its value
+        return function_fingerprint(namespace["method"])
+
+    same = fingerprint()
+    assert fingerprint() == same
+    assert fingerprint(flag=False) != same  # a value in its closure
+    assert fingerprint(threshold=4) != same  # a global it reads
+    assert fingerprint(limit=2) != same  # a helper function of the same script
+    assert fingerprint(scratch=[3]) == same  # a list it may fill as it plays
 
 
 def test_a_run_refuses_when_sweeplab_changed_on_disk_since_import(tmp_path, monkeypatch):
