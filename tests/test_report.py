@@ -134,6 +134,51 @@ def test_a_report_run_into_a_folder_keeps_each_experiments_preset(tmp_path: Path
     assert index.count("## 001: ") == 1 and "final score" in index  # the kept section, with its numbers
 
 
+def test_a_report_folder_says_which_code_made_each_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """--only after a code change: each experiment keeps the commit and fingerprint that made it, and the
+    top of the manifest and the index say the folder is mixed (never today's code for an older table)."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands import report
+
+    report.build_report(tmp_path, preset="smoke", only=["000-convergence", "001-game-steps"], progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    code = manifest["code"]
+    assert len(code) == 16 and all(e["code"] == code for e in manifest["experiments"])
+    assert "Different code" not in (tmp_path / "index.md").read_text()
+    monkeypatch.setattr(report, "code_fingerprint", lambda: "0123456789abcdef")  # as after an edit
+    report.build_report(tmp_path, preset="smoke", only=["000-convergence"], progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert [(e["name"], e["code"]) for e in manifest["experiments"]] == [
+        ("000-convergence", "0123456789abcdef"), ("001-game-steps", code)]
+    assert manifest["code"] == "mixed" and manifest["preset"] == "smoke"
+    assert "**Different code made these experiments**" in (tmp_path / "index.md").read_text()
+
+
+def test_a_report_stopped_part_way_describes_every_table_it_leaves(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch):
+    """Ctrl-C during the second experiment: the first one's new table is in the manifest and the index
+    with the seed that made it, not left beside the earlier report's description."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab import experiments
+    from sweeplab.commands.report import build_report
+
+    only = ["000-convergence", "001-game-steps"]
+    build_report(tmp_path, preset="smoke", only=only, progress=False)
+    real = experiments.run
+
+    def stop_at_the_second(name, **kwargs):
+        if name == only[1]:
+            raise KeyboardInterrupt
+        return real(name, **kwargs)
+
+    monkeypatch.setattr(experiments, "run", stop_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path, preset="smoke", only=only, seed=7, progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert [(e["name"], e["seed"]) for e in manifest["experiments"]] == [(only[0], 7), (only[1], 0)]
+    assert manifest["seed"] == "mixed" and "| smoke, 7 |" in (tmp_path / "index.md").read_text()
+
+
 @pytest.mark.parametrize("manifest", [
     {"experiments": None}, {"experiments": [{"name": ["x"]}, 3, None]}, [1, 2], "text",
     {"experiments": [{"name": "000-convergence", "seconds": None, "comparison": "x", "preset": 5}]},

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import interrupted
 from ..provenance import code_fingerprint, source_commit
+from ..run_directory import atomic_write
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -286,11 +287,12 @@ def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
     return lines
 
 
-def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
+def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool = False) -> list[str]:
     """The lines of ``index.md``: one section per experiment, report number beside ours.
 
     ``preset`` is the run's (``"mixed"`` when the folder holds experiments of several: each
-    record's own ``preset`` and ``seed`` are in the table).
+    record's own ``preset`` and ``seed`` are in the table); ``mixed_code`` says that different
+    code made them (each record's ``git_commit`` and ``code`` are in ``manifest.json``).
     """
     from ..experiments import EXPERIMENTS
 
@@ -299,7 +301,9 @@ def index_lines(results: list[dict[str, Any]], *, preset: str) -> list[str]:
         "",
         f"Preset **{preset}**, generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. "
         "Each section maps a seed report's figure to ours (figures/ as PNG and SVG, tables/ as CSV); "
-        "where the report states a number it stands beside ours. Notebooks 07–11 discuss every difference.",
+        "where the report states a number it stands beside ours. Notebooks 07–11 discuss every difference."
+        + (" **Different code made these experiments**: each one's git commit and code fingerprint are in "
+           "`manifest.json`." if mixed_code else ""),
         "",
         "| report | report's figure | our figure | table | preset, seed | seconds |",
         "|---|---|---|---|---|---|",
@@ -325,7 +329,10 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     """Run the experiments and write tables, figures, ``manifest.json`` and ``index.md`` under ``out``.
 
     Experiments an earlier report left in ``out`` and not run now (``only``) are
-    kept in the manifest and the index with the preset and seed that made them.
+    kept in the manifest and the index with the preset, seed and code (git commit
+    and fingerprint) that made them; the top level says ``"mixed"`` where they
+    differ.  The manifest and the index are written after each experiment, so a
+    report stopped part way (Ctrl-C) describes every table it leaves.
 
     Returns one record per experiment run now (name, preset, seed, seconds, paths, comparison lines).
     """
@@ -350,12 +357,15 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         iterator = tqdm(names, desc=f"report ({preset})", unit="experiment")
     else:
         iterator = names
-    results = []
+    commit, dirty = source_commit()
+    made_by = {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint()}
+    earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
+    results: list[dict[str, Any]] = []
     for name in iterator:
         if progress:
             iterator.set_postfix_str(name)
         start = time.perf_counter()
-        record: dict[str, Any] = {"name": name, "preset": preset, "seed": seed, "figures": [],
+        record: dict[str, Any] = {"name": name, "preset": preset, "seed": seed, **made_by, "figures": [],
                                   "comparison": []}
         try:
             df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}))
@@ -371,20 +381,31 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             record["error"] = f"{type(exc).__name__}: {exc}"
         record["seconds"] = time.perf_counter() - start
         results.append(record)
-    # an earlier report's experiments keep their places, those run again take theirs, new ones come last
-    now = {r["name"]: r for r in results}
-    every = [now.pop(r["name"], r) for r in _earlier_records(out, rerun=names)] + list(now.values())
-    presets = {r["preset"] for r in every}
-    commit, dirty = source_commit()
-    manifest = {
-        "preset": preset if presets == {preset} else "mixed", "seed": seed, "version": __version__,
-        "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint(),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "experiments": every,
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    (out / "index.md").write_text("\n".join(index_lines(every, preset=str(manifest["preset"]))) + "\n")
+        _write_manifest(out, earlier, results, preset=preset, seed=seed)
     return results
+
+
+def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict[str, Any]], *, preset: str,
+                    seed: int) -> None:
+    """``manifest.json`` and ``index.md`` of the experiments run so far and those kept from ``earlier``.
+
+    An earlier report's experiments keep their places, those run again take theirs, new ones come last.
+    Each of ``preset``, ``seed``, ``version``, ``git_commit``, ``git_dirty`` and ``code`` is written at
+    the top when every experiment shares it, else ``"mixed"`` (a record from before records carried
+    their code has none: mixed)."""
+    now = {r["name"]: r for r in results}
+    every = [now.pop(r["name"], r) for r in earlier] + list(now.values())
+    top: dict[str, Any] = {}
+    for key, value in (("preset", preset), ("seed", seed), *((k, results[0][k]) for k in _MADE_BY)):
+        top[key] = value if all(key in r and r[key] == value for r in every) else "mixed"
+    manifest = {**top, "created": datetime.now(UTC).isoformat(timespec="seconds"), "experiments": every}
+    index = "\n".join(index_lines(every, preset=str(top["preset"]), mixed_code=top["code"] == "mixed"))
+    atomic_write(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2) + "\n"))
+    atomic_write(out / "index.md", lambda tmp: tmp.write_text(index + "\n"))
+
+
+#: What each experiment's record says of the code that made it (also at the top when all agree).
+_MADE_BY = ("version", "git_commit", "git_dirty", "code")
 
 
 def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
