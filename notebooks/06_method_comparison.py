@@ -18,8 +18,6 @@
 
 # %%
 # %matplotlib inline
-import matplotlib.pyplot as plt
-import seaborn as sns
 from IPython.display import display
 
 from sweeplab import METHODS, bench, experiments, figures
@@ -65,15 +63,10 @@ fig = figures.methods_figure(rows)
 # method that refused every position of a size (`brute` on large frontiers) shows NaN there.
 
 # %%
-by = rows[(rows["status"] == "ok") & rows["use_total"]].copy()
-by["board"] = by["height"].astype(str) + "x" + by["width"].astype(str)
-grouped = by.groupby(["method", "board"], sort=False)[["forced", "found"]].sum()
-recall = (grouped["found"] / grouped["forced"]).unstack("board")
-sizes = by.drop_duplicates("board").set_index("board")[["area", "height"]].sort_values(["area", "height"])
-empty = [b for b in sizes.index if recall[b].isna().all()]
-if empty:
-    print("no forced cell on:", ", ".join(empty))
-recall[[b for b in sizes.index if b not in empty]].round(3)
+recall = bench.recall_by_board(rows)
+if recall.attrs["no_forced_cell"]:
+    print("no forced cell on:", ", ".join(recall.attrs["no_forced_cell"]))
+recall.round(3)
 
 # %% [markdown]
 # ## Recall against mine density
@@ -82,18 +75,7 @@ recall[[b for b in sizes.index if b not in empty]].round(3)
 # shows the densities its game positions have (beginner and intermediate boards).
 
 # %%
-dens = by[by["slice"] == "dense30"]
-if dens.empty:
-    dens = by[(by["density"] > 0) & (by["slice"] != "examples")]
-    print(f"the {PRESET} preset has no 30×30 boards: densities of its "
-          f"{', '.join(sorted(dens['slice'].unique()))} positions instead")
-g = dens.groupby(["method", "density"], sort=False)[["forced", "found"]].sum()
-table = (g["found"] / g["forced"]).unstack("density").sort_index(axis=1).dropna(axis=1, how="all")
-table = table.reindex(index=[m for m in METHODS if m in set(dens.method)])
-fig, ax = plt.subplots(figsize=(1.1 * table.shape[1] + 3, 0.32 * len(table) + 1.2))
-sns.heatmap(table, annot=True, fmt=".2f", vmin=0, vmax=1, cmap="viridis", cbar_kws={"label": "recall"}, ax=ax)
-ax.set(xlabel="mine density", ylabel="", title="share of forced cells found, by density")
-plt.show()
+fig = figures.methods_density_figure(rows)
 
 # %% [markdown]
 # ## Time against board area
@@ -102,23 +84,7 @@ plt.show()
 # its place among the others at a glance.
 
 # %%
-times = by.groupby(["method", "area"])["ms"].median().reset_index()
-shown = [m for m in METHODS if m in set(times["method"])]
-ncols = 4
-fig, axes = plt.subplots(-(-len(shown) // ncols), ncols, figsize=(11, 2.2 * -(-len(shown) // ncols)),
-                         sharex=True, sharey=True, squeeze=False)
-for ax, method in zip(axes.flat, shown):
-    for _, other in times.groupby("method"):
-        ax.plot(other["area"], other["ms"], color="0.85", lw=1)
-    mine = times[times["method"] == method]
-    ax.plot(mine["area"], mine["ms"], color="C0", lw=2, marker="o", ms=3)
-    ax.set(xscale="log", yscale="log", title=method)
-for ax in axes.flat[len(shown):]:
-    ax.set_visible(False)
-fig.supxlabel("board area (cells)")
-fig.supylabel("median ms per position")
-fig.tight_layout()
-plt.show()
+fig = figures.methods_time_figure(rows)
 
 # %% [markdown]
 # **Reading it.** Only `lstsq` may be wrong (it is unsound, report 000 §3.1); every sound method's wrong

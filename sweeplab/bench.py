@@ -62,6 +62,8 @@ __all__ = [
     "score_claims",
     "run_bench",
     "summarize",
+    "recall_by_board",
+    "recall_by_density",
     "proof_cells",
     "format_table",
     "manifest",
@@ -280,6 +282,53 @@ def run_bench(
                     row.update(_PROOF_COLUMNS | proof_columns)
                 rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _answered_with_total(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows[(rows["status"] == "ok") & rows["use_total"]]
+
+
+def _recall(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """found / forced of each method (index) at each value of ``column`` (columns)."""
+    grouped = rows.groupby(["method", column], sort=False)[["forced", "found"]].sum()
+    return (grouped["found"] / grouped["forced"]).unstack(column)
+
+
+def recall_by_board(rows: pd.DataFrame) -> pd.DataFrame:
+    """Recall of each method (rows) on each board size (columns ``"HxW"``, smallest area first), with
+    the total, from :func:`run_bench`'s rows (or :func:`sweeplab.experiments.method_power`'s).
+
+    A board whose positions force no cell has no recall and is left out (listed in
+    ``attrs["no_forced_cell"]``); a method that refused every position of a size shows NaN there.
+    """
+    answered = _answered_with_total(rows)
+    answered = answered.assign(board=answered["height"].astype(str) + "x" + answered["width"].astype(str),
+                               area=answered["height"] * answered["width"])
+    recall = _recall(answered, "board")
+    sizes = answered.drop_duplicates("board").sort_values(["area", "height"])["board"]
+    empty = [b for b in sizes if recall[b].isna().all()]
+    table = recall[[b for b in sizes if b not in empty]]
+    table.attrs["no_forced_cell"] = empty
+    return table
+
+
+def recall_by_density(rows: pd.DataFrame, *, slice_name: str = "dense30") -> pd.DataFrame:
+    """Recall of each method (rows, in :data:`~sweeplab.METHODS` order) at each mine density
+    (columns), with the total, on the positions of ``slice_name``; without any, on the game
+    positions (every slice but the hand-made ``"examples"``), as ``attrs["slices"]`` says.
+
+    ``rows`` need a ``density`` column, as :func:`sweeplab.experiments.method_power` adds it.
+    """
+    from .methods import METHODS
+
+    answered = _answered_with_total(rows)
+    chosen = answered[answered["slice"] == slice_name]
+    if chosen.empty:
+        chosen = answered[(answered["density"] > 0) & (answered["slice"] != "examples")]
+    table = _recall(chosen, "density").sort_index(axis=1).dropna(axis=1, how="all")
+    table = table.reindex(index=[m for m in METHODS if m in set(chosen["method"])])
+    table.attrs["slices"] = sorted(chosen["slice"].unique())
+    return table
 
 
 def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) -> pd.DataFrame:

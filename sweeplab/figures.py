@@ -35,6 +35,8 @@ __all__ = [
     "scaling_figure",
     "best_figure",
     "methods_figure",
+    "methods_density_figure",
+    "methods_time_figure",
     "reach_figure",
     "cascade_figure",
     "dominance_figure",
@@ -333,6 +335,48 @@ def methods_figure(rows: pd.DataFrame):
     bad = ", ".join(f"{m}: {int(n)}" for m, n in wrong.items() if n) or "none"
     fig.suptitle(f"every method against enumeration; wrong claims: {bad}", fontsize=10)
     fig.tight_layout(rect=(0, 0, 0.89, 1))
+    return fig
+
+
+def methods_density_figure(rows: pd.DataFrame):
+    """Recall of each method at each mine density: a heatmap of :func:`~sweeplab.bench.recall_by_density`."""
+    from .bench import recall_by_density
+
+    plt, sns = _plt()
+    table = recall_by_density(rows)
+    fig, ax = plt.subplots(figsize=(1.1 * table.shape[1] + 3, 0.32 * len(table) + 1.2))
+    sns.heatmap(table, annot=True, fmt=".2f", vmin=0, vmax=1, cmap="viridis", cbar_kws={"label": "recall"},
+                ax=ax)
+    ax.set(xlabel="mine density", ylabel="",
+           title=f"share of forced cells found, by density ({', '.join(table.attrs['slices'])})")
+    return fig
+
+
+def methods_time_figure(rows: pd.DataFrame, *, columns: int = 4):
+    """Median time per position against board area: one panel per method (in colour), the other
+    methods in grey behind it, so each curve reads on its own and its place among the others at a glance.
+    ``rows``: :func:`sweeplab.bench.run_bench`'s (or :func:`sweeplab.experiments.method_power`'s)."""
+    from .methods import METHODS
+
+    plt, _ = _plt()
+    answered = rows[(rows["status"] == "ok") & rows["use_total"]]
+    times = (answered.assign(area=answered["height"] * answered["width"])
+             .groupby(["method", "area"])["ms"].median().reset_index())
+    shown = [m for m in METHODS if m in set(times["method"])]
+    n_rows = -(-len(shown) // columns)
+    fig, axes = plt.subplots(n_rows, columns, figsize=(11, 2.2 * n_rows), sharex=True, sharey=True,
+                             squeeze=False)
+    for ax, method in zip(axes.flat, shown, strict=False):  # spare panels are hidden below
+        for _, other in times.groupby("method"):
+            ax.plot(other["area"], other["ms"], color="0.85", lw=1)
+        mine = times[times["method"] == method]
+        ax.plot(mine["area"], mine["ms"], color="C0", lw=2, marker="o", ms=3)
+        ax.set(xscale="log", yscale="log", title=method)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    fig.supxlabel("board area (cells)")
+    fig.supylabel("median ms per position")
+    fig.tight_layout()
     return fig
 
 

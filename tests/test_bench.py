@@ -202,3 +202,25 @@ def test_scaling_reach_needs_every_position_answered():
                                      (256, "timeout", float("nan")), (256, "ok", 1.0)]]
     reach = bench_module.scaling_reach(pd.DataFrame(rows), limit_ms=100)
     assert reach.reach_area.tolist() == [81] and reach.median_ms_there.tolist() == [1.5]
+
+
+def test_recall_by_board_and_density_add_up_to_the_rows(tiny):
+    from sweeplab.bench import recall_by_board, recall_by_density
+    from sweeplab.figures import methods_density_figure, methods_time_figure
+
+    rows = run_bench(tiny, methods=["trivial", "enumerate"], totals=[True, False])
+    density = {p.id: p.obs.mines / p.obs.grid.size for p in tiny}  # as experiments.method_power adds it
+    rows["density"] = rows["id"].map(density).round(3)
+    by_board = recall_by_board(rows)
+    assert list(by_board.index) == ["trivial", "enumerate"] and list(by_board.columns) == ["9x9", "16x16"]
+    assert (by_board.loc["enumerate"] == 1).all()  # complete: every forced cell
+    on_9x9 = rows[rows["use_total"] & (rows["height"] == 9) & (rows["method"] == "trivial")]
+    assert by_board.loc["trivial", "9x9"] == pytest.approx(on_9x9["found"].sum() / on_9x9["forced"].sum())
+    by_density = recall_by_density(rows)  # no 30x30 slice here: the game positions' densities
+    assert by_density.attrs["slices"] == ["beginner", "intermediate"]
+    assert list(by_density.columns) == sorted(rows["density"].unique())
+    assert (by_density.loc["enumerate"] == 1).all()
+    density_axes = methods_density_figure(rows).axes[0]
+    assert "(beginner, intermediate)" in density_axes.get_title()
+    panels = [ax for ax in methods_time_figure(rows, columns=3).axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["trivial", "enumerate"]
