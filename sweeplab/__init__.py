@@ -6,7 +6,6 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 :data:`METHODS`).
 """
 
-import warnings as _warnings
 from importlib.metadata import PackageNotFoundError, version
 
 from . import provenance  # noqa: F401 - first: the fingerprint of the source as this process imports it
@@ -70,8 +69,4 @@ __all__ = [
 # SWEEPLAB_PLUGINS=mod1,mod2 registers their methods and agents in any process importing sweeplab (README)
 from . import methods as _methods  # noqa: E402 - once the whole API above is defined: plugins import it
 
-for _plugin in _methods.plugin_names():
-    try:
-        _methods.load_plugins([_plugin])
-    except ValueError as _error:  # importing sweeplab still works; ``--plugin`` raises instead
-        _warnings.warn(f"{_error}; its methods and agents are not registered", RuntimeWarning, stacklevel=2)
+_methods.load_env_plugins()

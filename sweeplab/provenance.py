@@ -201,8 +201,9 @@ def function_fingerprint(function: Any) -> str:
     fn = inspect.unwrap(function)
     digest = hashlib.sha256()
     if isinstance(fn, functools.partial):
-        arguments = repr((fn.args, sorted(fn.keywords.items())))
-        digest.update((function_fingerprint(fn.func) + arguments).encode())
+        arguments = [_value_text(a) for a in fn.args]
+        arguments += [f"{k}={_value_text(v)}" for k, v in sorted(fn.keywords.items())]
+        digest.update((function_fingerprint(fn.func) + repr(arguments)).encode())
         return digest.hexdigest()[:16]
     if inspect.isclass(fn):
         digest.update(b"class\0" + fn.__qualname__.encode())
@@ -231,6 +232,9 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
     """A script's or notebook's function: its code and what it reads (:func:`function_fingerprint`)."""
     seen.add(id(fn))
     _hash_code(digest, fn.__code__)
+    defaults = [_value_text(v) for v in fn.__defaults__ or ()]
+    defaults += [f"{k}={_value_text(v)}" for k, v in sorted((fn.__kwdefaults__ or {}).items())]
+    digest.update(b"defaults\0" + repr(defaults).encode())
     reads: list[tuple[str, Any]] = []
     for cell in fn.__closure__ or ():
         with contextlib.suppress(ValueError):  # a cell not yet filled
@@ -244,7 +248,8 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
             digest.update(text.encode())
         elif isinstance(value, np.ndarray):
             digest.update(f"array {value.dtype.str} {value.shape}".encode())
-        elif inspect.isfunction(value) and not _outside(value.__module__):
+        elif inspect.isfunction(getattr(value, "py_func", value)) and not _outside(value.__module__):
+            value = getattr(value, "py_func", value)  # a numba-compiled helper: its Python source
             if id(value) not in seen and not _hash_module_file(digest, value.__module__ or "__main__"):
                 _hash_function(digest, value, seen)
         elif inspect.isclass(value) and not _outside(value.__module__):
@@ -266,18 +271,26 @@ def _code_names(code: CodeType) -> set[str]:
 
 
 def _hash_modules_named(digest: Any, code: CodeType) -> None:
-    """The files of a plugin's own modules that ``code`` names without taking them from its module's
-    globals (``import helper`` in a function's body), whether imported yet or not."""
+    """The files of a plugin's own modules that ``code`` names (``import helper`` in a function's body):
+    the same bytes whether the module is imported yet or not."""
     for name in sorted(_code_names(code)):
+        file = _module_file(name)
+        if file is not None and not _outside_path(file):
+            digest.update(b"named\0" + name.encode() + b"\0" + file.read_bytes())
+
+
+def _module_file(name: str) -> Path | None:
+    """The ``.py`` file of top-level module ``name``, imported or not; ``None`` without one."""
+    try:
         module = sys.modules.get(name)
-        if module is None:
-            with contextlib.suppress(Exception):  # ImportError, ValueError: no such top-level module
-                spec = importlib.util.find_spec(name) if name.isidentifier() else None
-                if spec is not None and spec.origin and spec.origin.endswith(".py") and not _outside_path(
-                        Path(spec.origin)):
-                    digest.update(b"named\0" + name.encode() + b"\0" + Path(spec.origin).read_bytes())
-        elif isinstance(module, ModuleType) and not _outside(name):
-            _hash_module_file(digest, name)
+        origin = getattr(module, "__file__", None) if module is not None else None
+        if module is None and name.isidentifier():
+            spec = importlib.util.find_spec(name)
+            origin = spec.origin if spec is not None else None
+    except Exception:  # noqa: BLE001 - a lazy module's __getattr__, a finder's error: no file to hash
+        return None
+    path = Path(origin) if isinstance(origin, str) and origin.endswith(".py") else None
+    return path if path is not None and path.is_file() else None
 
 
 def _plain_text(value: Any) -> str | None:
@@ -312,8 +325,11 @@ def _outside(module: str | None) -> bool:
     (not a script's or notebook's (``__main__``) nor a plugin's own)."""
     if not module or module == "__main__":
         return False
-    file = getattr(sys.modules.get(module), "__file__", None)
-    return file is None or _outside_path(Path(file))
+    try:
+        file = getattr(sys.modules.get(module), "__file__", None)
+    except Exception:  # noqa: BLE001 - a lazy module whose __getattr__ raises: not a script's own
+        return True
+    return not isinstance(file, str) or _outside_path(Path(file))
 
 
 def _hash_module_file(digest: Any, module: str) -> bool:
@@ -376,8 +392,18 @@ def _hash_code(digest: Any, code: CodeType) -> None:
     for const in code.co_consts:
         if isinstance(const, CodeType):
             _hash_code(digest, const)
-        else:
-            digest.update(repr(const).encode() + b"\0")
+        else:  # a set literal is a frozenset constant: its repr's order changes from process to process
+            digest.update(_value_text(const).encode() + b"\0")
+
+
+def _value_text(value: Any) -> str:
+    """:func:`_plain_text`, else a function's fingerprint, else the value's type (never an address)."""
+    text = _plain_text(value)
+    if text is not None:
+        return text
+    if callable(value) and (inspect.isfunction(value) or isinstance(value, functools.partial)):
+        return "function " + function_fingerprint(value)
+    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 @cache

@@ -224,18 +224,27 @@ def output_path(out: str | os.PathLike | None) -> Path | None:
 
 
 def _foreign_files(out: Path) -> list[str]:
-    """What in ``out`` no run wrote, when it has no manifest (a directory a run wrote keeps its lock,
-    its chunks and temporary files; with its manifest deleted, the chunks are checked by identity).
-    Read by name only: a concurrent run's files come, go and are renamed meanwhile."""
-    if not out.is_dir() or (out / MANIFEST).exists():
+    """What in ``out`` no run wrote: with a manifest, that manifest when it is JSON without a run's
+    ``points`` (another program's); without one, every file but a run's lock, chunks and temporary
+    files (with its manifest deleted, the chunks are checked by identity) and hidden entries such as
+    ``.DS_Store`` or ``.ipynb_checkpoints``, which a run never touches.  Read by name only: a
+    concurrent run's files come, go and are renamed meanwhile."""
+    if not out.is_dir():
         return []
+    manifest = out / MANIFEST
+    if manifest.exists():
+        try:
+            held = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # unreadable: read_manifest says so, naming the file
+            return []
+        # a JSON object without a run's points is another program's; anything else read_manifest names
+        return [MANIFEST + " (not a run's)"] if isinstance(held, dict) and "points" not in held else []
     found = []
     for path in sorted(out.iterdir()):
         if path.name == CHUNKS and path.is_dir():
             found += [f"{CHUNKS}/{p.name}" for p in sorted(path.iterdir())
                       if not (_CHUNK_NAME.fullmatch(p.name) or p.name.endswith(".tmp"))]
-        elif path.name not in (LOCK, MANIFEST) and not (path.name.startswith(f".{MANIFEST}.")
-                                                        and path.name.endswith(".tmp")):
+        elif not path.name.startswith("."):
             found.append(path.name)
     return found
 
@@ -263,11 +272,14 @@ def prepare_output(out: Path, noun: str) -> _DirectoryLock:
     """
     if out.exists() and not out.is_dir():
         raise ValueError(f"out={str(out)!r} is a file; give a directory (new, or one a {noun} wrote)")
+    if (out / CHUNKS).exists() and not (out / CHUNKS).is_dir():
+        raise ValueError(f"{str(out / CHUNKS)!r} is a file; a {noun} keeps its chunks in a folder of that "
+                         f"name: move the file away or give another directory")
     foreign = _foreign_files(out)
     if foreign:
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-        raise ValueError(f"out={str(out)!r} holds {shown} and no {MANIFEST}: not a directory a {noun} wrote, "
-                         f"so nothing in it is touched; give a new or empty directory")
+        raise ValueError(f"out={str(out)!r} holds {shown}: not a directory a {noun} wrote, so nothing in it "
+                         f"is touched; give a new or empty directory")
     try:
         (out / CHUNKS).mkdir(parents=True, exist_ok=True)
         lock = _DirectoryLock(out, noun)

@@ -453,13 +453,16 @@ def test_bad_plugin_is_a_value_error():
     ("", "False"),
     ("sweeplab.example_plugin,no_such_module_xyz", "True"),
     ("no_such_module_xyz", "RuntimeWarning: plugin 'no_such_module_xyz' (--plugin or SWEEPLAB_PLUGINS)"),
+    ("no_such_module_xyz,sweeplab.example_plugin", "skipped, here and in worker processes"),
 ])
 def test_the_plugins_environment_variable_registers_in_a_process_started_by_hand(modules, expected):
     """README: ``SWEEPLAB_PLUGINS=mod1,mod2`` does what ``--plugin`` does, in a process importing sweeplab."""
     env = {**os.environ, "SWEEPLAB_PLUGINS": modules}
-    code = "import sweeplab; print('rref-reversed' in sweeplab.METHODS)"
+    code = ("import sweeplab; print('rref-reversed' in sweeplab.METHODS); "
+            "print(len(sweeplab.play('chain', methods=['trivial'], level='beginner', games=2, workers=2)))")
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert expected in (run.stdout + run.stderr), run.stderr[-2000:]
+    assert run.stdout.split()[-1] == "2", run.stderr[-2000:]  # workers import what loaded, skip the rest
 
 
 def test_options_fixed_by_a_partial_cannot_be_overridden():
@@ -474,6 +477,22 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
             deduce(obs, "test-gfp-11", p=2)
     finally:
         sweeplab.unregister_method("test-gfp-11")
+
+
+def test_a_partial_keeps_its_use_total_and_its_time_limit_gives_way_to_untimed_play():
+    rref, lp = METHODS["rref"].function, METHODS["lp"].function
+    sweeplab.register_method("test-rref-no-total", functools.partial(rref, use_total=False), sound=True,
+                             complete=False)
+    sweeplab.register_method("test-lp-5s", functools.partial(lp, time_limit=5.0), sound=True, complete=False)
+    try:
+        obs = Observation.from_text("??\n??\n11", mines=1)  # without the total no cell is forced
+        assert deduce(obs, "rref").cells and not deduce(obs, "test-rref-no-total").cells
+        assert deduce(obs, "test-lp-5s", time_limit=None).cells == deduce(obs, "lp").cells
+        games = sweeplab.play("chain", methods=["trivial", "test-lp-5s"], level="beginner", games=2, seed=1)
+        assert len(games) == 2  # agents call methods untimed: the fixed budget gives way
+    finally:
+        for name in ("test-rref-no-total", "test-lp-5s"):
+            sweeplab.unregister_method(name)
 
 
 def test_cli_plugin_solve_bench_play(tmp_path, capsys):

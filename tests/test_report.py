@@ -152,6 +152,14 @@ def test_a_report_folder_says_which_code_made_each_table(tmp_path: Path, monkeyp
         ("000-convergence", "0123456789abcdef"), ("001-game-steps", code)]
     assert manifest["code"] == "mixed" and manifest["preset"] == "smoke"
     assert "**Different code made these experiments**" in (tmp_path / "index.md").read_text()
+    # a manifest from before records carried their code: each kept record takes the top's
+    made_by = {"code": "fedcba9876543210", "git_commit": "f" * 40, "git_dirty": False, "version": "0.1"}
+    old = {**manifest, **made_by,
+           "experiments": [{k: v for k, v in e.items() if k not in made_by} for e in manifest["experiments"]]}
+    (tmp_path / "manifest.json").write_text(json.dumps(old))
+    report.build_report(tmp_path, preset="smoke", only=["000-convergence"], progress=False)
+    kept = json.loads((tmp_path / "manifest.json").read_text())["experiments"][1]
+    assert kept["name"] == "001-game-steps" and {k: kept[k] for k in made_by} == made_by
 
 
 def test_a_report_stopped_part_way_describes_every_table_it_leaves(tmp_path: Path,

@@ -183,10 +183,26 @@ def test_a_directory_no_run_wrote_is_refused_and_left_untouched(tmp_path, kind):
     files = {out / "notes.txt": "keep", out / "chunks" / ".draft.tmp": "also kept"}
     for path, text in files.items():
         path.write_text(text)
-    with pytest.raises(ValueError, match=r"holds notes\.txt and no manifest\.json: not a directory a"):
+    with pytest.raises(ValueError, match=r"holds notes\.txt: not a directory a .* nothing in it is touched"):
         run(kind, out)
     assert {p: p.read_text() for p in files} == files
     assert sorted(p.name for p in out.rglob("*")) == [".draft.tmp", "chunks", "notes.txt"]
+    # another program's manifest.json: refused before anything is created
+    (out / "notes.txt").unlink()
+    (out / "manifest.json").write_text('{"preset": "quick", "experiments": []}')  # a report's
+    with pytest.raises(ValueError, match=r"holds manifest\.json \(not a run's\)"):
+        run(kind, out)
+    assert sorted(p.name for p in out.rglob("*")) == [".draft.tmp", "chunks", "manifest.json"]
+    # a folder Finder or Jupyter made: its hidden entries are no run's and never touched
+    fresh = tmp_path / "fresh"
+    (fresh / ".ipynb_checkpoints").mkdir(parents=True)
+    (fresh / ".DS_Store").write_text("")
+    assert len(run(kind, fresh)) == 4 and (fresh / ".DS_Store").exists()
+    # a file named like the chunk folder
+    (tmp_path / "clash").mkdir()
+    (tmp_path / "clash" / "chunks").write_text("")
+    with pytest.raises(ValueError, match=r"chunks' is a file; a .* keeps its chunks in a folder"):
+        run(kind, tmp_path / "clash")
     # what a run leaves (lock, chunks, temporary files) is resumed, even with its manifest deleted
     run(kind, tmp_path / "run")
     (tmp_path / "run" / "manifest.json").unlink()

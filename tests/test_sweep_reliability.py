@@ -719,6 +719,62 @@ def test_a_scripts_method_is_fingerprinted_with_what_it_reads():
     assert fingerprint(scratch=[3]) == same  # a list it may fill as it plays
 
 
+def test_a_scripts_method_has_the_same_fingerprint_in_every_process(tmp_path):
+    """Set literals, frozensets, partials holding functions: nothing whose text changes with the hash
+    seed or a memory address (else every resume would be refused)."""
+    script = tmp_path / "fp_script.py"
+    script.write_text(textwrap.dedent("""
+        import functools, sys
+        import numba
+        from sweeplab.provenance import function_fingerprint
+        KINDS = frozenset({"alpha", "beta", "gamma", "delta"})
+
+        @numba.njit
+        def fast(x):
+            return x + 1
+
+        def helper(obs, *, use_total=True, names=frozenset({"x", "y", "z"})):
+            return obs.noise not in {"none", "exact", "lost", "under"} and obs in KINDS and fast(1)
+
+        def method(obs, *, use_total=True, level=0.5):
+            return helper(obs), set()
+
+        part = functools.partial(method, level=frozenset({"p", "q", "r", "s"}), other=helper)
+        print(function_fingerprint(method), function_fingerprint(part))
+    """))
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join(sys.path)}
+        run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr[-2000:]
+        seen.add(run.stdout.strip())
+    assert len(seen) == 1, seen
+
+
+def test_a_scripts_method_fingerprint_sees_defaults_and_compiled_helpers():
+    from sweeplab.provenance import function_fingerprint
+
+    source = textwrap.dedent("""
+        import numba
+
+        @numba.njit
+        def fast(x):
+            return x + STEP
+
+        def mine(obs, *, use_total=True, threshold=THRESHOLD):
+            return fast(1), set()
+    """)
+
+    def fingerprint(step=1, threshold=0.5):
+        namespace = {"__name__": "__main__"}
+        exec(source.replace("STEP", repr(step)).replace("THRESHOLD", repr(threshold)), namespace)
+        return function_fingerprint(namespace["mine"])
+
+    same = fingerprint()
+    assert fingerprint() == same and fingerprint(threshold=0.7) != same and fingerprint(step=2) != same
+
+
 def test_a_run_refuses_when_sweeplab_changed_on_disk_since_import(tmp_path, monkeypatch):
     """A notebook that imported sweeplab before a `git pull` still runs the old code: its games must not
     be stamped with the new code's fingerprint (a later resume would pool the two)."""

@@ -410,8 +410,8 @@ _MADE_BY = ("version", "git_commit", "git_dirty", "code")
 
 def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
     """The records of an earlier report in ``out`` (its ``manifest.json``): of the experiments in ``rerun``,
-    and of the others whose table is still there, each with its preset and seed (older manifests kept them
-    once, at the top)."""
+    and of the others whose table is still there, each with its preset, seed and code (older manifests kept
+    them once, at the top)."""
     from ..experiments import EXPERIMENTS
 
     try:
@@ -428,7 +428,8 @@ def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
             continue
         seconds = r.get("seconds")
         lines = r.get("comparison")
-        kept.append({**r, "preset": str(r.get("preset", earlier.get("preset"))),
+        made_by = {k: earlier[k] for k in _MADE_BY if k in earlier and k not in r}  # older: at the top only
+        kept.append({**r, **made_by, "preset": str(r.get("preset", earlier.get("preset"))),
                      "seed": r.get("seed", earlier.get("seed", 0)),
                      "seconds": float(seconds) if isinstance(seconds, int | float) else 0.0,
                      "comparison": [str(x) for x in lines] if isinstance(lines, list) else []})

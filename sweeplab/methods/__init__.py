@@ -22,6 +22,7 @@ import inspect
 import os
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ __all__ = [
     "METHODS",
     "deduce",
     "load_plugins",
+    "load_env_plugins",
     "plugin_names",
     "method_info",
     "method_seconds",
@@ -472,8 +474,10 @@ def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
 
 
 def _check_options(name: str, function: MethodFunction, options: dict[str, Any]) -> None:
-    if isinstance(function, functools.partial):  # options are fixed per registered name (README)
-        clash = sorted(k for k, v in function.keywords.items() if k in options and not _same(options[k], v))
+    if isinstance(function, functools.partial):  # options are fixed per registered name (README); a
+        # time limit is a budget, not what the method is: a caller's (untimed() for agents) replaces it
+        clash = sorted(k for k, v in function.keywords.items()
+                       if k in options and k != "time_limit" and not _same(options[k], v))
         if clash:
             raise ValueError(
                 f"method {name!r} fixes {', '.join(f'{k}={function.keywords[k]!r}' for k in clash)} "
@@ -554,7 +558,9 @@ def deduce(
         to read ``"under"``/``"over"`` clues as the bounds they are, as a
         method registered with ``reads_bounds=True``).
     use_total : bool, default True
-        Use the board's total number of mines when the position knows it.
+        Use the board's total number of mines when the position knows it
+        (a method registered as ``functools.partial(f, use_total=...)`` keeps
+        its own: options are fixed per registered name).
     check_consistency : bool, default True
         When a method that is not complete claims cells, check with exact
         enumeration (:func:`~sweeplab.methods._consistency.has_layout`, a small budget) that some
@@ -601,6 +607,8 @@ def deduce(
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
         complete, builtin = info.complete, info.builtin
     use_total = check_flag("use_total", use_total)
+    if isinstance(function, functools.partial) and "use_total" in function.keywords:
+        use_total = check_flag("use_total", function.keywords["use_total"])  # fixed by its registered name
     check_consistency = check_flag("check_consistency", check_consistency)
     proofs = check_flag("proofs", proofs)
     want_probabilities = False
@@ -730,6 +738,24 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
         loaded.append(module)
     if loaded:
         os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(plugin_names() + tuple(loaded)))
+    return loaded
+
+
+def load_env_plugins() -> list[str]:
+    """Import the plugins :data:`PLUGINS_ENV` names (``import sweeplab`` does, README).
+
+    A name that fails warns rather than raises (importing sweeplab still works;
+    ``--plugin`` raises instead) and is dropped from the variable, so worker
+    processes do not try it again.
+    """
+    loaded = []
+    for name in plugin_names():
+        try:
+            loaded += load_plugins([name])
+        except ValueError as exc:
+            warnings.warn(f"{exc}; skipped, here and in worker processes", RuntimeWarning, stacklevel=3)
+    if PLUGINS_ENV in os.environ:
+        os.environ[PLUGINS_ENV] = ",".join(loaded)
     return loaded
 
 
