@@ -183,10 +183,13 @@ def function_fingerprint(function: Any) -> str:
     of the globals it names (numbers, strings, bytes and tuples of them by
     value; anything mutable, such as a list, a dict or a numpy array, only by
     its type, and an array by its shape too, since a method may fill it as it
-    plays), the functions of the same script it calls, in turn; a partial's function and arguments; a callable
-    object's class; for a class (an agent), each class of its bases that is
-    not sweeplab's: its module's file, else the code of its functions and its
-    plain values (field defaults).
+    plays), its defaults, and the functions of the same script it calls (a
+    numba-compiled one by its Python source), in turn; a partial's function
+    and arguments; a callable object's class; for a class (an agent), each
+    class of its bases that is not sweeplab's: its module's file, else the
+    code of its functions and its plain values (field defaults).  Nothing is
+    hashed by a text that changes between processes (a set's order, an
+    address).
 
     Examples
     --------
@@ -401,7 +404,7 @@ def _value_text(value: Any) -> str:
     text = _plain_text(value)
     if text is not None:
         return text
-    if callable(value) and (inspect.isfunction(value) or isinstance(value, functools.partial)):
+    if inspect.isfunction(value) or isinstance(value, functools.partial):
         return "function " + function_fingerprint(value)
     return f"{type(value).__module__}.{type(value).__qualname__}"
 
