@@ -30,6 +30,7 @@ from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused
+from .executor import check_count
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info
 from .positions import (
@@ -395,6 +396,7 @@ class Explorer:
         method_info(method)  # ValueError naming the choices
         if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
+        seed = check_count("seed", seed)  # an int: a new game takes the next one
         given = game is not None
         self.game = g = (game if game is not None
                          else new_game(level, first_click=first_click or "zero", seed=seed))
@@ -540,14 +542,26 @@ class Explorer:
         return self
 
     # the board --------------------------------------------------------------
-    def _on_message(self, content: dict) -> None:
-        event = content.get("event")
-        if event == "click":
-            row, col = int(content["row"]), int(content["col"])
-            (self.flag if self.board.flag_mode else self.click)(row, col)
-        elif event == "flag":
-            self.flag(int(content["row"]), int(content["col"]))
-        elif event == "apply":
+    def _on_message(self, content: Any) -> None:
+        """A message from the board's JavaScript.  A bad one (a cell off this board, say a click sent
+        just before the level changed) is said on the board: raised here, ipywidgets would only log it,
+        and the board would seem to do nothing."""
+        event = content.get("event") if isinstance(content, dict) else None
+        try:
+            if event in ("click", "flag"):
+                cell = cell_pair((content.get("row"), content.get("col")))
+                if cell is None:
+                    raise ValueError(f"a {event} needs integer row and col, got row={content.get('row')!r}, "
+                                     f"col={content.get('col')!r}")
+                play = self.flag if event == "flag" or self.board.flag_mode else self.click
+                play(*cell)
+            else:
+                self._on_action(event)
+        except ValueError as exc:
+            self.board.message = str(exc)
+
+    def _on_action(self, event: Any) -> None:
+        if event == "apply":
             self.apply()
         elif event == "agent_step":
             self.agent_step()
@@ -636,7 +650,8 @@ class Explorer:
     def _summary(self, obs: Observation) -> str:
         info, d = METHODS[self.method], self.deduction
         grid = obs.grid
-        left = self.game.n_mines - int(((grid == FLAG) | (grid == MINE)).sum())
+        known = int(((grid == FLAG) | (grid == MINE)).sum())
+        left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
         kind = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (", complete" if info.complete
                                                                                  else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "

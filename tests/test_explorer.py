@@ -146,6 +146,35 @@ def test_cells_off_the_board_are_clear_errors(explorer: Explorer):
             explorer.click(row, col)
 
 
+def test_bad_or_stale_board_messages_are_said_on_the_board_never_raised():
+    """A click sent just before the level changed, or a malformed one: the board says why, the game
+    is untouched (raised, ipywidgets would only log it and the board would seem frozen)."""
+    ex = Explorer(level="expert", seed=1)
+    send(ex, "click", row=8, col=15)
+    ex.board.level = "beginner"
+    moves = list(ex.game.moves)
+    messages = {"click": [{"row": 15, "col": 29}, {}, {"row": None, "col": 1}, {"row": 1.7, "col": 1},
+                          {"row": True, "col": 0}, {"row": "1", "col": 1}],
+                "flag": [{"row": -1, "col": 0}, {"row": "x", "col": 2}]}
+    for event, variants in messages.items():
+        for fields in variants:
+            send(ex, event, **fields)
+            assert ("outside the 9x9 board" in ex.board.message
+                    or f"a {event} needs integer row and col" in ex.board.message), (event, fields)
+    ex._on_message("click")  # not even a dict: nothing happens
+    assert ex.game.moves == moves and ex.game.status == "playing"
+    send(ex, "click", row=4, col=4)
+    assert ex.board.message.startswith("revealed (4,4)")
+
+
+def test_a_seed_that_is_no_integer_is_refused_and_a_won_game_has_no_mine_left():
+    with pytest.raises(ValueError, match="seed must be a non-negative integer, got None"):
+        Explorer(seed=None)  # New game would have failed on seed + 1, the menus out of step
+    ex = Explorer(sweeplab.new_game(shape=(3, 3), mines=8, first_click="safe", seed=1))
+    ex.click(0, 0)
+    assert ex.game.status == "won" and ex.board.summary.startswith("won · 0 mines left")
+
+
 def test_new_game_clears_everything(explorer: Explorer):
     r, c = map(int, np.argwhere(explorer.game.observation.grid == sweeplab.COVERED)[0])
     explorer.flag(r, c)
