@@ -64,6 +64,7 @@ __all__ = [
     "summarize",
     "recall_by_board",
     "recall_by_density",
+    "median_ms_by_area",
     "proof_cells",
     "format_table",
     "manifest",
@@ -285,7 +286,9 @@ def run_bench(
 
 
 def _answered_with_total(rows: pd.DataFrame) -> pd.DataFrame:
-    return rows[(rows["status"] == "ok") & rows["use_total"]]
+    """The rows a method answered with the total, with each board's ``area``."""
+    answered = rows[(rows["status"] == "ok") & rows["use_total"]]
+    return answered.assign(area=answered["height"] * answered["width"])
 
 
 def _recall(rows: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -302,14 +305,19 @@ def recall_by_board(rows: pd.DataFrame) -> pd.DataFrame:
     ``attrs["no_forced_cell"]``); a method that refused every position of a size shows NaN there.
     """
     answered = _answered_with_total(rows)
-    answered = answered.assign(board=answered["height"].astype(str) + "x" + answered["width"].astype(str),
-                               area=answered["height"] * answered["width"])
+    answered = answered.assign(board=answered["height"].astype(str) + "x" + answered["width"].astype(str))
     recall = _recall(answered, "board")
     sizes = answered.drop_duplicates("board").sort_values(["area", "height"])["board"]
     empty = [b for b in sizes if recall[b].isna().all()]
     table = recall[[b for b in sizes if b not in empty]]
     table.attrs["no_forced_cell"] = empty
     return table
+
+
+def median_ms_by_area(rows: pd.DataFrame) -> pd.DataFrame:
+    """Median ms per position of each method at each board area, with the total: columns ``method,
+    area, ms`` (:func:`run_bench`'s rows, answered ones only)."""
+    return _answered_with_total(rows).groupby(["method", "area"])["ms"].median().reset_index()
 
 
 def recall_by_density(rows: pd.DataFrame, *, slice_name: str = "dense30") -> pd.DataFrame:

@@ -356,12 +356,11 @@ def methods_time_figure(rows: pd.DataFrame, *, columns: int = 4):
     """Median time per position against board area: one panel per method (in colour), the other
     methods in grey behind it, so each curve reads on its own and its place among the others at a glance.
     ``rows``: :func:`sweeplab.bench.run_bench`'s (or :func:`sweeplab.experiments.method_power`'s)."""
+    from .bench import median_ms_by_area
     from .methods import METHODS
 
     plt, _ = _plt()
-    answered = rows[(rows["status"] == "ok") & rows["use_total"]]
-    times = (answered.assign(area=answered["height"] * answered["width"])
-             .groupby(["method", "area"])["ms"].median().reset_index())
+    times = median_ms_by_area(rows)
     shown = [m for m in METHODS if m in set(times["method"])]
     n_rows = -(-len(shown) // columns)
     fig, axes = plt.subplots(n_rows, columns, figsize=(11, 2.2 * n_rows), sharex=True, sharey=True,

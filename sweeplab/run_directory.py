@@ -66,7 +66,7 @@ def _numpy_value(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 MANIFEST = "manifest.json"
-#: A chunk's file name (:attr:`Chunk.name`).
+#: A chunk's file name, as :attr:`Chunk.filename` writes it (read back by :func:`_foreign_files`).
 _CHUNK_NAME = re.compile(r"p\d{4,}-g\d{9,}\.parquet")
 LOCK = ".lock"
 #: The folder of the chunk files.
