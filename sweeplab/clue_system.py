@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from .errors import InconsistentPositionError, check_flag
+from .errors import InconsistentPositionError, check_flag, unmet_clue_text
 from .positions import COVERED, FLAG, MINE, Observation, as_observation, neighbour_table
 
 __all__ = ["CellBounds", "ClueSystem", "GridView", "GroupedSystem", "MergedSystem", "clue_system"]
@@ -280,11 +280,10 @@ class ClueSystem:
             high = value > known + covered if obs.noise != "over" else np.zeros(value.shape, bool)
             bad = np.flatnonzero(low | high)
             if bad.size:
-                r, c = divmod(int(clues[bad[0]]), grid.shape[1])
+                i = bad[0]
+                cell = divmod(int(clues[i]), grid.shape[1])
                 raise InconsistentPositionError(
-                    f"clue {int(flat[clues[bad[0]]])} at ({r}, {c}) sees {int(known[bad[0]])} known mines "
-                    f"and {int(covered[bad[0]])} covered cells"
-                )
+                    unmet_clue_text(int(value[i]), cell, int(value[i] - known[i]), int(covered[i])))
         if self.remaining is not None:
             covered_all = int(np.count_nonzero(flat == COVERED))
             if not 0 <= self.remaining <= covered_all:
@@ -335,10 +334,7 @@ class ClueSystem:
         bad, need, n_cov, n_known, n_covered = info.tolist()
         if bad >= 0:
             r, c = divmod(bad, obs.shape[1])
-            raise InconsistentPositionError(
-                f"clue {int(obs.grid[r, c])} at ({r}, {c}) cannot be met: "
-                f"{need} more mines among {n_cov} covered neighbours"
-            )
+            raise InconsistentPositionError(unmet_clue_text(int(obs.grid[r, c]), (r, c), need, n_cov))
         # the kernel counted the known mines: the same figure as self.remaining, without a second pass
         remaining = obs.mines - n_known if self.use_total and obs.mines is not None else None
         if remaining is not None and not 0 <= remaining <= n_covered:

@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
            "InvalidClaimError", "MethodRefused", "check_flag", "close_names", "exact_clues_needed",
-           "interrupted", "mines_text"]
+           "interrupted", "mines_text", "unmet_clue_text"]
 
 
 def close_names(words: Iterable[str], choices: Iterable[str]) -> list[str]:
@@ -39,6 +39,27 @@ def mines_text(n: int) -> str:
     ('1 mine', '0 mines', '-2 mines')
     """
     return f"{n} mine" if n == 1 else f"{n} mines"
+
+
+def unmet_clue_text(value: int, cell: tuple[int, int], need: int, covered: int, *,
+                    kind: str = "covered") -> str:
+    """Why the clue ``value`` at ``cell`` cannot be met: it needs ``need`` more mines among ``covered``
+    neighbours (of that ``kind``: ``"undecided"`` where deduced cells no longer count).
+
+    A negative ``need`` (more known mines around the clue than it shows) is said as such, never as a
+    negative count.
+
+    Examples
+    --------
+    >>> unmet_clue_text(1, (2, 1), -1, 0)
+    'clue 1 at (2, 1) already has 2 mines around it, 1 more than it shows'
+    >>> unmet_clue_text(3, (0, 0), 2, 1)
+    'clue 3 at (0, 0) needs 2 mines more among its 1 covered neighbour'
+    """
+    where = f"clue {value} at ({cell[0]}, {cell[1]})"
+    if need < 0:
+        return f"{where} already has {mines_text(value - need)} around it, {-need} more than it shows"
+    return f"{where} needs {mines_text(need)} more among its {covered} {kind} neighbour{'s' * (covered != 1)}"
 
 
 def check_flag(name: str, value: object) -> bool:

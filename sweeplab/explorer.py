@@ -438,17 +438,29 @@ class Explorer:
 
     def click(self, row: int, col: int) -> int:
         """Reveal a covered cell (what a left click does); returns the cells opened."""
-        if self._code(row, col) != COVERED or self.game.status != "playing":
+        code = self._code(row, col)  # a cell off the board raises first
+        if self._over("reveal") or code != COVERED:
             return 0
         opened = self.game.reveal(row, col)
-        hit = self.game.status == "lost" or self._code(row, col) == MINE  # score mode plays on after a mine
-        self.refresh(message=f"revealed ({row},{col})" + (": a mine" if hit else ""))
+        self.refresh(message=f"revealed ({row},{col})" + (": a mine" if self._hit(row, col) else ""))
         return opened
+
+    def _hit(self, row: int, col: int) -> bool:
+        """The revealed cell was a mine (shown as one: the game is lost, or in score mode plays on)."""
+        return self._code(row, col) == MINE
+
+    def _over(self, action: str) -> bool:
+        """The game has ended: the board says so (the action does nothing) rather than staying silent."""
+        status = self.game.status
+        if status == "playing":
+            return False
+        self.board.message = f"the game is {status}: no {action} now; New game starts the next one"
+        return True
 
     def flag(self, row: int, col: int) -> None:
         """Flag a covered cell, or unflag a flagged one (what a right click does)."""
         code = self._code(row, col)
-        if self.game.status != "playing":
+        if self._over("flag"):
             return
         if code == FLAG:
             self.game.unflag(row, col)
@@ -469,9 +481,9 @@ class Explorer:
 
     def apply(self) -> int:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
-        if self.deduction is None or self.game.status != "playing":
+        if self._over("apply") or self.deduction is None:
             return 0
-        moves = 0
+        moves, hits = 0, []
         for r, c in sorted(self.deduction.mines):
             if self.game.observation.grid[r, c] == COVERED:
                 self.game.flag(r, c)
@@ -480,7 +492,8 @@ class Explorer:
             if self.game.status == "playing" and self.game.observation.grid[r, c] == COVERED:
                 self.game.reveal(r, c)
                 moves += 1
-        self.refresh(message=f"{self.method}: played {moves} move{'s' * (moves != 1)}")
+                hits += [(r, c)] if self._hit(r, c) else []
+        self.refresh(message=f"{self.method}: played {moves} move{'s' * (moves != 1)}" + _mines_hit(hits))
         return moves
 
     def agent_step(self, agent: str | None = None) -> list[tuple[str, int, int, str]]:
@@ -496,7 +509,8 @@ class Explorer:
         -----
         The agent plays through :func:`sweeplab.referee.referee`: it sees only the
         observation (SPEC §5), and its random choices come from the explorer's own
-        generator, seeded with the game's seed.
+        generator, seeded with the seed of the game it started (with ``seed``
+        for a game passed in, whose own seed it cannot know).
         """
         from .agents import make_agent
 
@@ -505,7 +519,7 @@ class Explorer:
                 raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
             with self.board.hold_trait_notifications():
                 self.board.agent = agent
-        if self.game.status != "playing":
+        if self._over("agent step"):
             return []
         g = self.game  # the agent's first move under these rules, as in play (``"auto"`` of best)
         player = make_agent(self.board.agent).for_rules(first_click=g.first_click, shape=g.shape,
@@ -514,7 +528,8 @@ class Explorer:
             (p.move.kind, p.move.row, p.move.col, p.move.source)
             for p in referee(player, g, self._rng, max_turns=1)]
         moves = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
-        self.refresh(message=f"agent {self.board.agent}: {moves or 'no move'}")
+        hits = [(r, c) for k, r, c, _ in played if k == "reveal" and self._hit(r, c)]
+        self.refresh(message=f"agent {self.board.agent}: {moves or 'no move'}" + _mines_hit(hits))
         return played
 
     def new(self, *, seed: int | None = None, level: str | None = None) -> Explorer:
@@ -547,6 +562,11 @@ class Explorer:
         just before the level changed) is said on the board: raised here, ipywidgets would only log it,
         and the board would seem to do nothing."""
         event = content.get("event") if isinstance(content, dict) else None
+        sent_in = content.get("game", self.board.game_id) if isinstance(content, dict) else None
+        if event is not None and sent_in != self.board.game_id:  # sent before New game or a level change
+            self.board.message = (f"{event!s:.20} ignored: it was sent from an earlier game's board "
+                                  f"(game {sent_in!r:.20}, this is game {self.board.game_id})")
+            return
         try:
             if event in ("click", "flag"):
                 cell = cell_pair((content.get("row"), content.get("col")))
@@ -652,14 +672,23 @@ class Explorer:
         grid = obs.grid
         known = int(((grid == FLAG) | (grid == MINE)).sum())
         left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
+        mines = (f"{left} mines left" if left >= 0
+                 else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
         kind = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (", complete" if info.complete
                                                                                  else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "
                                       f"{1000 * d.seconds:.1f} ms")
-        return f"{self.game.status} · {left} mines left · {self.method} ({kind}){found}"
+        return f"{self.game.status} · {mines} · {self.method} ({kind}){found}"
 
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.board._repr_mimebundle_(**kwargs)
+
+
+def _mines_hit(cells: list[tuple[int, int]]) -> str:
+    """What a message adds when reveals hit mines (score mode plays on after one)."""
+    if not cells:
+        return ""
+    return f"; a mine at {', '.join(f'({r},{c})' for r, c in cells)}"
 
 
 def _uses(steps, out: dict) -> dict:

@@ -7,6 +7,7 @@ drawing itself is tested in a real browser by ``test_browser.py``).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -22,7 +23,7 @@ from sweeplab.explorer import Explorer, bound_table, clue_table, rref_steps, rre
 
 def send(ex: Explorer, event: str, **fields) -> None:
     """What the browser sends: a custom message on the board widget."""
-    ex.board._handle_custom_msg({"event": event, **fields}, [])
+    ex.board._handle_custom_msg({"event": event, "game": ex.board.game_id, **fields}, [])
 
 
 def shown(ex: Explorer) -> dict:
@@ -493,3 +494,66 @@ def test_the_interior_column_is_fixed_to_its_count_of_mines(mines, fixed):
     table = panel_table(sweeplab.Observation.from_text("1?????\n??????\n??????", mines=mines), "rref")
     assert table["columns"][3] == {"name": "interior", "count": 14}
     assert [row["fixes"] for row in table["rows"]] == [[], [[3, fixed]]]
+
+
+def test_a_message_from_an_earlier_game_is_ignored_even_on_the_new_board():
+    """A click sent just before New game could land inside the new board and be played there: each
+    message names the game it was sent from (board.js), and one from an earlier game is ignored."""
+    ex = Explorer(level="beginner", seed=4)
+    old = ex.board.game_id
+    send(ex, "new")
+    for event, fields in [("click", {"row": 4, "col": 4}), ("flag", {"row": 0, "col": 0}), ("apply", {}),
+                          ("agent_step", {}), ("new", {})]:
+        ex.board._handle_custom_msg({"event": event, "game": old, **fields}, [])
+        assert ex.game.moves == [] and ex._seed == 5, event
+        assert ex.board.message == (f"{event} ignored: it was sent from an earlier game's board "
+                                    f"(game {old}, this is game {old + 1})")
+    send(ex, "click", row=4, col=4)  # the same click from this game's board is played
+    assert ex.game.moves == [("reveal", 4, 4)]
+
+
+def test_actions_after_the_game_ends_say_so():
+    ex = Explorer(sweeplab.new_game(shape=(3, 3), mines=8, first_click="safe", seed=1))
+    ex.click(0, 0)
+    assert ex.game.status == "won"
+    for action, say in [(lambda: ex.click(1, 1), "reveal"), (lambda: ex.flag(1, 1), "flag"),
+                        (ex.apply, "apply"), (ex.agent_step, "agent step")]:
+        ex.board.message = ""
+        action()
+        assert ex.board.message == f"the game is won: no {say} now; New game starts the next one"
+    with pytest.raises(ValueError, match="outside the 3x3 board"):  # a bad cell is still refused first
+        ex.click(5, 5)
+
+
+def test_apply_and_agent_step_say_a_mine_in_score_mode():
+    """In score mode the game plays on after a mine: Apply (of an unsound method's claim) and Agent step
+    said nothing of it, as a click does."""
+    import dataclasses
+
+    def hit_cell(ex):
+        return next((r, c) for kind, r, c in reversed(ex.game.moves)
+                    if kind == "reveal" and ex.game.observation.grid[r, c] == sweeplab.MINE)
+
+    game = sweeplab.new_game(shape=(6, 6), mines=12, mode="score", first_click="zero", seed=0)
+    ex = Explorer(game, agent="random")
+    ex.click(2, 2)
+    while not game.mines_hit:  # a random agent steps on a mine soon
+        ex.agent_step()
+    r, c = hit_cell(ex)
+    assert game.status == "playing" and ex.board.message.endswith(f"; a mine at ({r},{c})")
+    mine = tuple(map(int, np.argwhere(game.layout & (game.observation.grid == sweeplab.COVERED))[0]))
+    ex.deduction = dataclasses.replace(ex.deduction, safe=frozenset({mine}), mines=frozenset())  # wrong
+    assert ex.apply() == 1 and hit_cell(ex) == mine
+    assert ex.board.message == f"{ex.method}: played 1 move; a mine at ({mine[0]},{mine[1]})"
+
+
+def test_more_flags_than_mines_is_said_without_a_negative_count():
+    ex = Explorer(level="beginner", seed=3)
+    ex.click(0, 0)
+    for r, c in np.argwhere(ex.game.observation.grid == sweeplab.COVERED)[:12].tolist():
+        ex.flag(r, c)
+    assert "2 more flags than mines (a wrong flag?)" in ex.board.summary
+    for method in ["rref", "enumerate", "trivial", "lp", "gf2", "bounded", "subset"]:
+        ex.set_method(method)
+        assert not re.search(r"-\d", ex.board.summary + ex.board.message), (method, ex.board.message)
+        assert "no mine layout fits" in ex.board.message, method

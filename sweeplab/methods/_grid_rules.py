@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from ..clue_system import PAD, ClueSystem
-from ..errors import InconsistentPositionError, mines_text
+from ..errors import InconsistentPositionError, mines_text, unmet_clue_text
 from ._common import Cell, CellSets
 
 
@@ -70,11 +70,12 @@ class Board:
             self.remaining if has_total else 0, self.n_unknown, rule,
         )
         if status == 1:
-            raise InconsistentPositionError(
-                f"clue at {self.cell(at)} needs {mines_text(need)} more among {unk} covered cells"
-            )
+            raise InconsistentPositionError(unmet_clue_text(int(self.clue[at]), self.cell(at), need, unk,
+                                                                    kind="undecided"))
         if status == 2:
-            raise InconsistentPositionError(f"{mines_text(need)} left for {unk} undecided cells")
+            raise InconsistentPositionError(
+                f"{mines_text(-need)} more known or deduced than the total allows" if need < 0
+                else f"the total leaves {mines_text(need)} for {unk} undecided cells")
         self.watch = watch
         self.found_safe.extend(safe.tolist())
         self.found_mines.extend(mines.tolist())

@@ -228,7 +228,8 @@ function render({ model, el }) {
   let selected = null; // the cell whose details show: the last one hovered, kept when the pointer leaves
   let gameId = model.get("game_id");
 
-  const send = (event, extra = {}) => model.send({ event, ...extra });
+  // every message names the game it was sent from: Python ignores one sent before New game or a level change
+  const send = (event, extra = {}) => model.send({ event, game: model.get("game_id"), ...extra });
   const set = (name, value) => { model.set(name, value); model.save_changes(); };
 
   // toolbar: built once, its values follow the model
