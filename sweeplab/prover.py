@@ -120,6 +120,8 @@ LONG_CHAIN = 16
 MAX_MODULAR_ENTRIES = MAX_BLOCK_BYTES // 8
 #: The styles more general than a chain's own, tried for one-step proofs of a long chain's cell.
 _MORE_GENERAL = {"clue": ("pair", "linear"), "pair": ("linear",)}
+#: Links from a cell within which a single combining step is looked for first (:meth:`_Prover.linear_step`).
+NEAR_HOPS = 2
 #: Branch-and-bound nodes of the integer programme tried when an LP certificate fails: a limit
 #: on work, not seconds, so that a proof does not depend on the machine's speed.
 MIP_NODES = 1_000
@@ -218,20 +220,24 @@ class _Rows:
                 rule[c] = int((a > 0) == (end == hi))
         return False, rule, uses
 
-    def component(self, seeds: set[Cell], fixed: dict[Cell, int]) -> list[int]:
-        """Clue rows linked to the rows of ``seeds`` through free cells (the total row left out)."""
+    def component(self, seeds: set[Cell], fixed: dict[Cell, int], *, hops: int | None = None) -> list[int]:
+        """Clue rows linked to the rows of ``seeds`` through free cells (the total row left out), or
+        only those at most ``hops`` links away (0: the rows of ``seeds`` themselves)."""
         rows: set[int] = set()
-        stack = [i for c in seeds for i in self.cell_rows.get(c, ()) if i != self.total]
+        level = {i for c in seeds for i in self.cell_rows.get(c, ()) if i != self.total}
         seen_cells = set(seeds)
-        while stack:
-            i = stack.pop()
-            if i in rows:
-                continue
-            rows.add(i)
-            for c in self.cells[i]:
-                if c not in fixed and c not in seen_cells:
-                    seen_cells.add(c)
-                    stack.extend(j for j in self.cell_rows[c] if j != self.total and j not in rows)
+        while level:
+            rows |= level
+            if hops is not None and hops <= 0:
+                break
+            hops = None if hops is None else hops - 1
+            nxt: set[int] = set()
+            for i in level:
+                for c in self.cells[i]:
+                    if c not in fixed and c not in seen_cells:
+                        seen_cells.add(c)
+                        nxt.update(j for j in self.cell_rows[c] if j != self.total and j not in rows)
+            level = nxt
         return sorted(rows)
 
 
@@ -683,9 +689,16 @@ class _Prover:
         return comp
 
     def linear_step(self, cell: Cell, value: int, fixed: dict[Cell, int]) -> _S | None:
-        """A single combining step fixing the cell: on its component, then with the total row."""
+        """A single combining step fixing the cell: on the rows near it, on its component, then with the
+        total row.  The rows near it (:data:`NEAR_HOPS` links away) are tried first only for their speed:
+        on a large board a component holds hundreds of rows, and the combination is nearly always near."""
+        near = self.rows.component({cell}, fixed, hops=NEAR_HOPS)
         for with_total in (False, True) if self.rows.total is not None else (False,):
             rows = self.rows_for({cell}, fixed, with_total)
+            if not with_total and len(rows) > len(near):
+                step = self.lp_fix(cell, value, fixed, near)
+                if step is not None:
+                    return step
             if rows:
                 step = self.lp_fix(cell, value, fixed, rows)
                 if step is not None:
