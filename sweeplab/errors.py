@@ -99,6 +99,9 @@ class ContradictoryClaimError(ValueError):
         super().__init__(message)
         self.safe, self.mines, self.cells = safe, mines, safe & mines
 
+    def __reduce__(self):  # pickled whole: raised in a worker process, it reaches the caller as it is
+        return type(self), (str(self), self.safe, self.mines)
+
 
 class InvalidClaimError(ValueError):
     """A method claimed a cell that is not a covered cell of the position (revealed, flagged or off the
@@ -107,6 +110,9 @@ class InvalidClaimError(ValueError):
     def __init__(self, message: str, cell: tuple[int, int]) -> None:
         super().__init__(message)
         self.cell = cell
+
+    def __reduce__(self):  # as ContradictoryClaimError's
+        return type(self), (str(self), self.cell)
 
 
 class MethodRefused(ValueError):

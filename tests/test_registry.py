@@ -407,6 +407,40 @@ def test_methods_registered_in_this_process_reach_worker_processes(registered):
     assert one[cols].equals(two[cols]) and two["certain_test_single"].sum() > 0
 
 
+def both_ways(obs, *, use_total=True):
+    """A bug: the first covered cell claimed both safe and a mine."""
+    first = set(sweeplab.clue_system(obs, use_total=use_total).cells[:1])
+    return first, first
+
+
+def on_a_number(obs, *, use_total=True):
+    """A bug: a revealed cell claimed safe."""
+    return {tuple(int(v) for v in np.argwhere(obs.grid >= 0)[0])} if (obs.grid >= 0).any() else set(), set()
+
+
+@pytest.mark.parametrize("function, error", [(both_ways, "ContradictoryClaimError"),
+                                             (on_a_number, "InvalidClaimError")])
+def test_a_method_bug_raised_in_a_worker_reaches_the_caller_as_with_one_worker(function, error):
+    """These two errors could not be unpickled (their extra arguments), so with two workers the pool broke
+    (BrokenProcessPool, a TypeError deep inside) where one worker said the method's bug in one line."""
+    import pickle
+
+    sweeplab.register_method("test-bug", function, sound=True, complete=False)
+    try:
+        messages = []
+        for workers in (1, 2):
+            with pytest.raises(ValueError) as info:
+                sweeplab.play("chain", methods=["test-bug"], level="beginner", games=4, seed=1,
+                              workers=workers)
+            assert type(info.value).__name__ == error
+            messages.append(str(info.value))
+        assert messages[0] == messages[1] and "test-bug" in messages[0]
+        again = pickle.loads(pickle.dumps(info.value))
+        assert str(again) == messages[0] and vars(again) == vars(info.value)
+    finally:
+        sweeplab.unregister_method("test-bug")
+
+
 def test_dask_workers_get_the_methods_registered_here(registered):
     """What a Dask worker runs: plugins imported, then the other registered methods registered."""
     from sweeplab.executor import _call, _registered
