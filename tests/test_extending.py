@@ -186,7 +186,7 @@ def test_cascade_shares_list_the_chain_played_in_its_order(clean_registry):
 @dataclasses.dataclass(frozen=True)
 class _EdgeFirst(Agent):
     methods: tuple[str, ...] = ("trivial", "enumerate")
-    first_move: str = "corner"
+    first_move: str | tuple[int, int] = "corner"
     use_total: bool = True
     interior_after: int = 0
 
@@ -205,6 +205,8 @@ def test_a_registered_agent_plays_by_name_with_options_on_any_worker_count(clean
     assert one.drop(columns=timing).equals(two.drop(columns=timing))
     assert set(one["agent"]) == {"edge-first"} and one["won"].any()
     assert make_agent("edge-first", interior_after=3).interior_after == 3
+    # the README's agent takes every first move the base class does (a narrower annotation refused a cell)
+    assert sweeplab.play("edge-first", first_move=(3, 3), level="beginner", games=2, seed=5)["won"].size == 2
     with pytest.raises(ValueError, match="no option 'bias'"):
         make_agent("edge-first", bias=1)
 
@@ -242,7 +244,7 @@ AGENT_PLUGIN = textwrap.dedent('''
     @dataclasses.dataclass(frozen=True)
     class Mine(Agent):
         methods: tuple = ("trivial",)
-        first_move: str = "corner"
+        first_move: str | tuple[int, int] = "corner"
         def guess(self, obs, rng):
             return random_covered(obs.grid, rng)
 
@@ -391,3 +393,19 @@ def test_the_fingerprint_of_a_notebooks_method_sees_its_literals_and_not_its_lin
     assert fingerprint(4, 0) != same
     assert fingerprint(3, 1) != same
     assert fingerprint(3.0, 0) != same  # another value as Python sees it, though equal
+
+
+@pytest.mark.slow
+def test_the_readme_python_examples_run_as_written(clean_registry, tmp_path: Path, monkeypatch):
+    """Every ```python block of the README, in order, in one namespace (they build on each other): its agent
+    example once declared ``first_move: str``, which refused the cells the base class takes."""
+    import re
+
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 3
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for k, block in enumerate(blocks):
+        exec(compile(block, f"README block {k}", "exec"), namespace)
+    assert {"full-clues"} <= set(sweeplab.METHODS) and "edge-first" in AGENTS
