@@ -126,6 +126,9 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     if not isinstance(use_total, bool | np.bool_):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
+    from .methods import METHODS, deduce, untimed
+
+    sound = method in METHODS and METHODS[method].sound
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
@@ -135,6 +138,8 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
                     opened_first = played.opened
                     continue
                 turns = played.turn
+                if sound:
+                    _check_claim(game, method, played.move.kind, (played.move.row, played.move.col))
                 if played.move.kind == "reveal":
                     reveals += 1
                 else:
@@ -142,7 +147,6 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         except MethodRefused:
             return Progress(opened_first, turns, reveals, flags, refused=True)
         return Progress(opened_first, turns, reveals, flags)
-    from .methods import deduce, untimed
     from .positions import COVERED
 
     opened_first = game.reveal(*opening)
@@ -168,10 +172,24 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
             if game.status == "playing" and game.observation.grid[cell] == COVERED:
                 game.reveal(*cell)
                 reveals += 1
+                if sound:
+                    _check_claim(game, method, "reveal", cell)
         for cell in mines:
+            if sound:
+                _check_claim(game, method, "flag", cell)
             game.flag(*cell)
             flags += 1
     return Progress(opened_first, turns, reveals, flags)
+
+
+def _check_claim(game: Game, method: str, kind: str, cell: tuple[int, int]) -> None:
+    """The layout is known here: a sound method's wrong claim is its bug, said, never a lost game."""
+    assert game.layout is not None  # placed by the opening click
+    if bool(game.layout[cell]) == (kind == "flag"):
+        return
+    claim, truth = ("safe", "a mine") if kind == "reveal" else ("a mine", "safe")
+    raise ValueError(f"method {method!r}, registered sound, claimed {cell} {claim}, but it is {truth} in "
+                     f"this layout: a bug in the method; fix it, or register it with sound=False")
 
 
 def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True,

@@ -329,3 +329,43 @@ def test_the_grade_without_the_total_is_found_without_it():
     layout = np.array([[0, 0, 0, 1], [0, 0, 0, 0], [0, 1, 0, 0]], dtype=bool)
     assert grade(layout, (2, 3)) == "subset" and grade(layout, (2, 3), use_total=False) == "rref"
     assert solves(layout, (2, 3), "subset") and not solves(layout, (2, 3), "subset", use_total=False)
+
+
+def _wrong_pair(obs, *, use_total=True):
+    """A bug: beside every clue, the covered cells of the first clue row claimed safe (or all mines)."""
+    system = sweeplab.clue_system(obs, use_total=use_total)
+    if system.n_equations == 0:
+        return set(), set()
+    cells = {system.cells[j] for j in np.flatnonzero(system.A[0])}
+    return (cells, set()) if system.b[0] < len(cells) else (set(), cells)
+
+
+@pytest.mark.parametrize("convention", ["all", "reveal", "single"])
+def test_a_wrong_claim_of_a_method_registered_sound_is_said_where_the_layout_is_known(convention):
+    """Generation, grading and reach play on known layouts: a sound method's wrong claim was read as a
+    board it cannot solve (another layout tried), so its bug went unseen."""
+    sweeplab.register_method("test-wrong-pair", _wrong_pair, sound=True, complete=False)
+    try:
+        wrong = (r"method 'test-wrong-pair', registered sound, claimed \(\d+, \d+\) (safe|a mine), "
+                 r"but it is (a mine|safe) in this layout")
+        with pytest.raises(ValueError, match=wrong):
+            for seed in range(20):
+                layout = np.random.default_rng(seed).random((8, 8)) < 0.2
+                layout[:2, :2] = False
+                solves(layout, (0, 0), "test-wrong-pair", convention=convention)
+        with pytest.raises(ValueError, match="registered sound, claimed"):
+            generate_board("beginner", solvable_by="test-wrong-pair", seed=1)
+    finally:
+        sweeplab.unregister_method("test-wrong-pair")
+    sweeplab.register_method("test-wrong-pair", _wrong_pair, sound=False, complete=False)
+    try:  # registered unsound: a wrong claim is a lost game (or a flag too many), as in play
+        from sweeplab.noguess import solve_layout
+
+        layouts = [np.random.default_rng(s).random((8, 8)) < 0.2 for s in range(20)]
+        for layout in layouts:
+            layout[:2, :2] = False
+        statuses = {solve_layout(layout, (0, 0), "test-wrong-pair", convention=convention).status
+                    for layout in layouts}
+        assert "lost" in statuses, statuses
+    finally:
+        sweeplab.unregister_method("test-wrong-pair")
