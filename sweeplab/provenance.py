@@ -21,10 +21,12 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
-from types import CodeType, ModuleType
+from types import CodeType, MappingProxyType, ModuleType
 from typing import Any
 
 import numpy as np
+
+from ._source_files import PACKAGE_DIR, helper_modules, outside_path, read_source
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
@@ -34,8 +36,6 @@ __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_finge
 #: promise the same draws across releases), numba's compiled arithmetic, scipy and HiGHS's programs.
 OUTCOME_PACKAGES = ("numpy", "numba", "scipy", "highspy")
 
-#: The package's source directory (what :func:`code_fingerprint` reads by default).
-PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 @cache
@@ -183,13 +183,16 @@ def function_fingerprint(function: Any) -> str:
     of the globals it names (numbers, strings, bytes and tuples of them by
     value; anything mutable, such as a list, a dict or a numpy array, only by
     its type, and an array by its shape too, since a method may fill it as it
-    plays), its defaults, and the functions of the same script it calls (a
-    numba-compiled one by its Python source), in turn; a partial's function
-    and arguments; a callable object's class; for a class (an agent), each
+    plays: a table of settings counts by value as a ``types.MappingProxyType``), its defaults, and the
+    functions of the same script it calls (a numba-compiled one by its Python source), in turn; a
+    partial's function and arguments; a callable object's class and attributes (by the same rules); for
+    a class (an agent), each
     class of its bases that is not sweeplab's: its module's file, else the
     code of its functions and its plain values (field defaults).  Nothing is
     hashed by a text that changes between processes (a set's order, an
-    address).
+    address).  A plugin's file edited since this process imported it raises
+    ``ValueError`` (:func:`~sweeplab._source_files.read_source`): the process
+    runs the old code.
 
     Examples
     --------
@@ -228,7 +231,21 @@ def function_fingerprint(function: Any) -> str:
         _hash_function(digest, called, set())
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
+    if holder is not fn:  # a callable object: its attributes too (``Rule(slack=1)`` is not ``Rule(0)``)
+        for key, value in sorted(_attributes(fn).items()):
+            digest.update(b"attribute\0" + key.encode() + b"\0" + _value_text(value).encode())
     return digest.hexdigest()[:16]
+
+
+def _attributes(obj: Any) -> dict[str, Any]:
+    """An object's own attributes: its ``__dict__`` and ``__slots__``."""
+    out = dict(getattr(obj, "__dict__", {}))
+    for klass in type(obj).__mro__:
+        slots = vars(klass).get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                out[slot] = getattr(obj, slot)
+    return out
 
 
 def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
@@ -278,8 +295,8 @@ def _hash_modules_named(digest: Any, code: CodeType) -> None:
     the same bytes whether the module is imported yet or not."""
     for name in sorted(_code_names(code)):
         file = _module_file(name)
-        if file is not None and not _outside_path(file):
-            digest.update(b"named\0" + name.encode() + b"\0" + file.read_bytes())
+        if file is not None and not outside_path(file):
+            digest.update(b"named\0" + name.encode() + b"\0" + read_source(file, name))
 
 
 def _module_file(name: str) -> Path | None:
@@ -309,18 +326,12 @@ def _plain_text(value: Any) -> str | None:
         if isinstance(value, frozenset):
             return f"frozenset({', '.join(sorted(texts))})"
         return f"tuple({', '.join(texts)})"
+    if isinstance(value, MappingProxyType):  # a read-only mapping: how a method's table of settings counts
+        items = [(_plain_text(k), _plain_text(v)) for k, v in value.items()]
+        if any(k is None or v is None for k, v in items):
+            return None
+        return f"mapping({', '.join(sorted(f'{k}: {v}' for k, v in items))})"
     return None
-
-
-def _outside_path(path: Path) -> bool:
-    """``path`` is sweeplab's, the standard library's or an installed package's."""
-    path = path.resolve()
-    return any(path.is_relative_to(o) for o in _outside_roots())
-
-
-@cache
-def _outside_roots() -> tuple[Path, ...]:
-    return tuple({Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}) + (PACKAGE_DIR,)
 
 
 def _outside(module: str | None) -> bool:
@@ -332,7 +343,7 @@ def _outside(module: str | None) -> bool:
         file = getattr(sys.modules.get(module), "__file__", None)
     except Exception:  # noqa: BLE001 - a lazy module whose __getattr__ raises: not a script's own
         return True
-    return not isinstance(file, str) or _outside_path(Path(file))
+    return not isinstance(file, str) or outside_path(Path(file))
 
 
 def _hash_module_file(digest: Any, module: str) -> bool:
@@ -341,9 +352,9 @@ def _hash_module_file(digest: Any, module: str) -> bool:
     file = None if module == "__main__" else getattr(sys.modules.get(module), "__file__", None)
     if file is None or not Path(file).is_file():
         return False
-    digest.update(b"file\0" + Path(file).read_bytes())
-    for helper in _helper_files(module):  # a plugin's own modules it takes code from
-        digest.update(b"helper\0" + helper.name.encode() + b"\0" + helper.read_bytes())
+    digest.update(b"file\0" + read_source(Path(file), module))
+    for name, helper in helper_modules(module):  # a plugin's own modules it takes code from
+        digest.update(b"helper\0" + helper.name.encode() + b"\0" + read_source(helper, name))
     return True
 
 
@@ -365,29 +376,6 @@ def _hash_class_body(digest: Any, klass: type) -> None:
                 digest.update(text.encode() + b"\0")
             else:
                 digest.update(type(part).__qualname__.encode() + b"\0")
-
-
-def _helper_files(module: str) -> list[Path]:
-    """The source files of the modules ``module`` takes names from, directly or through one another,
-    that are neither sweeplab's (:func:`code_fingerprint`), the standard library's nor an installed
-    package's: a plugin's helper modules."""
-    seen, todo, files = {module}, [module], []
-    while todo:
-        for value in list(vars(sys.modules[todo.pop()]).values()):
-            try:
-                name = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
-            except Exception:  # noqa: BLE001 - an odd object (a lazy proxy) names no module
-                continue
-            if not isinstance(name, str) or name in seen or name not in sys.modules:
-                continue
-            seen.add(name)
-            file = getattr(sys.modules[name], "__file__", None)
-            path = None if file is None else Path(file).resolve()
-            if path is None or path.suffix != ".py" or _outside_path(path):
-                continue
-            files.append(path)
-            todo.append(name)
-    return sorted(files)
 
 
 def _hash_code(digest: Any, code: CodeType) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import subprocess
 import sys
 
@@ -434,9 +435,11 @@ def test_a_method_bug_raised_in_a_worker_reaches_the_caller_as_with_one_worker(f
                               workers=workers)
             assert type(info.value).__name__ == error
             messages.append(str(info.value))
-        assert messages[0] == messages[1] and "test-bug" in messages[0]
+        # the same error, from whichever game a worker met it in first
+        assert [re.sub(r"\(\d+, \d+\)", "cell", m) for m in messages[:1]] == [
+            re.sub(r"\(\d+, \d+\)", "cell", m) for m in messages[1:]] and "method 'test-bug'" in messages[0]
         again = pickle.loads(pickle.dumps(info.value))
-        assert str(again) == messages[0] and vars(again) == vars(info.value)
+        assert str(again) == messages[1] and vars(again) == vars(info.value)
     finally:
         sweeplab.unregister_method("test-bug")
 

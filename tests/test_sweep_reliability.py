@@ -1,6 +1,7 @@
 """Sweep directories with one writer, chunks that prove their identity, workers that die with their parent,
 and ``play`` on any executor (issue 14)."""
 
+import importlib
 import json
 import logging
 import os
@@ -516,6 +517,12 @@ def test_a_resume_after_a_plugin_method_changed_is_refused(tmp_path, plugin_modu
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
     chunk.unlink()
     plugin_module.write_text(PLUGIN_SOURCE.replace('"trivial"', '"subset"'))  # an edit of the plugin
+    # this process still runs the code it imported: recorded as the new code's, its games would have
+    # joined a later resume by the new code (a researcher's review)
+    with pytest.raises(ValueError, match="resume_plugin_module.*changed since this process imported it.*"
+                                         "Restart it"):
+        run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+    importlib.reload(sys.modules["resume_plugin_module"])  # as a new process would: the new code registered
     with pytest.raises(ValueError, match="started by other code of method 'resume-plugin'"):
         run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
     assert len(list((out / "chunks").glob("*.parquet"))) == 1  # nothing was played
@@ -634,7 +641,8 @@ def test_a_registered_methods_columns_are_zero_where_it_never_ran(tmp_path):
 def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
     """An edit of a module the plugin takes its rule from changes the method's fingerprint (a resume
     would have mixed two versions); the standard library and installed packages are not hashed."""
-    from sweeplab.provenance import _helper_files, function_fingerprint
+    from sweeplab._source_files import helper_modules
+    from sweeplab.provenance import function_fingerprint
 
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "fp_helpers").mkdir()
@@ -648,9 +656,15 @@ def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
     try:
         import fp_plugin
 
-        assert [p.name for p in _helper_files("fp_plugin")] == ["more.py", "rules.py"]  # not numpy, json
+        assert [p.name for _, p in helper_modules("fp_plugin")] == ["more.py", "rules.py"]  # not numpy, json
         before = function_fingerprint(fp_plugin.claims)
         (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'subset'\n")
+        with pytest.raises(ValueError, match="rules.py .module 'fp_helpers.rules'. changed since"):
+            function_fingerprint(fp_plugin.claims)  # the helper in memory is the old one
+        for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
+            sys.modules.pop(name, None)  # a new process
+        import fp_plugin
+
         assert function_fingerprint(fp_plugin.claims) != before
     finally:
         for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
@@ -816,3 +830,40 @@ def test_loading_a_sweep_with_chunks_still_missing_says_so(tmp_path):
     sorted((out / "chunks").glob("*.parquet"))[0].unlink()
     with pytest.warns(UserWarning, match="1 of 2 planned chunks are not written yet .*: 2 of 4 games"):
         assert len(load_results(out)) == 2
+
+
+def test_a_callable_objects_attributes_and_a_read_only_table_are_in_its_fingerprint():
+    """``register_method("rule", Rule(slack))``: the slack came from outside the source (an environment
+    variable), and a resume by ``Rule(1)`` of a run by ``Rule(0)`` was accepted, mixing the two."""
+    from types import MappingProxyType
+
+    from sweeplab.provenance import function_fingerprint
+
+    namespace: dict = {"__name__": "__main__", "MappingProxyType": MappingProxyType}
+    exec(textwrap.dedent("""
+        class Rule:
+            __slots__ = ("slack",)
+            def __init__(self, slack):
+                self.slack = slack
+            def __call__(self, obs, *, use_total=True):
+                return set(), set()
+
+        class Loose:
+            def __init__(self, slack):
+                self.slack, self.memo = slack, {}
+            def __call__(self, obs, *, use_total=True):
+                return set(), set()
+
+        def tabled(obs, *, use_total=True):
+            return set(), set() if TABLE["keep"] else set()
+        """), namespace)
+    Rule, Loose = namespace["Rule"], namespace["Loose"]
+    assert function_fingerprint(Rule(0)) == function_fingerprint(Rule(0)) != function_fingerprint(Rule(1))
+    filled = Loose(0)
+    filled.memo[1] = 2  # what a method fills as it plays counts by type only: resumes stay possible
+    assert function_fingerprint(Loose(0)) == function_fingerprint(filled) != function_fingerprint(Loose(1))
+    prints = []
+    for table in (MappingProxyType({"keep": 1}), MappingProxyType({"keep": 2}), {"keep": 1}, {"keep": 2}):
+        namespace["TABLE"] = table
+        prints.append(function_fingerprint(namespace["tabled"]))
+    assert prints[0] != prints[1] and prints[2] == prints[3]  # a read-only table by value, a dict by type
