@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -647,3 +648,23 @@ def test_the_lp_still_checks_a_position_when_the_block_search_is_over_its_memory
         consistency.has_layout(Observation.from_text("???\n121", mines=0), use_total=True, time_limit=None)
     assert consistency.has_layout(Observation.from_text("???\n121", mines=2), use_total=True,
                                   time_limit=None) is None  # a point, no proof of a layout
+
+
+def test_the_sweeplab_command_finds_a_plugin_in_the_current_folder(tmp_path):
+    """``python -m sweeplab --plugin mymod`` found mymod.py in the current folder, the installed ``sweeplab``
+    command did not (a bare ModuleNotFoundError, no hint): both look there now."""
+    script = Path(sys.executable).with_name("sweeplab")
+    if not script.exists():
+        pytest.skip("the sweeplab console script is not installed beside this Python")
+    (tmp_path / "folder_plugin.py").write_text(
+        "import sweeplab\n\ndef nothing(obs, *, use_total=True):\n    return set(), set()\n\n"
+        "sweeplab.register_method('folder-rule', nothing, sound=True, complete=False)\n")
+    (tmp_path / "p.txt").write_text("??1\n?21\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SWEEPLAB_PLUGINS")}
+    command = [str(script), "solve", "p.txt", "--plugin"]
+    run = subprocess.run([*command, "folder_plugin", "--method", "folder-rule"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "folder-rule (sound): 0 safe, 0 mines" in run.stdout, run.stderr[-2000:]
+    run = subprocess.run([*command, "elsewhere_plugin"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2 and "run it from the folder that holds the module" in run.stderr

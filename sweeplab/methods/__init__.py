@@ -735,8 +735,11 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
         try:
             importlib.import_module(module)
         except Exception as exc:  # noqa: BLE001 - any failure of a plugin is reported as bad input
+            missing = isinstance(exc, ModuleNotFoundError) and exc.name == module.split(".")[0]
+            hint = ("; the command line looks in the current folder: run it from the folder that holds "
+                    "the module, or put that folder on PYTHONPATH") if missing else ""
             raise ValueError(f"plugin {module!r} (--plugin or {PLUGINS_ENV}) could not be imported: "
-                             f"{type(exc).__name__}: {exc}") from exc
+                             f"{type(exc).__name__}: {exc}{hint}") from exc
         loaded.append(module)
     if loaded:
         os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(plugin_names() + tuple(loaded)))
