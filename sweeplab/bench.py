@@ -53,7 +53,7 @@ import pandas as pd
 
 from .clue_system import clue_system
 from .corpus import CorpusPosition, corpus_hash, midgame_positions
-from .errors import MethodRefused
+from .errors import MethodRefused, unknown_choice
 from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .provenance import source_commit
@@ -117,7 +117,7 @@ def _resolve(methods: Sequence[str | MethodInfo] | None) -> list[MethodInfo]:
         elif m in METHODS:
             out.append(METHODS[m])
         else:
-            raise ValueError(f"unknown method {m!r}; choose from {sorted(METHODS)}")
+            raise ValueError(unknown_choice("method", m, METHODS))
     return out
 
 

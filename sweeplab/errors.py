@@ -14,10 +14,10 @@ import numpy as np
 
 __all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
            "InvalidClaimError", "MethodRefused", "check_flag", "close_names", "exact_clues_needed",
-           "interrupted", "mines_text", "unmet_clue_text"]
+           "interrupted", "mines_text", "unknown_choice", "unmet_clue_text"]
 
 
-def close_names(words: Iterable[str], choices: Iterable[str]) -> list[str]:
+def close_names(words: Iterable[str], choices: Iterable[str], *, cutoff: float = 0.8) -> list[str]:
     """The choices a misspelt word probably meant (for "did you mean ..." in a message), sorted.
 
     Examples
@@ -26,8 +26,32 @@ def close_names(words: Iterable[str], choices: Iterable[str]) -> list[str]:
     ['first_click']
     """
     choices = list(choices)
-    return sorted({m for w in words for m in difflib.get_close_matches(w, choices, n=1, cutoff=0.8)
+    return sorted({m for w in words for m in difflib.get_close_matches(w, choices, n=1, cutoff=cutoff)
                    if m != w})
+
+
+def unknown_choice(kind: str, name: object, choices: Iterable[str]) -> str:
+    """The message for an unknown method or agent: a close name, the choices, and how to add one.
+
+    Examples
+    --------
+    >>> print(unknown_choice("method", "rrefs", ["rref", "trivial"]))  # doctest: +NORMALIZE_WHITESPACE
+    unknown method 'rrefs' (did you mean 'rref'?); choose from ['rref', 'trivial'], or register your own
+    (sweeplab.register_method; on the command line, --plugin MODULE loads the module that registers it)
+    >>> print(unknown_choice("method", "rref,trivial", ["rref", "trivial"]))  # doctest: +ELLIPSIS
+    unknown method 'rref,trivial' (a list is written as JSON: ["rref", "trivial"]); choose from ...
+    """
+    choices = sorted(choices)
+    text = f"unknown {kind} {name!r}"
+    if isinstance(name, str):
+        parts = [part.strip() for part in name.split(",")]
+        close = close_names([name], choices, cutoff=0.6)
+        if len(parts) > 1 and all(part in choices for part in parts):
+            text += f" (a list is written as JSON: [{', '.join(f'{chr(34)}{p}{chr(34)}' for p in parts)}])"
+        elif close:
+            text += f" (did you mean {', '.join(map(repr, close))}?)"
+    return (f"{text}; choose from {choices}, or register your own (sweeplab.register_{kind}; on the command "
+            f"line, --plugin MODULE loads the module that registers it)")
 
 
 def mines_text(n: int) -> str:

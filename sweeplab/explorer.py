@@ -29,7 +29,7 @@ import pandas as pd
 from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
-from .errors import MethodRefused
+from .errors import MethodRefused, unknown_choice
 from .executor import check_count
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info
@@ -395,7 +395,7 @@ class Explorer:
                              f"{type(game).__name__} {game!r:.40}; for a preset pass level={game!r:.20}")
         method_info(method)  # ValueError naming the choices
         if not isinstance(agent, str) or agent not in AGENTS:
-            raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
+            raise ValueError(unknown_choice("agent", agent, AGENTS))
         seed = check_count("seed", seed)  # an int: a new game takes the next one
         given = game is not None
         self.game = g = (game if game is not None
@@ -516,7 +516,7 @@ class Explorer:
 
         if agent is not None:
             if agent not in AGENTS:
-                raise ValueError(f"unknown agent {agent!r}; choose one of {sorted(AGENTS)}")
+                raise ValueError(unknown_choice("agent", agent, AGENTS))
             with self.board.hold_trait_notifications():
                 self.board.agent = agent
         if self._over("agent step"):

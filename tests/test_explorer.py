@@ -438,7 +438,7 @@ def test_the_hover_calls_probabilities_exact_only_where_they_are():
 def test_bad_arguments_and_controls_are_refused_or_undone():
     with pytest.raises(ValueError, match="game must be a sweeplab Game.*for a preset pass level='beginner'"):
         Explorer("beginner")
-    with pytest.raises(ValueError, match=r"unknown agent \['best'\]; choose one of"):
+    with pytest.raises(ValueError, match=r"unknown agent \['best'\]; choose from"):
         Explorer(agent=["best"])
     ex = Explorer(seed=3)
     ex.board.agent = "nope"  # from Python: no such agent, so the board keeps the one it had

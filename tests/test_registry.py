@@ -668,3 +668,15 @@ def test_the_sweeplab_command_finds_a_plugin_in_the_current_folder(tmp_path):
     run = subprocess.run([*command, "elsewhere_plugin"], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 2 and "run it from the folder that holds the module" in run.stderr
+
+
+def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option():
+    """A researcher's review: a forgotten --plugin on resume, or ``methods=rref,trivial`` on the command line,
+    got only the list of choices."""
+    with pytest.raises(ValueError, match=r"unknown agent 'bets' \(did you mean 'best'\?\).*--plugin MODULE"):
+        make_agent("bets")
+    with pytest.raises(ValueError, match=r"unknown method 'rref,trivial' \(a list is written as JSON: "
+                                         r"\[\"rref\", \"trivial\"\]\)"):
+        make_agent("chain", methods=["rref,trivial"])
+    with pytest.raises(ValueError, match=r"unknown method 'rrefs' \(did you mean 'rref'\?\).*register_"):
+        deduce(Observation.from_text("1?"), "rrefs")

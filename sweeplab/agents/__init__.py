@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np  # noqa: F401  (doctest namespace)
 
 from .._source_files import note_registered
-from ..errors import close_names
+from ..errors import close_names, unknown_choice
 from ..positions import COVERED, Observation  # noqa: F401  (doctest namespace)
 from .base import Agent, Move, first_cell, random_covered  # noqa: F401  (random_covered: doctest)
 from .basic import ChainAgent, CspAgent, LstsqAgent, RandomAgent, RrefAgent, TrivialAgent
@@ -189,7 +189,7 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
         try:
             cls = AGENTS[agent].cls
         except KeyError:
-            raise ValueError(f"unknown agent {agent!r}; choose from {sorted(AGENTS)}") from None
+            raise ValueError(unknown_choice("agent", agent, AGENTS)) from None
         known = ({f.name for f in dataclasses.fields(cls) if f.init} - getattr(cls, "unused_options", set())
                  if dataclasses.is_dataclass(cls) else set(options))  # else the agent checks its own
         unknown = sorted(set(options) - known)

@@ -243,9 +243,10 @@ def _explanations(obs: Observation, d) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from .. import METHODS
+    from ..errors import unknown_choice
 
     if not args.all and args.method not in METHODS:
-        raise ValueError(f"unknown method {args.method!r}; choose from {', '.join(sorted(METHODS))}")
+        raise ValueError(unknown_choice("method", args.method, METHODS))
     obs = read_position(args.file, mines=args.mines, noise=args.noise)
     methods = list(METHODS) if args.all else [args.method]
     if args.time_limit is not None and not args.time_limit > 0:

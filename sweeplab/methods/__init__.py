@@ -41,6 +41,7 @@ from ..errors import (
     check_flag,
     exact_clues_needed,
     interrupted,
+    unknown_choice,
 )
 from ..positions import COVERED, Observation, as_observation, cell_pair
 from ._consistency import has_layout
@@ -441,8 +442,7 @@ def method_info(name: str) -> MethodInfo:
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown method {name!r}; choose from {sorted(_REGISTRY)} "
-                         "(or register your own with sweeplab.register_method)") from None
+        raise ValueError(unknown_choice("method", name, _REGISTRY)) from None
 
 
 def untimed(method: str) -> dict[str, Any]:
