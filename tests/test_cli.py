@@ -209,6 +209,18 @@ def test_compare_plays_both_agents_on_the_same_games(capsys):
     assert f"B - A: {paired_difference(a['won'], b['won'])}" in out
 
 
+def test_compare_says_an_unsound_agents_wrong_claims(capsys):
+    """An unsound challenger only looked worse: its wrong claims (mines it opened as certain) went unsaid."""
+    argv = ["compare", 'chain methods=["lstsq"]', "best", "--level", "intermediate", "--games", "60",
+            "--seed", "1", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    games = sweeplab.play("chain", methods=["lstsq"], level="intermediate", games=60, seed=1)
+    wrong, hit = int(games["wrong_claims"].sum()), int((games["wrong_claims"] > 0).sum())
+    assert wrong > 0 and lines[1].endswith(f"; {wrong} wrong claim{'s' * (wrong != 1)} in {hit} games")
+    assert "wrong" not in lines[2]  # best claims nothing wrong: nothing said
+
+
 def test_play_takes_agent_options_after_the_name(capsys):
     """As compare does: "best lookahead=1 first_move=[2,2]" is the agent and its options (it was refused
     as an unknown agent)."""

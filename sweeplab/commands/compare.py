@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{where}; the same {d.games} seeds for both (seed {args.seed or 0}); the first clicks "
               f"differ, {cells}, so the boards differ where a first click moved a mine")
     width = max(map(len, specs))
-    for label, text, wins in zip("AB", specs, (d.wins_a, d.wins_b), strict=True):
-        print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}")
+    for label, text, wins, g in zip("AB", specs, (d.wins_a, d.wins_b), games, strict=True):
+        wrong = int(g["wrong_claims"].sum())  # an unsound method's claims that were mines or safe cells
+        said = f"; {wrong} wrong claim{'s' * (wrong != 1)} in {int((g['wrong_claims'] > 0).sum())} games" \
+            if wrong else ""
+        print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}{said}")
     print(f"B - A: {d}")
     return 0
