@@ -319,7 +319,11 @@ def test_config_grid_keys_of_the_whole_run_and_typos_are_named(tmp_path, capsys)
     assert "'seed', 'workers'" in err and "top level" in err
     config.write_text('games = 2\nout = "o"\n[grid]\nagent = "trivial"\nlevle = "beginner"\n')
     assert main(["sweep", str(config), *FAST]) == 2
-    assert "it has agent, levle" in error_line(capsys)
+    assert "it has agent, levle: is 'levle' a misspelling?" in error_line(capsys)
+    config.write_text('games = 2\nout = "o"\n[grid]\nagents = ["trivial"]\nlevel = "beginner"\n')
+    assert main(["sweep", str(config), *FAST]) == 2
+    assert ("give --agent (or an agent in the config's [grid]; it has agents, level: is 'agents' a "
+            "misspelling?)") in error_line(capsys)
 
 
 def test_bench_refuses_an_empty_method_list(capsys):

@@ -33,6 +33,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ..errors import close_names
 from . import add_plugin_argument, plain_text
 
 #: Parameters a grid may vary, with the parser of one command-line value.
@@ -304,6 +305,15 @@ def load_config(path: str) -> dict[str, Any]:
     return config
 
 
+def _grid_keys(grid: dict, wanted: list[str]) -> str:
+    """What the [grid] has instead, for a message: its keys, and those that look like a misspelling."""
+    if not grid:
+        return ""
+    typos = [k for k in sorted(grid) if close_names([k], wanted, cutoff=0.6)]
+    meant = f": is {' or '.join(map(repr, typos))} a misspelling?" if typos else ""
+    return f"; it has {', '.join(sorted(grid))}{meant}"
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep", help="play agents over a grid of parameters, resumable, locally or on Dask",
@@ -328,10 +338,10 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(path) if path else {"grid": {}}
     grid = {**config["grid"], **grid_from_args(args, lists=True)}
     if "agent" not in grid:
-        raise ValueError("give --agent (or an agent in the config's [grid])")
+        raise ValueError(f"give --agent (or an agent in the config's [grid]{_grid_keys(grid, ['agent'])})")
     if "level" not in grid and "shape" not in grid:
-        raise ValueError(f"give --level or --shape (or one in the config's [grid]; it has "
-                         f"{', '.join(sorted(grid))})")
+        raise ValueError(f"give --level or --shape (or one in the config's [grid]"
+                         f"{_grid_keys(grid, ['level', 'shape'])})")
     games = args.games if args.games is not None else config.get("games")
     out = args.out or config.get("out")
     if games is None:
