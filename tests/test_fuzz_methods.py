@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import numpy as np
 import pytest
 
+import sweeplab
 from sweeplab import InconsistentPositionError, Observation
 from sweeplab.testing.fuzz import count_probabilities, fuzz, fuzz_parts, main
 
@@ -43,6 +47,32 @@ def test_count_probabilities_by_hand():
 def test_cli_prints_the_rate(capsys):
     assert main(["--positions", "5", "--seed", "1", "--no-progress"]) == 0
     assert "positions/s" in capsys.readouterr().out
+
+
+def test_the_fuzzer_checks_a_plugins_methods_alone(capsys):
+    """A researcher's review: the fuzzer had no --plugin (only SWEEPLAB_PLUGINS) and no --methods."""
+    from sweeplab.methods import plugin_names
+
+    keep = os.environ.get(sweeplab.methods.PLUGINS_ENV)
+    try:
+        argv = ["--positions", "20", "--seed", "2", "--no-progress", "--plugin", "sweeplab.example_plugin"]
+        assert main([*argv, "--methods", "rref-reversed"]) == 0
+        assert "sweeplab.example_plugin" in plugin_names()
+        one = capsys.readouterr().out
+        assert main(argv) == 0  # every sound method, the plugin's included
+        every = capsys.readouterr().out
+        calls = [int(re.search(r"(\d+) calls, 0 failures", out).group(1)) for out in (one, every)]
+        assert 0 < 5 * calls[0] < calls[1]
+    finally:
+        if keep is None:
+            os.environ.pop(sweeplab.methods.PLUGINS_ENV, None)
+        else:
+            os.environ[sweeplab.methods.PLUGINS_ENV] = keep
+    for methods, said in [("lstsq", "'lstsq' is not registered sound"), ("rrefs", "did you mean 'rref'"),
+                          (",", "--methods names no method")]:
+        with pytest.raises(SystemExit):
+            main(["--positions", "1", "--methods", methods])
+        assert said in capsys.readouterr().err
 
 
 def test_a_part_sees_exactly_the_positions_of_the_whole_run():

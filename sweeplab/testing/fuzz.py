@@ -30,14 +30,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, MethodRefused
-from ..methods import METHODS, deduce
+from ..errors import InconsistentPositionError, MethodRefused, unknown_choice
+from ..methods import METHODS, deduce, load_plugins
 from ..positions import COVERED, FLAG, MINE, Observation
 from ..probability import probabilities
 from . import random_positions
@@ -112,17 +112,19 @@ def count_probabilities(obs: Observation, *, use_total: bool = True) -> np.ndarr
     return out.reshape(h, w)
 
 
-def _calls() -> Iterator[tuple[str, dict[str, Any]]]:
+def _calls(methods: Sequence[str] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     for name, info in METHODS.items():
-        if info.sound:
+        if info.sound and (methods is None or name in methods):
             yield name, {}
             for options in OPTION_SETTINGS.get(name, ()):
                 yield name, options
 
 
-def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False) -> tuple[int, list[Failure]]:
-    """Check ``n`` positions (indices ``start .. start + n - 1`` of ``seed``); ``(calls, failures)``."""
-    calls = list(_calls())
+def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False,
+         methods: Sequence[str] | None = None) -> tuple[int, list[Failure]]:
+    """Check ``n`` positions (indices ``start .. start + n - 1`` of ``seed``) with ``methods`` (every
+    sound one by default); ``(calls, failures)``."""
+    calls = list(_calls(methods))
     failures: list[Failure] = []
     n_calls = 0
     positions = random_positions(n, seed=seed, start=start)
@@ -193,13 +195,14 @@ def fuzz(n: int, *, seed: int = 0, start: int = 0, progress: bool = False) -> tu
 
 
 def fuzz_parts(n: int, *, seed: int = 0, start: int = 0, workers: int | None = 1, part: int = 1000,
-               progress: bool = False) -> tuple[int, list[Failure]]:
+               progress: bool = False, methods: Sequence[str] | None = None) -> tuple[int, list[Failure]]:
     """:func:`fuzz` in parts of ``part`` positions on ``workers`` processes (same positions, result)."""
     if workers == 1:
-        return fuzz(n, seed=seed, start=start, progress=progress)
+        return fuzz(n, seed=seed, start=start, progress=progress, methods=methods)
     from ..executor import run_tasks
 
-    tasks = [{"n": min(part, n - k), "seed": seed, "start": start + k} for k in range(0, n, part)]
+    tasks = [{"n": min(part, n - k), "seed": seed, "start": start + k, "methods": methods}
+             for k in range(0, n, part)]
     n_calls, failures = 0, []
     bar = None
     if progress:
@@ -225,14 +228,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes, each checking parts of 1000 positions (default 1; 0: every core)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--methods", help="comma-separated sound methods to check (default: every one)")
+    parser.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                        help="import a module that registers methods first (repeatable)")
     args = parser.parse_args(argv)
     if args.positions < 1:
         parser.error(f"--positions must be positive, got {args.positions}")
     for flag in ("seed", "start", "workers"):
         if getattr(args, flag) < 0:
             parser.error(f"--{flag} must be non-negative, got {getattr(args, flag)}")
+    try:
+        load_plugins(args.plugin)
+    except ValueError as exc:
+        parser.error(str(exc))
+    methods = None if args.methods is None else [m.strip() for m in args.methods.split(",") if m.strip()]
+    sound = [name for name, info in METHODS.items() if info.sound]
+    for name in methods or ():
+        if name not in sound:
+            parser.error(unknown_choice("method", name, sound) if name not in METHODS
+                         else f"{name!r} is not registered sound: the fuzzer checks sound methods ({sound})")
+    if methods == []:
+        parser.error("--methods names no method")
     t0 = time.perf_counter()
-    n_calls, failures = fuzz_parts(args.positions, seed=args.seed, start=args.start,
+    n_calls, failures = fuzz_parts(args.positions, seed=args.seed, start=args.start, methods=methods,
                                    workers=args.workers or None, progress=not args.no_progress)
     seconds = time.perf_counter() - t0
     print(f"{args.positions} positions (seed {args.seed}, from {args.start}), {n_calls} calls, "
