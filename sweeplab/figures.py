@@ -56,6 +56,17 @@ def _plt():
     return plt, sns
 
 
+def _boxplot(data: pd.DataFrame, **kwargs) -> None:
+    """``seaborn.boxplot``, without the deprecation warning it makes Matplotlib 3.11 give for its own
+    ``vert=`` argument (seaborn 0.13.2, the latest, still passes it; nothing a caller can change)."""
+    import warnings
+
+    _, sns = _plt()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="vert: bool was deprecated", category=DeprecationWarning)
+        sns.boxplot(data, **kwargs)
+
+
 def _draws_table(*columns: str) -> Callable[[Callable], Callable]:
     """Refuse, naming the fix, a table the figure cannot draw: not a non-empty DataFrame, or one
     without one of the ``columns`` the figure reads (which pandas or seaborn would report deep inside
@@ -554,7 +565,7 @@ def geometry_figure(df: pd.DataFrame):
     plt, sns = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     levels = list(dict.fromkeys(df["level"]))
-    sns.boxplot(df, x="level", y="nullity", hue="level", order=levels, ax=axes[0], legend=False)
+    _boxplot(df, x="level", y="nullity", hue="level", order=levels, ax=axes[0], legend=False)
     axes[0].set(title="nullity of the frontier's clue matrix", ylabel="variables - rank")
     for lv in levels:
         g = df[df["level"] == lv]
@@ -618,8 +629,8 @@ def proofs_figure(rows: pd.DataFrame):
     for ax, column, label in ((axes[0], "proof_rows", "distinct rows per proof"),
                               (axes[1], "steps", "combining steps per proof")):
         if len(with_total):
-            sns.boxplot(with_total, x="method", y=column, hue="slice", order=methods, hue_order=levels, ax=ax,
-                        fliersize=2, linewidth=0.8, legend=ax is axes[0])
+            _boxplot(with_total, x="method", y=column, hue="slice", order=methods, hue_order=levels, ax=ax,
+                     fliersize=2, linewidth=0.8, legend=ax is axes[0])
         ax.set_yscale("log", base=2)
         ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
         ax.set(xlabel="", ylabel=label, title=f"{label} (with the total)")

@@ -284,3 +284,19 @@ def test_the_published_rates_are_those_the_sources_give():
         ("beginner", "safe"): 0.9169, ("intermediate", "safe"): 0.7823, ("expert", "safe"): 0.4113,
         ("beginner", "zero"): 0.9717, ("intermediate", "zero"): 0.8908, ("expert", "zero"): 0.543}
     assert dict(PUBLISHED_000) == {"random": 0.0, "trivial": 0.5825, "csp": 0.712, "lstsq": 0.68}
+
+
+@pytest.mark.filterwarnings("error::DeprecationWarning")
+def test_the_box_plots_draw_without_seaborns_deprecation_warning():
+    """seaborn 0.13.2 passes ``vert=`` to Matplotlib 3.11, which warned in every report run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = pd.DataFrame({"level": ["beginner"] * 3 + ["expert"] * 3, "revealed": [0.1, 0.5, 0.9] * 2,
+                          "nullity": [1, 2, 3, 4, 5, 6], "log10_layouts": [1.0, 2.0, 3.0] * 2,
+                          "components": [1, 2, 1, 3, 2, 1]})
+    fig = FIGURES["014-geometry"](table)
+    assert len(fig.axes) == 3 and fig.axes[0].get_title() == "nullity of the frontier's clue matrix"
+    plt.close(fig)
