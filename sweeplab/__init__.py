@@ -69,4 +69,5 @@ __all__ = [
 # SWEEPLAB_PLUGINS=mod1,mod2 registers their methods and agents in any process importing sweeplab (README)
 from . import methods as _methods  # noqa: E402 - once the whole API above is defined: plugins import it
 
+_methods.search_current_folder()  # the sweeplab command finds plugins where python -m sweeplab does
 _methods.load_env_plugins()

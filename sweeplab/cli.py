@@ -82,8 +82,6 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "plugin", None):
             from .methods import load_plugins
 
-            if os.getcwd() not in map(os.path.abspath, sys.path):  # the console script: as python -m finds it
-                sys.path.append(os.getcwd())
             load_plugins(args.plugin)
         return int(args.func(args) or 0)
     except (KeyboardInterrupt, SystemError) as exc:  # numba wraps a Ctrl-C in a SystemError

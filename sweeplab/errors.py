@@ -30,24 +30,32 @@ def close_names(words: Iterable[str], choices: Iterable[str], *, cutoff: float =
                    if m != w})
 
 
-def unknown_choice(kind: str, name: object, choices: Iterable[str]) -> str:
+def unknown_choice(kind: str, name: object, choices: Iterable[str], *, in_list: bool = False) -> str:
     """The message for an unknown method or agent: a close name, the choices, and how to add one.
+
+    ``in_list``: the name is an item of a list (a chain's ``methods``), where names run together with
+    commas were meant as a list written as JSON; elsewhere one name is wanted.
 
     Examples
     --------
     >>> print(unknown_choice("method", "rrefs", ["rref", "trivial"]))  # doctest: +NORMALIZE_WHITESPACE
     unknown method 'rrefs' (did you mean 'rref'?); choose from ['rref', 'trivial'], or register your own
     (sweeplab.register_method; on the command line, --plugin MODULE loads the module that registers it)
-    >>> print(unknown_choice("method", "rref,trivial", ["rref", "trivial"]))  # doctest: +ELLIPSIS
+    >>> both = ["rref", "trivial"]
+    >>> print(unknown_choice("method", "rref,trivial", both, in_list=True))  # doctest: +ELLIPSIS
     unknown method 'rref,trivial' (a list is written as JSON: ["rref", "trivial"]); choose from ...
+    >>> print(unknown_choice("method", "rref,trivial", ["rref", "trivial"]))  # doctest: +ELLIPSIS
+    unknown method 'rref,trivial' (one name, not a list); choose from ...
     """
     choices = sorted(choices)
     text = f"unknown {kind} {name!r}"
     if isinstance(name, str):
         parts = [part.strip() for part in name.split(",")]
         close = close_names([name], choices, cutoff=0.6)
-        if len(parts) > 1 and all(part in choices for part in parts):
+        if len(parts) > 1 and in_list:
             text += f" (a list is written as JSON: [{', '.join(f'{chr(34)}{p}{chr(34)}' for p in parts)}])"
+        elif len(parts) > 1:
+            text += " (one name, not a list)"
         elif close:
             text += f" (did you mean {', '.join(map(repr, close))}?)"
     return (f"{text}; choose from {choices}, or register your own (sweeplab.register_{kind}; on the command "
@@ -123,8 +131,8 @@ class ContradictoryClaimError(ValueError):
         super().__init__(message)
         self.safe, self.mines, self.cells = safe, mines, safe & mines
 
-    def __reduce__(self):  # pickled whole: raised in a worker process, it reaches the caller as it is
-        return type(self), (str(self), self.safe, self.mines)
+    def __reduce__(self):  # pickled whole, notes too: raised in a worker, it reaches the caller as it is
+        return type(self), (str(self), self.safe, self.mines), self.__dict__
 
 
 class InvalidClaimError(ValueError):
@@ -136,7 +144,7 @@ class InvalidClaimError(ValueError):
         self.cell = cell
 
     def __reduce__(self):  # as ContradictoryClaimError's
-        return type(self), (str(self), self.cell)
+        return type(self), (str(self), self.cell), self.__dict__
 
 
 class MethodRefused(ValueError):

@@ -256,10 +256,16 @@ def _registered() -> tuple:
 
 def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
           extra: Sequence[Any] = ()) -> Any:
-    """Run one task in a worker, after importing the plugin modules and registering the other
-    methods and agents (``extra``, :func:`_registered`) as the caller has them: a long-lived worker
-    may hold an earlier registration of the same name (a notebook's method before an edit).  The
-    same code is kept (each task ships its own copy, which would pile up in the method caches)."""
+    """Run one task in a worker, after :func:`_prepare`."""
+    _prepare(plugins, extra)
+    return function(**task)
+
+
+def _prepare(plugins: Sequence[str], extra: Sequence[Any] = ()) -> None:
+    """Import the plugin modules and register the other methods and agents (``extra``,
+    :func:`_registered`) as the caller has them: a long-lived worker may hold an earlier registration
+    of the same name (a notebook's method before an edit).  The same code is kept (each task ships its
+    own copy, which would pile up in the method caches)."""
     if plugins or extra:
         from .agents import AGENTS, AgentInfo, register_agent
         from .methods import METHODS, load_plugins, register_method
@@ -278,7 +284,6 @@ def _call(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[st
                 register_method(info.name, info.function, sound=info.sound, complete=info.complete,
                                 summary=info.summary, reference=info.reference,
                                 reads_bounds=info.reads_bounds, replace=known is not None)
-    return function(**task)
 
 
 def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
@@ -288,9 +293,13 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
     ``methods`` (not sweeplab's own) it ran, and the versions that can change games."""
     from . import provenance
 
-    result = _call(function, plugins, task, extra)
-    return (provenance.code_fingerprint(), provenance.method_fingerprints(list(methods)),
-            provenance.environment(), result)
+    try:  # before the task: what a method counts as it plays is not its code
+        _prepare(plugins, extra)
+        code, fingerprints = provenance.code_fingerprint(), provenance.method_fingerprints(list(methods))
+    except ValueError as exc:  # a plugin or sweeplab edited on disk since this worker imported it
+        raise ValueError(f"a Dask worker holds older code than its files: {exc} (on the workers: restart "
+                         f"them, client.restart())") from None
+    return code, fingerprints, provenance.environment(), function(**task)
 
 
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ._source_files import PACKAGE_DIR, helper_modules, outside_path, read_source
+from ._source_files import PACKAGE_DIR, helper_modules, imported_in, outside_path, read_source
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
@@ -185,14 +185,15 @@ def function_fingerprint(function: Any) -> str:
     its type, and an array by its shape too, since a method may fill it as it
     plays: a table of settings counts by value as a ``types.MappingProxyType``), its defaults, and the
     functions of the same script it calls (a numba-compiled one by its Python source), in turn; a
-    partial's function and arguments; a callable object's class and attributes (by the same rules); for
+    partial's function and arguments; a callable object's class and attributes, or a bound method's
+    function and object's attributes (by the same rules, as first fingerprinted here); for
     a class (an agent), each
     class of its bases that is not sweeplab's: its module's file, else the
     code of its functions and its plain values (field defaults).  Nothing is
     hashed by a text that changes between processes (a set's order, an
-    address).  A plugin's file edited since this process imported it raises
-    ``ValueError`` (:func:`~sweeplab._source_files.read_source`): the process
-    runs the old code.
+    address).  A plugin's file edited since this process imported its module
+    (and not reloaded) raises ``ValueError``: the process runs the old code
+    (:func:`~sweeplab._source_files.check_current`).
 
     Examples
     --------
@@ -220,6 +221,9 @@ def function_fingerprint(function: Any) -> str:
                 if not _hash_module_file(digest, module):
                     _hash_class_body(digest, klass)
         return digest.hexdigest()[:16]
+    if inspect.ismethod(fn) and not inspect.isclass(fn.__self__):  # a bound method: its function and object
+        digest.update(function_fingerprint(fn.__func__).encode() + _attributes_text(fn.__self__).encode())
+        return digest.hexdigest()[:16]
     holder = fn if inspect.isfunction(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
     called = fn if holder is fn else vars(holder).get("__call__")
@@ -232,9 +236,26 @@ def function_fingerprint(function: Any) -> str:
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     if holder is not fn:  # a callable object: its attributes too (``Rule(slack=1)`` is not ``Rule(0)``)
-        for key, value in sorted(_attributes(fn).items()):
-            digest.update(b"attribute\0" + key.encode() + b"\0" + _value_text(value).encode())
+        digest.update(_attributes_text(fn).encode())
     return digest.hexdigest()[:16]
+
+
+#: The attributes of each callable object as first fingerprinted in this process, with the object
+#: (held, so that its id names no other): what it plays with, not what it counts as it plays.
+_FIRST_ATTRIBUTES: dict[int, tuple[Any, str]] = {}
+
+
+def _attributes_text(obj: Any) -> str:
+    """A callable object's attributes, by the rules of :func:`_value_text`, as they were the first time
+    it was fingerprinted here (before it played: a run fingerprints its methods first), so that a count
+    it keeps as it plays does not make its own resume look like other code."""
+    held = _FIRST_ATTRIBUTES.get(id(obj))
+    if held is not None and held[0] is obj:
+        return held[1]
+    text = "".join(f"attribute\0{key}\0{_value_text(value)}\0"
+                   for key, value in sorted(_attributes(obj).items()))
+    _FIRST_ATTRIBUTES[id(obj)] = (obj, text)
+    return text
 
 
 def _attributes(obj: Any) -> dict[str, Any]:
@@ -291,9 +312,9 @@ def _code_names(code: CodeType) -> set[str]:
 
 
 def _hash_modules_named(digest: Any, code: CodeType) -> None:
-    """The files of a plugin's own modules that ``code`` names (``import helper`` in a function's body):
+    """The files of a plugin's own modules that ``code`` imports (``import helper`` in a function's body):
     the same bytes whether the module is imported yet or not."""
-    for name in sorted(_code_names(code)):
+    for name in imported_in(code):
         file = _module_file(name)
         if file is not None and not outside_path(file):
             digest.update(b"named\0" + name.encode() + b"\0" + read_source(file, name))

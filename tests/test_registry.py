@@ -441,6 +441,8 @@ def test_a_method_bug_raised_in_a_worker_reaches_the_caller_as_with_one_worker(f
             re.sub(r"\(\d+, \d+\)", "cell", m) for m in messages[1:]] and "method 'test-bug'" in messages[0]
         again = pickle.loads(pickle.dumps(info.value))
         assert str(again) == messages[1] and vars(again) == vars(info.value)
+        info.value.add_note("raised while proving")  # a note added on the way up travels too
+        assert pickle.loads(pickle.dumps(info.value)).__notes__ == ["raised while proving"]
     finally:
         sweeplab.unregister_method("test-bug")
 
@@ -668,6 +670,10 @@ def test_the_sweeplab_command_finds_a_plugin_in_the_current_folder(tmp_path):
     run = subprocess.run([*command, "elsewhere_plugin"], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 2 and "run it from the folder that holds the module" in run.stderr
+    run = subprocess.run([str(script), "solve", "p.txt", "--method", "folder-rule"], cwd=tmp_path,
+                         env={**env, "SWEEPLAB_PLUGINS": "folder_plugin"}, capture_output=True, text=True,
+                         timeout=120)  # the environment variable, as --plugin
+    assert run.returncode == 0 and "folder-rule (sound)" in run.stdout, run.stderr[-2000:]
 
 
 def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option():
@@ -680,3 +686,5 @@ def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option()
         make_agent("chain", methods=["rref,trivial"])
     with pytest.raises(ValueError, match=r"unknown method 'rrefs' \(did you mean 'rref'\?\).*register_"):
         deduce(Observation.from_text("1?"), "rrefs")
+    with pytest.raises(ValueError, match=r"unknown method 'rref,trivial' \(one name, not a list\)"):
+        deduce(Observation.from_text("1?"), "rref,trivial")  # where one name is wanted, no JSON advice

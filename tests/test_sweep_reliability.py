@@ -519,8 +519,8 @@ def test_a_resume_after_a_plugin_method_changed_is_refused(tmp_path, plugin_modu
     plugin_module.write_text(PLUGIN_SOURCE.replace('"trivial"', '"subset"'))  # an edit of the plugin
     # this process still runs the code it imported: recorded as the new code's, its games would have
     # joined a later resume by the new code (a researcher's review)
-    with pytest.raises(ValueError, match="resume_plugin_module.*changed since this process imported it.*"
-                                         "Restart it"):
+    with pytest.raises(ValueError, match=r"resume_plugin_module.*changed since this process imported it "
+                                         r"\(first_rule differs\).*restart the process"):
         run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
     importlib.reload(sys.modules["resume_plugin_module"])  # as a new process would: the new code registered
     with pytest.raises(ValueError, match="started by other code of method 'resume-plugin'"):
@@ -656,10 +656,11 @@ def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
     try:
         import fp_plugin
 
-        assert [p.name for _, p in helper_modules("fp_plugin")] == ["more.py", "rules.py"]  # not numpy, json
+        helpers = [p.name for _, p in helper_modules("fp_plugin")]
+        assert helpers == ["__init__.py", "more.py", "rules.py"]  # not numpy, json
         before = function_fingerprint(fp_plugin.claims)
         (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'subset'\n")
-        with pytest.raises(ValueError, match="rules.py .module 'fp_helpers.rules'. changed since"):
+        with pytest.raises(ValueError, match=r"rules.py .module 'fp_helpers.rules'. changed .* \(METHOD"):
             function_fingerprint(fp_plugin.claims)  # the helper in memory is the old one
         for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
             sys.modules.pop(name, None)  # a new process

@@ -19,9 +19,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, MethodRefused
+from ..errors import InconsistentPositionError, MethodRefused, unknown_choice
 from ..game import first_click_fits
-from ..methods import deduce, method_info, untimed
+from ..methods import METHODS, deduce, method_info, untimed
 from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
@@ -301,7 +301,10 @@ class Agent:
                              ) from None
         seen: dict[str, str] = {}
         for m in methods:
-            canonical = method_info(m).name  # ValueError naming the choices for an unknown method
+            try:
+                canonical = method_info(m).name
+            except ValueError:  # an item of the list: "rref,trivial" was meant as two
+                raise ValueError(unknown_choice("method", m, METHODS, in_list=True)) from None
             if canonical in seen:
                 raise ValueError(f"methods {methods!r} name {canonical!r} twice ({seen[canonical]!r} and "
                                  f"{m!r}); name each method once: a second try proves nothing new")

@@ -323,7 +323,7 @@ Root seed 1031 (tuning), expert, safe corner:
 
 Where ``best`` loses (:func:`sweeplab.losses.play_losses`, games
 300,000..302,999 of root seed 1000, 42.5% won): per 100 games, 25.7 in the
-opening (under 5% of the safe cells open), 13.4 at coin flips, 8.0 on a
+opening (under 10% of the safe cells open), 13.4 at coin flips, 8.0 on a
 cell riskier than the safest (the guesses above), 5.3 in the endgame and
 5.1 on another safest guess.
 
@@ -373,16 +373,18 @@ said otherwise (``sweeplab compare A B --level expert --first-click ...
   games): +20/-17.
 
 Both parts had gained on tuning games before (the credit +489/-402 in the
-thirteenth round, the larger endgame +82/-44 and +30/-35 with a zero start
-in the eleventh round and in session 19, +21/-15 and +23/-13 with a safe
-corner in the seventh and second).  So the larger endgame is the default on
+thirteenth round, the larger endgame +82/-44 with a zero start in the
+eleventh round, though +30/-35 in session 19, and +21/-15 and +23/-13 with
+a safe corner in the seventh and second).  So the larger endgame is the default on
 every board (it changes almost nothing on intermediate), and under the zero
 rule on boards at least :data:`WIDE_DENSITY` dense :meth:`BestAgent.for_rules`
 adds the credit (:data:`ZERO_RULE_CREDIT`, ``coin_flip_credit=None``);
 with a safe corner the credit lost on tuning games.  On the 80,000 fresh
 zero-start games the new play won 54.05% [53.71, 54.40] (+1,022/-889, z =
 3.0, +0.17 points), on the 40,000 fresh safe-corner games 40.66% [40.18,
-41.14].  Speed (200 games, one process, same sitting; two rounds): 62-63
+41.14]; on 50,000 fresh games each (seed 6337, session 30), beginner 91.71%
+and 97.16%, intermediate 78.29% and 89.28% (safe corner and zero start).
+Speed (200 games, one process, same sitting; two rounds): 62-63
 expert games per CPU second with a safe corner (80-88 with the endgame of
 session 18), 46-53 with a zero start (80-105 before), 266-289 intermediate
 (281-312).
@@ -403,7 +405,8 @@ compare A B --level expert --first-click ... --games N --seed S --workers
 - 4,000 layouts with the default 300,000 nodes, zero start (seed 1069):
   +25/-9 (p = 0.009), most of the gain, at 44.6 against 53.4 expert games
   per CPU second (57.3 against 65.6 with a safe corner; another sitting):
-  the next candidate default, not yet tried on fresh games.
+  the next candidate default (tried on fresh games in the sixteenth round:
+  no gain).
 
 The larger endgame gains a little with a zero start, but costs speed:
 38.0 against 44.1 expert games per CPU second with a safe corner and 31.3
@@ -985,7 +988,8 @@ class BestAgent(BestV1Agent):
         guess the cell the endgame search on them rates best; 0: never.
         1,000 layouts won +131/-100 of 20,000 tuning games and +245/-238 of
         40,000 fresh ones (safe corner), at 40 expert games per CPU second
-        against 65: off by default (sixteenth round).
+        against 65 (safe corner, ``sweeplab.play``, one sitting): off by
+        default (sixteenth round).
     sampled_cells : int, default 96
         The most covered cells (flags not counted) for ``sampled_endgame``.
 

@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     width = max(map(len, specs))
     for label, text, wins, g in zip("AB", specs, (d.wins_a, d.wins_b), games, strict=True):
         wrong = int(g["wrong_claims"].sum())  # an unsound method's claims that were mines or safe cells
-        said = f"; {wrong} wrong claim{'s' * (wrong != 1)} in {int((g['wrong_claims'] > 0).sum())} games" \
-            if wrong else ""
+        hit = int((g["wrong_claims"] > 0).sum())
+        said = f"; {wrong} wrong claim{'s' * (wrong != 1)} in {hit} game{'s' * (hit != 1)}" if wrong else ""
         print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}{said}")
     print(f"B - A: {d}")
     return 0

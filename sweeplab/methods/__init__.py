@@ -21,6 +21,7 @@ import importlib
 import inspect
 import os
 import re
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -32,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._source_files import note_registered
 from ..errors import (
     ContradictoryClaimError,
     InconsistentPositionError,
@@ -345,7 +345,6 @@ def register_method(
     info = MethodInfo(name, sound, complete, str(summary), str(reference), function,
                       reads_bounds=reads_bounds)
     _REGISTRY[name] = info
-    note_registered(function)  # its plugin's files as imported (a later edit must not pass for this code)
     return info
 
 
@@ -736,7 +735,7 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
             importlib.import_module(module)
         except Exception as exc:  # noqa: BLE001 - any failure of a plugin is reported as bad input
             missing = isinstance(exc, ModuleNotFoundError) and exc.name == module.split(".")[0]
-            hint = ("; the command line looks in the current folder: run it from the folder that holds "
+            hint = ("; the sweeplab command looks in the current folder: run it from the folder that holds "
                     "the module, or put that folder on PYTHONPATH") if missing else ""
             raise ValueError(f"plugin {module!r} (--plugin or {PLUGINS_ENV}) could not be imported: "
                              f"{type(exc).__name__}: {exc}{hint}") from exc
@@ -744,6 +743,14 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
     if loaded:
         os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys(plugin_names() + tuple(loaded)))
     return loaded
+
+
+def search_current_folder() -> None:
+    """Under the ``sweeplab`` command, put the current folder first on ``sys.path``, as ``python -m
+    sweeplab`` does: a ``--plugin`` or :data:`PLUGINS_ENV` module there is found by either (the command's
+    own folder, the environment's ``bin``, comes first otherwise)."""
+    if os.path.basename(sys.argv[0] if sys.argv else "") == "sweeplab" and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 def load_env_plugins() -> list[str]:
