@@ -868,3 +868,62 @@ def test_a_callable_objects_attributes_and_a_read_only_table_are_in_its_fingerpr
         namespace["TABLE"] = table
         prints.append(function_fingerprint(namespace["tabled"]))
     assert prints[0] != prints[1] and prints[2] == prints[3]  # a read-only table by value, a dict by type
+
+
+def test_a_plugin_edited_under_the_process_refuses_until_reloaded(tmp_path, monkeypatch):
+    """The module in memory is compared with its file: an edit not yet loaded refuses (the process runs the
+    old code), a reload passes with the new file's fingerprint; a helper read only for a constant
+    (``from helper import METHOD``) counts too."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "st_helper.py").write_text("METHOD = 'trivial'\n")
+    plugin = ("from st_helper import METHOD\nimport sweeplab\n\n"
+              "def rule(obs, *, use_total=True):\n    return sweeplab.deduce(obs, METHOD).safe, set()\n")
+    (tmp_path / "st_plugin.py").write_text(plugin)
+    try:
+        import st_helper
+        import st_plugin
+
+        before = function_fingerprint(st_plugin.rule)
+        (tmp_path / "st_plugin.py").write_text("# a comment moves the code down\n" + plugin)
+        assert function_fingerprint(st_plugin.rule) != before  # the file is what is recorded ...
+        importlib.reload(st_plugin)  # ... and lines moved are no change of code: no refusal before or after
+        (tmp_path / "st_helper.py").write_text("METHOD = 'subset'\n")
+        with pytest.raises(ValueError, match=r"st_helper.py .module 'st_helper'. changed since this process "
+                                             r"imported it \(METHOD differs\)"):
+            function_fingerprint(st_plugin.rule)
+        importlib.reload(st_helper)
+        importlib.reload(st_plugin)  # now it runs what its files hold
+        assert st_plugin.METHOD == "subset"
+        reloaded = function_fingerprint(st_plugin.rule)
+        for name in ("st_plugin", "st_helper"):
+            sys.modules.pop(name)
+        import st_plugin as fresh  # as a new process imports it
+
+        assert function_fingerprint(fresh.rule) == reloaded != before
+    finally:
+        for name in ("st_plugin", "st_helper"):
+            sys.modules.pop(name, None)
+
+
+def test_a_bound_method_and_a_counting_object_are_fingerprinted_by_what_they_play_with():
+    from sweeplab.provenance import function_fingerprint
+
+    namespace: dict = {"__name__": "__main__"}
+    exec(textwrap.dedent("""
+        class Rules:
+            def __init__(self, method):
+                self.method, self.calls = method, 0
+            def claims(self, obs, *, use_total=True):
+                self.calls += 1
+                return set(), set()
+            __call__ = claims
+        """), namespace)
+    Rules = namespace["Rules"]
+    trivial, subset = Rules("trivial"), Rules("subset")
+    assert function_fingerprint(trivial.claims) != function_fingerprint(subset.claims)  # was one constant
+    first = function_fingerprint(trivial), function_fingerprint(trivial.claims)
+    trivial(None)
+    trivial.claims(None)  # it counts as it plays: its own resume is no other code
+    assert (function_fingerprint(trivial), function_fingerprint(trivial.claims)) == first
