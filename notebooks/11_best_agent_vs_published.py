@@ -107,8 +107,10 @@ pd.DataFrame(losses).round(2)
 # [97.01, 97.30], intermediate 78.29% [77.93, 78.65] and 89.28% [89.00, 89.54], each interval holding the
 # published rate (91.69%, 97.17%, 78.23% and 89.08%). The play before (session 19, fresh seed 8128) won
 # 40.73% [40.39, 41.07] of 80,000 expert games with a safe corner start and 53.98% [53.49, 54.47] of
-# 40,000 with a zero start. Its speed is in "Speed", below (the issue asks for at least 30 expert games
-# per CPU second). How it got there, measurement by measurement, is at the end of this notebook.
+# 40,000 with a zero start. It plays 62-73 expert games per CPU second with a safe corner and 52-54 with
+# a zero start (`benchmarks/agent_speed.py --agents best --games 200 --repeat 2 [--first-click zero]`,
+# idle machine, 2026-11-27, two sittings; the issue asks for at least 30). How it got there, measurement
+# by measurement, is at the end of this notebook.
 #
 # **Where the expert figures come from.** The strongest published solver (David Hill's JSMinesweeper
 # and its Java sibling) plays by the rules used here: mines placed uniformly on every cell but the
