@@ -21,7 +21,8 @@ import hashlib
 import importlib.machinery
 import inspect
 import sys
-from functools import cache
+import threading
+from functools import cache, lru_cache
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -68,11 +69,10 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
 
 def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     """What of ``module`` differs from the source ``data`` of its ``file`` ("" when nothing does)."""
-    try:
-        compiled = compile(data, file, "exec", dont_inherit=True)
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+    parsed = _parsed(file, data)
+    if parsed is None:
         return "the file no longer compiles"
+    compiled, tree = parsed
     loader = getattr(getattr(module, "__spec__", None), "loader", None)
     if type(loader) is importlib.machinery.SourceFileLoader:  # another loader may rewrite the code (pytest's)
         in_file: dict[str, set[str]] = {}
@@ -86,6 +86,21 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
         if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
             return f"{name} differs"
     return ""
+
+
+#: CPython 3.11's parser keeps its recursion count per interpreter: two threads parsing at once (a Dask
+#: worker's threads) fail with "AST constructor recursion depth mismatch".
+_PARSING = threading.Lock()
+
+
+@lru_cache(maxsize=256)
+def _parsed(file: str, data: bytes) -> tuple[CodeType, ast.Module] | None:
+    """The code and syntax tree of the source ``data`` of ``file`` (``None``: it does not compile)."""
+    with _PARSING:
+        try:
+            return compile(data, file, "exec", dont_inherit=True), ast.parse(data)
+        except (SyntaxError, ValueError):
+            return None
 
 
 def _codes(code: CodeType):
@@ -186,9 +201,12 @@ def _imported_names(module: ModuleType) -> list[str]:
     if not isinstance(file, str) or not file.endswith(".py"):
         return []
     try:
-        tree = ast.parse(Path(file).read_bytes())
-    except (OSError, SyntaxError, ValueError):
+        parsed = _parsed(file, Path(file).read_bytes())
+    except OSError:
         return []
+    if parsed is None:
+        return []
+    tree = parsed[1]
     package = module.__package__ or ""
     names = []
     for node in ast.walk(tree):
