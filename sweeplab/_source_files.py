@@ -19,6 +19,7 @@ import ast
 import dis
 import hashlib
 import importlib.machinery
+import importlib.util
 import inspect
 import sys
 import threading
@@ -75,9 +76,7 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     compiled, tree = parsed
     loader = getattr(getattr(module, "__spec__", None), "loader", None)
     if type(loader) is importlib.machinery.SourceFileLoader:  # another loader may rewrite the code (pytest's)
-        in_file: dict[str, set[str]] = {}
-        for code in _codes(compiled):
-            in_file.setdefault(code.co_qualname, set()).add(_code_text(code))
+        in_file = _file_codes(file, compiled)
         for code in _module_codes(module, file):
             if _code_text(code) not in in_file.get(code.co_qualname, ()):
                 return f"{code.co_qualname} differs"
@@ -85,7 +84,139 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     for name, value in _literal_constants(tree):
         if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
             return f"{name} differs"
+    for node in tree.body:  # class attributes and dataclass field defaults written as literals
+        if not isinstance(node, ast.ClassDef):
+            continue
+        held_class = scope.get(node.name)
+        if inspect.isclass(held_class) and held_class.__module__ == module.__name__:
+            for name, value in _literal_constants(ast.Module(body=node.body, type_ignores=[])):
+                if name in vars(held_class) and _plain(vars(held_class)[name]) and _plain(value) \
+                        and vars(held_class)[name] != value:
+                    return f"{node.name}.{name} differs"
+    for qualname, defaults in _literal_defaults(tree):
+        function = _unwrapped(_lookup(scope, qualname))
+        code = getattr(function, "__code__", None)
+        if code is None or code.co_qualname != qualname:  # a decorator's own function stands there
+            continue
+        held = _defaults_of(function)
+        if held is not None and held != defaults:
+            return f"the defaults of {qualname} differ"
+    for here, source, there in _from_imports(module, tree):
+        if here in scope and hasattr(source, there) and not _same(scope[here], getattr(source, there)):
+            return f"{here} is not {source.__name__}.{there} (reload {module.__name__!r} too)"
     return ""
+
+
+def check_code(function: Any) -> None:
+    """Raise ``ValueError`` when the code of ``function`` (what a registry holds: a method, or each
+    function of an agent class) is not in its file as it now is: a module reloaded after an edit can
+    leave the registry holding the old function (a guarded or separate registration)."""
+    codes = [c for c in _function_codes(function) if c.co_filename.endswith(".py")]
+    for code in codes:
+        module = sys.modules.get(getattr(function, "__module__", "") or "")
+        loader = getattr(getattr(module, "__spec__", None), "loader", None)
+        if type(loader) is not importlib.machinery.SourceFileLoader or not Path(code.co_filename).is_file():
+            continue
+        parsed = _parsed(code.co_filename, Path(code.co_filename).read_bytes())
+        in_file = {} if parsed is None else _file_codes(code.co_filename, parsed[0])
+        written = {} if parsed is None else dict(_literal_defaults(parsed[1]))
+        held = _defaults_of(_unwrapped(function))
+        defaults_differ = (code is codes[0] and code.co_qualname in written and held is not None
+                           and held != written[code.co_qualname])
+        if _code_text(code) not in in_file.get(code.co_qualname, ()) or defaults_differ:
+            raise ValueError(
+                f"{code.co_filename}: the registered {code.co_qualname} is not the code the file now holds: "
+                f"this process plays the code registered before the file changed. Register it again "
+                f"(replace=True) after reloading its module, or restart the process, and run again")
+
+
+def _function_codes(obj: Any) -> list[CodeType]:
+    obj = inspect.unwrap(obj)
+    if inspect.isclass(obj):
+        return [c for value in vars(obj).values() for c in _function_codes(value)
+                if c.co_qualname.startswith(obj.__qualname__ + ".")]
+    if isinstance(obj, (staticmethod, classmethod)):
+        return _function_codes(obj.__func__)
+    if isinstance(obj, property):
+        parts = [part for part in (obj.fget, obj.fset, obj.fdel) if part is not None]
+        return [c for part in parts for c in _function_codes(part)]
+    code = getattr(getattr(obj, "py_func", obj), "__code__", None)
+    return [code] if isinstance(code, CodeType) else []
+
+
+def _file_codes(file: str, compiled: CodeType) -> dict[str, set[str]]:
+    in_file: dict[str, set[str]] = {}
+    for code in _codes(compiled):
+        in_file.setdefault(code.co_qualname, set()).add(_code_text(code))
+    return in_file
+
+
+def _lookup(scope: dict[str, Any], qualname: str) -> Any:
+    value: Any = scope.get(qualname.split(".")[0])
+    for part in qualname.split(".")[1:]:
+        value = vars(value).get(part) if inspect.isclass(value) else None
+    return getattr(value, "__func__", value)
+
+
+def _unwrapped(function: Any) -> Any:
+    try:
+        return inspect.unwrap(getattr(function, "py_func", function))
+    except ValueError:  # a cycle of __wrapped__
+        return None
+
+
+def _defaults_of(function: Any) -> tuple | None:
+    function = getattr(function, "py_func", function)
+    if not inspect.isfunction(function):
+        return None
+    kw = function.__kwdefaults__ or {}
+    return tuple(function.__defaults__ or ()) + tuple(sorted(kw.items()))
+
+
+def _literal_defaults(tree: ast.Module):
+    """``(qualname, defaults)`` of the top-level functions and top-level classes' methods whose
+    defaults are all literal (as :func:`_defaults_of` gives them)."""
+    todo = [(node, "") for node in tree.body]
+    for node, prefix in todo:
+        if isinstance(node, ast.ClassDef) and not prefix:
+            todo += [(inner, node.name + ".") for inner in node.body]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            try:
+                positional = tuple(ast.literal_eval(d) for d in args.defaults)
+                keywords = tuple(sorted((a.arg, ast.literal_eval(d)) for a, d in zip(args.kwonlyargs,
+                                        args.kw_defaults, strict=True) if d is not None))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if all(_plain(v) for v in positional) and all(_plain(v) for _, v in keywords):
+                yield prefix + node.name, positional + keywords
+
+
+def _from_imports(module: ModuleType, tree: ast.Module):
+    """``(name here, module, name there)`` of the top-level ``from x import y`` of ``module`` whose ``x``
+    is a plugin's own module in memory (a constant taken from a helper stays old when only the helper is
+    reloaded)."""
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(module, node.module, node.level)
+            source = sys.modules.get(base) if base else None
+            file = getattr(source, "__file__", None)
+            if source is None or not isinstance(file, str) or outside_path(Path(file)):
+                continue
+            for alias in node.names:
+                if alias.name != "*" and not isinstance(getattr(source, alias.name, None), ModuleType):
+                    yield alias.asname or alias.name, source, alias.name
+
+
+def _same(here: Any, there: Any) -> bool:
+    """The same object, or functions of the same code and defaults (IPython's autoreload patches a
+    function's code in place, and a copy bound elsewhere then differs only by identity)."""
+    if here is there:
+        return True
+    if inspect.isfunction(here) and inspect.isfunction(there):
+        return (_code_text(here.__code__) == _code_text(there.__code__)
+                and _defaults_of(here) == _defaults_of(there))
+    return False
 
 
 #: CPython 3.11's parser keeps its recursion count per interpreter: two threads parsing at once (a Dask
@@ -149,11 +280,26 @@ def _code_text(code: CodeType) -> str:
 
 
 def _literal_constants(tree: ast.Module):
-    """``(name, value)`` of the file's top-level assignments of a literal to one name."""
+    """``(name, value)`` of the file's top-level assignments of a literal to a name bound nowhere else in
+    the file and never declared ``global`` (a name set twice, or counted in a function, may rightly
+    hold another value than its first)."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Global):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores[node.name] = stores.get(node.name, 0) + 1
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                stores[bound] = stores.get(bound, 0) + 1
     for node in tree.body:
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
-        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
             try:
                 yield targets[0].id, ast.literal_eval(node.value)  # type: ignore[attr-defined,arg-type]
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -168,58 +314,89 @@ def _plain(value: Any) -> bool:
 
 
 def helper_modules(module: str) -> list[tuple[str, Path]]:
-    """The imported modules ``module`` takes names from or imports (``import x``, ``from x import y``,
-    anywhere in its file), directly or through one another, that are neither sweeplab's, the standard
-    library's nor an installed package's (a plugin's helper modules), with their files, in file order."""
+    """The modules ``module`` imports (``import x``, ``from x import y``, anywhere in its file, function
+    bodies included) or takes names from, directly or through one another, that are neither sweeplab's,
+    the standard library's nor an installed package's (a plugin's helper modules), with their files, in
+    file order.  Found from the files, imported yet or not, so the list is the same before and after a
+    method's first call imports one."""
     seen, todo, found = {module}, [module], []
     while todo:
-        current = sys.modules[todo.pop()]
-        names: set[Any] = set(_imported_names(current))
-        for value in list(vars(current).values()):
+        current = todo.pop()
+        names: set[str] = set(_imported_names(current))
+        loaded = sys.modules.get(current)
+        for value in list(vars(loaded).values()) if loaded is not None else ():
             try:
                 name = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", "")
-                names.add(name)
             except Exception:  # noqa: BLE001 - an odd object (a lazy proxy) names no module
                 continue
-        for name in sorted(n for n in names if isinstance(n, str)):
-            if name in seen or name not in sys.modules:
-                continue
+            if isinstance(name, str) and name in sys.modules:
+                names.add(name)
+        for name in sorted(names - seen):
             seen.add(name)
-            file = getattr(sys.modules[name], "__file__", None)
-            path = None if not isinstance(file, str) else Path(file).resolve()
-            if path is None or path.suffix != ".py" or outside_path(path):
+            top = module_file(name.split(".")[0])  # never import an outside package to find a submodule
+            path = module_file(name) if top is not None and not outside_path(top) else None
+            if path is None or outside_path(path):
                 continue
             found.append((name, path))
             todo.append(name)
     return sorted(found, key=lambda pair: pair[1])
 
 
-def _imported_names(module: ModuleType) -> list[str]:
-    """The modules the file of ``module`` imports, relative imports resolved (``from a import b``: ``a``
-    and ``a.b``, which may be a module)."""
-    file = getattr(module, "__file__", None)
-    if not isinstance(file, str) or not file.endswith(".py"):
+def module_file(name: str) -> Path | None:
+    """The ``.py`` file of module ``name``, imported or not (a dotted name imports its parents to be found);
+    ``None`` without one."""
+    try:
+        module = sys.modules.get(name)
+        origin = getattr(module, "__file__", None) if module is not None else None
+        if module is None and all(part.isidentifier() for part in name.split(".")):
+            spec = importlib.util.find_spec(name)
+            origin = spec.origin if spec is not None else None
+    except Exception:  # noqa: BLE001 - a lazy module's __getattr__, a finder's error: no file to hash
+        return None
+    path = Path(origin).resolve() if isinstance(origin, str) and origin.endswith(".py") else None
+    return path if path is not None and path.is_file() else None
+
+
+def _resolve(module: ModuleType | str, name: str | None, level: int) -> str:
+    """The absolute name of ``from <level dots><name> import ...`` written in ``module``."""
+    if not level:
+        return name or ""
+    if isinstance(module, str):
+        loaded = sys.modules.get(module)
+        package = (getattr(loaded, "__package__", None) if loaded is not None else None) or (
+            module if _is_package(module) else module.rpartition(".")[0])
+    else:
+        package = module.__package__ or ""
+    parts = package.split(".") if package else []
+    parts = parts[: len(parts) - level + 1] if level > 1 else parts
+    return ".".join([*parts, *([name] if name else [])])
+
+
+def _is_package(module: str) -> bool:
+    path = module_file(module)
+    return path is not None and path.name == "__init__.py"
+
+
+def _imported_names(module: str) -> list[str]:
+    """The modules the file of ``module`` imports anywhere (``from a import b``: ``a`` and ``a.b``, which
+    may be a module), relative imports resolved."""
+    file = module_file(module)
+    if file is None:
         return []
     try:
-        parsed = _parsed(file, Path(file).read_bytes())
+        parsed = _parsed(str(file), file.read_bytes())
     except OSError:
         return []
     if parsed is None:
         return []
-    tree = parsed[1]
-    package = module.__package__ or ""
     names = []
-    for node in ast.walk(tree):
+    for node in ast.walk(parsed[1]):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".") if package else []
-                parts = parts[: len(parts) - node.level + 1] if node.level > 1 else parts
-                base = ".".join([*parts, *([base] if base else [])])
+            base = _resolve(module, node.module, node.level)
             if base:
-                names += [base] + [f"{base}.{alias.name}" for alias in node.names]
+                names += [base] + [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
     return names
 
 

@@ -275,12 +275,15 @@ def _prepare(plugins: Sequence[str], extra: Sequence[Any] = ()) -> None:
         for info in extra:
             if isinstance(info, AgentInfo):
                 held = AGENTS.get(info.name)
-                if held is None or function_fingerprint(held.cls) != function_fingerprint(info.cls):
+                if held is None or (held.cls is not info.cls
+                                    and function_fingerprint(held.cls) != function_fingerprint(info.cls)):
                     register_agent(info.name, info.cls, summary=info.summary, reference=info.reference,
                                    sound=info.sound, replace=held is not None)
                 continue
             known = METHODS.get(info.name)
-            if known is None or function_fingerprint(known.function) != function_fingerprint(info.function):
+            same = known is not None and (known.function is info.function or function_fingerprint(
+                known.function) == function_fingerprint(info.function))
+            if not same:
                 register_method(info.name, info.function, sound=info.sound, complete=info.complete,
                                 summary=info.summary, reference=info.reference,
                                 reads_bounds=info.reads_bounds, replace=known is not None)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import functools
 import hashlib
-import importlib.util
 import inspect
 import subprocess
 import sys
@@ -26,7 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from ._source_files import PACKAGE_DIR, helper_modules, imported_in, outside_path, read_source
+from ._source_files import (
+    PACKAGE_DIR,
+    check_code,
+    helper_modules,
+    imported_in,
+    module_file,
+    outside_path,
+    read_source,
+)
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
@@ -136,6 +144,9 @@ def method_fingerprints(points: Any) -> dict[str, str]:
         if info is not None and not info.builtin and dataclasses.is_dataclass(info.cls):
             for field in dataclasses.fields(info.cls):
                 _strings(field.default, names)
+                if field.default_factory is not dataclasses.MISSING:  # methods=field(default_factory=...)
+                    with contextlib.suppress(Exception):  # a factory that needs more than a call: no names
+                        _strings(field.default_factory(), names)
     found = {name: function_fingerprint(METHODS[name].function)
              for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
     for name in sorted(names):  # registered agents, as "agent <name>" (an agent may share a method's name)
@@ -218,7 +229,9 @@ def function_fingerprint(function: Any) -> str:
             module = klass.__module__ or "__main__"
             if module != "builtins" and module.split(".")[0] != "sweeplab":
                 digest.update(b"class\0" + klass.__qualname__.encode())
-                if not _hash_module_file(digest, module):
+                if _hash_module_file(digest, module):
+                    check_code(klass)  # the class the registry holds is the file's
+                else:
                     _hash_class_body(digest, klass)
         return digest.hexdigest()[:16]
     if inspect.ismethod(fn) and not inspect.isclass(fn.__self__):  # a bound method: its function and object
@@ -230,6 +243,7 @@ def function_fingerprint(function: Any) -> str:
     code = getattr(called, "__code__", None)
     if _hash_module_file(digest, name):
         if code is not None:
+            check_code(called)  # the function the registry holds is the file's, not one from before an edit
             _hash_modules_named(digest, code)
     elif code is not None:
         _hash_function(digest, called, set())
@@ -240,22 +254,12 @@ def function_fingerprint(function: Any) -> str:
     return digest.hexdigest()[:16]
 
 
-#: The attributes of each callable object as first fingerprinted in this process, with the object
-#: (held, so that its id names no other): what it plays with, not what it counts as it plays.
-_FIRST_ATTRIBUTES: dict[int, tuple[Any, str]] = {}
-
-
 def _attributes_text(obj: Any) -> str:
-    """A callable object's attributes, by the rules of :func:`_value_text`, as they were the first time
-    it was fingerprinted here (before it played: a run fingerprints its methods first), so that a count
-    it keeps as it plays does not make its own resume look like other code."""
-    held = _FIRST_ATTRIBUTES.get(id(obj))
-    if held is not None and held[0] is obj:
-        return held[1]
-    text = "".join(f"attribute\0{key}\0{_value_text(value)}\0"
+    """A callable object's attributes by the rules of :func:`_value_text`; those named with a leading
+    underscore only by their type: state it keeps as it plays (a count) must not make its own resume
+    look like other code."""
+    return "".join(f"attribute\0{key}\0{_type_text(value) if key.startswith('_') else _value_text(value)}\0"
                    for key, value in sorted(_attributes(obj).items()))
-    _FIRST_ATTRIBUTES[id(obj)] = (obj, text)
-    return text
 
 
 def _attributes(obj: Any) -> dict[str, Any]:
@@ -315,23 +319,9 @@ def _hash_modules_named(digest: Any, code: CodeType) -> None:
     """The files of a plugin's own modules that ``code`` imports (``import helper`` in a function's body):
     the same bytes whether the module is imported yet or not."""
     for name in imported_in(code):
-        file = _module_file(name)
+        file = module_file(name)
         if file is not None and not outside_path(file):
             digest.update(b"named\0" + name.encode() + b"\0" + read_source(file, name))
-
-
-def _module_file(name: str) -> Path | None:
-    """The ``.py`` file of top-level module ``name``, imported or not; ``None`` without one."""
-    try:
-        module = sys.modules.get(name)
-        origin = getattr(module, "__file__", None) if module is not None else None
-        if module is None and name.isidentifier():
-            spec = importlib.util.find_spec(name)
-            origin = spec.origin if spec is not None else None
-    except Exception:  # noqa: BLE001 - a lazy module's __getattr__, a finder's error: no file to hash
-        return None
-    path = Path(origin) if isinstance(origin, str) and origin.endswith(".py") else None
-    return path if path is not None and path.is_file() else None
 
 
 def _plain_text(value: Any) -> str | None:
@@ -347,6 +337,15 @@ def _plain_text(value: Any) -> str | None:
         if isinstance(value, frozenset):
             return f"frozenset({', '.join(sorted(texts))})"
         return f"tuple({', '.join(texts)})"
+    if isinstance(value, enum.Enum):  # a setting's name, and its value
+        inner = _plain_text(value.value)
+        return None if inner is None else f"{type(value).__qualname__}.{value.name}={inner}"
+    if (dataclasses.is_dataclass(value) and not isinstance(value, type)
+            and type(value).__dataclass_params__.frozen):  # type: ignore[attr-defined]
+        fields = [(f.name, _plain_text(getattr(value, f.name))) for f in dataclasses.fields(value)]
+        if any(text is None for _, text in fields):
+            return None
+        return f"{type(value).__qualname__}({', '.join(f'{k}={t}' for k, t in fields)})"
     if isinstance(value, MappingProxyType):  # a read-only mapping: how a method's table of settings counts
         items = [(_plain_text(k), _plain_text(v)) for k, v in value.items()]
         if any(k is None or v is None for k, v in items):
@@ -415,6 +414,10 @@ def _value_text(value: Any) -> str:
         return text
     if inspect.isfunction(value) or isinstance(value, functools.partial):
         return "function " + function_fingerprint(value)
+    return _type_text(value)
+
+
+def _type_text(value: Any) -> str:
     return f"{type(value).__module__}.{type(value).__qualname__}"
 
 

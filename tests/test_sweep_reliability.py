@@ -914,9 +914,9 @@ def test_a_bound_method_and_a_counting_object_are_fingerprinted_by_what_they_pla
     exec(textwrap.dedent("""
         class Rules:
             def __init__(self, method):
-                self.method, self.calls = method, 0
+                self.method, self._calls = method, 0
             def claims(self, obs, *, use_total=True):
-                self.calls += 1
+                self._calls += 1
                 return set(), set()
             __call__ = claims
         """), namespace)
@@ -925,5 +925,63 @@ def test_a_bound_method_and_a_counting_object_are_fingerprinted_by_what_they_pla
     assert function_fingerprint(trivial.claims) != function_fingerprint(subset.claims)  # was one constant
     first = function_fingerprint(trivial), function_fingerprint(trivial.claims)
     trivial(None)
-    trivial.claims(None)  # it counts as it plays: its own resume is no other code
+    trivial.claims(None)  # what it keeps as it plays, under a leading underscore, is no other code
     assert (function_fingerprint(trivial), function_fingerprint(trivial.claims)) == first
+    trivial.method = "subset"  # a setting changed between two runs is
+    assert function_fingerprint(trivial) == function_fingerprint(subset) != first[0]
+
+
+def test_the_registered_code_itself_must_be_the_files_and_unchanged_files_never_refuse(tmp_path, monkeypatch):
+    """A second review: a reload could leave the registry holding the old function (a guarded
+    registration, or rules registered from another module) while the new file was recorded; and a
+    constant set twice, or counted in a function, refused a file nobody had edited."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rc_rules.py").write_text(
+        "import sweeplab\nCALLS = 0\nN = 100\nN = 10\n\n"
+        "def solve(obs, *, use_total=True, method='trivial'):\n"
+        "    global CALLS\n    CALLS += 1\n"
+        "    return sweeplab.deduce(obs, method, use_total=use_total).safe, set()\n\n"
+        "class Holder:\n    method = 'trivial'\n")
+    try:
+        import rc_rules
+
+        held = rc_rules.solve
+        rc_rules.solve(sweeplab.Observation.from_text("1?\n??", mines=1))  # counts: CALLS is 1 now
+        first = function_fingerprint(held)  # N set twice, CALLS counted: an unchanged file passes
+        edits = [("method='trivial'", "method='subset'"), ("    method = 'trivial'", "    method = 'x'")]
+        for old, new in edits:
+            source = (tmp_path / "rc_rules.py").read_text()
+            (tmp_path / "rc_rules.py").write_text(source.replace(old, new))
+            with pytest.raises(ValueError, match="changed since this process imported it"):
+                function_fingerprint(held)  # a default, a class attribute: not the code in memory
+            importlib.reload(rc_rules)
+        assert function_fingerprint(rc_rules.solve) != first
+        with pytest.raises(ValueError, match="the registered solve is not the code the file now holds"):
+            function_fingerprint(held)  # the module is reloaded, but this is the function from before
+    finally:
+        sys.modules.pop("rc_rules", None)
+
+
+def test_enum_and_frozen_dataclass_settings_count_by_value():
+    import dataclasses
+    import enum
+    import functools
+
+    from sweeplab.provenance import function_fingerprint
+
+    class Kind(enum.Enum):
+        TRIVIAL = "trivial"
+        SUBSET = "subset"
+
+    @dataclasses.dataclass(frozen=True)
+    class Settings:
+        method: str
+
+    def rule(obs, *, use_total=True, kind=None):
+        return set(), set()
+
+    kinds = (Kind.TRIVIAL, Kind.SUBSET, Settings("trivial"), Settings("subset"), Settings("trivial"))
+    prints = [function_fingerprint(functools.partial(rule, kind=k)) for k in kinds]
+    assert len(set(prints[:4])) == 4 and prints[2] == prints[4]
