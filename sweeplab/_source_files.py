@@ -7,10 +7,12 @@ would record the new code's fingerprint for games the old code plays, and a
 later resume from a fresh process would mix the two.  So before a file is
 hashed, :func:`check_current` compiles it and compares it with its module in
 memory: every function and method the module defines (their bytecode, names
-and constants, not their line numbers) and its top-level constants.  A module
-reloaded after the edit (``importlib.reload``, IPython's autoreload) matches
-again; one that was not refuses, and the process must restart, as for
-sweeplab's own source (:func:`sweeplab.provenance.code_fingerprint`).
+and constants, not their line numbers), their literal defaults and its literal
+constants.  A module reloaded after the edit (``importlib.reload``, IPython's
+autoreload) matches again; one that was not refuses, and the process must
+restart, as for sweeplab's own source
+(:func:`sweeplab.provenance.code_fingerprint`).  :func:`check_code` checks the
+function a registry holds the same way: a reload can leave it the old one.
 """
 
 from __future__ import annotations
@@ -51,9 +53,13 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
     Compared: the code of every function, method, property and nested function the
     module defines in that file (bytecode, names, constants; not line numbers, so
     moving code is no change), when the module was loaded from source by Python's
-    own loader (an import hook may rewrite code: pytest's rewrites asserts), and
-    every top-level constant (a number, string or tuple of them) the file assigns.
-    A file that no longer compiles has changed too.
+    own loader (an import hook may rewrite code: pytest's rewrites asserts); the
+    literal defaults of its functions and methods; every literal constant (numbers,
+    strings, tuples of them) it binds once at top level or in a class body (a name
+    set twice, or declared ``global``, may rightly hold another value); and each
+    name it takes with ``from helper import name`` from a helper of its own, which
+    must still be the helper's.  A file that no longer compiles has changed too.
+    Values computed at import (``2 * 10``, a ``partial``) are not compared.
     """
     file = getattr(module, "__file__", None)
     if not isinstance(file, str) or not file.endswith(".py") or not Path(file).is_file():

@@ -45,7 +45,6 @@ __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_finge
 OUTCOME_PACKAGES = ("numpy", "numba", "scipy", "highspy")
 
 
-
 @cache
 def source_commit() -> tuple[str | None, bool | None]:
     """``(commit, dirty)`` of the git checkout sweeplab is imported from; ``(None, None)`` outside one.
@@ -194,17 +193,18 @@ def function_fingerprint(function: Any) -> str:
     of the globals it names (numbers, strings, bytes and tuples of them by
     value; anything mutable, such as a list, a dict or a numpy array, only by
     its type, and an array by its shape too, since a method may fill it as it
-    plays: a table of settings counts by value as a ``types.MappingProxyType``), its defaults, and the
-    functions of the same script it calls (a numba-compiled one by its Python source), in turn; a
-    partial's function and arguments; a callable object's class and attributes, or a bound method's
-    function and object's attributes (by the same rules, as first fingerprinted here); for
-    a class (an agent), each
+    plays; enums, frozen dataclasses and a ``types.MappingProxyType`` of such values count by value), its
+    defaults, and the functions of the same script it calls (a numba-compiled one by its Python source),
+    in turn; a partial's function and arguments; a callable object's class and attributes, or a bound
+    method's function and its object's attributes (by the same rules; those named with a leading
+    underscore, state it keeps as it plays, by type only); for a class (an agent), each
     class of its bases that is not sweeplab's: its module's file, else the
     code of its functions and its plain values (field defaults).  Nothing is
     hashed by a text that changes between processes (a set's order, an
     address).  A plugin's file edited since this process imported its module
-    (and not reloaded) raises ``ValueError``: the process runs the old code
-    (:func:`~sweeplab._source_files.check_current`).
+    (and not reloaded), or a registered function or class that is not the
+    file's code, raises ``ValueError``: the process runs the old code
+    (:func:`~sweeplab._source_files.check_current`, ``check_code``).
 
     Examples
     --------
