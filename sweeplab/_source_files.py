@@ -23,6 +23,7 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import inspect
+import operator
 import sys
 import threading
 from functools import cache, lru_cache
@@ -59,7 +60,8 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
     set twice, or declared ``global``, may rightly hold another value); and each
     name it takes with ``from helper import name`` from a helper of its own, which
     must still be the helper's.  A file that no longer compiles has changed too.
-    Values computed at import (``2 * 10``, a ``partial``) are not compared.
+    Arithmetic on literals (``2 * 10``) counts as a literal; other values computed at
+    import (a call, a ``partial``) are not compared.
     """
     file = getattr(module, "__file__", None)
     if not isinstance(file, str) or not file.endswith(".py") or not Path(file).is_file():
@@ -307,9 +309,38 @@ def _literal_constants(tree: ast.Module):
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
             try:
-                yield targets[0].id, ast.literal_eval(node.value)  # type: ignore[attr-defined,arg-type]
+                yield targets[0].id, _constant(node.value)  # type: ignore[attr-defined,arg-type]
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
+
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+
+
+def _constant(node: ast.expr) -> Any:
+    """The value of a literal, or of arithmetic on literals (``2 * 10``, ``1 / 3``, ``"a" + "b"``), kept
+    small (a power of at most 64 on numbers below 2**64, a repetition of at most 10,000 items);
+    ``ValueError`` for anything else."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _constant(node.left), _constant(node.right)
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+        if isinstance(node.op, ast.Pow) and not (numbers and abs(right) <= 64 and abs(left) < 2**64):
+            raise ValueError("too large a power")
+        if isinstance(node.op, ast.Mult) and not numbers:  # a repetition: "ab" * 3, (0,) * 5
+            count, items = (left, right) if isinstance(left, int) else (right, left)
+            if not isinstance(count, int) or not hasattr(items, "__len__") or count * len(items) > 10_000:
+                raise ValueError("too long a repetition")
+        try:
+            return _OPERATORS[type(node.op)](left, right)
+        except (ArithmeticError, TypeError) as exc:
+            raise ValueError(str(exc)) from None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _constant(node.operand)
+        if not isinstance(value, (int, float, complex)):
+            raise ValueError("not a number")
+        return -value if isinstance(node.op, ast.USub) else value
+    return ast.literal_eval(node)
 
 
 def _plain(value: Any) -> bool:

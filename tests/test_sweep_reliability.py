@@ -985,3 +985,23 @@ def test_enum_and_frozen_dataclass_settings_count_by_value():
     kinds = (Kind.TRIVIAL, Kind.SUBSET, Settings("trivial"), Settings("subset"), Settings("trivial"))
     prints = [function_fingerprint(functools.partial(rule, kind=k)) for k in kinds]
     assert len(set(prints[:4])) == 4 and prints[2] == prints[4]
+
+
+def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypatch):
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "cc_rules.py").write_text("LIMIT = 2 * 10\nNAME = 'tri' + 'vial'\n\n"
+                                          "def rule(obs, *, use_total=True):\n    return set(), set()\n")
+    try:
+        import cc_rules
+
+        function_fingerprint(cc_rules.rule)  # computed, and as in memory
+        for old, new in [("2 * 10", "2 * 20"), ("'vial'", "'via'")]:
+            (tmp_path / "cc_rules.py").write_text((tmp_path / "cc_rules.py").read_text().replace(old, new))
+            with pytest.raises(ValueError, match=r"since this process imported it \((LIMIT|NAME) differs"):
+                function_fingerprint(cc_rules.rule)
+            importlib.reload(cc_rules)
+            function_fingerprint(cc_rules.rule)
+    finally:
+        sys.modules.pop("cc_rules", None)
