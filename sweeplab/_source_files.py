@@ -56,7 +56,8 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
     moving code is no change), when the module was loaded from source by Python's
     own loader (an import hook may rewrite code: pytest's rewrites asserts); the
     literal defaults of its functions and methods; every literal constant (numbers,
-    strings, tuples of them) it binds once at top level or in a class body (a name
+    strings, tuples of them, or arithmetic on them) it binds once at module level (in
+    `if`, `try` and `with` blocks too) or in a class body (a name
     set twice, or declared ``global``, may rightly hold another value); and each
     name it takes with ``from helper import name`` from a helper of its own, which
     must still be the helper's.  A file that no longer compiles has changed too.
@@ -304,7 +305,7 @@ def _literal_constants(tree: ast.Module):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]
                 stores[bound] = stores.get(bound, 0) + 1
-    for node in tree.body:
+    for node in _module_level(tree.body):
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
@@ -312,6 +313,17 @@ def _literal_constants(tree: ast.Module):
                 yield targets[0].id, _constant(node.value)  # type: ignore[attr-defined,arg-type]
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
+
+
+def _module_level(body: list[ast.stmt]):
+    """The statements of ``body``, and of the ``if``, ``try`` and ``with`` blocks in it (not of functions or
+    classes): what runs at the module's own level."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            inner = [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", [])]
+            inner += [stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+            yield from _module_level(inner)
 
 
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,

@@ -991,7 +991,7 @@ def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypa
     from sweeplab.provenance import function_fingerprint
 
     monkeypatch.syspath_prepend(str(tmp_path))
-    (tmp_path / "cc_rules.py").write_text("LIMIT = 2 * 10\nNAME = 'tri' + 'vial'\n\n"
+    (tmp_path / "cc_rules.py").write_text("LIMIT = 2 * 10\nif True:\n    NAME = 'tri' + 'vial'\n\n"
                                           "def rule(obs, *, use_total=True):\n    return set(), set()\n")
     try:
         import cc_rules
