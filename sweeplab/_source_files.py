@@ -57,7 +57,7 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
     own loader (an import hook may rewrite code: pytest's rewrites asserts); the
     literal defaults of its functions and methods; every literal constant (numbers,
     strings, tuples of them, or arithmetic on them) it binds once at module level (in
-    `if`, `try` and `with` blocks too) or in a class body (a name
+    ``if``, ``try`` and ``with`` blocks too) or in a class body (a name
     set twice, or declared ``global``, may rightly hold another value); and each
     name it takes with ``from helper import name`` from a helper of its own, which
     must still be the helper's.  A file that no longer compiles has changed too.
