@@ -180,8 +180,9 @@ boards
 #   51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because a first click that shows a number is
 #   often a guess already.
 # - **The total** helps the strong methods on the same games (beginner 90% → 97% for enumeration, McNemar
-#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation and bounds
-#   propagation alike). The other differences here are within noise at 40-100 games: 16×16 at 0.20,
+#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation, bounds
+#   propagation and the pair rule alike; expert 9% → 14%, +5/−0, p = 0.06, for enumeration and the LP
+#   relaxation). The other differences here are within noise at 40-100 games: 16×16 at 0.20,
 #   25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass with the total, intermediate 43% →
 #   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
 #   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
@@ -189,7 +190,8 @@ boards
 #   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. The order of the moves matters to RREF for that reason: on the same 100
 #   intermediate games it wins 40 applying each answer at once, 37 opening the safe cells only or one
 #   move at a time (`sweeplab.stats.paired_difference` tests any such pair).
-# - **Against density** (16×16): every method finishes nearly all games at 5% mines; at 15% (intermediate's
+# - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
+#   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
 #   density) exact enumeration still finishes 78%, RREF 57% and single-clue rules 40%; at 25% none.
 # - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (published about
 #   88%), 10.5% to the pair rule (published about 8%) and 0.8% to guesses (published under 2%); RREF, the

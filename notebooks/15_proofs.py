@@ -84,8 +84,8 @@ show(obs, d.proofs, sorted(d.proofs))
 # ## Report 002's boards
 #
 # The first board (`????????/?211221?`) is the report's worked example of RREF with the row bound rule;
-# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2): clue (1,4) −
-# clue (1,3) gives $-x_{(0,2)} + x_{(0,5)} = 1$, which fixes (0,5) as a mine too. Yet `rref` does not claim
+# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2): clue (1,3) −
+# clue (1,4) gives $x_{(0,2)} - x_{(0,5)} = -1$, which fixes (0,5) as a mine too. Yet `rref` does not claim
 # (0,5): its reduced matrix is *one* basis of the row space, and this difference is not one of its rows
 # (notebook 2: the report needs a second pass for that cell). The prover looks for the shortest proof of
 # each claim among all combinations, not among the RREF's rows; `subset` and `lp` find (0,5) directly.
@@ -204,14 +204,16 @@ FIGURES["015-proofs"](rows)
 plt.show()
 
 # %% [markdown]
-# What the whole committed corpus shows (349 positions, both uses of the total, ten sound methods;
-# `sweeplab bench --proofs --methods trivial,subset,rref,lstsq-certified,bounded,lp,gf2,gfp,milp,enumerate`):
+# What the whole committed corpus shows (349 positions, both uses of the total, ten sound methods:
+# `experiments.run("015-proofs", preset="full")`, about a minute and a half, or `sweeplab bench --proofs
+# --methods trivial,subset,rref,lstsq-certified,bounded,lp,gf2,gfp,milp,enumerate`; the table above, at a
+# smaller preset, can differ):
 #
 # * every one of the 144,207 claims on positions with exact clues has a checked proof, and none is over
 #   the prover's budget (the claims without a proof, 26 for each of `trivial`, `lp`, `milp` and
 #   `enumerate` with and without the total, are on `noisy-under` positions, whose clues are only bounds:
 #   proofs are not defined there, and the other methods refuse those positions);
-# * forced cells of real games have tiny proofs (the small smoke-preset table above can differ): a median
+# * forced cells of real games have tiny proofs: a median
 #   of 2 rows (1 for `trivial`) in one step; 90% use
 #   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
