@@ -26,6 +26,7 @@ import inspect
 import operator
 import sys
 import threading
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 from types import CodeType, ModuleType
@@ -83,25 +84,23 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     if parsed is None:
         return "the file no longer compiles"
     compiled, tree = parsed
-    loader = getattr(getattr(module, "__spec__", None), "loader", None)
-    if type(loader) is importlib.machinery.SourceFileLoader:  # another loader may rewrite the code (pytest's)
-        in_file = _file_codes(file, compiled)
+    if _loaded_from_source(module):
+        in_file = _file_codes(compiled)
         for code in _module_codes(module, file):
             if _code_text(code) not in in_file.get(code.co_qualname, ()):
                 return f"{code.co_qualname} differs"
     scope = vars(module)
-    for name, value in _literal_constants(tree):
-        if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
-            return f"{name} differs"
+    differs = _differing_constant(scope, tree.body)
+    if differs:
+        return f"{differs} differs"
     for node in tree.body:  # class attributes and dataclass field defaults written as literals
         if not isinstance(node, ast.ClassDef):
             continue
         held_class = scope.get(node.name)
         if inspect.isclass(held_class) and held_class.__module__ == module.__name__:
-            for name, value in _literal_constants(ast.Module(body=node.body, type_ignores=[])):
-                if name in vars(held_class) and _plain(vars(held_class)[name]) and _plain(value) \
-                        and vars(held_class)[name] != value:
-                    return f"{node.name}.{name} differs"
+            differs = _differing_constant(vars(held_class), node.body)
+            if differs:
+                return f"{node.name}.{differs} differs"
     for qualname, defaults in _literal_defaults(tree):
         function = _unwrapped(_lookup(scope, qualname))
         code = getattr(function, "__code__", None)
@@ -120,17 +119,19 @@ def check_code(function: Any) -> None:
     """Raise ``ValueError`` when the code of ``function`` (what a registry holds: a method, or each
     function of an agent class) is not in its file as it now is: a module reloaded after an edit can
     leave the registry holding the old function (a guarded or separate registration)."""
-    codes = [c for c in _function_codes(function) if c.co_filename.endswith(".py")]
-    for code in codes:
-        module = sys.modules.get(getattr(function, "__module__", "") or "")
-        loader = getattr(getattr(module, "__spec__", None), "loader", None)
-        if type(loader) is not importlib.machinery.SourceFileLoader or not Path(code.co_filename).is_file():
-            continue
-        parsed = _parsed(code.co_filename, Path(code.co_filename).read_bytes())
-        in_file = {} if parsed is None else _file_codes(code.co_filename, parsed[0])
-        written = {} if parsed is None else dict(_literal_defaults(parsed[1]))
-        held = _defaults_of(_unwrapped(function))
-        defaults_differ = (code is codes[0] and code.co_qualname in written and held is not None
+    if not _loaded_from_source(sys.modules.get(getattr(function, "__module__", "") or "")):
+        return
+    held = _defaults_of(_unwrapped(function))  # a function's own defaults (a class has none)
+    files: dict[str, tuple[dict[str, set[str]], dict[str, tuple]]] = {}
+    for code in _function_codes(function):
+        if code.co_filename not in files:  # each file read and hashed once, not once per method
+            if not code.co_filename.endswith(".py") or not Path(code.co_filename).is_file():
+                continue
+            parsed = _parsed(code.co_filename, Path(code.co_filename).read_bytes())
+            files[code.co_filename] = ({}, {}) if parsed is None else (_file_codes(parsed[0]),
+                                                                        dict(_literal_defaults(parsed[1])))
+        in_file, written = files[code.co_filename]
+        defaults_differ = (held is not None and code.co_qualname in written
                            and held != written[code.co_qualname])
         if _code_text(code) not in in_file.get(code.co_qualname, ()) or defaults_differ:
             raise ValueError(
@@ -153,7 +154,24 @@ def _function_codes(obj: Any) -> list[CodeType]:
     return [code] if isinstance(code, CodeType) else []
 
 
-def _file_codes(file: str, compiled: CodeType) -> dict[str, set[str]]:
+def _loaded_from_source(module: ModuleType | None) -> bool:
+    """``module`` was loaded from its source by Python's own loader, so compiling the file gives its code
+    (another loader may rewrite it: pytest's rewrites asserts)."""
+    loader = getattr(getattr(module, "__spec__", None), "loader", None)
+    return type(loader) is importlib.machinery.SourceFileLoader
+
+
+def _differing_constant(scope: Mapping[str, Any], body: list[ast.stmt]) -> str:
+    """The first literal constant ``body`` binds (:func:`_literal_constants`) that ``scope`` holds with
+    another plain value ("" when none)."""
+    for name, value in _literal_constants(ast.Module(body=body, type_ignores=[])):
+        if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
+            return name
+    return ""
+
+
+def _file_codes(compiled: CodeType) -> dict[str, set[str]]:
+    """The hashes of the code objects a compiled file holds, by qualified name."""
     in_file: dict[str, set[str]] = {}
     for code in _codes(compiled):
         in_file.setdefault(code.co_qualname, set()).add(_code_text(code))
