@@ -61,7 +61,8 @@ def _boxplot(data: pd.DataFrame, **kwargs) -> None:
     ``vert=`` argument (seaborn 0.13.2, the latest, still passes it; nothing a caller can change)."""
     import warnings
 
-    _, sns = _plt()
+    import seaborn as sns  # the theme is the caller's (_plt), set once per figure
+
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="vert: bool was deprecated", category=DeprecationWarning)
         sns.boxplot(data, **kwargs)
