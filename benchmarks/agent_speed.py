@@ -19,6 +19,7 @@ import pstats
 import time
 
 import sweeplab
+from sweeplab.agents import make_agent
 from sweeplab.commands.sweep import parse_option
 
 CASES = [
@@ -75,6 +76,16 @@ def main() -> None:
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
     wanted = None if args.agents is None else set(args.agents.split(","))
+    measured = {agent for agent, _, _ in CASES}
+    if wanted is not None and wanted - measured:
+        parser.error(f"--agents: no case for {', '.join(sorted(wanted - measured))}; choose from "
+                     f"{', '.join(sorted(measured))}")
+    for agent in sorted(measured if wanted is None else wanted):
+        if agent in sweeplab.AGENTS:  # a revision without the agent shows it as skipped below
+            try:
+                make_agent(agent, **options)
+            except ValueError as exc:
+                parser.error(f"--option: {exc}")
     print(f"{'agent':12s} {'level':13s} {'games':>6s} {'games/s':>9s} {'per CPU s':>9s} {'win %':>7s}")
     for agent, level, games in CASES:
         if wanted is not None and agent not in wanted:
@@ -82,7 +93,7 @@ def main() -> None:
         n = args.games or games
         try:
             rate, cpu_rate, won = measure(agent, level, n, args.repeat, args.first_click, **options)
-        except (ImportError, ValueError) as exc:  # an agent this version does not have
+        except (ImportError, ValueError) as exc:  # an agent the library measured does not have
             print(f"{agent:12s} {level:13s} {'-':>6s} skipped: {exc}")
             continue
         print(f"{agent:12s} {level:13s} {n:6d} {rate:9.1f} {cpu_rate:9.1f} {100 * won:7.1f}")

@@ -98,7 +98,7 @@ pd.DataFrame(losses).round(2)
 #
 # **Where it stands.** Since session 29 `best` searches larger endgames and, on an expert zero start,
 # credits a guess whose mine would be half of a coin flip anyway ("Fresh games decide", below). On every
-# game this play has played on seeds never used in tuning (its side of the `sweeplab compare` runs of
+# game this play has played on evaluation seeds (its side of the `sweeplab compare` runs of
 # sessions 29-32), it won 54.02% [53.80, 54.23] of 200,000 expert zero-start games (seeds 7919, 9973,
 # 2393, 8675 and 4096) and 40.71% [40.44, 40.99] of 120,000 safe-corner games (seeds 4447, 3571 and
 # 5120); without the seeds that decided its defaults (7919, 9973, 4447), 53.99% [53.71, 54.27] of 120,000

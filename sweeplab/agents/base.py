@@ -165,6 +165,10 @@ def check_option_types(agent: Agent) -> None:
     Traceback (most recent call last):
     ...
     ValueError: best: option tolerance must be a number at least 0, got -0.1 (default 0.03)
+    >>> BestAgent(endgame_budget=1e6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: best: option endgame_budget must be a whole number ...; write it as digits, 1000000
     """
     limits = type(agent).option_limits
     for name, kind, default, optional in _plain_fields(type(agent)):
@@ -190,8 +194,11 @@ def check_option_types(agent: Agent) -> None:
                 allowed = _allowed(limit)
             else:
                 allowed = f"{_PLAIN[kind]} {_allowed(limit)}"
+            digits = (kind is int and isinstance(value, (float, np.floating)) and bool(np.isfinite(value))
+                      and float(value).is_integer())
+            hint = f"; write it as digits, {int(value)}" if digits else ""
             raise ValueError(f"{agent.name}: option {name} must be {allowed}{' or None' * optional}, "
-                             f"got {value!r} (default {default!r})")
+                             f"got {value!r} (default {default!r}){hint}")
 
 
 def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:

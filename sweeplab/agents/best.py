@@ -454,6 +454,23 @@ small a gain for that margin over issue 13's floor of 30, so it stays the
 stronger option: ``--option endgame_layouts=4000 --option
 endgame_budget=1000000``.
 
+Seeds (issue 13 asks which are which; root seeds of ``sweeplab.play``):
+
+- tuning, where options were tried and chosen: 1000 (most rounds), 1019,
+  1031, 1049, 1051, 1061, 1063, 1069, 1087, 1091 and 1093;
+- first played as fresh evaluation games, then also used to choose: 2026
+  (session 8; the fourth and fifth rounds), 3141 and 2718 (the sixth),
+  4242 (the seventh), 7919, 9973 and 4447 (the fourteenth: they decided
+  the current defaults);
+- evaluation only (no option was chosen on them; some confirmed that a
+  default stays): 555 and 777 (diagnostics), 5555, 8128, 6174, 6337
+  (beginner and intermediate in the README), 2393, 8675, 3571, 4096 and
+  5120.
+
+The README's expert rows pool every game of the current play on 7919,
+9973, 2393, 8675 and 4096 (zero start) and 4447, 3571 and 5120 (safe
+corner), and give the figures without 7919, 9973 and 4447 beside them.
+
 Speed (session 10): the log layout count behind the two-step value
 (``enumerate._log_layouts``) is compiled: 47.2 -> 64.0 expert and 158.0 ->
 229.9 intermediate games per CPU second (``benchmarks/agent_speed.py
@@ -984,7 +1001,7 @@ class BestAgent(BestV1Agent):
     sampled_endgame : int, default 0
         When a position has more layouts than ``endgame_layouts`` over at
         most ``sampled_cells`` covered cells, draw this many of them
-        (:func:`sampled_endgame_layouts`, from the game's generator) and
+        (:func:`sampled_endgame_layouts`, from the agent's own generator) and
         guess the cell the endgame search on them rates best; 0: never.
         1,000 layouts won +131/-100 of 20,000 tuning games and +245/-238 of
         40,000 fresh ones (safe corner), at 40 expert games per CPU second
@@ -992,6 +1009,13 @@ class BestAgent(BestV1Agent):
         default (sixteenth round).
     sampled_cells : int, default 96
         The most covered cells (flags not counted) for ``sampled_endgame``.
+    use_total, methods, max_nodes, noise_aware
+        As :class:`~sweeplab.agents.probability.ProbabilityAgent` and
+        :class:`~sweeplab.agents.base.Agent`: the total is used (``True``),
+        forced cells come from ``("trivial", "enumerate")``, enumeration
+        counts up to 200,000 nodes a block exactly before its dynamic
+        programme takes over (the same moves), and bounded clues are read as
+        bounds (``True``).
 
     Examples
     --------
@@ -1025,7 +1049,8 @@ class BestAgent(BestV1Agent):
         :data:`WIDE_DENSITY` dense (expert) the first cell is (3, 3): +0.2 points
         there, -0.3 on intermediate and beginner (see the module notes, seventh round); the corner
         when the mines leave no room for (3, 3)'s nine cells.  There ``coin_flip_credit=None``
-        becomes :data:`ZERO_RULE_CREDIT`, elsewhere 0.
+        becomes :data:`ZERO_RULE_CREDIT`, elsewhere 0.  Without ``mines`` the density is
+        unknown and the board counts as not dense (the play of beginner and intermediate).
 
         Examples
         --------

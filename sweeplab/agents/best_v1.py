@@ -331,6 +331,10 @@ class BestV1Agent(ProbabilityAgent):
         (0 or 1: none).
     endgame_budget : int, default 20_000
         Search nodes of the endgame search before it gives up (the guess rules then decide).
+    use_total, methods, max_nodes, noise_aware
+        As :class:`~sweeplab.agents.probability.ProbabilityAgent` and
+        :class:`~sweeplab.agents.base.Agent` (defaults ``True``,
+        ``("trivial", "enumerate")``, 200,000 and ``True``).
     """
 
     first_move: FirstMove = "auto"

@@ -172,7 +172,7 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         if name == "011-best":
             lines.append(f"- {int(df['games'].min()):,} games a condition: a check that the agent plays, "
                          "not a test against the published rates (their samples are 10^7-10^8 games); the "
-                         "README gives rates from 40,000-80,000 fresh games a condition")
+                         "README gives rates from 50,000-200,000 evaluation games a condition")
         return lines + (_best_lines(df) if name == "011-best" else [])
     if "mean_score" in df.columns:
         lines = []
