@@ -439,7 +439,11 @@ class Explorer:
     def click(self, row: int, col: int) -> int:
         """Reveal a covered cell (what a left click does); returns the cells opened."""
         code = self._code(row, col)  # a cell off the board raises first
-        if self._over("reveal") or code != COVERED:
+        if self._over("reveal"):
+            return 0
+        if code != COVERED:
+            self.board.message = (f"({row},{col}) is flagged: unflag it (right click) to reveal it"
+                                  if code == FLAG else f"({row},{col}) is already revealed")
             return 0
         opened = self.game.reveal(row, col)
         self.refresh(message=f"revealed ({row},{col})" + (": a mine" if self._hit(row, col) else ""))
@@ -467,8 +471,10 @@ class Explorer:
         elif code == COVERED:
             self.game.flag(row, col)
         else:
+            self.board.message = f"({row},{col}) is revealed: only a covered cell takes a flag"
             return
-        self.refresh(message=f"{'unflagged' if code == FLAG else 'flagged'} ({row},{col})")
+        self.refresh(message=f"unflagged ({row},{col})" if code == FLAG else
+                     f"flagged ({row},{col}): every method now takes it as a mine")
 
     def set_method(self, method: str) -> Explorer:
         """Show the deductions of ``method`` (a key of :data:`sweeplab.METHODS`)."""
@@ -481,7 +487,12 @@ class Explorer:
 
     def apply(self) -> int:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
-        if self._over("apply") or self.deduction is None:
+        if self._over("apply"):
+            return 0
+        if self.deduction is None:
+            self.board.message = (f"{self.method} has nothing to apply: reveal a cell first"
+                                  if not (self.game.observation.grid >= 0).any()
+                                  else f"{self.method} has no deductions here to apply")
             return 0
         moves, hits = 0, []
         for r, c in sorted(self.deduction.mines):
@@ -624,7 +635,9 @@ class Explorer:
         try:
             if playing and (obs.grid >= 0).any():
                 self.deduction = deduce(obs, method=self.method, proofs=True)
-            if playing:  # cheap (exact, by components): sent always, for the hover; drawn when asked
+            # cheap (exact, by components): sent always, for the hover; drawn when asked.  Not before a
+            # first click the rules make safe: every layout is not equally likely for that cell.
+            if playing and not self._untouched_safe_start():
                 self.probabilities = probabilities(obs)
         except InconsistentPositionError as exc:  # wrong flags
             message = _then(message, f"no mine layout fits this position (a wrong flag?): {exc}")
@@ -667,6 +680,10 @@ class Explorer:
             board.summary = self._summary(obs)
             board.message = message
 
+    def _untouched_safe_start(self) -> bool:
+        """No cell revealed yet, and the first-click rule keeps the first click off the mines."""
+        return self.game.first_click != "none" and not (self.game.observation.grid >= 0).any()
+
     def _summary(self, obs: Observation) -> str:
         info, d = METHODS[self.method], self.deduction
         grid = obs.grid
@@ -678,7 +695,9 @@ class Explorer:
                                                                                  else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "
                                       f"{1000 * d.seconds:.1f} ms")
-        return f"{self.game.status} · {mines} · {self.method} ({kind}){found}"
+        start = (f" · the first click is safe (rule {self.game.first_click!r})"
+                 if self.game.status == "playing" and self._untouched_safe_start() else "")
+        return f"{self.game.status} · {mines} · {self.method} ({kind}){found}{start}"
 
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.board._repr_mimebundle_(**kwargs)

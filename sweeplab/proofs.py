@@ -463,8 +463,9 @@ class _Narrator:
             rhs = int(grid[r, c]) - len(known_at)
             label = f"clue {_name(src)} = {int(grid[r, c])}"
             if known_at:
+                flagged = any(grid[cell] == _FLAG for cell in known_at)
                 label += (f", less the known mine{'s' if len(known_at) > 1 else ''} at "
-                          f"{', '.join(map(_name, known_at))}")
+                          f"{', '.join(map(_name, known_at))}" + (" (a flag counts as a mine)" * flagged))
         self.rows[src] = (cells, rhs, label)
         return self.rows[src]
 

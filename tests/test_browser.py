@@ -348,8 +348,12 @@ def test_the_board_plays_from_the_keyboard(page, game):
     safe = sorted(c for c in sweeplab.deduce(game.observation, "enumerate").safe
                   if game.observation.grid[c] == sweeplab.COVERED)
     r, c = safe[0] if safe else covered(game)[0]
+    on_cell(page, r, c, "hover")  # hovered, not chosen from the keyboard: Space and Enter reveal nothing
     target = control(page, "svg.sl-board")
     page.execute_script("arguments[0].focus()", target)
+    target.send_keys(Keys.SPACE, Keys.ENTER)
+    time.sleep(0.5)
+    assert shows(page, game) and cell(page, r, c).get_attribute("data-state") == "covered"
     h, w = game.shape  # to the corner first (the cursor starts at the cell last hovered), then to (r, c)
     target.send_keys(*[Keys.ARROW_UP] * h, *[Keys.ARROW_LEFT] * w, *[Keys.ARROW_RIGHT] * c,
                      *[Keys.ARROW_DOWN] * r, "f")

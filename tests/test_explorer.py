@@ -421,7 +421,27 @@ def test_the_board_says_a_mine_in_score_mode_and_keeps_what_was_done():
     ex.click(4, 4)
     safe = min(sweeplab.deduce(ex.game.observation, "enumerate").safe)
     ex.flag(*safe)  # a wrong flag: no layout fits
-    assert ex.board.message.startswith(f"flagged ({safe[0]},{safe[1]}); then no mine layout fits")
+    assert ex.board.message.startswith(f"flagged ({safe[0]},{safe[1]}): every method now takes it as a mine; "
+                                       "then no mine layout fits")
+
+
+def test_the_board_says_why_a_click_does_nothing():
+    """A student's review: clicks that change nothing left the last action's message on the board."""
+    ex = Explorer(level="beginner", seed=3, first_click="zero")
+    assert ex.apply() == 0 and "reveal a cell first" in ex.board.message
+    assert ex.board.probabilities == [] and "the first click is safe" in ex.board.summary
+    ex.click(4, 4)
+    assert ex.board.probabilities and "first click" not in ex.board.summary
+    ex.click(4, 4)
+    assert ex.board.message == "(4,4) is already revealed"
+    ex.flag(4, 4)
+    assert ex.board.message == "(4,4) is revealed: only a covered cell takes a flag"
+    r, c = map(int, np.argwhere(np.array(ex.board.grid) == sweeplab.COVERED)[0])
+    ex.flag(r, c)
+    assert "every method now takes it as a mine" in ex.board.message
+    ex.click(r, c)
+    assert ex.board.message == f"({r},{c}) is flagged: unflag it (right click) to reveal it"
+    assert ex.game.observation.grid[r, c] == sweeplab.FLAG
 
 
 def test_the_hover_calls_probabilities_exact_only_where_they_are():

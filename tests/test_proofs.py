@@ -237,7 +237,7 @@ def test_explain_tells_the_reader_what_each_step_gives():
     assert "(Pass the position, proof.explain(obs)" in Proof((0, 2), 0, "rref", [step]).explain()
     flagged = Observation.from_text("?F??\n?31?\n????")
     single = sweeplab.deduce(flagged, "trivial", proofs=True).proofs[(0, 2)].explain(flagged)
-    assert "clue (1,2) = 1, less the known mine at (0,1):" in single
+    assert "clue (1,2) = 1, less the known mine at (0,1) (a flag counts as a mine):" in single
     assert "(The rule also makes (0,3), (1,3), (2,1), (2,2), (2,3) safe; not needed here.)" in single
     cases = prove(NEEDS_SPLIT, (1, 3), 1, use_total=False).explain(NEEDS_SPLIT)
     assert "Substituting what is known or supposed" in cases

@@ -103,7 +103,7 @@ function drawCell(parent, r, c, v, s, view) {
     const p = view.probs.length ? view.probs[r][c] : null;
     const mark = view.safe.has(k) ? "safe" : view.mines.has(k) ? "mine" : null;
     if (mark) g.dataset.mark = mark;
-    if (p !== null && p !== undefined) {
+    if (p !== null && p !== undefined && v !== FLAG) {  // a flag is taken as a mine, not weighed
       g.dataset.probability = p;
       title.push(`P(mine) = ${p.toFixed(4)}`);
       if (view.showProbs && v === COVERED && !mark) {
@@ -116,7 +116,7 @@ function drawCell(parent, r, c, v, s, view) {
     }
     if (v === FLAG) {
       flagGlyph(g, s);
-      title.push("flagged");
+      title.push("flagged (counts as a mine)");
       if (view.layout.size && !view.layout.has(k)) svg("path", { d: `M3,3 L${s - 3},${s - 3}`, class: "sl-wrong" }, g);
     } else if (view.layout.has(k)) {
       mineGlyph(g, s, "sl-mine sl-mine-hidden");
@@ -170,7 +170,8 @@ function drawLegend(legend, showProbs) {
   const proof = html("span", { class: "sl-legend-item" }, legend);
   html("span", { class: "sl-key", style: `border-color: ${ADDED}` }, proof);
   html("span", { class: "sl-key", style: `border-color: ${SUBTRACTED}` }, proof);
-  html("span", {}, proof, "proof: clue added / subtracted");
+  html("span", { class: "sl-key", style: `border-color: ${MIXED}` }, proof);
+  html("span", {}, proof, "proof: clue added / subtracted / both");
 }
 
 function fixesText(fixes, columns) {
@@ -226,6 +227,7 @@ function drawMatrix(box, table, selectedColumn, proof) {
 function render({ model, el }) {
   el.classList.add("sweeplab-explorer");
   let selected = null; // the cell whose details show: the last one hovered, kept when the pointer leaves
+  let keyed = false; // selected from the keyboard (the keys act on it), not merely hovered
   let gameId = model.get("game_id");
 
   // every message names the game it was sent from: Python ignores one sent before New game or a level change
@@ -295,13 +297,22 @@ function render({ model, el }) {
     const cell = cellOf(event);
     if (cell) send("flag", { row: cell[0], col: cell[1] });
   });
-  // the keyboard: arrows move the selected cell, Enter or Space acts as a left click, F as a right click
+  // the keyboard: arrows move the selected cell, Enter or Space acts as a left click, F as a right click.
+  // They act only on a cell the keyboard selected (keyed): a cell merely hovered, or none, is selected
+  // first, and Space then scrolls the page as usual.
   const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   board.addEventListener("keydown", (event) => {
     const grid = model.get("grid");
     if (!grid.length) return;
     const [r, c] = selected === null ? [0, 0] : selected.split(",").map(Number);
-    if (event.key in MOVES) {
+    const acts = event.key === "Enter" || event.key === " " || event.key === "f" || event.key === "F";
+    if (acts && !keyed) {
+      if (event.key === " ") return;
+      selected = key(r, c);
+      keyed = true;
+      drawDetails();
+    } else if (event.key in MOVES) {
+      keyed = true;
       const [dr, dc] = MOVES[event.key];
       const nr = Math.min(grid.length - 1, Math.max(0, r + (selected === null ? 0 : dr)));
       const nc = Math.min(grid[0].length - 1, Math.max(0, c + (selected === null ? 0 : dc)));
@@ -321,6 +332,7 @@ function render({ model, el }) {
     const cell = cellOf(event);
     if (cell && key(...cell) !== selected) {
       selected = key(...cell);
+      keyed = false;
       drawDetails();
     }
   });
@@ -342,8 +354,8 @@ function render({ model, el }) {
     if (v >= 0) line += `revealed, clue ${v}`;
     else if (v === NOCLUE) line += "revealed, number hidden";
     else if (v === MINE) line += "a mine, stepped on";
-    else line += v === FLAG ? "flagged" : "covered";
-    if (p !== null && p !== undefined && v < 0 && v !== MINE) {
+    else line += v === FLAG ? "flagged: every method takes it as a mine (unflag it to weigh it)" : "covered";
+    if (p !== null && p !== undefined && v === COVERED) {
       line += ` · P(mine) = ${p.toFixed(6)} (${model.get("probability_kind") || "exact"})`;
     }
     html("div", { class: "sl-info-cell" }, info, line);
@@ -386,6 +398,7 @@ function render({ model, el }) {
     if (model.get("game_id") !== gameId) {
       gameId = model.get("game_id");
       selected = null;
+      keyed = false;
     }
     const grid = model.get("grid");
     const rows = grid.length, cols = rows ? grid[0].length : 0;
