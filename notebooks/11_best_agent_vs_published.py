@@ -75,17 +75,18 @@ pd.DataFrame(losses).round(2)
 
 # %% [markdown]
 # **Reading it.** The table above is this run's (few games at the smoke and quick presets). A larger
-# run, `sweeplab.losses` on games 0–3,999 of seed 2026 with the agents of session 19
-# (`benchmarks/best_agent.py --games 4000 [--first-click zero]`), gives, in lost games per 100 played:
+# run, `sweeplab.losses` on games 0–3,999 of seed 2026 with today's agents (`best` as it plays since
+# session 29; `benchmarks/best_agent.py --games 4000 --speed-games 0 [--first-click zero]`, session 35),
+# gives, in lost games per 100 played:
 #
 # | cause | best-v1, safe corner | best, safe corner | best-v1, zero start | best, zero start (3, 3) |
 # |---|---|---|---|---|
-# | opening (under 10% of the safe cells open) | 28.3 | 27.3 | 4.2 | 1.8 |
-# | coin flip no play can avoid, or none safer than 0.45 | 12.5 | 13.9 | 17.5 | 20.6 |
-# | endgame (40 covered cells or fewer) | 6.5 | 6.0 | 9.4 | 8.4 |
-# | a cell riskier than the safest | 6.3 | 8.0 | 6.7 | 8.7 |
-# | another guess on a safest cell | 7.2 | 5.3 | 10.8 | 8.1 |
-# | won | 39.25% | 39.70% | 51.55% | 52.48% |
+# | opening (under 10% of the safe cells open) | 28.3 | 27.3 | 4.2 | 2.0 |
+# | coin flip no play can avoid, or none safer than 0.45 | 12.5 | 13.9 | 17.5 | 20.4 |
+# | endgame (40 covered cells or fewer) | 6.5 | 5.9 | 9.4 | 8.4 |
+# | a cell riskier than the safest | 6.3 | 8.1 | 6.7 | 8.6 |
+# | another guess on a safest cell | 7.2 | 5.3 | 10.8 | 7.9 |
+# | won | 39.25% | 39.65% | 51.55% | 52.77% |
 #
 # With a safe corner start almost half the lost games are lost in the opening: the corner shows a number
 # and the next guesses, nearly blind, are mines about one time in five. Coin flips (the mined side of
@@ -94,7 +95,7 @@ pd.DataFrame(losses).round(2)
 # safest cells and more on slightly riskier ones: its two-step value takes a somewhat riskier cell when
 # its number is likelier to settle the next move, and the losses count those it lost, not those it won.
 # A zero start moves the losses from the opening to coin flips; (3, 3) opens more than (2, 2) and leaves
-# 1.8 opening losses per 100 games.
+# 2.0 opening losses per 100 games.
 #
 # **Where it stands.** Since session 29 `best` searches larger endgames and, on an expert zero start,
 # credits a guess whose mine would be half of a coin flip anyway ("Fresh games decide", below). On every
