@@ -56,7 +56,7 @@ def probabilities(
         covered cells consistent with the clues and the total is equally
         likely; without it, every layout consistent with the clues is equally
         likely (so cells next to no clue get exactly 1/2).  ``nan`` on revealed
-        cells, 1 on flags and revealed mines, exactly 0 or 1 on forced cells.
+        cells, 1 on flags and revealed mines, exactly 0 or 1 on forced cells and only there.
         Under clue noise ``"under"`` (``"over"``) numbers are lower (upper)
         bounds, and every layout meeting the bounds is equally likely.
 

@@ -111,6 +111,12 @@ def test_bad_budgets_are_value_errors_naming_the_option(option, bad):
     assert not isinstance(info.value, MethodRefused)
 
 
+def test_a_time_limit_past_floats_is_no_limit():
+    """An adversarial review: time_limit=10**400 raised a bare OverflowError."""
+    assert deduce("?1\n11", "rref", time_limit=10**400).mines == {(0, 0)}
+    assert sweeplab.probabilities("?1\n11", time_limit=10**400)[0, 0] == 1.0
+
+
 def test_no_limit_is_none():
     obs = next(oracle.play_positions("intermediate", seed=2, n=1))
     for method in TIMED:

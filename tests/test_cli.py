@@ -178,6 +178,24 @@ def test_a_bad_move_is_refused_before_any_method_runs(monkeypatch, capsys, tmp_p
     assert "every --move once" in capsys.readouterr().err
 
 
+def test_solve_passes_options_to_its_method(capsys, tmp_path):
+    """An adversarial review: gfp's p, lstsq's tol and the like could not be reached from the shell."""
+    position = tmp_path / "p.txt"
+    position.write_text("??????\n?1122?\n")  # report 002's board: GF(2) finds nothing, GF(3) does
+    assert main(["solve", str(position), "--method", "gfp", "--option", "p=2"]) == 0
+    assert "== gfp (sound): 0 safe, 0 mines" in capsys.readouterr().out
+    assert main(["solve", str(position), "--method", "gfp", "--option", "p=3"]) == 0
+    assert "== gfp (sound): 0 safe, 0 mines" not in capsys.readouterr().out
+    for option, message in [("q=3", "method 'gfp' has no option 'q'; its options: ['engine', "),
+                            ("p", "options look like key=value"),
+                            ("time_limit=1", "time_limit has its own flag, --time-limit"),
+                            ("use_total=no", "use_total has its own flag, --no-total")]:
+        assert main(["solve", str(position), "--method", "gfp", "--option", option]) == 2
+        assert message in capsys.readouterr().err
+    assert main(["solve", str(position), "--all", "--option", "p=3"]) == 2
+    assert "--option goes with one --method" in capsys.readouterr().err
+
+
 def test_python_dash_m_sweeplab_is_the_command_line():
     import subprocess
     import sys

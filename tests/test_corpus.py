@@ -206,7 +206,7 @@ def test_corpus_arguments_are_named_when_refused(call, match):
     ({}, "a level or a shape"),
     ({"level": "beginner", "shape": (9, 9), "densities": (0.1,)}, "not both"),
     ({"shape": (9, 9)}, "needs densities"),
-    ({"shape": (9, 9), "densities": (1.5,)}, "density must be within"),
+    ({"shape": (9, 9), "densities": (1.5,)}, "density must be a number within"),
     ({"level": "beginner", "player": "humans"}, r"player must be one of \('agents', 'safe-clicks'\)"),
     ({"level": "beginner", "reveal": (0.0,)}, r"reveal holds fractions within \(0, 1\]"),
     ({"level": "beginner", "noise": ("fuzzy", 0.1)}, "noise kind must be one of"),

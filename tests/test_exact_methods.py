@@ -99,6 +99,20 @@ def test_probabilities_weigh_frontier_layouts_by_their_interior_completions(mine
     assert p[1:, 4:] == pytest.approx(np.full((2, 4), interior), abs=1e-12)
 
 
+def test_probabilities_are_0_or_1_only_on_forced_cells_even_when_they_round_there():
+    """An adversarial review: on a 1000x1000 board the centre of this patch is a mine with
+    probability 1 - 6e-18 (either it alone or all four corners), which a float rounds to 1."""
+    patch = Observation.from_text("?---?\n-1-1-\n--?--\n-1-1-\n?---?").grid
+    grid = np.full((1000, 1000), COVERED, np.int8)
+    grid[:5, :5] = patch
+    obs = Observation(grid, mines=4)
+    p = sweeplab.probabilities(obs)
+    assert not sweeplab.deduce(obs, "enumerate").mines
+    assert 1 - 1e-15 < p[2, 2] < 1.0 and 0.0 < p[0, 0] < 1e-15
+    forced = Observation.from_text("???\n121", mines=2)
+    assert sweeplab.probabilities(forced)[0].tolist() == [1.0, 0.0, 1.0]
+
+
 def test_probabilities_sum_to_the_remaining_mines():
     """The expected number of mines is the total: a check that needs no oracle, on expert positions."""
     for obs in oracle.play_positions("expert", seed=3, n=20):

@@ -259,8 +259,9 @@ def test_options_are_checked():
         deduce(obs, "gfp", p=8)
     with pytest.raises(ValueError, match="engine"):
         deduce(obs, "gfp", engine="numpy")
-    with pytest.raises(ValueError, match="tol"):
-        deduce(obs, "lstsq", tol=0.7)
+    for tol in (0.7, None, "0.1", True):  # not a TypeError from the comparison
+        with pytest.raises(ValueError, match=r"option tol of method 'lstsq' must be a number in \[0, 0.5\)"):
+            deduce(obs, "lstsq", tol=tol)
     with pytest.raises(ValueError, match="method 'trivial' has no option 'iterate'; its options: none"):
         deduce(obs, "trivial", iterate=True)
 

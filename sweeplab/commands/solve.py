@@ -12,6 +12,7 @@ Example::
 
     $ printf '???\\n121\\n' | sweeplab solve - --all --mines 2 --probabilities
     $ printf '??\\n11\\n..\\n' | sweeplab solve - --mines 1 --win-rates 200 --move 0,0 --move 0,1
+    $ printf '???\\n121\\n' | sweeplab solve - --method gfp --option p=3
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--method", "-m", default="enumerate", help="deduction method (default: enumerate)")
     group.add_argument("--all", action="store_true", help="run every method of sweeplab.METHODS")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of --method (repeatable), e.g. --method gfp --option p=3; "
+                   "the method's docstring lists them")
     p.add_argument("--mines", type=int, default=None, help="total number of mines on the board")
     p.add_argument("--no-total", action="store_true", help="ignore the total number of mines")
     p.add_argument("--noise", choices=NOISE_KINDS, default=None,
@@ -148,12 +152,14 @@ def probability_grid(obs: Observation, probs: np.ndarray) -> str:
 
 
 def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True,
-                 probabilities: bool = False, explain: bool = False, time_limit: float | None = None) -> str:
+                 probabilities: bool = False, explain: bool = False, time_limit: float | None = None,
+                 options: dict[str, Any] | None = None) -> str:
     """The text ``sweeplab solve`` prints.
 
     Each method first runs once, untimed, on a tiny position (``_WARM_UP``),
     so first-call costs (imports, compilation caches) do not show in the
-    milliseconds of the timed run on ``obs``.
+    milliseconds of the timed run on ``obs``.  ``options`` go to every method (give them
+    with one method).
 
     Examples
     --------
@@ -165,12 +171,12 @@ def solve_report(obs: Observation, methods: list[str], *, use_total: bool = True
     121
     """
     return _report(obs, methods, use_total=use_total, probabilities=probabilities, explain=explain,
-                   time_limit=time_limit)[0]
+                   time_limit=time_limit, options=options)[0]
 
 
 def _report(
     obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False,
-    time_limit: float | None = None,
+    time_limit: float | None = None, options: dict[str, Any] | None = None,
 ) -> tuple[str, bool, list[str]]:
     """The text, whether the position is consistent, and the methods that raised an exception."""
     from .. import METHODS, deduce
@@ -190,9 +196,9 @@ def _report(
         info = METHODS[name]
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
         timed = time_limit is not None and "time_limit" in info.options
-        budget: dict[str, Any] = {"time_limit": time_limit} if timed else {}
+        budget: dict[str, Any] = {**(options or {}), **({"time_limit": time_limit} if timed else {})}
         with contextlib.suppress(Exception):  # imports and compiled kernels, outside the timed call
-            deduce(_WARM_UP, name, use_total=use_total)
+            deduce(_WARM_UP, name, use_total=use_total, **budget)
         try:
             d = deduce(obs, name, use_total=use_total, proofs=explain, **budget)
         except InconsistentPositionError as exc:
@@ -242,11 +248,21 @@ def _explanations(obs: Observation, d) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import METHODS
-    from ..errors import unknown_choice
+    from .. import METHODS, deduce
+    from ..errors import MethodRefused, unknown_choice
+    from .sweep import parse_option
 
     if not args.all and args.method not in METHODS:
         raise ValueError(unknown_choice("method", args.method, METHODS))
+    options = dict(parse_option(text, where=f"--option {text!r}") for text in args.option)
+    if options and args.all:
+        raise ValueError("--option goes with one --method (methods take different options), not --all")
+    own = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
+    for key in own.keys() & options.keys():
+        raise ValueError(f"{key} has its own flag, {own[key]}")
+    if options:  # a misspelt option or a bad value is said before the position is read
+        with contextlib.suppress(MethodRefused):  # known, but declining the tiny position
+            deduce(_WARM_UP, args.method, **options)
     obs = read_position(args.file, mines=args.mines, noise=args.noise)
     methods = list(METHODS) if args.all else [args.method]
     if args.time_limit is not None and not args.time_limit > 0:
@@ -269,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         moves = [covered_move(m, obs.grid == COVERED) for m in moves]
         if len(set(moves)) < len(moves):
             raise ValueError(f"every --move once: {moves} repeats a cell")
-    text, consistent, failed = _report(obs, methods, use_total=not args.no_total,
+    text, consistent, failed = _report(obs, methods, use_total=not args.no_total, options=options,
                                        probabilities=args.probabilities, explain=args.explain,
                                        time_limit=args.time_limit)
     if args.win_rates is not None and consistent:  # before printing anything: bad moves fail first

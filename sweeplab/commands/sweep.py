@@ -120,7 +120,7 @@ def parse_option(text: str, *, where: str | None = None, flags: tuple[str, ...] 
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key.isidentifier():
-        raise ValueError(f"{where}: agent options look like key=value, for example use_total=false")
+        raise ValueError(f"{where}: options look like key=value, for example use_total=false")
     if key in GRID_FLAGS and key not in flags:
         raise ValueError(f"{where}: {key} has its own flag, --{key.replace('_', '-')}")
     try:

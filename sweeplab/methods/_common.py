@@ -147,7 +147,12 @@ def _option(method: str, name: str, value, what: str):
     kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds) or not value > 0 or value != value:
         raise ValueError(f"option {name} of method {method!r} must be {what} or None, got {value!r}")
-    return min(int(value), NO_CAP) if integer else float(value)
+    if integer:
+        return min(int(value), NO_CAP)
+    try:
+        return float(value)
+    except OverflowError:  # an integer past float's range: longer than any run, so no limit
+        return None
 
 
 def count_option(method: str, name: str, value) -> int:

@@ -1028,6 +1028,11 @@ def block_counts(obs: Observation, *, use_total: bool = True, max_nodes: int = M
     return blocks, int(p.interior.size), p.remaining
 
 
+#: The floats nearest 0 and 1 inside (0, 1): the probability of a cell that is not forced.
+_FLOAT_ABOVE_0 = float(np.nextafter(0.0, 1.0))
+_FLOAT_BELOW_1 = float(np.nextafter(1.0, 0.0))
+
+
 def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int, budget: Budget,
          count: bool = False):
     """Flat indices of the forced safe and mined cells, the probabilities (or ``None``) and the log
@@ -1068,6 +1073,10 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
         probs[(flat == FLAG) | (flat == MINE)] = 1.0
         probs[cells] = prob_g[cell_group]
         probs[p.interior] = 0.5 if R is None else int_prob
+        # 0 and 1 only for forced cells: a probability within 1e-16 of either (huge boards) rounds
+        # to it, so it is kept one float inside, and p == 1 still means a certain mine
+        covered = np.concatenate([cells, p.interior])
+        probs[covered] = np.clip(probs[covered], _FLOAT_ABOVE_0, _FLOAT_BELOW_1)
         probs[safe_flat] = 0.0
         probs[mine_flat] = 1.0
         probs = probs.reshape(obs.shape)
@@ -1194,7 +1203,7 @@ def probabilities(
     the total is equally likely; without it (``use_total=False`` or unknown
     total), every layout that fits the clues is, so interior cells get 1/2.
     ``nan`` on revealed cells, 1 on flags and revealed mines, exactly 0 or 1 on
-    forced cells.  Budget as :func:`analyse`.
+    forced cells and only there.  Budget as :func:`analyse`.
 
     Raises
     ------

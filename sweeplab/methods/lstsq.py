@@ -152,8 +152,9 @@ def forced_cells(
     >>> forced_cells(Observation.from_text("?1\\n11"))
     (set(), {(0, 0)})
     """
-    if not 0 <= tol < 0.5:
-        raise ValueError(f"option tol of method 'lstsq' must be in [0, 0.5), got {tol!r}")
+    if (isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating))
+            or not 0 <= tol < 0.5):
+        raise ValueError(f"option tol of method 'lstsq' must be a number in [0, 0.5), got {tol!r}")
     budget = Budget("lstsq", time_limit=time_limit, max_bytes=max_bytes)
     x, cells = min_norm_solution(obs, use_total=use_total, budget=budget)
     safe = {cells[j] for j in np.flatnonzero(np.abs(x) <= tol)}
