@@ -391,8 +391,10 @@ class Explorer:
         from .board import BoardWidget
 
         if game is not None and not isinstance(game, Game):
+            hint = (f"; for a preset pass level={game!r}" if isinstance(game, str) and game in LEVELS
+                    else "; a position's text is not a game: sweeplab.Game.from_layout(...) plays a layout")
             raise ValueError(f"game must be a sweeplab Game (sweeplab.new_game(...)), got "
-                             f"{type(game).__name__} {game!r:.40}; for a preset pass level={game!r:.20}")
+                             f"{type(game).__name__} {game!r:.40}{hint}")
         method_info(method)  # ValueError naming the choices
         if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(unknown_choice("agent", agent, AGENTS))

@@ -458,6 +458,8 @@ def test_the_hover_calls_probabilities_exact_only_where_they_are():
 def test_bad_arguments_and_controls_are_refused_or_undone():
     with pytest.raises(ValueError, match="game must be a sweeplab Game.*for a preset pass level='beginner'"):
         Explorer("beginner")
+    with pytest.raises(ValueError, match="a position's text is not a game: sweeplab.Game.from_layout"):
+        Explorer("???\n121")
     with pytest.raises(ValueError, match=r"unknown agent \['best'\]; choose from"):
         Explorer(agent=["best"])
     ex = Explorer(seed=3)
