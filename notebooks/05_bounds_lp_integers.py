@@ -131,10 +131,13 @@ print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[
 # Mid-game intermediate positions, with the total. The complete methods (`milp`, `enumerate`) agree
 # cell for cell. Expect a surprise in the cost column: on such positions the frontier falls apart into
 # small components, so exact enumeration is both complete *and* about the cheapest method here; only the
-# single-clue rules (`trivial`) cost less. The relaxations (`bounded`, `lp`) pay off where components are
-# large (notebook 9, and notebook 6 for the full benchmark). Note too that `trivial` can find more than
-# `rref`: one pass of the row bound rule on one RREF misses cells a single clue settles (notebook 2's
-# counterexample), and the `rref` here does not iterate.
+# single-clue rules (`trivial`) cost less (notebook 6 times every method on the whole corpus). What the
+# relaxations (`bounded`, `lp`) offer is a bound on the work: row reduction, bounds propagation and linear
+# programming take polynomial time, while the layouts enumeration searches can grow exponentially with a
+# component's size (`enumerate` then counts by dynamic programming and, past its budget, hands the
+# position to `milp`). Note too that `trivial` can find more than `rref`: one pass of the row bound rule
+# on one RREF misses cells a single clue settles (notebook 2's counterexample), and the `rref` here does
+# not iterate.
 
 # %%
 n_positions = {"smoke": 4, "quick": 40, "full": 300}[PRESET]
