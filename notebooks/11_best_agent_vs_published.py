@@ -152,7 +152,7 @@ pd.DataFrame(losses).round(2)
 # where `best` rates its own cell higher, +0.17 for a second corner rather than a cell two from the
 # first number. That is about 0.3 points a game. Here is one decision: the corner showed a 1, and the
 # next guess is blind. Every candidate is equally safe, and the win rates differ by less than the noise
-# (at 1,000 layouts each, `"full"` preset, all lay between 31.3% and 33.3%).
+# (at 1,000 layouts each, `"full"` preset, all lay between 31.2% and 33.3%).
 
 # %%
 game = new_game("expert", first_click="safe", seed=1)
