@@ -88,8 +88,9 @@ def rref_table(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
 
     Examples
     --------
-    Report 001's pattern ``A+B+C=1, B+C+D=2``: the first reduced row reads
-    ``A - D = -1``, so ``A = 0`` and ``D = 1``.
+    Report 001's pattern ``A+B+C=1, A+C+D=2``, with ``B, A, C, D`` the top
+    row from the left: the first reduced row reads ``B - D = -1``, report
+    001's ``D - B = 1``, so ``B = 0`` and ``D = 1``.
 
     >>> from sweeplab import Observation
     >>> t = rref_table(Observation.from_text("????\\n-12-"), use_total=False)
