@@ -187,9 +187,13 @@ boards
 #   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
 #   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
 #   set of rows), and it happens on single positions: on notebook 12's board (beginner, seed 3, zero start,
-#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. The order of the moves matters to RREF for that reason: on the same 100
-#   intermediate games it wins 40 applying each answer at once, 37 opening the safe cells only or one
-#   move at a time (`sweeplab.stats.paired_difference` tests any such pair).
+#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. It hurts `bounded`
+#   too, which also reads the reduced rows: on the committed corpus (`data/corpus/corpus-small.jsonl.gz`,
+#   its 323 positions with a known total) adding the total loses cells on 14 positions for `bounded` (40
+#   cells; it gains cells on 33) and on 86 for one `rref` pass and for `gfp`. The order of the moves
+#   matters to RREF for the same reason: on the same 100 intermediate games it wins 40 applying each
+#   answer at once, 37 opening the safe cells only or one move at a time
+#   (`sweeplab.stats.paired_difference` tests any such pair).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
 #   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
 #   density) exact enumeration still finishes 78%, RREF 57% and single-clue rules 40%; at 25% none.

@@ -324,8 +324,9 @@ _CATALOGUE += [
         ".????1\n.1?2?1\n.1??1?\n1?211?\n2??22?\n2?4???\n11??2?",
         "an adversarial search on random positions up to 8x8 (session 15), shrunk by "
         "sweeplab.dominance.shrink; none among the boards and positions of _SEARCH",
-        "21 covered cells on 7x6, 8 mines in all: gf2 proves (1, 2), (2, 2) and (5, 5), which bounds "
-        "propagation misses (a parity argument over the reduced rows, not a bound)",
+        "21 covered cells on 7x6, 8 mines in all: with the total, gf2 proves (1, 2), (2, 2) and (5, 5), "
+        "which bounds propagation misses (a parity argument over the reduced rows, not a bound); without "
+        "it, bounded proves them and gf2 does not (the total row changes the reduced rows both read)",
         safe=[(0, 1), (0, 2), (0, 3), (2, 2), (2, 3), (2, 5), (3, 1), (5, 5), (6, 2)],
         mines=[(1, 2), (4, 1), (4, 2), (5, 1)],
         total=8,
