@@ -159,6 +159,7 @@ ax.scatter(summary["median_ms"], summary["share of enumerate"])
 for method, r in summary.iterrows():
     ax.annotate(method, (r["median_ms"], r["share of enumerate"]), textcoords="offset points", xytext=(4, 4))
 ax.set_xscale("log")
+ax.margins(x=0.15, y=0.15)
 ax.set_xlabel("median ms per position")
 ax.set_ylabel("share of forced cells found")
 ax.set_title("deductive power against cost")
