@@ -84,8 +84,9 @@ show(obs, d.proofs, sorted(d.proofs))
 # ## Report 002's boards
 #
 # The first board (`????????/?211221?`) is the report's worked example of RREF with the row bound rule;
-# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2): clue (1,3) −
-# clue (1,4) gives $x_{(0,2)} - x_{(0,5)} = -1$, which fixes (0,5) as a mine too. Yet `rref` does not claim
+# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2) (printed, and
+# drawn between those of (0,1) and (0,6)): clue (1,3) − clue (1,4) gives $x_{(0,2)} - x_{(0,5)} = -1$,
+# which fixes (0,5) as a mine too. Yet `rref` does not claim
 # (0,5): its reduced matrix is *one* basis of the row space, and this difference is not one of its rows
 # (notebook 2: the report needs a second pass for that cell). The prover looks for the shortest proof of
 # each claim among all combinations, not among the RREF's rows; `subset` and `lp` find (0,5) directly.
@@ -99,7 +100,9 @@ sizes = pd.DataFrame([{"cell": c, "value": "mine" if p.value else "safe", "steps
                        "rows": p.size.rows, "clues": ", ".join(str(s) for s in p.sources)}
                       for c, p in sorted(d1.proofs.items())])
 print(sizes.to_string(index=False))
-show(board1, d1.proofs, [(0, 1), (0, 6)], size=4)
+print()
+print(d1.proofs[(0, 2)].explain(board1))
+show(board1, d1.proofs, [(0, 1), (0, 2), (0, 6)], size=3.5)
 
 board2 = EXAMPLES["002-one-one-two-two"].observation
 for method in ("rref", "gfp"):
