@@ -70,7 +70,10 @@ show(obs, d.proofs, sorted(d.proofs))
 #
 # `subset` reasons with pairs of clues: the mine under each 2 is one difference of two clues. A safe end
 # takes a chain: one difference gives a mine, then single clues, with what is known substituted, walk
-# along the wall. Chains make proofs longer than the single step an LP would find.
+# along the wall. Chains make proofs longer than the single step an LP would find, and `subset`'s chains
+# are found, not shortest: its proof of (0,0) has 4 steps over 4 rows, while clue (1,2) − clue (1,3),
+# which makes (0,1) a mine, then clue (1,0) prove it in 2 steps over 3 rows (`sweeplab.check_proof`
+# accepts that proof).
 
 # %%
 obs = EXAMPLES["one-two-two-one"].observation
