@@ -17,7 +17,7 @@
 # registers it).
 #
 # Report 002 notes that the order of the columns changes what one pass of RREF finds. The module
-# `sweeplab.example_plugin` tries the reversed order; here is its whole source:
+# `sweeplab.example_plugin` tries the reversed order; here is the method's source:
 
 # %%
 # %matplotlib inline
