@@ -612,10 +612,11 @@ def boards_figure(df: pd.DataFrame):
 def proofs_figure(rows: pd.DataFrame):
     """Proof sizes by method and level, and the share of proofs that need case analysis (issue 10).
 
-    ``rows`` are ``run_bench(..., proofs=True)`` rows (experiment ``015-proofs``).  Left and middle:
-    distinct rows and combining steps per proof, with the total, one box per method and level.
-    Right: share of proved cells whose proof needs an ``assume`` or a ``split``, per method and
-    level (with the total); the title counts the claims over the prover's budget.
+    ``rows`` are ``run_bench(..., proofs=True)`` rows (experiment ``015-proofs``), drawn with the total
+    (without it when no row uses it).  Left and middle: distinct rows and combining steps per proof, one
+    box per method and level.  Right: share of proved cells whose proof needs an ``assume`` or a
+    ``split``, per method and level.  The title counts the proofs drawn and the claims over the prover's
+    budget, at that use of the total.
     """
     import matplotlib.ticker
 
@@ -625,38 +626,39 @@ def proofs_figure(rows: pd.DataFrame):
     cells = proof_cells(rows)
     methods = list(dict.fromkeys(rows["method"]))
     levels = list(dict.fromkeys(rows["slice"]))
-    with_total = cells[cells["use_total"]] if cells["use_total"].any() else cells
+    total = bool(rows["use_total"].any())
+    setting = f"{'with' if total else 'without'} the total"
+    drawn = cells[cells["use_total"] == total]
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.2), gridspec_kw={"width_ratios": [1.3, 1.3, 1]})
     for ax, column, label in ((axes[0], "proof_rows", "distinct rows per proof"),
                               (axes[1], "steps", "combining steps per proof")):
-        if len(with_total):
-            _boxplot(with_total, x="method", y=column, hue="slice", order=methods, hue_order=levels, ax=ax,
+        if len(drawn):
+            _boxplot(drawn, x="method", y=column, hue="slice", order=methods, hue_order=levels, ax=ax,
                      fliersize=2, linewidth=0.8, legend=ax is axes[0])
         ax.set_yscale("log", base=2)
         ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
-        ax.set(xlabel="", ylabel=label, title=f"{label} (with the total)")
+        ax.set(xlabel="", ylabel=label, title=f"{label} ({setting})")
         ax.tick_params(axis="x", rotation=30)
     if axes[0].get_legend() is not None:
         handles, labels = axes[0].get_legend_handles_labels()
         axes[0].get_legend().remove()
         fig.legend(handles, labels, title="level", loc="center right", fontsize=8, title_fontsize=8)
     table = summarize(rows)
+    table = table[table["use_total"] == total]
     over = int(table.loc[table["slice"] == "all", "over_budget"].sum())
-    total = bool(table["use_total"].any())
-    table = table[(table["slice"] != "all") & (table["use_total"] == total)].assign(
-        case_percent=lambda t: 100 * t["case_share"])
+    table = table[table["slice"] != "all"].assign(case_percent=lambda t: 100 * t["case_share"])
     sns.barplot(table, x="method", y="case_percent", hue="slice", order=methods, hue_order=levels, ax=axes[2],
                 legend=False)
     for bars in axes[2].containers:
         axes[2].bar_label(bars, labels=[f"{v:.0f}" if v >= 0.5 else "" for v in bars.datavalues], fontsize=6)
     top = float(table["case_percent"].max()) if table["case_percent"].notna().any() else 0.0
     axes[2].set(xlabel="", ylabel="% of proofs", ylim=(0, max(1.0, 1.2 * top)),
-                title=f"proofs that need an assume or a split ({'with' if total else 'without'} the total)")
+                title=f"proofs that need an assume or a split ({setting})")
     axes[2].tick_params(axis="x", rotation=30)
     if top == 0:
         axes[2].text(0.5, 0.5, "no proof here needs case analysis", transform=axes[2].transAxes, ha="center",
                      fontsize=9, color="#555")
-    fig.suptitle(f"Proof size as a measure of difficulty: {len(cells)} proofs, all checked; "
+    fig.suptitle(f"Proof size as a measure of difficulty ({setting}): {len(drawn)} proofs, all checked; "
                  f"{over} claim{'s' if over != 1 else ''} over the prover's budget", fontsize=10)
     fig.tight_layout(rect=(0, 0, 0.91, 1))
     return fig
