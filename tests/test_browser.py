@@ -309,10 +309,16 @@ def test_the_notebook_ends_on_a_new_game(page, game, shots):
     snap(page, shots / "01-new-game.png")
 
 
+def first_click(page, game) -> None:
+    """The click at (4, 4) that opens the board (the tests share one game, in order; each runs alone too)."""
+    if not (game.observation.grid >= 0).any():
+        on_cell(page, 4, 4)
+        game.reveal(4, 4)
+        wait(page, lambda d: shows(d, game))
+
+
 def test_click_reveals_what_the_game_holds(page, game, shots):
-    on_cell(page, 4, 4)
-    game.reveal(4, 4)
-    wait(page, lambda d: shows(d, game))
+    first_click(page, game)
     assert (game.observation.grid >= 0).sum() > 1
     snap(page, shots / "02-first-click.png")
 
@@ -371,6 +377,7 @@ def test_the_board_plays_from_the_keyboard(page, game):
 
 
 def test_methods_draw_their_deductions_and_proofs(page, game, shots):
+    first_click(page, game)
     for method in ("trivial", "enumerate"):
         select(page, "select.sl-method", method)
         expected = marks_of(game, method)
