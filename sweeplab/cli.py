@@ -16,7 +16,7 @@ from . import __version__
 from .errors import interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
-COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate")
+COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate", "methods", "agents")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -930,7 +930,11 @@ class BestAgent(BestV1Agent):
     """Exact probabilities, exact two-step guessing and an exhaustive endgame.
 
     ``best-v1``'s rules (:class:`~sweeplab.agents.best_v1.BestV1Agent`) with the
-    exact distribution of a candidate's number in the two-step value.
+    exact distribution of a candidate's number in the two-step value.  Its
+    options ``use_total``, ``methods``, ``max_nodes`` and ``noise_aware`` are
+    :class:`~sweeplab.agents.probability.ProbabilityAgent`'s and
+    :class:`~sweeplab.agents.base.Agent`'s (the total used, forced cells from
+    ``("trivial", "enumerate")``); ``sweeplab agents best`` lists every option.
 
     Parameters
     ----------
@@ -1009,13 +1013,6 @@ class BestAgent(BestV1Agent):
         default (sixteenth round).
     sampled_cells : int, default 96
         The most covered cells (flags not counted) for ``sampled_endgame``.
-    use_total, methods, max_nodes, noise_aware
-        As :class:`~sweeplab.agents.probability.ProbabilityAgent` and
-        :class:`~sweeplab.agents.base.Agent`: the total is used (``True``),
-        forced cells come from ``("trivial", "enumerate")``, enumeration
-        counts up to 200,000 nodes a block exactly before its dynamic
-        programme takes over (the same moves), and bounded clues are read as
-        bounds (``True``).
 
     Examples
     --------

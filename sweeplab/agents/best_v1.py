@@ -315,6 +315,10 @@ class _Budget(Exception):
 class BestV1Agent(ProbabilityAgent):
     """``best`` before issue 13: exact probabilities, progress-aware guessing and an exhaustive endgame.
 
+    Its options ``use_total``, ``methods``, ``max_nodes`` and ``noise_aware`` are
+    :class:`~sweeplab.agents.probability.ProbabilityAgent`'s and
+    :class:`~sweeplab.agents.base.Agent`'s; ``sweeplab agents best-v1`` lists every option.
+
     Parameters
     ----------
     first_move : default "auto"
@@ -331,10 +335,6 @@ class BestV1Agent(ProbabilityAgent):
         (0 or 1: none).
     endgame_budget : int, default 20_000
         Search nodes of the endgame search before it gives up (the guess rules then decide).
-    use_total, methods, max_nodes, noise_aware
-        As :class:`~sweeplab.agents.probability.ProbabilityAgent` and
-        :class:`~sweeplab.agents.base.Agent` (defaults ``True``,
-        ``("trivial", "enumerate")``, 200,000 and ``True``).
     """
 
     first_move: FirstMove = "auto"

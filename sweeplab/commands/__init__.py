@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
+import textwrap
+from collections.abc import Iterable
 
-__all__ = ["add_plugin_argument", "plain_text"]
+__all__ = ["add_plugin_argument", "options_text", "parameter_docs", "plain_text"]
 
 
 def plain_text(doc: str | None) -> str:
@@ -22,6 +25,79 @@ def plain_text(doc: str | None) -> str:
     text = re.sub(r"``([^`]+)``", r"\1", text)
     text = re.sub(r" \(issue \d+[^)]*\)", "", text)
     return re.sub(r"::$", ":", text, flags=re.M)
+
+
+def parameter_docs(doc: str | None) -> dict[str, tuple[str, str]]:
+    """The ``Parameters`` section of a numpydoc docstring: name -> (its type line, its text), plain.
+
+    An entry naming several parameters (``a, b : int``) gives each of them.
+
+    Examples
+    --------
+    >>> doc = '''One line.
+    ...
+    ...     Parameters
+    ...     ----------
+    ...     p : int, default 7
+    ...         The prime (``p >= 2``).
+    ...     lo, hi
+    ...         Bounds.
+    ...
+    ...     Returns
+    ...     -------
+    ...     int
+    ...     '''
+    >>> parameter_docs(doc)
+    {'p': ('int, default 7', 'The prime (p >= 2).'), 'lo': ('', 'Bounds.'), 'hi': ('', 'Bounds.')}
+    """
+    lines = inspect.cleandoc(doc or "").splitlines()
+    found: dict[str, tuple[str, str]] = {}
+    try:
+        start = next(i for i in range(len(lines) - 1)
+                     if lines[i].strip() == "Parameters" and set(lines[i + 1].strip()) == {"-"}) + 2
+    except StopIteration:
+        return found
+    names: list[str] = []
+    kind, text = "", list[str]()
+
+    def close() -> None:
+        for name in names:
+            found[name] = (kind, plain_text(" ".join(text)))
+
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if line and not line[0].isspace():
+            if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
+                break  # the next section's heading
+            close()
+            head, _, kind = line.partition(" : ")
+            names, kind, text = [n.strip() for n in head.split(",")], kind.strip(), []
+        elif line.strip():
+            text.append(line.strip())
+    close()
+    return found
+
+
+def _described(entry: tuple[str, str] | None) -> str:
+    """An option's text from its :func:`parameter_docs` entry: its text, else its type line."""
+    return "" if entry is None else entry[1] or entry[0]
+
+
+def options_text(options: Iterable[tuple[str, object, str]]) -> list[str]:
+    """Lines describing options ``(name, default, text)``: ``name = default`` and the text below it.
+
+    Examples
+    --------
+    >>> print("\\n".join(options_text([("p", 7, "The prime.")])))
+      p = 7
+          The prime.
+    """
+    lines = []
+    for name, default, text in options:
+        lines.append(f"  {name} = {default!r}")
+        lines += textwrap.wrap(text or "(undocumented)", width=100, initial_indent=" " * 6,
+                               subsequent_indent=" " * 6)
+    return lines
 
 
 def add_plugin_argument(p: argparse.ArgumentParser) -> None:

@@ -31,6 +31,8 @@ def forced_cells(
     obs : Observation
     use_total : bool, default True
     engine : {"flint", "galois"}, default "flint"
+        Which library row-reduces: python-flint (compiled) or galois, as in
+        :mod:`~sweeplab.methods.gfp`; the same cells either way.
     time_limit : float or None, default 20
         Seconds (``None``: no limit).
     max_bytes : int or None, default 32 MiB

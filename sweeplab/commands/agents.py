@@ -1,0 +1,93 @@
+"""``sweeplab agents``: the agents, and one agent's options.
+
+Examples::
+
+    sweeplab agents                # every agent: sound, the report it follows, what it does
+    sweeplab agents best           # best's options, their defaults and what they do
+
+Options go to ``sweeplab play --agent "NAME KEY=VALUE"`` (or ``--option
+KEY=VALUE``), to ``sweeplab compare`` the same way, and to
+``sweeplab.play(NAME, KEY=VALUE, ...)``.  With ``--plugin MODULE`` the agents
+a plugin registers are listed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from . import _described, add_plugin_argument, options_text, parameter_docs, plain_text
+
+__all__ = ["register", "run", "agent_text", "agents_table"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("agents", help="list the agents, or one agent's options",
+                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name", nargs="?", metavar="AGENT", help="an agent of sweeplab.AGENTS: its options")
+    add_plugin_argument(p)
+    p.set_defaults(func=run)
+
+
+def agents_table() -> str:
+    """Every agent of :data:`sweeplab.AGENTS`: name, sound, summary and the report it follows.
+
+    Examples
+    --------
+    >>> print(agents_table().splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE
+    random  yes  a uniformly random covered cell every move
+    """
+    from ..agents import AGENTS
+
+    width = max(map(len, AGENTS)) + 2
+    lines = [f"{'agent':{width}s}sound  summary"]
+    lines += [f"{name:{width}s}{'yes' if info.sound else 'NO':7s}{info.summary}"
+              for name, info in AGENTS.items()]
+    return "\n".join(lines)
+
+
+def agent_text(name: str) -> str:
+    """Agent ``name``: what it does, and its options with their defaults and documentation.
+
+    An option documented on a parent class (``use_total`` of every agent) is
+    described from there.
+
+    Examples
+    --------
+    >>> print(agent_text("best"))  # doctest: +ELLIPSIS
+    best: ...
+    options (sweeplab play --agent "best KEY=VALUE"; sweeplab.play('best', KEY=VALUE, ...)):
+    ...
+      lookahead = 5
+    ...
+    """
+    from ..agents import AGENTS
+    from ..errors import unknown_choice
+
+    if name not in AGENTS:
+        raise ValueError(unknown_choice("agent", name, AGENTS))
+    info = AGENTS[name]
+    cls = info.cls
+    lines = [f"{name}: {info.summary}", f"  {'sound' if info.sound else 'UNSOUND: may claim wrong cells'}"
+             + (f"; reference: {info.reference}" if info.reference else "")]
+    docs: dict[str, tuple[str, str]] = {}
+    for klass in reversed(cls.__mro__):  # a subclass's entry replaces its parent's
+        docs.update(parameter_docs(klass.__doc__))
+    unused: set[str] = getattr(cls, "unused_options", set())
+    found = []
+    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+        if f.init and f.name not in unused:
+            default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+            found.append((f.name, default, _described(docs.get(f.name))))
+    if found:
+        lines.append(f'options (sweeplab play --agent "{name} KEY=VALUE"; '
+                     f'sweeplab.play({name!r}, KEY=VALUE, ...)):')
+        lines += options_text(found)
+    else:
+        lines.append("no options")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(agents_table() if args.name is None else agent_text(args.name))
+    return 0

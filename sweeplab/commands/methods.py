@@ -1,0 +1,84 @@
+"""``sweeplab methods``: the deduction methods, and one method's options.
+
+Examples::
+
+    sweeplab methods               # every method: sound, complete, what it does
+    sweeplab methods gfp           # gfp's options, their defaults and what they do
+
+Options go to ``sweeplab solve --method NAME --option KEY=VALUE`` and to
+``sweeplab.deduce(obs, NAME, KEY=VALUE)``.  With ``--plugin MODULE`` the
+methods a plugin registers are listed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+
+from . import _described, add_plugin_argument, options_text, parameter_docs, plain_text
+
+__all__ = ["register", "run", "method_text", "methods_table"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("methods", help="list the deduction methods, or one method's options",
+                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name", nargs="?", metavar="METHOD", help="a method of sweeplab.METHODS: its options")
+    add_plugin_argument(p)
+    p.set_defaults(func=run)
+
+
+def methods_table() -> str:
+    """Every method of :data:`sweeplab.METHODS`: name, sound, complete, summary.
+
+    Examples
+    --------
+    >>> print(methods_table().splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
+    trivial yes no one clue at a time ...
+    """
+    from ..methods import METHODS
+
+    width = max(map(len, METHODS)) + 2
+    lines = [f"{'method':{width}s}sound complete  summary"]
+    lines += [f"{name:{width}s}{'yes' if info.sound else 'NO':6s}{'yes' if info.complete else 'no':10s}"
+              f"{info.summary}" for name, info in METHODS.items()]
+    return "\n".join(lines)
+
+
+def method_text(name: str) -> str:
+    """What method ``name`` promises, and its options with their defaults and documentation.
+
+    Examples
+    --------
+    >>> print(method_text("gfp"))  # doctest: +ELLIPSIS
+    gfp: ...
+    options (sweeplab solve --method gfp --option KEY=VALUE; sweeplab.deduce(obs, 'gfp', KEY=VALUE)):
+    ...
+      p = 7
+    ...
+    """
+    from ..errors import unknown_choice
+    from ..methods import METHODS
+
+    if name not in METHODS:
+        raise ValueError(unknown_choice("method", name, METHODS))
+    info = METHODS[name]
+    promise = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (
+        ", complete" if info.complete else ", not complete")
+    lines = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
+                                                          if info.reference else "")]
+    parameters = inspect.signature(info.function).parameters
+    docs = parameter_docs(info.function.__doc__)
+    found = [(o, parameters[o].default, _described(docs.get(o))) for o in info.options]
+    if found:
+        lines.append(f"options (sweeplab solve --method {name} --option KEY=VALUE; "
+                     f"sweeplab.deduce(obs, {name!r}, KEY=VALUE)):")
+        lines += options_text(found)
+    else:
+        lines.append("no options")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(methods_table() if args.name is None else method_text(args.name))
+    return 0
