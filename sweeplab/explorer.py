@@ -639,7 +639,8 @@ class Explorer:
             if playing and (obs.grid >= 0).any():
                 self.deduction = deduce(obs, method=self.method, proofs=True)
             # cheap (exact, by components): sent always, for the hover; drawn when asked.  Not before a
-            # first click the rules make safe: every layout is not equally likely for that cell.
+            # first click the rules make safe: their model (every layout equally likely) does not hold
+            # for the cell clicked first.
             if playing and not self._untouched_safe_start():
                 self.probabilities = probabilities(obs)
         except InconsistentPositionError as exc:  # wrong flags
