@@ -36,10 +36,11 @@ print(experiments.describe_preset(PRESET))
 # %% [markdown]
 # ## Win rates: the report's number beside ours
 #
-# Report 000 does not say how its first click works. We play the same boards (the same seeds) under two
-# rules: `safe` (the first click is never a mine, as in Windows Minesweeper) and `zero` (the first click
-# always opens an area); the `full` preset adds `none`. A win means every safe cell opened without
-# stepping on a mine. Intervals are Wilson 95%.
+# Report 000 does not say whether its first click is protected: its agents start on a random cell
+# (`randomlyChoose(unrevealedCells)`, §2.2.2 and §2.5.2). We play the same boards (the same seeds) under
+# two rules: `safe` (the first click is never a mine, as in Windows Minesweeper) and `zero` (the first
+# click always opens an area); the `full` preset adds `none` (unprotected). A win means every safe cell
+# opened without stepping on a mine. Intervals are Wilson 95%.
 
 # %%
 rates = experiments.run("000-win-rates", preset=PRESET)
@@ -65,13 +66,17 @@ for row in rates.itertuples():
 #   "small".
 # * *The first click decides most of the gap.* With a merely safe first click our simple-logic agent
 #   wins about 35%, logic + CSP about 60% and least squares about 53%; with a first click that opens an
-#   area, about 52%, 85% and 77%. The report's 71.2% and 68% for CSP and least squares lie between the
-#   two rules, its 58.25% for simple logic above both (so its first click opened more than our zero rule
-#   does, or its simple logic did more than single-clue rules), and its ordering — simple logic < least
-#   squares < logic + CSP — is ours under both rules. Its game's first-click behaviour (and, for CSP,
-#   "uncover the upper-left square", §2.4.2) is not specified precisely enough to reproduce the numbers
-#   exactly; with ~1,000 games its own sampling error is ±3 points, so sample size alone cannot explain a
-#   difference of 10 points or more.
+#   area, about 52%, 85% and 77%. With the first click unprotected (`none`: a random cell that may be a
+#   mine, `experiments.run("000-win-rates", preset="quick", first_clicks=("none",))`, 400 games, seed 0)
+#   they win 30.5% [26.2, 35.2], 51.2% [46.4, 56.1] and 44.5% [39.7, 49.4]: 20 to 28 points below the
+#   report's 58.25%, 71.2% and 68%, far beyond sampling error, so the report's first click was likely
+#   protected or opened an area (an inference: the report does not say). Its 71.2% and 68% for CSP and
+#   least squares lie between our safe and zero rules, its 58.25% for simple logic above both (so its
+#   first click opened more than our zero rule does, or its simple logic did more than single-clue
+#   rules), and its ordering — simple logic < least squares < logic + CSP — is ours under every rule.
+#   Its game's first-click behaviour (and, for CSP, "uncover the upper-left square", §2.4.2) is not
+#   specified precisely enough to reproduce the numbers exactly; with ~1,000 games its own sampling
+#   error is ±3 points, so sample size alone cannot explain a difference of 10 points or more.
 # * *Logic + CSP*: exact enumeration of the frontier with the mine total, then a uniformly random guess;
 #   the report's guess is random too (§2.5.2), so the comparison is like for like. Report 000's OR-tools
 #   solver gets the same forced cells (both are complete); only the speed differs.
@@ -85,9 +90,9 @@ for row in rates.itertuples():
 # %% [markdown]
 # ## Fixed first cell (report 000 §2.3)
 #
-# Same boards for every first cell (the same seeds), first click not protected (the report's game has
-# no first-click rule), simple logic. The report saw "border cells seem to give a bit better win
-# rates, the difference is minor".
+# Same boards for every first cell (the same seeds), simple logic, first click unprotected (`none`): the
+# experiment asks which first cell is best, and the report does not say whether its first click is
+# protected. The report saw "border cells seem to give a bit better winrates, the difference is minor".
 
 # %%
 cells = experiments.run("000-first-cell", preset=PRESET)

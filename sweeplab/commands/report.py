@@ -167,8 +167,8 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         ]
         if name == "000-win-rates":
             rules = " and ".join(f'"{fc}"' for fc in dict.fromkeys(df["first_click"]))
-            lines.append(f"- report 000 names no first-click rule (its first move is a random cell); ours "
-                         f"use first click {rules}, and notebook 07 explains the gaps")
+            lines.append(f"- report 000 does not say whether its first click is protected (its first move is "
+                         f"a random cell); ours use first click {rules}, and notebook 07 explains the gaps")
         if name == "011-best":
             lines.append(f"- {int(df['games'].min()):,} games a condition: a check that the agent plays, "
                          "not a test against the published rates (their samples are 10^7-10^8 games); the "
@@ -192,8 +192,9 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
     if name == "000-first-cell":
         best = df.loc[df["win_rate"].idxmax()]
         games, mean = int(df["games"].iloc[0]), _pct(df["win_rate"].mean())
-        return [f"- cells {len(df)}, {games} games each (the same boards), first click unprotected as in "
-                f"report 000; mean {mean}, best ({int(best.row)},{int(best.col)}) {_pct(best.win_rate)} "
+        return [f"- cells {len(df)}, {games} games each (the same boards), first click unprotected (the "
+                f"experiment asks which first cell is best; report 000 does not say); mean {mean}, best "
+                f"({int(best.row)},{int(best.col)}) {_pct(best.win_rate)} "
                 f"(95% CI {_pct(best.ci_low)}–{_pct(best.ci_high)}; rows and columns from 0, the report's "
                 "heatmap counts from 1); the report's heatmap has no numbers in its text "
                 "(\"border cells seem to give a bit better winrates, the difference is minor\")"]
