@@ -74,12 +74,19 @@ for row in rates.itertuples():
 #   least squares lie between our safe and zero rules, its 58.25% for simple logic above both (so its
 #   first click opened more than our zero rule does, or its simple logic did more than single-clue
 #   rules), and its ordering — simple logic < least squares < logic + CSP — is ours under every rule.
-#   Its game's first-click behaviour (and, for CSP, "uncover the upper-left square", §2.4.2) is not
-#   specified precisely enough to reproduce the numbers exactly; with ~1,000 games its own sampling
-#   error is ±3 points, so sample size alone cannot explain a difference of 10 points or more.
-# * *Logic + CSP*: exact enumeration of the frontier with the mine total, then a uniformly random guess;
-#   the report's guess is random too (§2.5.2), so the comparison is like for like. Report 000's OR-tools
-#   solver gets the same forced cells (both are complete); only the speed differs.
+#   Its game's first-click behaviour is not specified precisely enough to reproduce the numbers exactly
+#   (the 71.2% agent, §2.5.2, starts on a random cell; "uncover the upper-left square" is §2.4.2's CSP
+#   alone: "we don't use this method aalone", §2.4.3); with ~1,000 games its own sampling error is ±3 points, so
+#   sample size alone cannot explain a difference of 10 points or more.
+# * *Logic + CSP*: simple logic, then exact enumeration of the frontier, then a uniformly random guess,
+#   as in the report (§2.5.2). Two differences remain. Our `csp` uses the exact mine total, interior
+#   included; the report's uses the total only as an upper bound on the frontier (§3.1 "the sum of
+#   variables must be smaller than the total number of viruses left", §4.4.1 "sum(x, y, z) < 40"),
+#   which lies between the total and none. Dropping the total costs our `csp` 1.7 points [1.03, 2.37]
+#   with a safe first click and 3.2 [2.28, 4.15] with a zero first click (2,000 paired games each,
+#   seed 0: `sweeplab compare csp "csp use_total=false" --level intermediate --games 2000 --seed 0
+#   [--first-click zero]`). And the report time-limited its OR-tools solver (§4.4.2 "Set a time limit
+#   to ortools Solver"), so it may have proved fewer cells than our exact enumeration.
 # * *Least squares*: report 000's rule claims cells whose minimum-norm least-squares value is near 0
 #   or 1, which is **not sound** (notebook 3 shows a concrete wrong claim; the report itself has "no
 #   solid proof"). Inside this agent the single-clue rules run first and least squares only when they

@@ -58,9 +58,13 @@ class TrivialAgent(Agent):
 @dataclass(frozen=True)
 class CspAgent(Agent):
     """Report 000 §2.5 ("logic and CSP"): simple logic, then exact constraint
-    solving (every solution of the frontier CSP with the mine total), then a
-    random guess.  ``methods=("trivial", "milp")`` uses integer programming, as
-    the report's OR-Tools solver did; the answer is the same (both are complete).
+    solving (every solution of the frontier CSP), then a random guess.
+
+    It uses the exact mine total, interior included (``use_total=False`` drops
+    it); the report's CSP bounds the frontier by the mines left (§3.1, §4.4.1)
+    and time-limits its OR-Tools solver (§4.4.2), so it may prove fewer cells.
+    ``methods=("trivial", "milp")`` uses integer programming, as the report's
+    solver did; within their time limits both prove the same cells (both are complete).
     """
 
     methods: tuple[str, ...] = ("trivial", "enumerate")
