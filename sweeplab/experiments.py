@@ -795,7 +795,8 @@ _REGISTRY = [
         },
     ),
     Experiment(
-        "004-density-score", "004", "§2.1, §5 plots; §4 lost/under/over clue plots (density against score)",
+        "004-density-score", "004",
+        "§3 Performance and Improvements plots; §4 lost and under clue plots (density against score)",
         "Score mode: basic and improved agents, total mines, noisy clues",
         density_scores,
         {
