@@ -63,9 +63,11 @@ wide.sub(wide["basic"], axis=0).drop(columns="basic").round(3)
 # %% [markdown]
 # ## One game, move by move (report 001 "Performance 1")
 #
-# A 5×5 board at density 0.3, the advanced agent, score mode. Green circles mark cells the agent
-# *proved* safe before opening them; the titles say why each move was played (`guess`, or the method
-# that proved it).
+# A 5×5 board at density 0.3, the advanced agent, score mode. Each picture outlines its move's cell
+# with a square: green for a move a method *proved* (a safe cell opened or a mine flagged), orange for
+# the first click and the guesses; the titles say why each move was played (`first`, `guess`, or the
+# method that proved it). The strip shows at most 12 pictures: the start, the first click, the last
+# move and evenly spaced moves between (its title says how many); the table lists every move.
 
 # %%
 steps = experiments.run("001-game-steps", preset=PRESET)

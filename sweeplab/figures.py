@@ -212,8 +212,9 @@ def density_score_figure(df: pd.DataFrame):
 def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 12):
     """A strip of board pictures, one per move (report 001 "Performance 1").
 
-    Each move's cell is outlined: green when a method proved it, orange for a guess (or the first
-    click).  Games longer than ``max_panels`` show evenly spaced moves, always the first and the last.
+    Each move's cell is outlined (a square): green when a method proved it (a reveal or a flag), orange
+    for a guess or the first click.  Games longer than ``max_panels`` pictures show the start, the first
+    click, the last move and evenly spaced moves between; the title says how many moves are shown.
     """
     from matplotlib.patches import Rectangle
 
@@ -221,7 +222,10 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     from .positions import Observation
 
     plt, _ = _plt()
-    keep = np.unique(np.linspace(0, len(df) - 1, min(len(df), max_panels)).round().astype(int))
+    if len(df) <= max_panels:
+        keep = np.arange(len(df))
+    else:  # the start, the first click (row 1), the last move and evenly spaced moves between
+        keep = np.unique(np.r_[0, np.linspace(1, len(df) - 1, max_panels - 1).round().astype(int)])
     shown = df.iloc[keep]
     n = len(shown)
     rows = -(-n // columns)
@@ -239,8 +243,10 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
         what = "start" if row.kind == "start" else f"{row.kind} ({row.row},{row.col})\n{row.source}"
         ax.set_title(f"{row.step}: {what}", fontsize=7)
     score = df.attrs.get("score")
-    fig.suptitle("One game, move by move" + (f" (final score {score:.2f})" if score is not None else ""),
-                 fontsize=10)
+    notes = ([f"final score {score:.2f}"] if score is not None else []) + \
+        ([f"{int((shown['kind'] != 'start').sum())} of {int((df['kind'] != 'start').sum())} moves shown"]
+         if len(shown) < len(df) else [])
+    fig.suptitle("One game, move by move" + (f" ({'; '.join(notes)})" if notes else ""), fontsize=10)
     fig.subplots_adjust(left=0.03, right=0.98, bottom=0.02, top=1 - 0.85 / height, wspace=0.15, hspace=0.75)
     return fig
 
