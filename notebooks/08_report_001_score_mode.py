@@ -39,8 +39,8 @@ fig = figures.density_score_figure(scores)
 # agent on the same boards; the error bars are 95% intervals of the mean).
 #
 # * The advanced agent beats the basic one from density 0.2 to 0.7 (by up to about 0.1 at 0.4–0.5), as in
-#   the report's Figure 1. The report also saw the basic agent *better* above density 0.65 and blamed
-#   "implementation issues" of its advanced agent. Ours, a complete test by enumeration, is never worse
+#   the report's Figure 1. The report also saw that "After density 0.65, it either performs the same or
+#   less well than the basic agent" and blamed "implementation issues" of its advanced agent. Ours, a complete test by enumeration, is never worse
 #   beyond sampling error: proving more cells can only spare guesses. The report's crossing is a flaw of
 #   its implementation, not of the method.
 # * *Better decisions* (guess the lowest local estimate) is the largest improvement at medium density
