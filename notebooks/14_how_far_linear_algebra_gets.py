@@ -20,7 +20,8 @@
 #    enumerate → guess, beside the published shares (single-clue rules about 88%, subset rules about 8%,
 #    under 2% guessed);
 # 3. **dominance** between the sound methods, with the smallest counterexamples;
-# 4. the **geometry** of the solution space along games (report 002's "space of dimension 68");
+# 4. the **geometry** of the solution space along games, measured (report 002 only imagines one: "the
+#    space of possible solutions has dimension 68");
 # 5. **boards graded by method**: `sweeplab.generate_board` and `sweeplab.grade`.
 
 # %%
@@ -221,8 +222,9 @@ boards
 #   see `x + y = 0` and cannot conclude.
 # - **Geometry.** Along games the frontier's clue matrix leaves a median of 2, 5 and 9 free dimensions on
 #   beginner, intermediate and expert (90th percentile 5, 9, 19; largest seen 65), and 10^0.9, 10^10 and
-#   10^44 layouts fit what the player sees; report 002's "space of dimension 68" is beyond every expert
-#   position we met.
+#   10^44 layouts fit what the player sees. Report 002's 68 is an illustration, not a measurement ("For
+#   instance if we can conclude from 100 equations that now the space of possible solutions has
+#   dimension 68"); it is above every expert position we met.
 # - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 360,
 #   110 and 23 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`,
 #   10 boards a level, idle machine, 2026-11-26; the table above is this run's, on this machine and these

@@ -580,8 +580,8 @@ def geometry_along_games(
     """Rank, nullity, number of layouts and blocks of the positions met along games (item 4).
 
     The cascade player's positions (:func:`sweeplab.reach.geometry_games`),
-    one row each; report 002's "space of dimension 68" becomes the
-    distribution of ``nullity``.
+    one row each; report 002's hypothetical "dimension 68"
+    becomes the measured distribution of ``nullity``.
     """
     from .reach import run_games
 
@@ -854,7 +854,7 @@ _REGISTRY = [
          "full": {"corpus": "small", "random": 20_000}},
     ),
     Experiment(
-        "014-geometry", "new", "issue 11 item 4; report 002 (\"a space of dimension 68\")",
+        "014-geometry", "new", "issue 11 item 4; report 002's example (\"has dimension 68\", not measured)",
         "Rank, nullity, number of layouts and blocks of the positions along games",
         geometry_along_games,
         {"smoke": {"levels": ("beginner",), "games": 1, "workers": 1},

@@ -591,7 +591,7 @@ def dominance_figure(df: pd.DataFrame):
 
 @_draws_table("level", "revealed", "nullity", "log10_layouts", "components")
 def geometry_figure(df: pd.DataFrame):
-    """Nullity and number of layouts per level, and along a game (report 002's "space of dimension 68")."""
+    """Nullity and number of layouts per level, and along a game (report 002's example "dimension 68")."""
     plt, sns = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     levels = list(dict.fromkeys(df["level"]))

@@ -1,9 +1,11 @@
 """The geometry of a position's solution space (issue 11 item 4; notebook 14, report section 014).
 
-Report 002 speaks of "a space of dimension 68": the clue matrix ``A`` of a
-position leaves ``nullity = variables - rank`` free directions, and the mine
-layouts that fit are the 0/1 points of that affine space.  This module measures
-it for any position:
+Report 002 illustrates the idea with a hypothetical case, "if we can conclude from
+100 equations that now the space of possible solutions has dimension 68" (an
+example, not a measurement): the clue matrix ``A`` of a position leaves
+``nullity = variables - rank`` free directions, and the mine layouts that fit
+are the 0/1 points of that affine space.  This module measures it for any
+position:
 
 * ``rank`` and ``nullity`` of the frontier's clue matrix (clues only, no total
   row: the total couples every cell and would hide the local structure);
@@ -109,7 +111,7 @@ def log10_layouts(obs: Observation | str, *, use_total: bool = True) -> float:
 
 
 def geometry(obs: Observation | str, *, use_total: bool = True) -> Geometry:
-    """Rank, nullity, number of layouts and blocks of a position (report 002's "space of dimension 68").
+    """Rank, nullity, number of layouts and blocks of a position (report 002's example "dimension 68").
 
     Parameters
     ----------

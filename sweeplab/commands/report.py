@@ -137,7 +137,8 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
 
             lines.append(f"| {lv} | {int(q['positions'].iloc[0])} | {f('frontier')} | {f('rank')} | "
                          f"{f('nullity')} | {f('log10 layouts')} | {f('blocks')} | {f('largest block')} |")
-        lines += ["", "Report 002's \"space of dimension 68\" is one nullity; here is its distribution."]
+        lines += ["", "Report 002's \"has dimension 68\" is a hypothetical example (\"For instance if we can "
+                  "conclude from 100 equations...\"), not a measurement; here is the measured nullity."]
         return lines
     if name == "014-boards":
         grades = [c for c in df.columns if c.startswith("grade_")]
