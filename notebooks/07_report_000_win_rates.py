@@ -53,7 +53,7 @@ fig = figures.win_rates_figure(rates)
 for row in rates.itertuples():
     inside = row.ci_low <= row.report <= row.ci_high
     verdict = "inside our 95% interval" if inside else "OUTSIDE our 95% interval"
-    print(f"{row.agent:8s} first click {row.first_click:4s}: report {100 * row.report:5.1f}%  "
+    print(f"{row.agent:8s} first click {row.first_click:4s}: report {100 * row.report:g}%  "
           f"ours {100 * row.win_rate:5.1f}% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}] "
           f"over {row.games} games, {row.wrong_claims} wrong claims: report {verdict}")
 
@@ -76,8 +76,8 @@ for row in rates.itertuples():
 #   rules), and its ordering — simple logic < least squares < logic + CSP — is ours under every rule.
 #   Its game's first-click behaviour is not specified precisely enough to reproduce the numbers exactly
 #   (the 71.2% agent, §2.5.2, starts on a random cell; "uncover the upper-left square" is §2.4.2's CSP
-#   alone: "we don't use this method aalone", §2.4.3); with ~1,000 games its own sampling error is ±3 points, so
-#   sample size alone cannot explain a difference of 10 points or more.
+#   alone: "we don't use this method aalone", §2.4.3); with ~1,000 games its own sampling error is
+#   ±3 points, so sample size alone cannot explain a difference of 10 points or more.
 # * *Logic + CSP*: simple logic, then exact enumeration of the frontier, then a uniformly random guess,
 #   as in the report (§2.5.2). Two differences remain. Our `csp` uses the exact mine total, interior
 #   included; the report's uses the total only as an upper bound on the frontier (§3.1 "the sum of
