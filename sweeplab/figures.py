@@ -116,9 +116,12 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
         ax.bar(x, rate, width=width * 0.95, color=colours[k], label=f"sweeplab, {hue.replace('_', ' ')} {h}")
         ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
                     capsize=3)
-        for xi, r, top in zip(x, rate, part["ci_high"], strict=True):
+        for xi, r, top, rep in zip(x, rate, part["ci_high"], part["report"], strict=True):
             if np.isfinite(r):
-                ax.text(xi, top + 0.02, f"{100 * r:.1f}%", ha="center", fontsize=7)
+                y = top + 0.015  # the label's bottom; it is about 0.045 high, a diamond about 0.06
+                if np.isfinite(rep) and y - 0.03 < rep < y + 0.075:  # the report's diamond would cover it
+                    y = rep + 0.035
+                ax.text(xi, y, f"{100 * r:.1f}%", ha="center", va="bottom", fontsize=7)
         _report_markers(ax, x, part["report"], label="report" if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
     ax.set_ylim(0, 1.1)
