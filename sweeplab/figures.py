@@ -150,6 +150,8 @@ def first_cell_figure(df: pd.DataFrame):
     sns.heatmap(table, ax=ax, cmap="viridis", annot=len(table) * len(table.columns) <= 64, fmt=".2f",
                 cbar_kws={"label": "win rate"}, square=True)
     ax.set_title(f"Win rate by first cell ({int(df['games'].iloc[0])} games per cell)")
+    ax.set(xlabel="column (from 0; report 000 counts from 1)",
+           ylabel="row (from 0; report 000 counts from 1)")
     fig.tight_layout()
     return fig
 

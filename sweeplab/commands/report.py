@@ -201,10 +201,11 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         best = df.loc[df["win_rate"].idxmax()]
         games, mean = int(df["games"].iloc[0]), _pct(df["win_rate"].mean())
         return [f"- cells {len(df)}, {games} games each (the same boards), first click unprotected (the "
-                f"experiment asks which first cell is best; report 000 does not say); mean {mean}, best "
-                f"({int(best.row)},{int(best.col)}) {_pct(best.win_rate)} "
-                f"(95% CI {_pct(best.ci_low)}–{_pct(best.ci_high)}; rows and columns from 0, the report's "
-                "heatmap counts from 1); the report's heatmap has no numbers in its text "
+                f"experiment asks which first cell is best; report 000 does not say); mean {mean}; the "
+                f"highest, ({int(best.row)},{int(best.col)}) at {_pct(best.win_rate)} (95% CI "
+                f"{_pct(best.ci_low)}–{_pct(best.ci_high)}; rows and columns from 0, the report's heatmap "
+                f"counts from 1), is the maximum of {len(df)} noisy cells, not evidence of a best cell; the "
+                "report's heatmap has no numbers in its text "
                 "(\"border cells seem to give a bit better winrates, the difference is minor\")"]
     if name == "000-convergence":
         last = df.iloc[-1]
