@@ -7,8 +7,8 @@ parameter presets:
 ``smoke``
     seconds; what the test suite runs (``SWEEPLAB_PRESET=smoke``);
 ``quick``
-    the default of ``sweeplab report`` and of the notebooks, about ten minutes
-    for everything on two cores;
+    the default of ``sweeplab report`` and of the notebooks, a few minutes for
+    everything (about 3 on two idle cores);
 ``full``
     publication sizes (``sweeplab report --full``).
 

@@ -30,8 +30,8 @@ __all__ = ["register", "run", "build_report", "index_lines"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report", help="rebuild the figures and tables into reports/",
-        description="Run the experiments behind every figure (quick preset by default, about five minutes "
-                    "on two cores) and write figures (PNG, SVG), tables and reports/index.md.")
+        description="Run the experiments behind every figure (quick preset by default, a few minutes: about "
+                    "3 on two idle cores) and write figures (PNG, SVG), tables and reports/index.md.")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--full", action="store_true", help="publication sizes instead of the quick preset")
     size.add_argument("--preset", choices=("smoke", "quick", "full"), default=None,
