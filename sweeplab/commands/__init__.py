@@ -8,7 +8,8 @@ import re
 import textwrap
 from collections.abc import Iterable
 
-__all__ = ["add_plugin_argument", "options_text", "parameter_docs", "plain_text"]
+__all__ = ["add_catalogue_parser", "add_plugin_argument", "catalogue_entry", "options_text", "parameter_docs",
+           "plain_text"]
 
 
 def plain_text(doc: str | None) -> str:
@@ -81,6 +82,22 @@ def parameter_docs(doc: str | None) -> dict[str, tuple[str, str]]:
 def _described(entry: tuple[str, str] | None) -> str:
     """An option's text from its :func:`parameter_docs` entry: its text, else its type line."""
     return "" if entry is None else entry[1] or entry[0]
+
+
+def add_catalogue_parser(sub: argparse._SubParsersAction, command: str, *, kind: str, registry: str,
+                         doc: str | None, run) -> None:
+    """The parser of ``sweeplab methods`` or ``sweeplab agents``: every entry, or one's options."""
+    p = sub.add_parser(command, help=f"list the {command}, or one {kind}'s options",
+                       description=plain_text(doc), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("name", nargs="?", metavar=kind.upper(),
+                   help=f"a {kind} of sweeplab.{registry}: its options")
+    add_plugin_argument(p)
+    p.set_defaults(func=run)
+
+
+def catalogue_entry(head: list[str], usage: str, options: list[tuple[str, object, str]]) -> str:
+    """An entry of ``sweeplab methods NAME`` / ``agents NAME``: its head lines, then its options."""
+    return "\n".join(head + ([f"options ({usage}):", *options_text(options)] if options else ["no options"]))
 
 
 def options_text(options: Iterable[tuple[str, object, str]]) -> list[str]:

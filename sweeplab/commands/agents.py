@@ -16,17 +16,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from . import _described, add_plugin_argument, options_text, parameter_docs, plain_text
+from . import _described, add_catalogue_parser, catalogue_entry, parameter_docs
 
 __all__ = ["register", "run", "agent_text", "agents_table"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("agents", help="list the agents, or one agent's options",
-                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("name", nargs="?", metavar="AGENT", help="an agent of sweeplab.AGENTS: its options")
-    add_plugin_argument(p)
-    p.set_defaults(func=run)
+    add_catalogue_parser(sub, "agents", kind="agent", registry="AGENTS", doc=__doc__, run=run)
 
 
 def agents_table() -> str:
@@ -68,8 +64,8 @@ def agent_text(name: str) -> str:
         raise ValueError(unknown_choice("agent", name, AGENTS))
     info = AGENTS[name]
     cls = info.cls
-    lines = [f"{name}: {info.summary}", f"  {'sound' if info.sound else 'UNSOUND: may claim wrong cells'}"
-             + (f"; reference: {info.reference}" if info.reference else "")]
+    head = [f"{name}: {info.summary}", f"  {'sound' if info.sound else 'UNSOUND: may claim wrong cells'}"
+            + (f"; reference: {info.reference}" if info.reference else "")]
     docs: dict[str, tuple[str, str]] = {}
     for klass in reversed(cls.__mro__):  # a subclass's entry replaces its parent's
         docs.update(parameter_docs(klass.__doc__))
@@ -79,13 +75,8 @@ def agent_text(name: str) -> str:
         if f.init and f.name not in unused:
             default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
             found.append((f.name, default, _described(docs.get(f.name))))
-    if found:
-        lines.append(f'options (sweeplab play --agent "{name} KEY=VALUE"; '
-                     f'sweeplab.play({name!r}, KEY=VALUE, ...)):')
-        lines += options_text(found)
-    else:
-        lines.append("no options")
-    return "\n".join(lines)
+    usage = f'sweeplab play --agent "{name} KEY=VALUE"; sweeplab.play({name!r}, KEY=VALUE, ...)'
+    return catalogue_entry(head, usage, found)
 
 
 def run(args: argparse.Namespace) -> int:

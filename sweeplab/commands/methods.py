@@ -15,17 +15,13 @@ from __future__ import annotations
 import argparse
 import inspect
 
-from . import _described, add_plugin_argument, options_text, parameter_docs, plain_text
+from . import _described, add_catalogue_parser, catalogue_entry, parameter_docs
 
 __all__ = ["register", "run", "method_text", "methods_table"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("methods", help="list the deduction methods, or one method's options",
-                       description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("name", nargs="?", metavar="METHOD", help="a method of sweeplab.METHODS: its options")
-    add_plugin_argument(p)
-    p.set_defaults(func=run)
+    add_catalogue_parser(sub, "methods", kind="method", registry="METHODS", doc=__doc__, run=run)
 
 
 def methods_table() -> str:
@@ -65,18 +61,13 @@ def method_text(name: str) -> str:
     info = METHODS[name]
     promise = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (
         ", complete" if info.complete else ", not complete")
-    lines = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
-                                                          if info.reference else "")]
+    head = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
+                                                         if info.reference else "")]
     parameters = inspect.signature(info.function).parameters
     docs = parameter_docs(info.function.__doc__)
     found = [(o, parameters[o].default, _described(docs.get(o))) for o in info.options]
-    if found:
-        lines.append(f"options (sweeplab solve --method {name} --option KEY=VALUE; "
-                     f"sweeplab.deduce(obs, {name!r}, KEY=VALUE)):")
-        lines += options_text(found)
-    else:
-        lines.append("no options")
-    return "\n".join(lines)
+    usage = f"sweeplab solve --method {name} --option KEY=VALUE; sweeplab.deduce(obs, {name!r}, KEY=VALUE)"
+    return catalogue_entry(head, usage, found)
 
 
 def run(args: argparse.Namespace) -> int:
