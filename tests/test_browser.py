@@ -351,15 +351,19 @@ def test_the_board_plays_from_the_keyboard(page, game):
     """A reviewer: no cell could be reached from the keyboard.  Arrows move, F flags, Enter reveals."""
     from selenium.webdriver.common.keys import Keys
 
+    first_click(page, game)
     safe = sorted(c for c in sweeplab.deduce(game.observation, "enumerate").safe
                   if game.observation.grid[c] == sweeplab.COVERED)
-    r, c = safe[0] if safe else covered(game)[0]
+    assert safe, "the opened board of seed 7 has a safe cell to reveal from the keyboard"
+    r, c = safe[0]
     on_cell(page, r, c, "hover")  # hovered, not chosen from the keyboard: Space and Enter reveal nothing
     target = control(page, "svg.sl-board")
     page.execute_script("arguments[0].focus()", target)
     target.send_keys(Keys.SPACE, Keys.ENTER)
     time.sleep(0.5)
     assert shows(page, game) and cell(page, r, c).get_attribute("data-state") == "covered"
+    # the pointer rests on another cell: redraws must not hand it the keyboard's selection
+    on_cell(page, *next(x for x in covered(game) if x != (r, c)), "hover")
     h, w = game.shape  # to the corner first (the cursor starts at the cell last hovered), then to (r, c)
     target.send_keys(*[Keys.ARROW_UP] * h, *[Keys.ARROW_LEFT] * w, *[Keys.ARROW_RIGHT] * c,
                      *[Keys.ARROW_DOWN] * r, "f")
@@ -369,10 +373,9 @@ def test_the_board_plays_from_the_keyboard(page, game):
     control(page, "svg.sl-board").send_keys("f")
     game.unflag(r, c)
     wait(page, lambda d: shows(d, game))
-    if safe:  # Enter reveals the cell under the cursor
-        control(page, "svg.sl-board").send_keys(Keys.ENTER)
-        game.reveal(r, c)
-        wait(page, lambda d: shows(d, game))
+    control(page, "svg.sl-board").send_keys(Keys.ENTER)  # Enter reveals the cell under the cursor
+    game.reveal(r, c)
+    wait(page, lambda d: shows(d, game))
     assert page.execute_script("return document.querySelectorAll('.lm-Menu').length") == 0
 
 

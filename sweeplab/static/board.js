@@ -328,7 +328,9 @@ function render({ model, el }) {
     event.preventDefault();
     event.stopPropagation();
   });
-  board.addEventListener("mouseover", (event) => {
+  // mousemove, not mouseover: a redraw puts new cells under a resting pointer, and the browser then
+  // sends mouseover, which would take the selection from the keyboard to the pointer's cell
+  board.addEventListener("mousemove", (event) => {
     const cell = cellOf(event);
     if (cell && key(...cell) !== selected) {
       selected = key(...cell);
