@@ -67,12 +67,17 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an option of every measured agent (repeatable), e.g. sampled_endgame=1000")
     args = parser.parse_args()
-    options = dict(parse_option(text) for text in args.option)
+    try:
+        options = dict(parse_option(text) for text in args.option)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.profile is not None and args.profile not in sweeplab.AGENTS:
+        parser.error(f"--profile: unknown agent {args.profile!r}; choose from {', '.join(sweeplab.AGENTS)}")
     if args.profile:
         prof = cProfile.Profile()
         rules = {"level": args.level, "first_click": args.first_click}
-        sweeplab.play(args.profile, games=2, seed=1, **rules)  # imports and compiled kernels
-        prof.runcall(sweeplab.play, args.profile, games=args.games or 20, seed=0, **rules)
+        sweeplab.play(args.profile, games=2, seed=1, **rules, **options)  # imports and compiled kernels
+        prof.runcall(sweeplab.play, args.profile, games=args.games or 20, seed=0, **rules, **options)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
     wanted = None if args.agents is None else set(args.agents.split(","))

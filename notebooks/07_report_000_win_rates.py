@@ -80,9 +80,10 @@ for row in rates.itertuples():
 #   ±3 points, so sample size alone cannot explain a difference of 10 points or more.
 # * *Logic + CSP*: simple logic, then exact enumeration of the frontier, then a uniformly random guess,
 #   as in the report (§2.5.2). Two differences remain. Our `csp` uses the exact mine total, interior
-#   included; the report's uses the total only as an upper bound on the frontier (§3.1 "the sum of
-#   variables must be smaller than the total number of viruses left", §4.4.1 "sum(x, y, z) < 40"),
-#   which lies between the total and none. Dropping the total costs our `csp` 1.7 points [1.03, 2.37]
+#   included. The report is ambiguous about its own: §2.4.1 writes the total as an equality over all
+#   cells ("$\sum x_{ij} = 40$"), while §3.1 ("the sum of variables must be smaller than the total
+#   number of viruses left") and §4.4.1 ("sum(x, y, z) < 40") use it only as an upper bound on the
+#   frontier, which lies between the total and none. Dropping the total costs our `csp` 1.7 points [1.03, 2.37]
 #   with a safe first click and 3.2 [2.28, 4.15] with a zero first click (2,000 paired games each,
 #   seed 0: `sweeplab compare csp "csp use_total=false" --level intermediate --games 2000 --seed 0
 #   [--first-click zero]`). And the report time-limited its OR-tools solver (§4.4.2 "Set a time limit

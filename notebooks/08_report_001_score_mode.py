@@ -40,12 +40,12 @@ fig = figures.density_score_figure(scores)
 #
 # * The advanced agent beats the basic one from density 0.2 to 0.7 (by up to about 0.1 at 0.4–0.5), as in
 #   the report's Figure 1. The report also saw that "After density 0.65, it either performs the same or
-#   less well than the basic agent" and blamed "implementation issues" of its advanced agent. Ours, a complete test by enumeration, is never worse
-#   beyond sampling error: proving more cells can only spare guesses. The report's crossing is a flaw of
-#   its implementation, not of the method.
+#   less well than the basic agent" and blamed "implementation issues" of its advanced agent. Ours, a
+#   complete test by enumeration, is never worse beyond sampling error: proving more cells can only spare
+#   guesses. The report's crossing is a flaw of its implementation, not of the method.
 # * *Better decisions* (guess the lowest local estimate) is the largest improvement at medium density
-#   (about +0.15 from density 0.3 to 0.7): a guess is made in almost every game, and where it is made matters more
-#   than a few more proved cells. It is a heuristic, not a probability (report 004's improved agent,
+#   (about +0.15 from density 0.3 to 0.7): a guess is made in almost every game, and where it is made
+#   matters more than a few more proved cells. It is a heuristic, not a probability (report 004's improved agent,
 #   notebook 10, computes exact ones).
 # * *Global information* helps only at high density (0.8–0.9), where the total pins the last cells.
 # * **Density 1.0 is degenerate under our rules.** A board with no safe cell is won before the first

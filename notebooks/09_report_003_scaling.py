@@ -23,7 +23,7 @@
 # density (A: "clearly a positive correlation between bomb density and runtime"; B: "a loose positive
 # correlation"); performance falls with density. Ours plays classic games with a safe first click: the
 # area sweep at density 0.15 (the report does not give its density there), the density sweep on 306
-# cells (17×18, the board nearest 300) for both algorithms.
+# cells (17×18, the near-square board of about 300 cells: height round(√300)) for both algorithms.
 
 # %%
 # %matplotlib inline

@@ -37,6 +37,7 @@ from .positions import (
     COVERED,
     FLAG,
     MINE,
+    NOCLUE,
     InconsistentPositionError,
     Observation,
     as_observation,
@@ -493,9 +494,12 @@ class Explorer:
         if self._over("apply"):
             return 0
         if self.deduction is None:
-            self.board.message = (f"{self.method} has nothing to apply: reveal a cell first"
-                                  if not (self.game.observation.grid >= 0).any()
-                                  else f"{self.method} has no deductions here to apply")
+            if self._no_deduction:  # inconsistent, declined or failed: said again
+                self.board.message = self._no_deduction
+            elif not _any_revealed(self.game.observation.grid):
+                self.board.message = f"{self.method} has nothing to apply: reveal a cell first"
+            else:
+                self.board.message = f"{self.method} has no deductions here to apply"
             return 0
         moves, hits = 0, []
         for r, c in sorted(self.deduction.mines):
@@ -633,7 +637,7 @@ class Explorer:
         if board.method not in METHODS:  # unregistered since it was chosen
             board.method = "rref"  # refreshes through _on_control
             return
-        self.deduction, self.probabilities = None, None
+        self.deduction, self.probabilities, self._no_deduction = None, None, ""
         playing = game.status == "playing"
         try:
             if playing and (obs.grid >= 0).any():
@@ -644,12 +648,13 @@ class Explorer:
             if playing and not self._untouched_safe_start():
                 self.probabilities = probabilities(obs)
         except InconsistentPositionError as exc:  # wrong flags
-            message = _then(message, f"no mine layout fits this position (a wrong flag?): {exc}")
+            self._no_deduction = f"no mine layout fits this position (a wrong flag?): {exc}"
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
-            message = _then(message, f"{self.method} declines this position: {exc}")
+            self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
             whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
-            message = _then(message, f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
+            self._no_deduction = f"{self.method} raised {type(exc).__name__}: {exc} ({whose})"
+        message = _then(message, self._no_deduction) if self._no_deduction else message
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs
         why = {} if d is None else {cell: d.unproved_reason(cell, obs) for cell in sorted(d.unproved)}
@@ -686,7 +691,7 @@ class Explorer:
 
     def _untouched_safe_start(self) -> bool:
         """No cell revealed yet, and the first-click rule keeps the first click off the mines."""
-        return self.game.first_click != "none" and not (self.game.observation.grid >= 0).any()
+        return self.game.first_click != "none" and not _any_revealed(self.game.observation.grid)
 
     def _summary(self, obs: Observation) -> str:
         info, d = METHODS[self.method], self.deduction
@@ -705,6 +710,11 @@ class Explorer:
 
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.board._repr_mimebundle_(**kwargs)
+
+
+def _any_revealed(grid: np.ndarray) -> bool:
+    """Some cell is open: a number, a hidden number (lost clue) or a mine stepped on."""
+    return bool(((grid >= 0) | (grid == NOCLUE) | (grid == MINE)).any())
 
 
 def _mines_hit(cells: list[tuple[int, int]]) -> str:

@@ -226,6 +226,9 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     from .plotting import plot_position
     from .positions import Observation
 
+    if max_panels < 3:
+        raise ValueError(f"max_panels must be at least 3 (the start, the first click and the last move), "
+                         f"got {max_panels}")
     plt, _ = _plt()
     if len(df) <= max_panels:
         keep = np.arange(len(df))
@@ -320,7 +323,8 @@ def scaling_figure(df: pd.DataFrame):
         ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(_twos_and_fives))
     for ax in axes.ravel():
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:  # a sweep left out draws nothing to name
+            ax.legend(fontsize=7)
     fig.suptitle("Report 003's plots, ours: classic games (play stops at the first mine), safe first click",
                  fontsize=10)
     fig.tight_layout()

@@ -21,6 +21,7 @@ revealed, so a reveal costs only the cells it opens.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,8 +177,7 @@ def resolve_board(
 
 def _is_number(value: Any) -> bool:
     """An int or float (numpy's too), not a bool: what can be compared with a bound."""
-    numeric = isinstance(value, int | float | np.integer | np.floating)
-    return numeric and not isinstance(value, bool | np.bool_)
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
 def kept_free(first_click: str, shape: tuple[int, int], cell: tuple[int, int]) -> np.ndarray:

@@ -397,3 +397,13 @@ def test_a_chain_from_a_registry_view_keeps_its_order_and_a_cascade_refuses_a_se
     assert make_agent("chain", methods=sweeplab.METHODS.keys()).methods == tuple(sweeplab.METHODS)
     with pytest.raises(ValueError, match="methods must be method names in order, .*a set has no order"):
         cascade_games(level="beginner", games=1, methods={"trivial", "rref"})
+
+
+@pytest.mark.parametrize(("value", "hint"), [(1e6, True), (-1.0, False), (1e30, False), (2.5, False)])
+def test_the_digits_hint_only_names_a_value_that_would_pass(value, hint):
+    """A review: -1.0 was told 'write it as digits, -1', still refused; 1e30 got 31 digits."""
+    from sweeplab.agents.best import BestAgent
+
+    with pytest.raises(ValueError, match="endgame_budget must be a whole number") as info:
+        BestAgent(endgame_budget=value)
+    assert ("write it as digits" in str(info.value)) == hint

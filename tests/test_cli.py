@@ -185,11 +185,16 @@ def test_solve_passes_options_to_its_method(capsys, tmp_path):
     assert main(["solve", str(position), "--method", "gfp", "--option", "p=2"]) == 0
     assert "== gfp (sound): 0 safe, 0 mines" in capsys.readouterr().out
     assert main(["solve", str(position), "--method", "gfp", "--option", "p=3"]) == 0
-    assert "== gfp (sound): 0 safe, 0 mines" not in capsys.readouterr().out
+    mod3 = sweeplab.deduce(sweeplab.Observation.from_text(position.read_text()), "gfp", p=3)
+    assert mod3.safe | mod3.mines  # so the line below says p reached the method
+    assert f"== gfp (sound): {len(mod3.safe)} safe, {len(mod3.mines)} mines" in capsys.readouterr().out
     for option, message in [("q=3", "method 'gfp' has no option 'q'; its options: ['engine', "),
                             ("p", "options look like key=value"),
                             ("time_limit=1", "time_limit has its own flag, --time-limit"),
-                            ("use_total=no", "use_total has its own flag, --no-total")]:
+                            ("use_total=no", "use_total has its own flag, --no-total"),
+                            ("method=rref", "method 'gfp' has no option 'method'"),
+                            ("obs=1", "method 'gfp' has no option 'obs'"),
+                            ("level=expert", "method 'gfp' has no option 'level'")]:
         assert main(["solve", str(position), "--method", "gfp", "--option", option]) == 2
         assert message in capsys.readouterr().err
     assert main(["solve", str(position), "--all", "--option", "p=3"]) == 2
@@ -221,14 +226,70 @@ def test_methods_and_agents_list_and_describe_their_options(capsys):
     assert capsys.readouterr().out.startswith("rref-reversed: ")
 
 
+def _needs_k(obs, *, use_total=True, k, **options):
+    """Parameters
+    ----------
+    k : int
+        The k.
+    """
+    return set(), set()
+
+
+class _Rule:
+    def __call__(self, obs, *, use_total=True, depth=1):
+        """Parameters
+        ----------
+        depth : int
+            How deep.
+        """
+        return set(), set()
+
+
+def test_methods_describes_plugins_of_every_shape():
+    """A review: required options showed inspect._empty, **kwargs 'no options', partials and callable
+    objects '(undocumented)'."""
+    import functools
+
+    from sweeplab.commands.methods import method_text
+    from sweeplab.methods.gfp import forced_cells as gfp_cells
+
+    plugins = {"needs-k": _needs_k, "gfp3": functools.partial(gfp_cells, p=3), "rule": _Rule()}
+    try:
+        for name, function in plugins.items():
+            sweeplab.register_method(name, function, sound=True, complete=False, summary=name)
+        needs_k = method_text("needs-k")
+        assert "  k = (required)\n      The k." in needs_k and "takes any keyword option" in needs_k
+        assert "  p = 3\n      A prime below 2**63" in method_text("gfp3")
+        assert "  depth = 1\n      How deep." in method_text("rule")
+    finally:
+        for name in plugins:
+            sweeplab.unregister_method(name)
+
+
 @pytest.mark.parametrize("name", sorted(sweeplab.AGENTS))
 def test_every_agent_option_is_documented(name, capsys):
+    import dataclasses
+
+    from sweeplab.commands import parameter_docs
+
+    cls = sweeplab.AGENTS[name].cls
+    docs = {}
+    for klass in reversed(cls.__mro__):
+        docs.update(parameter_docs(klass.__doc__))
+    for f in dataclasses.fields(cls):
+        if f.init and f.name not in getattr(cls, "unused_options", set()):
+            assert docs.get(f.name, ("", ""))[1], f"{name}: option {f.name} has no text"
     assert main(["agents", name]) == 0
     assert "(undocumented)" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", sorted(sweeplab.METHODS))
 def test_every_method_option_is_documented(name, capsys):
+    from sweeplab.commands import parameter_docs
+
+    docs = parameter_docs(sweeplab.METHODS[name].function.__doc__)
+    for option in sweeplab.METHODS[name].options:
+        assert docs.get(option, ("", ""))[1], f"{name}: option {option} has no text"
     assert main(["methods", name]) == 0
     assert "(undocumented)" not in capsys.readouterr().out
 

@@ -442,6 +442,23 @@ def test_the_board_says_why_a_click_does_nothing():
     ex.click(r, c)
     assert ex.board.message == f"({r},{c}) is flagged: unflag it (right click) to reveal it"
     assert ex.game.observation.grid[r, c] == sweeplab.FLAG
+    assert Explorer(level="beginner", seed=3, first_click="none").board.probabilities  # no rule to honour
+
+
+def test_a_first_click_on_a_hidden_number_opens_the_board():
+    """A review: with lost clues the first click can show no number, and the board still read untouched."""
+    ex = Explorer(sweeplab.new_game("beginner", noise=("lost", 1.0), seed=1))
+    ex.click(4, 4)
+    assert ex.game.observation.grid[4, 4] == sweeplab.NOCLUE
+    assert ex.board.probabilities and "first click" not in ex.board.summary
+    assert ex.apply() == 0 and ex.board.message == "rref has no deductions here to apply"
+
+
+def test_apply_repeats_why_there_is_nothing_to_apply():
+    ex = Explorer(level="beginner", seed=3)
+    ex.click(4, 4)
+    ex.flag(*min(sweeplab.deduce(ex.game.observation, "enumerate").safe))  # a wrong flag
+    assert ex.apply() == 0 and ex.board.message.startswith("no mine layout fits this position")
 
 
 def test_the_hover_calls_probabilities_exact_only_where_they_are():

@@ -93,3 +93,21 @@ def test_plot_proof_says_when_the_proof_does_not_hold_and_cells_are_pairs():
         with pytest.raises(ValueError, match="safe must be .row, col. pairs of integers"):
             plot_position(obs, safe=cells)
     plt.close("all")
+
+
+def test_game_strip_keeps_the_start_the_first_click_and_the_last_move():
+    """A review: the strip left out step 1 (the first click), so mines appeared with no move shown."""
+    from sweeplab import experiments, figures
+
+    df = experiments.run("001-game-steps", preset="smoke")
+    moves = int((df["kind"] != "start").sum())
+    assert moves > 5
+    fig = figures.game_steps_figure(df, max_panels=5)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert len(titles) == 5
+    assert titles[0].startswith("0: start") and titles[1].startswith("1: ")
+    assert titles[-1].startswith(f"{moves}: ")
+    assert f"4 of {moves} moves shown" in fig._suptitle.get_text()
+    with pytest.raises(ValueError, match="max_panels must be at least 3"):
+        figures.game_steps_figure(df, max_panels=2)
+    plt.close("all")

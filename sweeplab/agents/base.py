@@ -194,8 +194,11 @@ def check_option_types(agent: Agent) -> None:
                 allowed = _allowed(limit)
             else:
                 allowed = f"{_PLAIN[kind]} {_allowed(limit)}"
-            digits = (kind is int and isinstance(value, (float, np.floating)) and bool(np.isfinite(value))
-                      and float(value).is_integer())
+            low, high = limit if limit is not None and kind is not str else (None, None)
+            whole = (isinstance(value, (float, np.floating)) and bool(np.isfinite(value))
+                     and float(value).is_integer() and abs(float(value)) < 2**53)
+            digits = (kind is int and whole and (low is None or float(value) >= low)
+                      and (high is None or float(value) <= high))
             hint = f"; write it as digits, {int(value)}" if digits else ""
             raise ValueError(f"{agent.name}: option {name} must be {allowed}{' or None' * optional}, "
                              f"got {value!r} (default {default!r}){hint}")

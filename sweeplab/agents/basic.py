@@ -61,8 +61,9 @@ class CspAgent(Agent):
     solving (every solution of the frontier CSP), then a random guess.
 
     It uses the exact mine total, interior included (``use_total=False`` drops
-    it); the report's CSP bounds the frontier by the mines left (§3.1, §4.4.1)
-    and time-limits its OR-Tools solver (§4.4.2), so it may prove fewer cells.
+    it); the report is ambiguous about its own (an equality over all cells in
+    §2.4.1, an upper bound on the frontier in §3.1 and §4.4.1) and time-limits
+    its OR-Tools solver (§4.4.2), so it may prove fewer cells.
     ``methods=("trivial", "milp")`` uses integer programming, as the report's
     solver did; within their time limits both prove the same cells (both are complete).
     """

@@ -31,7 +31,8 @@ def plain_text(doc: str | None) -> str:
 def parameter_docs(doc: str | None) -> dict[str, tuple[str, str]]:
     """The ``Parameters`` section of a numpydoc docstring: name -> (its type line, its text), plain.
 
-    An entry naming several parameters (``a, b : int``) gives each of them.
+    An entry naming several parameters (``a, b : int``) gives each of them; ``**options`` is
+    ``options``.  The section ends at the next heading, or at a line that names no parameter.
 
     Examples
     --------
@@ -50,6 +51,8 @@ def parameter_docs(doc: str | None) -> dict[str, tuple[str, str]]:
     ...     '''
     >>> parameter_docs(doc)
     {'p': ('int, default 7', 'The prime (p >= 2).'), 'lo': ('', 'Bounds.'), 'hi': ('', 'Bounds.')}
+    >>> parameter_docs("Parameters\\n----------\\nx: int\\n**options\\n    Passed on.\\nSee the notes.")
+    {'x': ('int', ''), 'options': ('', 'Passed on.')}
     """
     lines = inspect.cleandoc(doc or "").splitlines()
     found: dict[str, tuple[str, str]] = {}
@@ -70,9 +73,12 @@ def parameter_docs(doc: str | None) -> dict[str, tuple[str, str]]:
         if line and not line[0].isspace():
             if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
                 break  # the next section's heading
+            head, _, type_line = line.partition(":")
+            entry = [n.strip().lstrip("*") for n in head.split(",")]
+            if not all(n.isidentifier() for n in entry):
+                break  # prose after the entries
             close()
-            head, _, kind = line.partition(" : ")
-            names, kind, text = [n.strip() for n in head.split(",")], kind.strip(), []
+            names, kind, text = entry, type_line.strip(), []
         elif line.strip():
             text.append(line.strip())
     close()

@@ -2,7 +2,7 @@
 
 Examples::
 
-    sweeplab agents                # every agent: sound, the report it follows, what it does
+    sweeplab agents                # every agent: sound, what it does
     sweeplab agents best           # best's options, their defaults and what they do
 
 Options go to ``sweeplab play --agent "NAME KEY=VALUE"`` (or ``--option
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def agents_table() -> str:
-    """Every agent of :data:`sweeplab.AGENTS`: name, sound, summary and the report it follows.
+    """Every agent of :data:`sweeplab.AGENTS`: name, sound and summary.
 
     Examples
     --------
@@ -71,7 +71,7 @@ def agent_text(name: str) -> str:
         docs.update(parameter_docs(klass.__doc__))
     unused: set[str] = getattr(cls, "unused_options", set())
     found = []
-    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+    for f in dataclasses.fields(cls):  # register_agent takes dataclasses only
         if f.init and f.name not in unused:
             default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
             found.append((f.name, default, _described(docs.get(f.name))))

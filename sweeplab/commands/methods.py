@@ -13,6 +13,7 @@ methods a plugin registers are listed too.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 
 from . import _described, add_catalogue_parser, catalogue_entry, parameter_docs
@@ -63,11 +64,35 @@ def method_text(name: str) -> str:
         ", complete" if info.complete else ", not complete")
     head = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
                                                          if info.reference else "")]
-    parameters = inspect.signature(info.function).parameters
-    docs = parameter_docs(info.function.__doc__)
-    found = [(o, parameters[o].default, _described(docs.get(o))) for o in info.options]
+    function = info.function
+    parameters = inspect.signature(function).parameters
+    docs = parameter_docs(_docstring(function))
+    found = [(o, _REQUIRED if parameters[o].default is inspect.Parameter.empty else parameters[o].default,
+              _described(docs.get(o))) for o in info.options]
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        head.append("  takes any keyword option besides those below (it has **kwargs)")
     usage = f"sweeplab solve --method {name} --option KEY=VALUE; sweeplab.deduce(obs, {name!r}, KEY=VALUE)"
     return catalogue_entry(head, usage, found)
+
+
+class _Required:
+    """The default shown for an option without one."""
+
+    def __repr__(self) -> str:
+        return "(required)"
+
+
+_REQUIRED = _Required()
+
+
+def _docstring(function) -> str | None:
+    """The docstring that documents a method's options: a ``functools.partial``'s function's, a
+    callable object's ``__call__``'s (else its class's), a function's own."""
+    if isinstance(function, functools.partial):
+        return _docstring(function.func)
+    if inspect.isfunction(function) or inspect.ismethod(function):
+        return function.__doc__
+    return type(function).__call__.__doc__ or type(function).__doc__
 
 
 def run(args: argparse.Namespace) -> int:

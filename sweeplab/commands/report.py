@@ -194,8 +194,8 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
                          + (" (report 001 gives 1.0 there for its global-information agent)"
                             if name.startswith("001") else ""))
         lines.append("- the report's text gives no score read from these curves"
-                     + (" (its only other score is 0.75, its Performance 1 game, in the next section)"
-                        if name.startswith("001") else ""))
+                     + (" besides that 1.0 (its only other score is 0.75, its Performance 1 game, in the "
+                        "next section)" if name.startswith("001") else ""))
         return lines
     if name == "000-first-cell":
         best = df.loc[df["win_rate"].idxmax()]
@@ -312,7 +312,8 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
         f"Preset **{preset}**, generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. "
         "Each section maps a seed report's figure to ours (figures/ as PNG and SVG, tables/ as CSV); "
         "where the report states a number it stands beside ours. Notebooks 07–10 discuss every difference "
-        "from seed reports 000–004; notebooks 06, 11, 14 and 15 discuss our own experiments (the sections "
+        "from seed reports 000, 001, 003 and 004 (report 002, which has no section here: notebooks 02 "
+        "and 04); notebooks 06, 11, 14 and 15 discuss our own experiments (the sections "
         "006, 011, 014 and 015)."
         + (" **Different code made these experiments**: each one's git commit and code fingerprint are in "
            "`manifest.json`." if mixed_code else ""),

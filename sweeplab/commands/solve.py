@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     group.add_argument("--all", action="store_true", help="run every method of sweeplab.METHODS")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of --method (repeatable), e.g. --method gfp --option p=3; "
-                   "the method's docstring lists them")
+                   "sweeplab methods NAME lists them")
     p.add_argument("--mines", type=int, default=None, help="total number of mines on the board")
     p.add_argument("--no-total", action="store_true", help="ignore the total number of mines")
     p.add_argument("--noise", choices=NOISE_KINDS, default=None,
@@ -250,16 +250,21 @@ def _explanations(obs: Observation, d) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from .. import METHODS, deduce
     from ..errors import MethodRefused, unknown_choice
-    from .sweep import parse_option
+    from .sweep import GRID_FLAGS, parse_option
 
     if not args.all and args.method not in METHODS:
         raise ValueError(unknown_choice("method", args.method, METHODS))
-    options = dict(parse_option(text, where=f"--option {text!r}") for text in args.option)
+    options = dict(parse_option(text, where=f"--option {text!r}", flags=GRID_FLAGS) for text in args.option)
     if options and args.all:
         raise ValueError("--option goes with one --method (methods take different options), not --all")
     own = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
-    for key in own.keys() & options.keys():
-        raise ValueError(f"{key} has its own flag, {own[key]}")
+    taken = sorted(own.keys() & options.keys())
+    if taken:
+        raise ValueError(f"{taken[0]} has its own flag, {own[taken[0]]}")
+    unknown = sorted(options.keys() - set(METHODS[args.method].options)) if options else []
+    if unknown:
+        raise ValueError(f"method {args.method!r} has no option {unknown[0]!r}; its options: "
+                         f"{list(METHODS[args.method].options)} (sweeplab methods {args.method})")
     if options:  # a misspelt option or a bad value is said before the position is read
         with contextlib.suppress(MethodRefused):  # known, but declining the tiny position
             deduce(_WARM_UP, args.method, **options)
