@@ -249,6 +249,8 @@ def test_methods_describes_plugins_of_every_shape():
     """A review: required options showed inspect._empty, **kwargs 'no options', partials and callable
     objects '(undocumented)'."""
     import functools
+    import io
+    from unittest import mock
 
     from sweeplab.commands.methods import method_text
     from sweeplab.methods.gfp import forced_cells as gfp_cells
@@ -259,6 +261,10 @@ def test_methods_describes_plugins_of_every_shape():
             sweeplab.register_method(name, function, sound=True, complete=False, summary=name)
         needs_k = method_text("needs-k")
         assert "  k = (required)\n      The k." in needs_k and "takes any keyword option" in needs_k
+        position = "??\n11\n"
+        for argv, status in [(["--option", "k=1", "--option", "depth=2"], 0), (["--option", "method=x"], 2)]:
+            with mock.patch("sys.stdin", io.StringIO(position)):
+                assert main(["solve", "-", "--method", "needs-k", *argv]) == status
         assert "  p = 3\n      A prime below 2**63" in method_text("gfp3")
         assert "  depth = 1\n      How deep." in method_text("rule")
     finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import sys
 from typing import Any
 
@@ -261,7 +262,12 @@ def run(args: argparse.Namespace) -> int:
     taken = sorted(own.keys() & options.keys())
     if taken:
         raise ValueError(f"{taken[0]} has its own flag, {own[taken[0]]}")
-    unknown = sorted(options.keys() - set(METHODS[args.method].options)) if options else []
+    info = None if args.all else METHODS[args.method]
+    # a method with **kwargs takes any name but deduce's own (obs, method)
+    any_name = info is not None and any(p.kind is p.VAR_KEYWORD
+                                        for p in inspect.signature(info.function).parameters.values())
+    allowed = set(options) - {"obs", "method"} if any_name else set(info.options if info else ())
+    unknown = sorted(options.keys() - allowed)
     if unknown:
         raise ValueError(f"method {args.method!r} has no option {unknown[0]!r}; its options: "
                          f"{list(METHODS[args.method].options)} (sweeplab methods {args.method})")
