@@ -111,3 +111,37 @@ def test_game_strip_keeps_the_start_the_first_click_and_the_last_move():
     with pytest.raises(ValueError, match="max_panels must be at least 3"):
         figures.game_steps_figure(df, max_panels=2)
     plt.close("all")
+
+
+def test_proofs_figure_counts_the_proofs_it_draws():
+    """A review: the headline counted the proofs of both uses of the total, the panels drew one."""
+    from sweeplab import experiments, figures
+    from sweeplab.bench import proof_cells
+
+    rows = experiments.run("015-proofs", preset="smoke")
+    cells = proof_cells(rows)
+    assert set(cells["use_total"]) == {True, False}
+    drawn = int(cells["use_total"].sum())
+    fig = figures.proofs_figure(rows)
+    assert f"(with the total): {drawn} proofs, all checked" in fig._suptitle.get_text()
+    assert drawn < len(cells)
+    without = figures.proofs_figure(rows[~rows["use_total"]])
+    assert f"(without the total): {len(cells) - drawn} proofs" in without._suptitle.get_text()
+    plt.close("all")
+
+
+def test_win_rate_labels_stay_off_the_reports_diamonds():
+    """A review: the report's diamond covered the value label of a bar whose interval ends near it."""
+    import pandas as pd
+
+    from sweeplab import figures
+
+    df = pd.DataFrame({"agent": ["a", "b"], "first_click": ["safe", "safe"], "win_rate": [0.50, 0.30],
+                       "ci_low": [0.45, 0.25], "ci_high": [0.55, 0.35], "report": [0.58, 0.90],
+                       "games": [400, 400], "wrong_claims": [0, 0]})
+    fig = figures.win_rates_figure(df)
+    ax = fig.axes[0]
+    labels = {t.get_text(): t.get_position()[1] for t in ax.texts if t.get_text().endswith("%")}
+    assert labels["50.0%"] > 0.58 + 0.03  # moved above the diamond at 0.58
+    assert labels["30.0%"] == pytest.approx(0.35 + 0.015)  # the diamond at 0.90 is far: left in place
+    plt.close("all")
