@@ -54,12 +54,9 @@ def method_text(name: str) -> str:
       p = 7
     ...
     """
-    from ..errors import unknown_choice
-    from ..methods import METHODS
+    from ..methods import method_info
 
-    if name not in METHODS:
-        raise ValueError(unknown_choice("method", name, METHODS))
-    info = METHODS[name]
+    info = method_info(name)
     promise = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (
         ", complete" if info.complete else ", not complete")
     head = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
@@ -69,7 +66,7 @@ def method_text(name: str) -> str:
     docs = parameter_docs(_docstring(function))
     found = [(o, _REQUIRED if parameters[o].default is inspect.Parameter.empty else parameters[o].default,
               _described(docs.get(o))) for o in info.options]
-    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+    if info.takes_any_option:
         head.append("  takes any keyword option besides those below (it has **kwargs)")
     usage = f"sweeplab solve --method {name} --option KEY=VALUE; sweeplab.deduce(obs, {name!r}, KEY=VALUE)"
     return catalogue_entry(head, usage, found)

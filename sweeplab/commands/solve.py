@@ -262,14 +262,11 @@ def run(args: argparse.Namespace) -> int:
     taken = sorted(own.keys() & options.keys())
     if taken:
         raise ValueError(f"{taken[0]} has its own flag, {own[taken[0]]}")
-    info = None if args.all else METHODS[args.method]
-    # a method with **kwargs takes any name but deduce's own (obs, method)
-    any_name = info is not None and any(p.kind is p.VAR_KEYWORD
-                                        for p in inspect.signature(info.function).parameters.values())
-    allowed = set(options) - {"obs", "method"} if any_name else set(info.options if info else ())
-    unknown = sorted(options.keys() - allowed)
-    if unknown:
-        raise ValueError(f"method {args.method!r} has no option {unknown[0]!r}; its options: "
+    # deduce's own arguments (obs, method, check_consistency) are no method's options; the rest
+    # deduce checks itself, in the call below
+    theirs = sorted(options.keys() & set(inspect.signature(deduce).parameters))
+    if theirs:
+        raise ValueError(f"method {args.method!r} has no option {theirs[0]!r}; its options: "
                          f"{list(METHODS[args.method].options)} (sweeplab methods {args.method})")
     if options:  # a misspelt option or a bad value is said before the position is read
         with contextlib.suppress(MethodRefused):  # known, but declining the tiny position

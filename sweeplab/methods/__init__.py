@@ -199,6 +199,11 @@ class MethodInfo:
         accepted, _ = _signature(self.function)
         return tuple(sorted(accepted - {"use_total"}))
 
+    @property
+    def takes_any_option(self) -> bool:
+        """The function takes ``**kwargs``: options besides :attr:`options` reach it too."""
+        return _signature(self.function)[1]
+
 
 @cache
 def _resolve(target: str | MethodFunction) -> MethodFunction:
