@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .game import FIRST_CLICKS, MODES, Game
-from .positions import NOCLUE, NOISE_KINDS, Observation, neighbour_counts, short_repr
+from .positions import NOCLUE, NOISE_KINDS, Observation, is_real, neighbour_counts, short_repr
 
 __all__ = ["position_to_dict", "position_from_dict", "game_to_dict", "game_from_dict",
            "save_position", "load_position", "save_game", "load_game"]
@@ -180,7 +180,7 @@ def _noise(noise: object) -> tuple[str, float] | None:
     kind, p = noise["kind"], noise["p"]
     if not isinstance(kind, str) or kind not in NOISE_KINDS:
         raise ValueError(f"'noise' kind must be one of {list(NOISE_KINDS)}, got {short_repr(kind)}")
-    if not isinstance(p, numbers.Real) or isinstance(p, (bool, np.bool_)) or not 0.0 <= float(p) <= 1.0:
+    if not is_real(p) or not 0.0 <= float(p) <= 1.0:
         raise ValueError(f"'noise' p must be a number in [0, 1], got {short_repr(p)}")
     return kind, float(p)
 

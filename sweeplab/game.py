@@ -21,7 +21,6 @@ revealed, so a reveal costs only the cells it opens.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +35,7 @@ from .positions import (
     Observation,
     cell_pair,
     frozen_grid,
+    is_real,
     neighbour_counts,
     neighbour_table,
     short_repr,
@@ -166,18 +166,13 @@ def resolve_board(
     if (mines is None) == (density is None):
         raise ValueError("give exactly one of mines= or density= with shape")
     if density is not None:
-        if not _is_number(density) or not 0.0 <= density <= 1.0:
+        if not is_real(density) or not 0.0 <= density <= 1.0:
             raise ValueError(f"density must be a number within [0, 1], got {short_repr(density)}")
         mines = int(round(density * h * w))
     assert mines is not None
-    if not _is_number(mines) or int(mines) != mines or not 0 <= mines <= h * w:
+    if not is_real(mines) or int(mines) != mines or not 0 <= mines <= h * w:
         raise ValueError(f"mines must be an integer within [0, {h * w}], got {short_repr(mines)}")
     return (h, w), int(mines)
-
-
-def _is_number(value: Any) -> bool:
-    """An int or float (numpy's too), not a bool: what can be compared with a bound."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
 def kept_free(first_click: str, shape: tuple[int, int], cell: tuple[int, int]) -> np.ndarray:

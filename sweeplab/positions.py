@@ -34,6 +34,7 @@ __all__ = [
     "Observation",
     "as_observation",
     "cell_pair",
+    "is_real",
     "neighbour_counts",
     "neighbour_table",
     "short_repr",
@@ -440,6 +441,17 @@ def cell_pair(value: object) -> tuple[int, int] | None:
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_) for v in value):
         return None
     return int(value[0]), int(value[1])
+
+
+def is_real(value: object) -> bool:
+    """A real number (Python's, numpy's, a ``Fraction``), not a bool: what a bound can be compared with.
+
+    Examples
+    --------
+    >>> is_real(0.2), is_real(np.int64(3)), is_real(True), is_real("0.2")
+    (True, True, False, False)
+    """
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
 def short_repr(value: object) -> str:
