@@ -43,13 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _pct(x: float) -> str:
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def _report_pct(x: float) -> str:
-    """A published rate at the precision it was published to (58.25%, 71.2%, 68%), not rounded to ours."""
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:g}%"
+def _pct(x: float, spec: str = ".1f") -> str:
+    """A rate as a percentage, ``—`` when missing; ``spec="g"`` keeps a published rate at the precision it
+    was published to (58.25%, 71.2%, 68%), not rounded to ours."""
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:{spec}}%"
 
 
 def _game_level(name: str, df: pd.DataFrame) -> list[str]:
@@ -167,7 +164,7 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         # 011: the best published solvers' rates (issue 13's table), not a seed report's
         source = "published best" if name == "011-best" else "report"
         lines = [
-            f"- {' / '.join(str(getattr(r, k)) for k in keys)}: {source} **{_report_pct(r.report)}**, "
+            f"- {' / '.join(str(getattr(r, k)) for k in keys)}: {source} **{_pct(r.report, 'g')}**, "
             f"ours **{_pct(r.win_rate)}** (95% CI {_pct(r.ci_low)}–{_pct(r.ci_high)}, {r.games} games)"
             for r in df.itertuples()
         ]
