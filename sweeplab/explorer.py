@@ -32,7 +32,7 @@ from .clue_system import ClueSystem, clue_system
 from .errors import MethodRefused, unknown_choice
 from .executor import check_count
 from .game import LEVELS, Game, new_game
-from .methods import METHODS, Deduction, deduce, method_info
+from .methods import METHODS, Deduction, deduce, method_info, sound_label
 from .positions import (
     COVERED,
     FLAG,
@@ -700,8 +700,7 @@ class Explorer:
         left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
         mines = (f"{left} mines left" if left >= 0
                  else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
-        kind = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (", complete" if info.complete
-                                                                                 else "")
+        kind = sound_label(info.sound) + (", complete" if info.complete else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "
                                       f"{1000 * d.seconds:.1f} ms")
         start = (f" · the first click is safe (rule {self.game.first_click!r})"

@@ -59,12 +59,13 @@ def agent_text(name: str) -> str:
     """
     from ..agents import AGENTS
     from ..errors import unknown_choice
+    from ..methods import sound_label
 
     if name not in AGENTS:
         raise ValueError(unknown_choice("agent", name, AGENTS))
     info = AGENTS[name]
     cls = info.cls
-    head = [f"{name}: {info.summary}", f"  {'sound' if info.sound else 'UNSOUND: may claim wrong cells'}"
+    head = [f"{name}: {info.summary}", f"  {sound_label(info.sound)}"
             + (f"; reference: {info.reference}" if info.reference else "")]
     docs: dict[str, tuple[str, str]] = {}
     for klass in reversed(cls.__mro__):  # a subclass's entry replaces its parent's

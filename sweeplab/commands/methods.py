@@ -54,10 +54,10 @@ def method_text(name: str) -> str:
       p = 7
     ...
     """
-    from ..methods import method_info
+    from ..methods import method_info, sound_label
 
     info = method_info(name)
-    promise = ("sound" if info.sound else "UNSOUND: may claim wrong cells") + (
+    promise = sound_label(info.sound) + (
         ", complete" if info.complete else ", not complete")
     head = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
                                                          if info.reference else "")]

@@ -433,6 +433,11 @@ def check_not_taken(what: str, name: str, held: Any, *, replace: bool) -> None:
         raise ValueError(f"{what} {name!r} is {why}; choose another name")
 
 
+def sound_label(sound: bool) -> str:
+    """How listings (``sweeplab methods``, ``sweeplab agents``, the explorer) state a promise of soundness."""
+    return "sound" if sound else "UNSOUND: may claim wrong cells"
+
+
 def unregister_method(name: str) -> None:
     """Remove a method added by :func:`register_method` (built-ins stay)."""
     info = method_info(name)
