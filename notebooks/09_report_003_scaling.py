@@ -13,7 +13,7 @@
 # **Algorithm B** row-reduces the augmented clue matrix and reads the rows (our `rref` agent; report 003
 # Algorithm B = report 002 Algorithm 1). Both guess uniformly at random when stuck. The report plots
 #
-# * runtime against grid area (A up to area ~1000; B "far too inefficient on grid areas greater than
+# * runtime against grid area (A up to area ~1000; B "far too inefficient on grid areas of greater than
 #   300", where it stops row-reducing);
 # * runtime against density (area 1000 for A, 300 for B);
 # * "performance" (fraction of squares revealed) against grid area and against density (area 1000 for
@@ -76,7 +76,7 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   mine ("the algorithm adjusts and continues") until every bomb is listed, so their work grows with
 #   the mines. Only the rise up to the peak is comparable.
 # * Report 003 averages "at least 5 trials" per point; at 5 games the standard error of a fraction
-#   revealed is easily 10 points, so its "loose correlations" are within noise.
+#   revealed is easily 10 points, so its "loose" correlations are within noise.
 
 # %% [markdown]
 # ## A flaw in Algorithm B as written
