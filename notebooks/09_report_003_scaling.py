@@ -21,7 +21,9 @@
 #
 # It states no numbers, only trends: runtime grows with area ($O(n^2)$ for A; $O(n^4)$ for B) and with
 # density (A: "clearly a positive correlation between bomb density and runtime"; B: "a loose positive
-# correlation"); performance falls with density. Ours plays classic games with a safe first click: the
+# correlation"); performance falls with density for A ("an obvious negative correlation"), while B does
+# "extremely well" at "abysmally low bomb density" and past that shows "an extremely loose positive
+# correlation between the tiles opened matrix and bomb density". Ours plays classic games with a safe first click: the
 # area sweep at density 0.15 (the report does not give its density there), the density sweep on 306
 # cells (17×18, the near-square board of about 300 cells: height round(√300)) for both algorithms.
 
@@ -63,7 +65,8 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
-#   "performance" axis is not defined precisely; the trend with density — worse as it grows — agrees.
+#   "performance" axis is not defined precisely; our trend with density — worse as it grows, for both
+#   algorithms — agrees with the report's Algorithm A, not with its loosely rising Algorithm B.
 #   Between the algorithms we disagree above 400 cells: the report has "Algorithm A far outperforms this
 #   algorithm on matrices of grid area 400+" because its B stops row-reducing there, while ours reduces
 #   at every size and stays at or above A at 484 and 1,024 cells (0.61 and 0.67 of the safe cells
