@@ -79,7 +79,7 @@ print("densities:", list(both.index))
 #   concrete. Up to 0.2 the improved agents keep a clear lead over the basic one.
 # * *Overestimated clues* (each clue an upper bound; our addition, not in the report) are the worst model:
 #   an upper bound proves almost nothing and scores are about 0.2 or less from density 0.2 on. The
-#   improved agent still leads up to density 0.2 (0.20 against 0.11 at the full preset) and does worse
+#   improved agent still leads up to density 0.2 (0.20 against 0.11 at density 0.2) and does worse
 #   than the basic one from 0.35 on (0.02–0.04 against 0.06–0.10): its probabilities assume every layout
 #   within the bounds is equally likely, which is not how the noise was drawn, so they are miscalibrated,
 #   and the denser the board the more the guesses they pick are mines.
