@@ -76,7 +76,8 @@ print("densities:", list(both.index))
 # * *Underestimated clues* (each clue a lower bound, report 004 §4's relaxation to ≥) are played only up
 #   to density 0.2: with many weak inequalities the exact enumeration of the border explodes (a single
 #   10×10 game at density 0.3 can take minutes), which is report 004's own complexity remark made
-#   concrete. Up to 0.2 the improved agents keep a clear lead over the basic one.
+#   concrete. From 0.1 to 0.2 the improved agents keep a clear lead over the basic one (at 0.05 they
+#   tie).
 # * *Overestimated clues* (each clue an upper bound; our addition, not in the report) are the worst model:
 #   an upper bound proves almost nothing and scores are about 0.2 or less from density 0.2 on. The
 #   improved agent still leads up to density 0.2 (0.20 against 0.11 at density 0.2) and does worse
