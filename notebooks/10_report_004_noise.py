@@ -84,5 +84,6 @@ print("densities:", list(both.index))
 #   than the basic one from 0.35 on (0.02–0.04 against 0.06–0.10): its probabilities assume every layout
 #   within the bounds is equally likely, which is not how the noise was drawn, so they are miscalibrated,
 #   and the denser the board the more the guesses they pick are mines.
-# * Sample size: 10 games per point (the report) gives a standard error of about 0.05–0.1 on a mean
-#   score; differences between neighbouring densities in the report's plots are within that noise.
+# * Sample size: 10 games per point (the report) gives a standard error of about 0.03 on a mean score
+#   (0.02–0.04 at most points, up to 0.08: our quick run's, scaled to 10 games), so differences under
+#   about 0.06 between neighbouring densities in the report's plots are within that noise.
