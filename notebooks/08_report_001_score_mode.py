@@ -18,8 +18,9 @@
 # 2. the advanced agent with *global information* (the total-mines rule) — Figure 2;
 # 3. the advanced agent with *better decisions* (guess the cell with the lowest local estimate) — Figure 3;
 #
-# and a step-by-step strip of one 5×5 game at density 0.3 (final score 0.75). The report states no
-# numbers in its text except that with global information the score at density 1.0 is 1.0.
+# and a step-by-step strip of one 5×5 game at density 0.3 (final score 0.75). Beyond that game its text
+# gives no measured scores, only where its curves cross (densities 0.6 and 0.65, quoted below) and that
+# with global information the score at density 1.0 is 1.0.
 # Board size: the report does not give it for Figures 1–3; we use 10×10 (report 004 uses the same).
 
 # %%
