@@ -7,7 +7,7 @@ order to get the constant part of solutions, which we also know will be either
 it and consider them constants".  Cells within ``tol`` of 0 are claimed safe,
 within ``tol`` of 1 mines.
 
-Why it is unsound (the report itself has "no solid proof"): an entry of the
+Why it is unsound (the report itself: "we haven't had a solid proof for it yet"): an entry of the
 minimum-norm solution can be exactly 0 or 1 without the cell being fixed;
 it is only the component of the solution orthogonal to the null space, so a
 free cell lands on 0 or 1 whenever the geometry of ``A`` happens to put it
