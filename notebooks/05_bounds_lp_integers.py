@@ -15,8 +15,9 @@
 # 1. **bounded deduction** — bounds propagation (notebook 2: a cell value that would push the rest of its
 #    row out of range is impossible; it contains the row bound rule) on RREF rows *and* the original
 #    rows, with substitution and the total-mines row, repeated until a pass fixes nothing new (a
-#    *fixpoint*: `bounded`). The total row can also cost `bounded` cells: it enters the row reduction
-#    and changes the reduced rows the rule reads (notebook 14 counts such positions);
+#    *fixpoint*: `bounded`). The total row enters the row reduction and changes the reduced rows, so
+#    `bounded` reads the rows both with and without it: the total never hides a row (notebook 14 counts
+#    the positions where reading only the rows with the total lost cells);
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
 #    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's

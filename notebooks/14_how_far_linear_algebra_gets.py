@@ -188,10 +188,11 @@ boards
 #   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
 #   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
 #   set of rows), and it happens on single positions: on notebook 12's board (beginner, seed 3, zero start,
-#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. It hurts `bounded`
-#   too, which also reads the reduced rows: on the committed corpus (`data/corpus/corpus-small.jsonl.gz`,
-#   its 323 positions with a known total) adding the total loses cells on 14 positions for `bounded` (40
-#   cells; it gains cells on 33) and on 86 for one `rref` pass and for `gfp`. The order of the moves
+#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed
+#   corpus (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues)
+#   adding the total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the
+#   reduced rows both with and without the total, so the total costs it nothing there (it gains cells on
+#   33 positions); reading only the rows with the total, it lost cells on 14. The order of the moves
 #   matters to RREF for the same reason: on the same 100 intermediate games it wins 40 applying each
 #   answer at once, 37 opening the safe cells only or one move at a time
 #   (`sweeplab.stats.paired_difference` tests any such pair).
@@ -212,8 +213,8 @@ boards
 #   certificate that needs a division by 7, as GF(2) fails on one that needs a half (below); no position
 #   with one has turned up. Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
 #   certified least squares proves, where the combination of clues needs a half, and bounds propagation
-#   misses cells a parity argument of GF(2) proves (adversarial searches on boards up to 8x8 found both; the
-#   corpus never shows them: they are rare); bounds propagation
+#   misses cells a parity argument of GF(2) proves (adversarial searches on random boards found both, the
+#   second on boards up to 10x10: 2 of 74,999 positions; the corpus never shows them); bounds propagation
 #   misses a cell one RREF pass finds (smallest found: 13 covered cells), the LP relaxation misses cells
 #   that bounds propagation (10 covered) and GF(2)/GF(7) (7 covered, no total) prove, and one RREF pass
 #   misses cells next to a revealed zero (a column `?`, `.`, `?`, `.`, `?`, `?` with one mine: the zeros

@@ -254,13 +254,13 @@ _CATALOGUE += [
     ),
     _example(
         "smallest-subset-beats-bounded",
-        "1?2\n???\n1??",
+        "?2?\n??3\n1??\n?2?",
         _SEARCH,
-        "6 covered cells on 3x3, 3 mines in all: enumerate, lp and subset prove (1, 0), (1, 2), which "
-        "bounded misses",
-        safe=[(1, 0)],
-        mines=[(1, 2)],
-        total=3,
+        "8 covered cells on 4x3, 4 mines in all: enumerate, lp and subset prove (0, 2), (1, 0), (2, 2), "
+        "(3, 0), which bounded misses",
+        safe=[(1, 0), (3, 0)],
+        mines=[(0, 2), (2, 2)],
+        total=4,
     ),
     _example(
         "smallest-trivial-beats-rref",
@@ -321,15 +321,17 @@ _CATALOGUE += [
     ),
     _example(
         "gf2-beats-bounded",
-        ".????1\n.1?2?1\n.1??1?\n1?211?\n2??22?\n2?4???\n11??2?",
-        "an adversarial search on random positions up to 8x8 (session 15), shrunk by "
-        "sweeplab.dominance.shrink; none among the boards and positions of _SEARCH",
-        "21 covered cells on 7x6, 8 mines in all: with the total, gf2 proves (1, 2), (2, 2) and (5, 5), "
-        "which bounds propagation misses (a parity argument over the reduced rows, not a bound); without "
-        "it, bounded proves them and gf2 does not (the total row changes the reduced rows both read)",
-        safe=[(0, 1), (0, 2), (0, 3), (2, 2), (2, 3), (2, 5), (3, 1), (5, 5), (6, 2)],
-        mines=[(1, 2), (4, 1), (4, 2), (5, 1)],
-        total=8,
+        "??3??????\n3?434?5?4\n234??1???\n?3??4?33?\n13?4???21",
+        "an adversarial search on random positions of 4x4 to 10x10 (session 36, 74,999 positions: "
+        "two witnesses, this the smaller; sweeplab.dominance.shrink finds nothing to remove); none among "
+        "the boards and positions of _SEARCH",
+        "25 covered cells on 5x9, 20 mines in all: with the total, gf2 proves the mine (0, 8), which bounds "
+        "propagation misses (a parity argument over the reduced rows, not a bound; without the total gf2 "
+        "misses it too)",
+        safe=[(2, 4), (2, 6), (2, 8)],
+        mines=[(0, 0), (0, 1), (0, 3), (0, 4), (0, 6), (0, 7), (0, 8), (1, 1), (1, 7), (2, 3), (2, 7), (3, 0),
+               (3, 2), (3, 3), (3, 8), (4, 2), (4, 4), (4, 6)],
+        total=20,
     ),
     _example(
         "smallest-gf2-beats-rref",

@@ -219,7 +219,8 @@ class Rows(NamedTuple):
 
 
 def reduce_blocks(
-    system: MergedSystem, *, p: int | None = None, engine: str = "flint", budget: Budget | None = None
+    system: MergedSystem, *, p: int | None = None, engine: str = "flint", budget: Budget | None = None,
+    keep_replaced: bool = False,
 ) -> list[Rows]:
     """The RREF of ``[A | b]``, exact (``p=None``) or over GF(p), as groups of rows over few columns.
 
@@ -230,7 +231,9 @@ def reduce_blocks(
     board.  The total row links every block; it is brought in afterwards by one
     more elimination step (:func:`_join_total`), which gives the RREF of the
     whole system: the rows it changes, and the total row itself, form one more
-    group over the columns they touch.
+    group over the columns they touch.  With ``keep_replaced`` the rows it
+    changed are returned too, as they were: then the groups hold the RREF rows
+    both with and without the total row (what ``bounded`` reads).
 
     Exact rows are integer multiples of the rational RREF rows (``int64``, or
     ``object`` if they do not fit); rows over GF(p) have entries in ``0..p-1``
@@ -254,7 +257,7 @@ def reduce_blocks(
         R = exact_rref(M) if p is None else rref_mod_p(M, p, engine)
         groups.append(Rows(cols, R[:, :-1], R[:, -1]))
     if system.has_total and all(g.R.any(axis=1).all() for g in groups):  # (0 = c shows inconsistency already)
-        groups = _join_total(groups, system, p, budget)
+        groups = _join_total(groups, system, p, budget, keep_replaced)
     return groups
 
 
@@ -330,8 +333,10 @@ def read_rows(groups: list[Rows], weights: np.ndarray, rule) -> tuple[set[int], 
     return check_columns(ones, zeros)
 
 
-def _join_total(groups: list[Rows], system: MergedSystem, p: int | None, budget: Budget) -> list[Rows]:
-    """The RREF of the reduced blocks with the total row ``t`` added.
+def _join_total(groups: list[Rows], system: MergedSystem, p: int | None, budget: Budget,
+                keep_replaced: bool = False) -> list[Rows]:
+    """The RREF of the reduced blocks with the total row ``t`` added (and, with
+    ``keep_replaced``, the block rows it changed as they were).
 
     ``t`` is reduced against every pivot, block by block; if anything is left,
     its first nonzero column ``q`` becomes a new pivot and is cleared from the
@@ -402,7 +407,7 @@ def _join_total(groups: list[Rows], system: MergedSystem, p: int | None, budget:
         new = (X - X[:, j : j + 1] * v) % p
     dtype = object if new.dtype == object or v.dtype == object else np.int64
     joined = np.vstack([new.astype(dtype), v[None, :].astype(dtype)])
-    groups[k] = Rows(g.cols, g.R[~hit], g.rhs[~hit])
+    groups[k] = g if keep_replaced else Rows(g.cols, g.R[~hit], g.rhs[~hit])
     groups.append(Rows(cols, joined[:, :-1], joined[:, -1]))
     return groups
 

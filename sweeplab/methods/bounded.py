@@ -8,8 +8,14 @@ would push the rest out of range is fixed (bounds propagation; it contains
 the row bound rule, and on the original 0/1 rows it is report 000 §2.2's
 single-clue rule).  The rule runs first on the original rows (with the
 total-mines row), then on the exact RREF rows (as in
-:mod:`~sweeplab.methods.rref`); every cell found is substituted and the whole
-repeated until nothing changes.
+:mod:`~sweeplab.methods.rref`), those of the system both with and without the
+total row; every cell found is substituted and the whole repeated until
+nothing changes.  (The total row changes the reduced basis: read alone, the
+rows with it lost cells that the clues alone prove, on 14 of the 323
+positions of ``data/corpus/corpus-small.jsonl.gz`` with a known total and
+exact clues.  Read
+together, none; the rows it changes are a few of one block, so this costs
+next to nothing.)
 
 Sound, not complete: it never combines more than one row at a time beyond
 what the RREF exposes (an LP or an integer program can go further).  Needs
@@ -75,7 +81,8 @@ def forced_cells(
     while system.n_columns:
         budget.check("propagating bounds")
         if stalled:  # the RREF rows, read once on the system propagation left
-            ones, zeros = read_rows(reduce_blocks(system, budget=budget), system.weights, bound_propagation)
+            rows = reduce_blocks(system, budget=budget, keep_replaced=True)  # with and without the total
+            ones, zeros = read_rows(rows, system.weights, bound_propagation)
             if not (ones or zeros):
                 break
         else:  # the original rows, to their fixpoint
