@@ -215,7 +215,7 @@ plt.show()
 # --methods trivial,subset,rref,lstsq-certified,bounded,lp,gf2,gfp,milp,enumerate`; the table above, at a
 # smaller preset, can differ):
 #
-# * every one of the 144,207 claims on positions with exact clues has a checked proof, and none is over
+# * every one of the 144,247 claims on positions with exact clues has a checked proof, and none is over
 #   the prover's budget (the claims without a proof, 26 for each of `trivial`, `lp`, `milp` and
 #   `enumerate` with and without the total, are on `noisy-under` positions, whose clues are only bounds:
 #   proofs are not defined there, and the other methods refuse those positions);
