@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import check_flag
 from .game import Game, as_generator, resolve_board
 from .methods import METHODS, method_info
 from .noguess import CASCADE, CONVENTIONS, MONOTONE, solve_layout
@@ -295,7 +296,7 @@ def _repair(rng: np.random.Generator, layout: np.ndarray, opening: Cell, game: G
 def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
     """The checked request: ``(method, shape, mines, opening)``; ``ValueError`` naming a bad value."""
     method = _sound(solvable_by)
-    if exact_grade and method not in CASCADE:
+    if check_flag("exact_grade", exact_grade) and method not in CASCADE:
         raise ValueError(f"exact_grade needs solvable_by in the cascade {list(CASCADE)}, got {method!r}")
     if isinstance(max_tries, bool) or not isinstance(max_tries, int | np.integer) or max_tries < 1:
         raise ValueError(f"max_tries must be a positive integer, got {max_tries!r}")

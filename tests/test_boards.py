@@ -147,6 +147,9 @@ def test_board_document_round_trip(tmp_path: Path):
     ({"level": "beginner", "solvable_by": "gf2", "exact_grade": True}, "exact_grade needs solvable_by"),
     ({"level": "beginner", "max_tries": 0}, "max_tries must be a positive integer"),
     ({"level": "beginner", "opening": (9, 0)}, "outside the 9x9 board"),
+    # a string is truthy: exact_grade="no" would silently ask for the exact grade
+    ({"level": "beginner", "solvable_by": "subset", "exact_grade": "no"},
+     "exact_grade must be True or False"),
 ])
 def test_bad_requests_name_the_value(kwargs, match):
     with pytest.raises(ValueError, match=match):
