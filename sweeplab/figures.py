@@ -435,7 +435,9 @@ def methods_time_figure(rows: pd.DataFrame, *, columns: int = 4):
 def reach_figure(df: pd.DataFrame):
     """Reach per method: win rate without a guess per level (Wilson 95 %), against density, and cells opened.
 
-    Solid bars and lines: with the total; hatched bars and dashed lines: without it.
+    Solid bars and lines: with the total; hatched bars and dashed lines: without it.  The bars, the
+    density lines and the heat map show one first-click rule each (the first of the table, named in
+    the titles).
     """
     plt, sns = _plt()
     levels = df[df["sweep"] == "level"]
@@ -462,6 +464,11 @@ def reach_figure(df: pd.DataFrame):
            title=f"reach per method (first click {clicks[0] if clicks else '?'}; hatched: no total)")
     ax.legend(fontsize=7, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
     ax = axes[1]
+    # one first-click rule (the left panel's, where the density sweep has it): the full preset sweeps two,
+    # and one line per method through both would join rates of different games
+    dclicks = list(dict.fromkeys(dens["first_click"]))
+    dclick = clicks[0] if clicks and clicks[0] in dclicks else (dclicks[0] if dclicks else None)
+    dens = dens[dens["first_click"] == dclick]
     for (m, t), g in dens.groupby(["method", "use_total"], sort=False):
         g = g.sort_values("density")
         err = [g["win_rate"] - g["ci_low"], g["ci_high"] - g["win_rate"]]
@@ -469,7 +476,7 @@ def reach_figure(df: pd.DataFrame):
                     marker="o", ms=3, capsize=2, label=m if t else None)
     if len(dens):
         h, w = int(dens["height"].iloc[0]), int(dens["width"].iloc[0])
-        ax.set_title(f"{h}x{w} boards against mine density")
+        ax.set_title(f"{h}x{w} boards against mine density (first click {dclick})")
     ax.set(xlabel="mine density", ylabel="games won without a guess", ylim=(0, 1.05))
     ax = axes[2]
     if len(zero):
@@ -478,7 +485,8 @@ def reach_figure(df: pd.DataFrame):
         table = table.reindex(index=methods, columns=boards)
         sns.heatmap(table, ax=ax, annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1,
                     cbar_kws={"label": "share of safe cells"})
-    ax.set(title="safe cells opened before the first forced guess", xlabel="", ylabel="")
+    ax.set(title=f"safe cells open at the first forced guess (first click {clicks[0] if clicks else '?'})",
+           xlabel="", ylabel="")
     fig.tight_layout()
     return fig
 

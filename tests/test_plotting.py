@@ -145,3 +145,26 @@ def test_win_rate_labels_stay_off_the_reports_diamonds():
     assert labels["50.0%"] > 0.58 + 0.03  # moved above the diamond at 0.58
     assert labels["30.0%"] == pytest.approx(0.35 + 0.015)  # the diamond at 0.90 is far: left in place
     plt.close("all")
+
+
+def test_reach_density_panel_draws_one_first_click_rule_per_line():
+    """The full preset sweeps density under two first-click rules; one line per method must not zigzag
+    between them (it drew each density twice, the "zero" and the "safe" rates joined as one line)."""
+    import pandas as pd
+
+    from sweeplab import figures
+
+    rows = []
+    for sweep, click, density, rate in [("level", "zero", 0.12, 0.9), ("level", "safe", 0.12, 0.5),
+                                        ("density", "zero", 0.05, 1.0), ("density", "zero", 0.10, 0.9),
+                                        ("density", "safe", 0.05, 0.6), ("density", "safe", 0.10, 0.3)]:
+        rows.append({"sweep": sweep, "board": "beginner" if sweep == "level" else f"16x16 d={density:.2f}",
+                     "method": "trivial", "use_total": True, "first_click": click, "level": None,
+                     "height": 16, "width": 16, "density": density, "win_rate": rate, "ci_low": rate - 0.1,
+                     "ci_high": min(rate + 0.1, 1.0), "mean_revealed": rate})
+    fig = figures.reach_figure(pd.DataFrame(rows))
+    ax = fig.axes[1]
+    for line in ax.get_lines():
+        x = list(line.get_xdata())
+        assert len(x) == len(set(x)), x  # one point per density on each line
+    assert "first click zero" in ax.get_title()
