@@ -42,6 +42,7 @@ import contextlib
 import json
 import logging
 import math
+import operator
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -357,6 +358,15 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
     >>> bool(abs(table[table["group"] == "all"]["share"].sum() - 1) < 1e-9)
     True
     """
+    if by not in rows.columns:
+        raise ValueError(f"by={by!r} is not a column of the cascade rows; choose from {list(rows.columns)}")
+    edges: list[int] | None = None
+    if move_bins is not None:
+        try:
+            edges = sorted(set(operator.index(b) for b in move_bins))
+        except TypeError:
+            raise ValueError(f"move_bins must be move numbers (the bins' left edges, integers such as "
+                             f"(1, 5, 20)), got {short_repr(move_bins)}") from None
     # the methods of the chains played, in chain order (rows of other origins: the default cascade)
     chains = rows["chain"].unique().tolist() if "chain" in rows.columns else [CHAIN_SEPARATOR.join(CASCADE)]
     sources = ["first", *dict.fromkeys(m for c in chains for m in str(c).split(CHAIN_SEPARATOR)), "guess"]
@@ -380,11 +390,10 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
                         "cell_share": c / n_cells if n_cells else math.nan,
                         "report": PUBLISHED_CASCADE.get(src, math.nan) if scope == "game" else math.nan})
 
-    groups = [(str(k), g) for k, g in frame.groupby(by, sort=False)] if by in frame.columns else []
+    groups = [(str(k), g) for k, g in frame.groupby(by, sort=False)]
     for key, g in [*groups, ("all", frame)]:
         add("game", key, -1, g)
-    if move_bins is not None:
-        edges = sorted(set(int(b) for b in move_bins))
+    if edges is not None:
         for key, g in [*groups, ("all", frame)]:
             idx = np.searchsorted(edges, g["move"].to_numpy(), side="right") - 1
             for j, edge in enumerate(edges):

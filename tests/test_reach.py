@@ -179,6 +179,17 @@ def test_cascade_shares_sum_to_one_and_carry_the_published_shares():
         assert part["share"].sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"by": "levle"}, "by='levle' is not a column of the cascade rows; choose from .*'level'"),
+    ({"move_bins": ("a",)}, "move_bins must be move numbers .* got \\('a',\\)"),
+])
+def test_cascade_shares_bad_options_name_the_value(kwargs, match):
+    """A misspelt ``by`` silently gave the pooled table alone, with no per-level rows."""
+    rows = cascade_games(level="beginner", games=1, seed=0)
+    with pytest.raises(ValueError, match=match):
+        cascade_shares(rows, **kwargs)
+
+
 def test_a_layout_decided_by_single_clue_rules_alone():
     layout = np.zeros((3, 4), dtype=bool)
     layout[0, 3] = True
