@@ -141,7 +141,9 @@ geometry_summary(geometry).round(2)
 #
 # `sweeplab.generate_board` draws boards whose opening is a zero until the named method solves one from
 # the opening without a guess (with the total), repairing stuck layouts by moving a mine away from where
-# the player got stuck; `sweeplab.grade` names the weakest method of the cascade that solves a board.
+# the player got stuck; `sweeplab.grade` names the weakest method of the cascade that solves a board, the
+# first in the cascade's order. The methods before it fail; the ones after it need not succeed, as the order
+# is not one of strength on whole boards: one RREF pass gets stuck on some boards single-clue rules finish.
 # `sweeplab generate --level expert --solvable-by rref --count 10 --out boards/` writes them as
 # `sweeplab.game` files.
 

@@ -646,7 +646,8 @@ def boards_figure(df: pd.DataFrame):
     table = df.set_index(df["level"] + " / " + df["solvable_by"])[grades]
     table.columns = [c.removeprefix("grade_") for c in grades]
     table.plot.barh(stacked=True, ax=axes[1], colormap="tab10", width=0.8)
-    axes[1].set(xlabel="boards", ylabel="", title="grade: the weakest method that solves the board")
+    axes[1].set(xlabel="boards", ylabel="",
+                title="grade: the first method of the cascade that solves the board")
     axes[1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig

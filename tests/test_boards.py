@@ -372,3 +372,14 @@ def test_a_wrong_claim_of_a_method_registered_sound_is_said_where_the_layout_is_
         assert "lost" in statuses, statuses
     finally:
         sweeplab.unregister_method("test-wrong-pair")
+
+
+def test_a_grade_says_the_methods_before_it_fail_not_that_the_later_ones_succeed():
+    """grade's docs: the cascade's order is not an order of strength on whole boards.  Single-clue
+    rules finish this board; one RREF pass gets stuck on it (the board of grade's example)."""
+    layout = np.zeros((6, 4), dtype=bool)
+    layout[[0, 1, 4, 5], [2, 2, 1, 3]] = True
+    assert grade(layout, (0, 0)) == "trivial"
+    assert not replay(layout, (0, 0), "rref")
+    assert all(replay(layout, (0, 0), m) for m in ("subset", "bounded", "lp", "enumerate"))
+    assert "not an order of strength" in " ".join(grade.__doc__.split())
