@@ -251,6 +251,9 @@ def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
     ['games', 'wins', 'win_rate', 'ci_low', 'ci_high', 'mean_revealed', 'sem_revealed', 'refused']
     """
     keys = [k for k in REACH_KEYS if k in rows.columns]
+    if "method" not in keys or not {"won", "revealed"} <= set(rows.columns):
+        raise ValueError(f"reach_summary takes reach_games rows (columns {['method', 'won', 'revealed']} at "
+                         f"least, and a point's {list(REACH_KEYS[1:])}), got columns {list(rows.columns)}")
     out = []
     for values, g in rows.groupby(keys, sort=False, dropna=False):
         n, wins = len(g), int(g["won"].sum())

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import sympy
 
@@ -82,6 +83,13 @@ def test_reach_summary_has_wilson_intervals():
     revealed = rows["revealed"].to_numpy(dtype=float)
     assert r.mean_revealed == pytest.approx(revealed.mean())
     assert r.sem_revealed == pytest.approx(np.sqrt(((revealed - revealed.mean()) ** 2).sum() / 7 / 8))
+
+
+def test_reach_summary_names_the_columns_it_needs():
+    """Rows that are not reach rows (a summary, a cascade table) gave pandas' "No group keys passed!"."""
+    match = "reach_games rows .*'method', 'won', 'revealed'.* got columns \\['x'\\]"
+    with pytest.raises(ValueError, match=match):
+        reach_summary(pd.DataFrame({"x": [1]}))
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
