@@ -183,12 +183,19 @@ boards
 #   51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because a first click that shows a number is
 #   often a guess already.
 # - **The total** helps the strong methods on the same games (beginner 90% → 97% for enumeration, McNemar
-#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation, bounds
-#   propagation and the pair rule alike; expert 9% → 14%, +5/−0, p = 0.06, for enumeration and the LP
-#   relaxation). The other differences here are within noise at 40-100 games: 16×16 at 0.20,
-#   25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass with the total, intermediate 43% →
-#   40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57% (+2/−6, p = 0.3). That the total can hurt one RREF
-#   pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
+#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation and bounds
+#   propagation alike, the pair rule by +5/−0 and +6/−0, p = 0.06 and 0.03; expert 9% → 14%, +5/−0,
+#   p = 0.06, for enumeration and the LP relaxation). Each p-value is for one comparison: the table holds
+#   over fifty with/without pairs, and none of these would survive a correction for that many. What settles
+#   the direction for enumeration, the LP relaxation, the pair rule and single-clue rules is a theorem, not
+#   these tests: the total is one more constraint, and their answers only grow with what they know, so no
+#   game can go the other way (every pair above is +k/−0). Bounds propagation and one RREF pass have no
+#   such guarantee. The total *costs* one RREF pass (and GF(7), which wins the same games) 8 intermediate
+#   games with a safe first click, 22% → 14%, +0/−8, p = 0.008 (paired 95% interval −14 to −2 points), by
+#   the same per-comparison standard the strongest effect of the table; elsewhere the differences are within
+#   noise at 40-100 games: 16×16 at 0.20, 25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass
+#   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57%
+#   (+2/−6, p = 0.3). That the total can hurt one RREF pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
 #   set of rows), and it happens on single positions: on notebook 12's board (beginner, seed 3, zero start,
 #   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed
 #   corpus (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues)

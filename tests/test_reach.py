@@ -390,3 +390,15 @@ def test_progress_counts_the_moves_the_game_records(convention):
             assert p.turns == p.reveals + p.flags
         played += p.turns
     assert played > 12  # the boards gave the method work
+
+
+def test_the_total_can_cost_one_rref_pass_a_whole_game():
+    """Notebook 14 quotes it: with a safe first click the total costs one RREF pass 8 of the 100
+    intermediate games of the quick preset (+0/-8), such as game 7, which it wins without the total
+    and abandons at 64% with it.  The total only ever helps the monotone methods: not here."""
+    point = {"level": "intermediate", "first_click": "safe", "games": 1, "start": 7, "seed": 0}
+    without = reach_games(method="rref", use_total=False, **point).iloc[0]
+    with_total = reach_games(method="rref", use_total=True, **point).iloc[0]
+    assert without["won"] and not with_total["won"]
+    assert with_total["revealed"] == pytest.approx(0.6435, abs=1e-4)
+    assert reach_games(method="enumerate", use_total=True, **point).iloc[0]["won"]
