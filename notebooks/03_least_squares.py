@@ -11,9 +11,9 @@
 #
 # Report 000 §3.1 proposes to drop integrality, solve `A x = b` over the reals with
 # `numpy.linalg.lstsq` (the minimum-norm solution when there are many), and "take the parts that are 0
-# or 1 from it and consider them constants". The report admits "we haven't had a solid proof for it yet". There is none:
-# the minimum-norm solution is one point of the solution space, and a coordinate can be 0 or 1 there
-# without being fixed on the whole space.
+# or 1 from it and consider them constants". The report admits "we haven't had a solid proof for it
+# yet". There is none: the minimum-norm solution is one point of the solution space, and a coordinate
+# can be 0 or 1 there without being fixed on the whole space.
 
 # %%
 # %matplotlib inline

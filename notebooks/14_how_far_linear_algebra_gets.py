@@ -195,8 +195,9 @@ boards
 #   the same per-comparison standard the strongest effect of the table; elsewhere the differences are within
 #   noise at 40-100 games: 16×16 at 0.20, 25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass
 #   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57%
-#   (+2/−6, p = 0.3). That the total can hurt one RREF pass is possible (the total row changes the reduced basis, and the row bound rule reads a different
-#   set of rows), and it happens on single positions: on notebook 12's board (beginner, seed 3, zero start,
+#   (+2/−6, p = 0.3). That the total can hurt one RREF pass is possible (the total row changes the
+#   reduced basis, and the row bound rule reads a different set of rows), and it happens on single
+#   positions: on notebook 12's board (beginner, seed 3, zero start,
 #   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed
 #   corpus (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues)
 #   adding the total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the
