@@ -254,13 +254,13 @@ _CATALOGUE += [
     ),
     _example(
         "smallest-subset-beats-bounded",
-        "?2?\n??3\n1??\n?2?",
+        "1??\n?2?\n?2?",
         _SEARCH,
-        "8 covered cells on 4x3, 4 mines in all: enumerate, lp and subset prove (0, 2), (1, 0), (2, 2), "
-        "(3, 0), which bounded misses",
-        safe=[(1, 0), (3, 0)],
-        mines=[(0, 2), (2, 2)],
-        total=4,
+        "6 covered cells on 3x3, 2 mines in all: enumerate, lp and subset prove (0, 1), (0, 2), (1, 0), "
+        "which bounded misses",
+        safe=[(0, 1), (0, 2)],
+        mines=[(1, 0)],
+        total=2,
     ),
     _example(
         "smallest-trivial-beats-rref",
