@@ -315,7 +315,9 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
     """The checked request: ``(method, shape, mines, opening)``; ``ValueError`` naming a bad value."""
     method = _sound(solvable_by)
     if check_flag("exact_grade", exact_grade) and method not in CASCADE:
-        raise ValueError(f"exact_grade needs solvable_by in the cascade {list(CASCADE)}, got {method!r}")
+        raise ValueError(f"exact_grade needs solvable_by in the cascade {list(CASCADE)}, got {method!r}: "
+                         f"choose one of those (--solvable-by), or drop exact_grade (--exact-grade), which "
+                         f"asks that no earlier method of the cascade solves the board")
     if isinstance(max_tries, bool) or not isinstance(max_tries, int | np.integer) or max_tries < 1:
         raise ValueError(f"max_tries must be a positive integer, got {max_tries!r}")
     if level is None and shape is not None and mines is None:
