@@ -19,8 +19,9 @@
 # 3. the advanced agent with *better decisions* (guess the cell with the lowest local estimate) — Figure 3;
 #
 # and a step-by-step strip of one 5×5 game at density 0.3 (final score 0.75). Beyond that game its text
-# gives no measured scores, only where its curves cross (densities 0.6 and 0.65, quoted below) and that
-# with global information the score at density 1.0 is 1.0.
+# gives no measured scores, only where its curves cross (the improved agent does better "between mine
+# densities 0 and 0.6"; "After density 0.65", quoted below, no better) and that with global information
+# the score at density 1.0 is 1.0.
 # Board size: the report does not give it for Figures 1–3; we use 10×10 (report 004 uses the same).
 
 # %%
