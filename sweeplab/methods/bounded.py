@@ -13,9 +13,8 @@ total row; every cell found is substituted and the whole repeated until
 nothing changes.  (The total row changes the reduced basis: read alone, the
 rows with it lost cells that the clues alone prove, on 14 of the 323
 positions of ``data/corpus/corpus-small.jsonl.gz`` with a known total and
-exact clues.  Read
-together, none; the rows it changes are a few of one block, so this costs
-next to nothing.)
+exact clues.  Read together, none; the rows it changes are a few of one
+block, so this costs next to nothing.)
 
 Sound, not complete: it never combines more than one row at a time beyond
 what the RREF exposes (an LP or an integer program can go further).  Needs
