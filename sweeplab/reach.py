@@ -366,7 +366,10 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
     edges: list[int] | None = None
     if move_bins is not None:
         try:
-            edges = sorted(set(operator.index(b) for b in move_bins))
+            bins = list(move_bins)
+            if any(isinstance(b, bool) for b in bins):  # operator.index takes True as 1
+                raise TypeError
+            edges = sorted(set(operator.index(b) for b in bins))
         except TypeError:
             raise ValueError(f"move_bins must be move numbers (the bins' left edges, integers such as "
                              f"(1, 5, 20)), got {short_repr(move_bins)}") from None

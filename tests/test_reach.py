@@ -190,6 +190,7 @@ def test_cascade_shares_sum_to_one_and_carry_the_published_shares():
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"by": "levle"}, "by='levle' is not a column of the cascade rows; choose from .*'level'"),
     ({"move_bins": ("a",)}, "move_bins must be move numbers .* got \\('a',\\)"),
+    ({"move_bins": (True, 5)}, "move_bins must be move numbers .* got \\(True, 5\\)"),
 ])
 def test_cascade_shares_bad_options_name_the_value(kwargs, match):
     """A misspelt ``by`` silently gave the pooled table alone, with no per-level rows."""
