@@ -236,12 +236,12 @@ boards
 #   10^44 layouts fit what the player sees. Report 002's 68 is an illustration, not a measurement ("For
 #   instance if we can conclude from 100 equations that now the space of possible solutions has
 #   dimension 68"); it is above every expert position we met.
-# - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 360,
-#   110 and 23 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`,
-#   10 boards a level, idle machine, 2026-11-26; the table above is this run's, on this machine and these
-#   few boards),
+# - **Boards graded by method** come fast where the method is monotone: subset-solvable boards at about 330,
+#   110 and 30 per second on beginner, intermediate and expert (one core, `benchmarks/board_generation.py`,
+#   10 boards a level, idle machine, 2026-11-28, two runs; the table above is this run's, on this machine
+#   and these few boards),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
-#   cost more (about 50, 6 and 0.7 per second, the same benchmark): one RREF pass is not monotone, so a board is kept only when
+#   cost more (about 50, 8 and 0.75 per second, the same benchmark): one RREF pass is not monotone, so a board is kept only when
 #   RREF and the board's grade (the first method of the cascade that solves it) solve it under three ways of
 #   applying their answers (all at once, reveals only, one move at a time) and no method below the grade
 #   solves it under any (`exact_grade=True` also requires every method weaker than RREF to fail). That is not every order of moves: `sweeplab.boards` shows a board on
