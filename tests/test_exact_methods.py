@@ -315,3 +315,35 @@ def test_a_fresh_process_checks_consistency_before_numba_has_compiled(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: everything compiles
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[:2] == ["gf2 raised", "lp raised"], out.stdout + out.stderr
+
+
+def test_lp_claims_on_boards_with_a_large_interior(monkeypatch):
+    """Past 1,000 interior cells the interior's share keeps a weight of 1e-3 in the batched LPs (not
+    ``1 / I``, below HiGHS's tolerances): its claims still match enumeration, the interior's included."""
+    from sweeplab.methods import _relaxation
+
+    weights = []
+    solve = _relaxation.Relaxation.solve
+
+    def spy(self, rows, cols, c, total):
+        if total and self.s.interior.size:
+            weights.append(abs(c[-1]))
+        return solve(self, rows, cols, c, total)
+
+    monkeypatch.setattr(_relaxation.Relaxation, "solve", spy)
+    rng = np.random.default_rng(37)
+    side, interior_claims = 40, 0
+    for _ in range(40):
+        layout = np.zeros((side, side), dtype=bool)
+        layout[:6, :6] = rng.random((6, 6)) < rng.uniform(0.15, 0.4)
+        open_ = np.zeros((side, side), dtype=bool)
+        open_[:4, :4] = ~layout[:4, :4] & (rng.random((4, 4)) < 0.7)
+        layout &= neighbour_counts(open_) > 0  # every mine on the frontier
+        grid = np.where(open_, neighbour_counts(layout), COVERED)
+        # as many mines as the frontier holds, or one or two more: the interior is safe or undecided
+        obs = Observation(grid, mines=int(layout.sum()) + int(rng.integers(0, 3)))
+        want = en.forced_cells(obs)
+        safe, mines = lp.forced_cells(obs)
+        assert safe <= want[0] and mines <= want[1]
+        interior_claims += (side - 1, side - 1) in safe
+    assert interior_claims > 0 and max(weights) == pytest.approx(1e-3)

@@ -26,7 +26,9 @@ Soundness: a claim needs the reported optimum to be at most ``1e-6``.  Any
 integer layout with the cell at 1 would be feasible for the relaxation with
 value at least 1, so the claim is wrong only if HiGHS misses the optimum by
 almost 1 -- far beyond its ``1e-7`` tolerances.  The interior claim reads ``y``
-itself (no layout has an interior mine when ``y <= 1e-6``).
+itself (no layout has an interior mine when ``y <= 1e-6``); in a batched
+objective ``y`` weighs ``1 / I``, but never less than ``1e-3``, so that no
+cost falls within those tolerances on large boards.
 
 Inconsistent positions raise :class:`InconsistentPositionError`: an infeasible
 relaxation proves it, and since a relaxation can be feasible when no integer
