@@ -13,8 +13,8 @@
 # `sweeplab.corpus`: beginner, intermediate, expert, 30×30 boards at densities 0.15–0.25, 100×100, and
 # noisy clues; plus the small hand-made positions of `sweeplab.examples`, the reports' boards and the
 # methods' counterexamples), how many of the truly forced cells does it find (recall), how often is it
-# wrong, and how long does it take? The truth is exhaustive enumeration, with and without the total. The run is
-# `sweeplab.bench.run_bench` (also `sweeplab bench`); the preset picks the corpus size.
+# wrong, and how long does it take? The truth is exhaustive enumeration, with and without the total. The run
+# is `sweeplab.bench.run_bench` (also `sweeplab bench`); the preset picks the corpus size.
 
 # %%
 # %matplotlib inline

@@ -83,15 +83,15 @@ for row in rates.itertuples():
 #   included. The report is ambiguous about its own: §2.4.1 writes the total as an equality over all
 #   cells ("$\sum x_{ij} = 40$"), while §3.1 ("the sum of variables must be smaller than the total
 #   number of viruses left") and §4.4.1 ("sum(x, y, z) < 40") use it only as an upper bound on the
-#   frontier, which lies between the total and none. Dropping the total costs our `csp` 1.7 points [1.03, 2.37]
-#   with a safe first click and 3.2 [2.28, 4.15] with a zero first click (2,000 paired games each,
+#   frontier, which lies between the total and none. Dropping the total costs our `csp` 1.7 points [1.03,
+#   2.37] with a safe first click and 3.2 [2.28, 4.15] with a zero first click (2,000 paired games each,
 #   seed 0: `sweeplab compare csp "csp use_total=false" --level intermediate --games 2000 --seed 0
 #   [--first-click zero]`). And the report time-limited its OR-tools solver (§4.4.2 "Set a time limit
 #   to ortools Solver"), so it may have proved fewer cells than our exact enumeration.
 # * *Least squares*: report 000's rule claims cells whose minimum-norm least-squares value is near 0
-#   or 1, which is **not sound** (notebook 3 shows a concrete wrong claim; the report itself says "we haven't had a
-#   solid proof for it yet"). Inside this agent the single-clue rules run first and least squares only when they
-#   are stuck, so wrong claims are rare in play (the `wrong_claims` column); the agent loses to CSP
+#   or 1, which is **not sound** (notebook 3 shows a concrete wrong claim; the report itself says "we haven't
+#   had a solid proof for it yet"). Inside this agent the single-clue rules run first and least squares only
+#   when they are stuck, so wrong claims are rare in play (the `wrong_claims` column); the agent loses to CSP
 #   mainly because it proves fewer cells (it finds about half of the forced cells where enumeration
 #   finds all, notebook 6) and ignores the total, as the report notes.
 
@@ -119,8 +119,9 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # difference between cells comes from what the first click opens: a cell on the border has fewer
 # neighbours, so it is more often a zero and opens an area. But every cell above plays the *same*
 # boards: at the `quick` preset all 256 cells play the same 30, and averaging them does not make 7,680
-# independent games; a single cell's interval is about ±15 points. To compare a corner, an edge cell and an interior cell, play each on the same boards, many
-# of them, and look at the paired difference (`sweeplab.stats.paired_difference`: games won by one only).
+# independent games; a single cell's interval is about ±15 points. To compare a corner, an edge cell and an
+# interior cell, play each on the same boards, many of them, and look at the paired difference
+# (`sweeplab.stats.paired_difference`: games won by one only).
 
 # %%
 n = 300 if PRESET == "smoke" else 3000

@@ -47,8 +47,8 @@ fig = figures.density_score_figure(scores)
 #   guesses. The report's crossing is a flaw of its implementation, not of the method.
 # * *Better decisions* (guess the lowest local estimate) is the largest improvement at medium density
 #   (about +0.15 from density 0.3 to 0.7): a guess is made in almost every game, and where it is made
-#   matters more than a few more proved cells. It is a heuristic, not a probability (report 004's improved agent,
-#   notebook 10, computes exact ones).
+#   matters more than a few more proved cells. It is a heuristic, not a probability (report 004's improved
+#   agent, notebook 10, computes exact ones).
 # * *Global information* helps only at high density (0.8–0.9), where the total pins the last cells.
 # * **Density 1.0 is degenerate under our rules.** A board with no safe cell is won before the first
 #   move (SPEC §3: a game ends when every safe cell is revealed), and no mine was stepped on, so every

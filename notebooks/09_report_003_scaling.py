@@ -23,8 +23,8 @@
 # density (A: "clearly a positive correlation between bomb density and runtime"; B: "a loose positive
 # correlation"); performance falls with density for A ("an obvious negative correlation"), while B does
 # "extremely well" at "abysmally low bomb density" and past that shows "an extremely loose positive
-# correlation between the tiles opened matrix and bomb density". Ours plays classic games with a safe first click: the
-# area sweep at density 0.15 (the report does not give its density there), the density sweep on 306
+# correlation between the tiles opened matrix and bomb density". Ours plays classic games with a safe first
+# click: the area sweep at density 0.15 (the report does not give its density there), the density sweep on 306
 # cells (17×18, the near-square board of about 300 cells: height round(√300)) for both algorithms.
 
 # %%
@@ -62,7 +62,8 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   cells, a 28-fold area (the first table above at the quick preset, 2.5 to 9.5 ms; the book runs the smoke
 #   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios do not: Algorithm A,
 #   which opens less, takes about a sixth of B's time at both ends), with no wall at 300 cells: the wall
-#   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time single positions up to a million cells.
+#   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time
+#   single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
 #   "performance" axis is not defined precisely; our trend with density — worse as it grows, for both

@@ -67,8 +67,8 @@ print("densities:", list(both.index))
 #
 # * Exact clues: the improved agent beats the basic one at every density above 0.1 (by up to 0.2 at
 #   density 0.35); the report's plots show the same ordering. The total adds little (+0.002 on
-#   average over the densities, up to +0.04 at density 0.2), mostly at low and medium density — the report's "knowN" improvement, small because a
-#   10×10 board has few interior cells to compare with the border.
+#   average over the densities, up to +0.04 at density 0.2), mostly at low and medium density — the report's
+#   "knowN" improvement, small because a 10×10 board has few interior cells to compare with the border.
 # * *Lost clues* (p = 0.5) cost each agent 28–33% of its mean score over densities 0.05–0.8 (the cell
 #   above), 15–20% over 0.05 and 0.2 (the summary table, where boards are easier): half the equations
 #   are gone. The improved agent keeps a small lead, and the total helps more here (fewer clues, so the

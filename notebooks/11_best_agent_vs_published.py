@@ -39,9 +39,9 @@ from sweeplab.rollouts import move_win_rates
 PRESET = experiments.preset_from_env()
 print(experiments.describe_preset(PRESET))
 best = experiments.run("011-best", preset=PRESET)
-best[["level", "first_click", "games", "win_rate", "ci_low", "ci_high", "v1_win_rate", "v1_ci_low", "v1_ci_high",
-      "gained", "lost_vs_v1", "gain", "gain_low", "gain_high", "gain_p", "report", "games_per_cpu_s",
-      "v1_games_per_cpu_s"]]
+best[["level", "first_click", "games", "win_rate", "ci_low", "ci_high", "v1_win_rate", "v1_ci_low",
+      "v1_ci_high", "gained", "lost_vs_v1", "gain", "gain_low", "gain_high", "gain_p", "report",
+      "games_per_cpu_s", "v1_games_per_cpu_s"]]
 
 # %%
 fig = figures.best_figure(best)
@@ -187,15 +187,15 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # [40.39, 41.36]: 4,399 games only it won and 4,285 only `best` won, a gap of 0.29 points that noise
 # explains (z = 1.2). With a zero start at (3, 3) (40,000 boards, games 300,000–339,999) it wins
 # 54.84% [54.35, 55.33] and `best` 54.42% [53.93, 54.90] (+2,025/-1,855, z = 2.7): there its lead of 0.4
-# points is real, and since a zero start leaves fewer guesses in the opening, not all of it is there. With a safe corner, then, the strongest published solver
-# itself would not pass issue 13's bar of 41.6% (its own estimate is 0.4 points below it), and `best`
-# is within noise of it. Switching off its parts one at a time on the same boards shows no part alone
-# clearly worth anything. Dropping its 50/50 influence and long-term-risk candidates costs 0.26 points
-# (40,000 boards, z = -1.3). Dropping the cells off the frontier from its candidates costs 0.29
-# (10,000 boards). The same influence given to `best`'s two-step value (option `coin_flip_credit=0.9`)
-# gains 0.22 points with a zero start, where the other solver's lead is real (40,000 tuning games, z =
-# 2.9), and loses 0.11 with a safe corner (40,000, z = -1.3): it was then an option, off by default,
-# until fresh games decided (`best`'s docstring, thirteenth round; on with an expert zero start since
+# points is real, and since a zero start leaves fewer guesses in the opening, not all of it is there. With a
+# safe corner, then, the strongest published solver itself would not pass issue 13's bar of 41.6% (its own
+# estimate is 0.4 points below it), and `best` is within noise of it. Switching off its parts one at a time on
+# the same boards shows no part alone clearly worth anything. Dropping its 50/50 influence and long-term-risk
+# candidates costs 0.26 points (40,000 boards, z = -1.3). Dropping the cells off the frontier from its
+# candidates costs 0.29 (10,000 boards). The same influence given to `best`'s two-step value (option
+# `coin_flip_credit=0.9`) gains 0.22 points with a zero start, where the other solver's lead is real (40,000
+# tuning games, z = 2.9), and loses 0.11 with a safe corner (40,000, z = -1.3): it was then an option, off by
+# default, until fresh games decided (`best`'s docstring, thirteenth round; on with an expert zero start since
 # session 29, below).
 #
 # **Fresh games decide (session 29).** With a zero start, on 40,000 expert games of a seed never used
@@ -209,8 +209,9 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # coin_flip_credit=0" best --level expert --first-click zero` measures the credit alone). The gains are
 # real but small: on those 80,000 fresh games the new zero-start play won 54.05% [53.71, 54.40], about the
 # published 54.3%, still short of the 54.8% that issue 13 asks for, and on the 40,000 fresh safe-corner
-# games 40.66% [40.18, 41.14], short of 41.6%. The play before won 54.81% on seed 6174, 53.97% on 7919 and 53.80% on 9973: at
-# 40,000 games one seed's rate moves by half a point either way, so only many seeds together place it.
+# games 40.66% [40.18, 41.14], short of 41.6%. The play before won 54.81% on seed 6174, 53.97% on 7919 and
+# 53.80% on 9973: at 40,000 games one seed's rate moves by half a point either way, so only many seeds
+# together place it.
 #
 # **Larger still (session 30).** An endgame of 4,000 layouts and 1,000,000 nodes gains again with a zero
 # start: +32/-12 on 20,000 tuning games (seed 1069, p = 0.004) and +60/-37 on 40,000 fresh ones (seed
@@ -226,8 +227,8 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # for the exhaustive endgame, draw 1,000 of them (`sweeplab.agents.best.sampled_endgame_layouts`) and run
 # the endgame search on those. With a safe corner it won +131/-100 of 20,000 tuning games (seed 1091,
 # p = 0.048), then +245/-238 of 40,000 fresh ones (seed 3571, 40.76% -> 40.77%), at 40 expert games per CPU
-# second against the default's 65 (`sweeplab.play`, 200 safe-corner games, one sitting). With a zero start it won +189/-173 of 20,000 tuning games (seed 1093,
-# p = 0.43). It is an option (`--option
+# second against the default's 65 (`sweeplab.play`, 200 safe-corner games, one sitting). With a zero start it
+# won +189/-173 of 20,000 tuning games (seed 1093, p = 0.43). It is an option (`--option
 # sampled_endgame=1000`), off by default.
 #
 # **The stronger endgame, confirmed (session 32).** On a second fresh seed (4096, 40,000 zero-start games)
@@ -252,21 +253,21 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # On the 4,000 games of the loss table above, `best` wins +0.45 and +0.93 points over `best-v1`, not
 # significant at this size. On 40,000 fresh evaluation games each (seed 2026, games
 # 100,000 on), session 8's `best` won 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81,
-# 53.79] with a zero start. With the wider candidates ("Where the strongest solver wins more", above) it wins, on 40,000
-# fresh games each (seed 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now hold the published rates
-# (41.13% and 54.3%), though not yet above them. On 40,000 more (seed 4242, session 12) it won 40.59%
-# [40.11, 41.07] with a safe corner start, just below 41.13%, and on 80,000 more (seed 5555, session 14)
-# 40.79% [40.45, 41.13]: over the three seeds, 160,000 games, 40.74% [40.49, 40.98], 0.4 points short.
-# On 50,000 games each it matches the published beginner and intermediate rates, and beats the
+# 53.79] with a zero start. With the wider candidates ("Where the strongest solver wins more", above) it wins,
+# on 40,000 fresh games each (seed 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now
+# hold the published rates (41.13% and 54.3%), though not yet above them. On 40,000 more (seed 4242, session
+# 12) it won 40.59% [40.11, 41.07] with a safe corner start, just below 41.13%, and on 80,000 more (seed 5555,
+# session 14) 40.79% [40.45, 41.13]: over the three seeds, 160,000 games, 40.74% [40.49, 40.98], 0.4 points
+# short. On 50,000 games each it matches the published beginner and intermediate rates, and beats the
 # intermediate one with a zero start (seed 2718: beginner 91.63% [91.38, 91.87] and 97.09% [96.94,
 # 97.23], intermediate 78.39% [78.02, 78.74] and 89.42% [89.14, 89.68] against 89.08%; the frontier
-# candidates of the same paragraph). Session 18 made its endgame search larger (48 cells, 1,000 layouts, 100,000 nodes, from
-# 32, 400 and 20,000: +50/-25 zero-start and +38/-26 safe-corner games of 20,000 tuning games); on 80,000
-# fresh games (seed 8128, session 19) it won 40.73% [40.39, 41.07] with a safe corner start and on 40,000
-# 53.98% [53.49, 54.47] with a zero start, and on 50,000 each beginner 91.88% and 97.18%, intermediate
-# 78.32% and 89.13%: every interval held the published rate but expert with a safe corner. Session 19
-# compiled that search (the same choices, game for game): `best` then played about 85-92 expert games per
-# CPU second, where it played 52-54 with the search in Python, and about 300 intermediate
+# candidates of the same paragraph). Session 18 made its endgame search larger (48 cells, 1,000 layouts,
+# 100,000 nodes, from 32, 400 and 20,000: +50/-25 zero-start and +38/-26 safe-corner games of 20,000 tuning
+# games); on 80,000 fresh games (seed 8128, session 19) it won 40.73% [40.39, 41.07] with a safe corner start
+# and on 40,000 53.98% [53.49, 54.47] with a zero start, and on 50,000 each beginner 91.88% and 97.18%,
+# intermediate 78.32% and 89.13%: every interval held the published rate but expert with a safe corner.
+# Session 19 compiled that search (the same choices, game for game): `best` then played about 85-92 expert
+# games per CPU second, where it played 52-54 with the search in Python, and about 300 intermediate
 # (`benchmarks/agent_speed.py --agents best --games 200`, idle machine, 2026-11-26, two alternating rounds:
 # 91.7 and 85.2 against 52.1 and 54.0; the issue asks for at least 30 expert). Speeds differ from one
 # machine to the next: on 2026-11-25 the agent before session 18 measured 59.5 expert games per CPU second,

@@ -173,8 +173,8 @@ boards
 #   method. The pair rule (`subset`) is almost there (94%, 64%, 10%), and so are bounds propagation
 #   (`bounded`: 97%, 64%, 12%) and the LP relaxation (identical to enumeration on these games). *One pass
 #   of RREF with the row bound rule* wins 83%, 40% and **0%** (beginner, intermediate, expert), fewer
-#   than the pair rule, and GF(7) reduction wins as many (83%, 40%, 0%), though it does not prove the same cells everywhere
-#   (each finds cells the other misses: `gfp-beats-rref` and `smallest-rref-beats-gfp` in
+#   than the pair rule, and GF(7) reduction wins as many (83%, 40%, 0%), though it does not prove the same
+#   cells everywhere (each finds cells the other misses: `gfp-beats-rref` and `smallest-rref-beats-gfp` in
 #   `sweeplab.examples`). Single-clue rules win 70%, 28%, 0%;
 #   the null-space certificate (`lstsq-certified`) and GF(2) stop at 20%, 0%, 0%. So the answer to
 #   "how many expert games can I finish with only RREF" is: almost none (0 of 100; under 4% at 95%);
@@ -221,8 +221,8 @@ boards
 #   relaxation proves it too, and a null-space certificate is a row of the row space, which RREF reduces to
 #   that cell's unit row. The others are measured only: `gfp` ⊇ `lstsq-certified` would fail on a
 #   certificate that needs a division by 7, as GF(2) fails on one that needs a half (below); no position
-#   with one has turned up. Everything else is incomparable, even where it looks ordered: GF(2) misses cells the
-#   certified least squares proves, where the combination of clues needs a half, and bounds propagation
+#   with one has turned up. Everything else is incomparable, even where it looks ordered: GF(2) misses cells
+#   the certified least squares proves, where the combination of clues needs a half, and bounds propagation
 #   misses cells a parity argument of GF(2) proves (adversarial searches on random boards found both, the
 #   second on boards up to 10x10: 2 of 74,999 positions; the corpus never shows them); bounds propagation
 #   misses a cell one RREF pass finds (smallest found: 13 covered cells), the LP relaxation misses cells
@@ -241,9 +241,9 @@ boards
 #   10 boards a level, idle machine, 2026-11-28, two runs; the table above is this run's, on this machine
 #   and these few boards),
 #   thanks to repairing the layout where the solver got stuck instead of drawing a new one. RREF boards
-#   cost more (about 50, 8 and 0.75 per second, the same benchmark): one RREF pass is not monotone, so a board is kept only when
-#   RREF and the board's grade (the first method of the cascade that solves it) solve it under three ways of
-#   applying their answers (all at once, reveals only, one move at a time) and no method below the grade
-#   solves it under any (`exact_grade=True` also requires every method weaker than RREF to fail). That is not every order of moves: `sweeplab.boards` shows a board on
-#   which another order of proved moves leaves `gfp` stuck with 32 cells still covered, every one forced
-#   (29 safe, 3 mines).
+#   cost more (about 50, 8 and 0.75 per second, the same benchmark): one RREF pass is not monotone, so a board
+#   is kept only when RREF and the board's grade (the first method of the cascade that solves it) solve it
+#   under three ways of applying their answers (all at once, reveals only, one move at a time) and no method
+#   below the grade solves it under any (`exact_grade=True` also requires every method weaker than RREF to
+#   fail). That is not every order of moves: `sweeplab.boards` shows a board on which another order of proved
+#   moves leaves `gfp` stuck with 32 cells still covered, every one forced (29 safe, 3 mines).
