@@ -493,7 +493,7 @@ class Explorer:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
         if self._over("apply"):
             return 0
-        if self.deduction is None:
+        if self.deduction is None or not self.deduction.cells:  # nothing claimed: say why
             if self._no_deduction:  # inconsistent, declined or failed: said again
                 self.board.message = self._no_deduction
             elif not _any_revealed(self.game.observation.grid):
@@ -640,7 +640,9 @@ class Explorer:
         self.deduction, self.probabilities, self._no_deduction = None, None, ""
         playing = game.status == "playing"
         try:
-            if playing and (obs.grid >= 0).any():
+            # once a cell is open: a mine stepped on (score mode) or hidden numbers (lost clues) leave the
+            # total and the known mines to deduce from
+            if playing and _any_revealed(obs.grid):
                 self.deduction = deduce(obs, method=self.method, proofs=True)
             # cheap (exact, by components): sent always, for the hover; drawn when asked.  Not before a
             # first click the rules make safe: their model (every layout equally likely) does not hold

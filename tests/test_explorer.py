@@ -586,6 +586,29 @@ def test_apply_and_agent_step_say_a_mine_in_score_mode():
     assert ex.board.message == f"{ex.method}: played 1 move; a mine at ({mine[0]},{mine[1]})"
 
 
+def test_deductions_are_shown_once_a_cell_is_open_without_a_number():
+    """A mine stepped on in score mode (or clues lost to noise) and no number yet: the board showed no
+    deduction and Apply said there was none, while the total proves cells (sweeplab.deduce finds them)."""
+    ex = Explorer(sweeplab.Game.from_layout(np.array([[True, False, False, False]]), mode="score"),
+                  method="enumerate")
+    ex.click(0, 0)  # a mine, the game plays on
+    assert ex.game.status == "playing" and ex.game.observation.grid.tolist() == [[sweeplab.MINE, -1, -1, -1]]
+    expected = sweeplab.deduce(ex.game.observation, "enumerate")
+    assert expected.safe == {(0, 1), (0, 2), (0, 3)}
+    assert ex.deduction is not None and ex.deduction.safe == expected.safe
+    assert sorted(map(tuple, ex.board.safe)) == sorted(expected.safe) and set(ex.board.proofs) == {
+        "0,1", "0,2", "0,3"}
+    assert ex.apply() >= 1 and ex.game.status == "won"  # (0,2) is a 0: it opens (0,3)
+    game = sweeplab.Game.from_layout(np.array([[True, False, False, False]]), noise=("lost", 1.0), seed=0)
+    ex = Explorer(game, method="rref")
+    ex.flag(0, 0)
+    ex.click(0, 1)  # a lost clue: no number, but the flag is the one mine
+    assert ex.game.observation.grid.tolist() == [[sweeplab.FLAG, sweeplab.NOCLUE, -1, -1]]
+    assert sweeplab.deduce(ex.game.observation, "rref").safe == {(0, 2), (0, 3)}
+    assert ex.deduction is not None and ex.deduction.safe == {(0, 2), (0, 3)}
+    assert sorted(map(tuple, ex.board.safe)) == [(0, 2), (0, 3)]
+
+
 def test_more_flags_than_mines_is_said_without_a_negative_count():
     ex = Explorer(level="beginner", seed=3)
     ex.click(0, 0)
