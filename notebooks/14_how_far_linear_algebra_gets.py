@@ -224,7 +224,7 @@ boards
 #   with one has turned up. Everything else is incomparable, even where it looks ordered: GF(2) misses cells
 #   the certified least squares proves, where the combination of clues needs a half, and bounds propagation
 #   misses cells a parity argument of GF(2) proves (adversarial searches on random boards found both, the
-#   second on boards up to 10x10: 2 of 74,999 positions; the corpus never shows them); bounds propagation
+#   second on boards up to 10x10: 4 of 156,487 positions; the corpus never shows them); bounds propagation
 #   misses a cell one RREF pass finds (smallest found: 13 covered cells), the LP relaxation misses cells
 #   that bounds propagation (10 covered) and GF(2)/GF(7) (7 covered, no total) prove, and one RREF pass
 #   misses cells next to a revealed zero (a column `?`, `.`, `?`, `.`, `?`, `?` with one mine: the zeros

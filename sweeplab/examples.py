@@ -321,17 +321,14 @@ _CATALOGUE += [
     ),
     _example(
         "gf2-beats-bounded",
-        "??3??????\n3?434?5?4\n234??1???\n?3??4?33?\n13?4???21",
-        "an adversarial search on random positions of 4x4 to 10x10 (session 36, 74,999 positions: "
-        "two witnesses, this the smaller; sweeplab.dominance.shrink finds nothing to remove); none among "
-        "the boards and positions of _SEARCH",
-        "25 covered cells on 5x9, 20 mines in all: with the total, gf2 proves the mine (0, 8), which bounds "
-        "propagation misses (a parity argument over the reduced rows, not a bound; without the total gf2 "
-        "misses it too)",
-        safe=[(2, 4), (2, 6), (2, 8)],
-        mines=[(0, 0), (0, 1), (0, 3), (0, 4), (0, 6), (0, 7), (0, 8), (1, 1), (1, 7), (2, 3), (2, 7), (3, 0),
-               (3, 2), (3, 3), (3, 8), (4, 2), (4, 4), (4, 6)],
-        total=20,
+        "111.1?\n??3??2\n3????1\n??5432\n2????1",
+        "an adversarial search on random positions of 5x5 to 10x10 without the total (session 37, seed "
+        "3701: 4 witnesses in 156,487 positions, each shrunk by sweeplab.dominance.shrink; this the "
+        "smallest); none among the boards and positions of _SEARCH",
+        "15 covered cells on 5x6, total unknown: gf2 proves the mine (3, 1) in one step mod 2 over six "
+        "clues (a parity argument, not a bound), which bounds propagation misses",
+        safe=[(1, 0), (1, 3), (1, 4), (3, 0)],
+        mines=[(0, 5), (1, 1), (2, 1), (2, 4), (3, 1), (4, 1), (4, 4)],
     ),
     _example(
         "smallest-gf2-beats-rref",
