@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CONNECT_TIMEOUT", "check_count", "check_positive", "default_chunk_size", "connect", "root_seed",
-           "run_tasks"]
+__all__ = ["CONNECT_TIMEOUT", "MAX_CHUNKS", "check_count", "check_plan", "check_positive",
+           "default_chunk_size", "connect", "root_seed", "run_tasks"]
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
@@ -118,6 +118,31 @@ def root_seed(value: Any) -> int:
 def default_chunk_size(games: int) -> int:
     """About 20 chunks per point, between 1 and 200 games each."""
     return max(1, min(200, -(-games // 20)))
+
+
+#: The most chunks (tasks) a run plans: they are listed in memory before the first game, and a run
+#: directory keeps a file for each.
+MAX_CHUNKS = 1_000_000
+
+
+def check_plan(points: int, games: int, chunk_size: int) -> None:
+    """``ValueError`` unless ``games`` per point in chunks of ``chunk_size`` make at most :data:`MAX_CHUNKS`.
+
+    A slip such as ``--games 10000000000000000000000`` otherwise planned its chunks until memory ran out.
+
+    Examples
+    --------
+    >>> check_plan(1, 10**9, 1000)
+    >>> check_plan(2, 10**9, 200)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1000000000 games per point in chunks of 200 make 10,000,000 chunks, more than a run plans ...
+    """
+    chunks = points * -(-games // chunk_size)
+    if chunks > MAX_CHUNKS:
+        raise ValueError(f"{games} games per point in chunks of {chunk_size} make {chunks:,} chunks, more "
+                         f"than a run plans ({MAX_CHUNKS:,}); give fewer games (another run, on another "
+                         f"seed, adds more) or larger chunks (chunk_size)")
 
 
 def _die_with_parent() -> None:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .executor import check_positive, default_chunk_size
+from .executor import check_plan, check_positive, default_chunk_size
 from .provenance import check_same_code, code_fingerprint, environment, method_fingerprints, source_commit
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
@@ -124,6 +124,7 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
     [(0, 0, 2), (0, 2, 2), (0, 4, 1), (1, 0, 2)]
     """
     check_positive("chunk_size", chunk_size)
+    check_plan(n_points, games, chunk_size)
     starts = range(0, games, chunk_size)
     return [Chunk(p, s, min(chunk_size, games - s)) for p in range(n_points) for s in starts]
 
@@ -375,7 +376,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     Raises
     ------
     ValueError
-        The manifest is unreadable, holds another run, or was written by other code.
+        The manifest is unreadable, holds another run, or was written by other code; or a new run
+        has more chunks than a run plans (:func:`~sweeplab.executor.check_plan`).
     """
     from . import __version__
 
@@ -393,7 +395,9 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
                              f"{fmt.resume} to resume it, or choose another output directory")
         check_same_code(manifest, out)
         return manifest
-    manifest = {**mine, "chunk_size": chunk_size or default_chunk_size(mine["games"]),
+    chunk_size = chunk_size or default_chunk_size(mine["games"])
+    check_plan(len(mine["points"]), mine["games"], chunk_size)  # before a manifest names the run
+    manifest = {**mine, "chunk_size": chunk_size,
                 "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
                 "environment": environment(),
                 "methods": method_fingerprints(mine["points"]), "chunk_fingerprints": True,

@@ -10,7 +10,7 @@ import pytest
 import sweeplab
 from sweeplab.cli import main
 from sweeplab.commands.sweep import load_config, parse_option, parse_value
-from sweeplab.sweeps import expand_grid, load_results, run_sweep, same_games
+from sweeplab.sweeps import expand_grid, load_results, plan_chunks, run_sweep, same_games
 
 POINT = {"agent": "trivial", "level": "beginner"}
 FAST = ["--workers", "1", "--no-progress"]
@@ -390,3 +390,19 @@ def test_an_option_hidden_from_the_agents_repr_still_tells_points_apart(tmp_path
             run_sweep([{**point, "depth": 2}], games=2, out=tmp_path, workers=1, progress=False)
     finally:
         sweeplab.unregister_agent("hidden")
+
+
+def test_a_huge_games_count_is_refused_before_planning(tmp_path, capsys):
+    """``--games 10000000000000000000000`` (a slip of the keyboard) planned chunks until memory ran out."""
+    huge = 10**22
+    with pytest.raises(ValueError, match=f"{huge} games per point in chunks of 200 make .* chunks, more"):
+        run_sweep([POINT], games=huge, workers=1, progress=False)
+    with pytest.raises(ValueError, match="more than a run plans"):
+        run_sweep([POINT], games=huge, out=tmp_path / "s", workers=1, progress=False)
+    assert not (tmp_path / "s" / "manifest.json").exists()  # nothing written to resume
+    with pytest.raises(ValueError, match="more than a run plans"):
+        sweeplab.play("trivial", level="beginner", games=huge, workers=2)
+    assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", str(huge), *FAST]) == 2
+    assert "give fewer games" in error_line(capsys)
+    # larger chunks hold many games: the check is on the plan, not on the count alone
+    assert len(plan_chunks(2, 10**9, 10**4)) == 2 * 10**5
