@@ -406,3 +406,17 @@ def test_a_huge_games_count_is_refused_before_planning(tmp_path, capsys):
     assert "give fewer games" in error_line(capsys)
     # larger chunks hold many games: the check is on the plan, not on the count alone
     assert len(plan_chunks(2, 10**9, 10**4)) == 2 * 10**5
+
+
+def test_an_option_the_agent_never_reads_is_refused_for_an_agent_object_too():
+    """``play(RandomAgent(), use_total=True)`` played as if the option were not there, where the name
+    ``"random"`` refuses it; an unknown option to an object was Python's TypeError text."""
+    from sweeplab.agents import make_agent
+    from sweeplab.agents.basic import RandomAgent
+
+    refused = "agent 'random' has no option 'use_total'; its options: first_move$"
+    with pytest.raises(ValueError, match=refused):
+        sweeplab.play(RandomAgent(), level="beginner", games=1, use_total=True)
+    with pytest.raises(ValueError, match="agent 'best' has no option 'foo'; its options: .*endgame_cells"):
+        make_agent(make_agent("best"), foo=1)
+    assert make_agent(RandomAgent(), first_move="corner").first_move == "corner"

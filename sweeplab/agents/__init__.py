@@ -183,19 +183,23 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
                          f"{type(agent).__name__} {agent!r:.40}")
     try:
         if isinstance(agent, Agent):
-            return dataclasses.replace(agent, **options) if options else agent
-        try:
-            cls = AGENTS[agent].cls
-        except KeyError:
-            raise ValueError(unknown_choice("agent", agent, AGENTS)) from None
+            if not options:
+                return agent
+            cls: type = type(agent)
+        else:
+            try:
+                cls = AGENTS[agent].cls
+            except KeyError:
+                raise ValueError(unknown_choice("agent", agent, AGENTS)) from None
         known = ({f.name for f in dataclasses.fields(cls) if f.init} - getattr(cls, "unused_options", set())
                  if dataclasses.is_dataclass(cls) else set(options))  # else the agent checks its own
         unknown = sorted(set(options) - known)
         if unknown:
             meant = close_names(unknown, known)
             hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
-            raise ValueError(f"agent {agent!r} has no option {', '.join(map(repr, unknown))}; its options: "
+            name = agent if isinstance(agent, str) else agent.name
+            raise ValueError(f"agent {name!r} has no option {', '.join(map(repr, unknown))}; its options: "
                              f"{', '.join(sorted(known))}{hint}")
-        return cls(**options)
+        return dataclasses.replace(agent, **options) if isinstance(agent, Agent) else cls(**options)
     except TypeError as exc:
         raise ValueError(f"bad option for agent {agent!r}: {exc}") from None
