@@ -491,3 +491,16 @@ def test_usage_errors_quoting_a_newline_stay_one_line(argv, capsys, monkeypatch)
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"sweeplab {argv[0]}: error: "), err
+
+
+def test_compare_reads_a_first_move_by_the_cell_it_opens(capsys):
+    """``best`` opens at "corner", the other at [0,0]: the same cell, so the same boards, where compare said
+    the first clicks differed and the boards with them."""
+    argv = ["compare", "best", "best-v1 first_move=[0,0]", "--level", "beginner", "--games", "4",
+            "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    assert "; the same 4 games for both (seed 0)" in capsys.readouterr().out.splitlines()[0]
+    argv = ["compare", "best first_move=centre", "best-v1 first_move=[4,4]", "--level", "beginner", "--games",
+            "4", "--first-click", "zero", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    assert "; the same 4 games for both (seed 0)" in capsys.readouterr().out.splitlines()[0]
