@@ -256,8 +256,10 @@ class Agent:
 
     Python cannot wall the game off from code in the same process: an agent
     could find the board among the interpreter's objects.  (Its generator's
-    seed sequence no longer names the game's root seed and index, from which
-    the board could be rebuilt: :func:`~sweeplab.simulate.agent_generator`.)
+    seed sequence does not name the game's root seed and index, from which
+    the board could be rebuilt, :func:`~sweeplab.simulate.agent_generator`;
+    yet a search over small seeds and indices can match the generator's
+    state to them in a fraction of a second.)
     The agents here read only the
     observation (the tests play ``best`` and ``best-v1`` with the layout
     hidden); an agent of your own should too, or its wins mean nothing.
