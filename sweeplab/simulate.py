@@ -16,8 +16,10 @@ the seed that would name the game).  A game's outcome therefore depends only on
 from __future__ import annotations
 
 import inspect
+import json
 import time
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from operator import itemgetter
 from typing import Any
@@ -41,16 +43,17 @@ from .methods import METHODS, method_seconds
 from .positions import FLAG
 from .referee import referee
 
-__all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results", "RESULT_COLUMNS"]
+__all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results", "options_text",
+           "RESULT_COLUMNS"]
 
 #: Sources of certain moves recorded per game, one ``certain_<source>`` column each.
 SOURCES = tuple(name.replace("-", "_") for name, m in METHODS.items() if m.builtin)
 
 #: Columns of :func:`play`'s result, in order.
 RESULT_COLUMNS = (
-    "agent", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p", "first_move",
-    "seed", "game", "won", "status", "score", "revealed", "mines_hit", "moves", "reveals", "flags",
-    "guesses", "certain", *(f"certain_{s}" for s in SOURCES), "wrong_claims", "seconds",
+    "agent", "options", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p",
+    "first_move", "seed", "game", "won", "status", "score", "revealed", "mines_hit", "moves", "reveals",
+    "flags", "guesses", "certain", *(f"certain_{s}" for s in SOURCES), "wrong_claims", "seconds",
     *(f"seconds_{s}" for s in SOURCES),
 )
 _COLUMN_SET = frozenset(RESULT_COLUMNS)
@@ -59,6 +62,20 @@ _COLUMN_SET = frozenset(RESULT_COLUMNS)
 def is_method_column(name: str) -> bool:
     """A column of a registered method's certain moves or seconds (after :data:`RESULT_COLUMNS`)."""
     return name not in _COLUMN_SET and name.startswith(("certain_", "seconds_"))
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """Agent options as ``key=value`` text, keys sorted, values as JSON (the ``options`` column).
+
+    Examples
+    --------
+    >>> options_text({"use_total": False, "methods": ("trivial", "rref")})
+    'methods=["trivial", "rref"] use_total=false'
+    """
+    def plain(value: Any) -> Any:  # numpy scalars as numbers, anything else as its text
+        return value.item() if isinstance(value, np.generic) else str(value)
+
+    return " ".join(f"{k}={json.dumps(v, default=plain)}" for k, v in sorted(options.items()))
 
 
 def concat_results(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -222,7 +239,8 @@ def play(
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`RESULT_COLUMNS`: the parameters, ``seed`` and ``game``
+        Columns :data:`RESULT_COLUMNS`: the parameters (``options``: the agent
+        options given, :func:`options_text`; ``""`` for none), ``seed`` and ``game``
         index, ``won`` (every safe cell opened without stepping on a mine),
         ``status`` (the game's at the end: in score mode a game whose safe cells
         are all open is ``"won"`` even when it stepped on mines, so read ``won``;
@@ -238,6 +256,7 @@ def play(
     >>> df[["game", "won"]].shape
     (3, 2)
     """
+    options = options_text(agent_options)  # the first move has a column of its own
     if first_move is not None:
         agent_options["first_move"] = first_move
     try:
@@ -288,7 +307,7 @@ def play(
         level = next((n for n, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n_mines), None)
     fm = player.first_move
     params = {
-        "agent": player.name, "level": level, "height": h, "width": w, "mines": n_mines,
+        "agent": player.name, "options": options, "level": level, "height": h, "width": w, "mines": n_mines,
         "first_click": first_click, "mode": mode,
         "noise": None if noise is None else str(noise[0]),
         "noise_p": 0.0 if noise is None else float(noise[1]),

@@ -207,7 +207,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
         Rows from :func:`sweeplab.play` (or a sweep).
     by : list of str, optional
         Grouping columns; by default the parameter columns that vary (and ``agent``, ``level``,
-        ``first_click``; ``noise_p`` beside ``noise``; the board's size where it has no level).
+        ``first_click``; ``options`` when any were given; ``noise_p`` beside ``noise``; the board's
+        size where it has no level).
 
     Examples
     --------
@@ -228,7 +229,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
         by = [by]
     if by is None:
         by = [c for c in GROUP_COLUMNS if c in results and (c in ("agent", "level", "first_click") or
-                                                            results[c].nunique(dropna=False) > 1)]
+                                                            results[c].nunique(dropna=False) > 1 or
+                                                            (c == "options" and (results[c] != "").any()))]
         if ("noise" in by) != ("noise_p" in by) and {"noise", "noise_p"} <= set(results):
             by = sorted({*by, "noise", "noise_p"}, key=GROUP_COLUMNS.index)  # a kind means little without p
         if "level" in results and results["level"].isna().any():  # a board given by its shape: say it

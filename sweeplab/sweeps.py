@@ -77,6 +77,7 @@ from .run_directory import (
     write_chunk,
 )
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
+from .simulate import options_text as agent_options_text
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "options_text", "same_games",
            "MANIFEST", "LOCK"]
@@ -205,8 +206,11 @@ def run_chunk(point: Mapping[str, Any], chunk: Chunk, seed: int) -> pd.DataFrame
 def _check_rows(df: pd.DataFrame, identity: Mapping[str, Any]) -> None:
     """``ValueError`` unless a sweep chunk holds the result columns and exactly the games it names."""
     games = list(range(identity["start"], identity["start"] + identity["games"]))
-    standard = len(RESULT_COLUMNS) + 1
-    if (list(df.columns[:standard]) != ["point", *RESULT_COLUMNS]
+    columns = ["point", *RESULT_COLUMNS]
+    if "options" not in df:  # a chunk written before play recorded the options
+        columns.remove("options")
+    standard = len(columns)
+    if (list(df.columns[:standard]) != columns
             or not all(is_method_column(c) for c in df.columns[standard:]) or df["game"].tolist() != games):
         raise ValueError("its rows are not the games its identity names")
 
@@ -384,14 +388,15 @@ def options_text(point: Mapping[str, Any]) -> str:
     >>> options_text({"agent": "chain", "level": "beginner", "methods": ["trivial", "rref"]})
     'methods=["trivial", "rref"]'
     """
-    return " ".join(f"{k}={json.dumps(v)}" for k, v in sorted(point.items()) if k not in PLAY_KEYS)
+    return agent_options_text({k: v for k, v in point.items() if k not in PLAY_KEYS})
 
 
 def _with_options(df: pd.DataFrame, points: list[Mapping[str, Any]]) -> pd.DataFrame:
-    """``df`` with an ``options`` column after ``point``: the agent options of each row's point (points
-    differing only there are told apart, in :func:`sweeplab.stats.summarize` too)."""
-    texts = [options_text(p) for p in points]
-    df.insert(1, "options", [texts[i] for i in df["point"]])
+    """``df`` with the ``options`` column of :func:`sweeplab.play` filled from each row's point where
+    chunks written before :func:`~sweeplab.simulate.play` recorded it lack it."""
+    if "options" not in df:
+        texts = [options_text(p) for p in points]
+        df.insert(list(df.columns).index("agent") + 1, "options", [texts[i] for i in df["point"]])
     return df
 
 

@@ -249,3 +249,21 @@ def test_the_automatic_zero_start_takes_the_corner_when_the_mines_leave_no_room_
     assert len(games) == 2
     roomier = make_agent(agent, first_move="auto").for_rules(first_click="zero", shape=(7, 7), mines=40)
     assert roomier.first_move in ((2, 2), (3, 3))
+
+
+def test_the_rows_name_the_agent_options_so_runs_with_other_options_stay_apart():
+    """``play``'s rows record the options given (tidy: parameters as columns), for any worker count, so
+    two runs joined into one table are summarised apart rather than counted as one sample."""
+    from sweeplab.stats import summarize
+
+    plain = sweeplab.play("chain", level="beginner", games=4, seed=2)
+    bare = sweeplab.play("chain", level="beginner", games=4, seed=2, methods=["trivial"], first_move=(0, 0))
+    for workers in (1, 2):
+        df = sweeplab.play("chain", level="beginner", games=4, seed=2, methods=["trivial"], workers=workers)
+        assert df["options"].tolist() == ['methods=["trivial"]'] * 4
+    assert (plain["options"] == "").all() and (bare["options"] == 'methods=["trivial"]').all()
+    assert bare["first_move"].tolist() == ["0,0"] * 4  # in its own column, not among the options
+    table = summarize(pd.concat([plain, df], ignore_index=True))
+    assert table["options"].tolist() == ["", 'methods=["trivial"]'] and table["games"].tolist() == [4, 4]
+    assert summarize(df)["options"].tolist() == ['methods=["trivial"]']  # given: shown, even alone
+    assert "options" not in summarize(plain)

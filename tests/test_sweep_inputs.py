@@ -420,3 +420,18 @@ def test_an_option_the_agent_never_reads_is_refused_for_an_agent_object_too():
     with pytest.raises(ValueError, match="agent 'best' has no option 'foo'; its options: .*endgame_cells"):
         make_agent(make_agent("best"), foo=1)
     assert make_agent(RandomAgent(), first_move="corner").first_move == "corner"
+
+
+def test_chunks_written_before_play_recorded_the_options_still_load(tmp_path):
+    """Chunks without the ``options`` column (older code) load with it filled from their points."""
+    import pyarrow.parquet as pq
+
+    grid = {"agent": "chain", "level": "beginner", "methods": [["trivial"], ["trivial", "subset"]]}
+    expected = run_sweep(expand_grid(grid), games=4, seed=1, chunk_size=2, out=tmp_path, workers=1,
+                         progress=False)
+    for chunk in (tmp_path / "chunks").glob("*.parquet"):
+        table = pq.read_table(chunk)
+        pq.write_table(table.drop_columns(["options"]), chunk)
+    loaded = load_results(tmp_path)
+    assert list(loaded.columns) == list(expected.columns)
+    assert loaded.drop(columns="seconds").equals(expected.drop(columns="seconds"))
