@@ -142,7 +142,7 @@ def check_plan(points: int, games: int, chunk_size: int) -> None:
     if chunks > MAX_CHUNKS:
         raise ValueError(f"{games} games per point in chunks of {chunk_size} make {chunks:,} chunks, more "
                          f"than a run plans ({MAX_CHUNKS:,}); give fewer games (another run, on another "
-                         f"seed, adds more) or larger chunks (chunk_size)")
+                         f"seed, adds more) or larger chunks (chunk_size; --chunk-size on the command line)")
 
 
 def _die_with_parent() -> None:
