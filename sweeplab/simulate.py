@@ -15,6 +15,7 @@ the seed that would name the game).  A game's outcome therefore depends only on
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import time
@@ -76,6 +77,32 @@ def options_text(options: Mapping[str, Any]) -> str:
         return value.item() if isinstance(value, np.generic) else str(value)
 
     return " ".join(f"{k}={json.dumps(v, default=plain)}" for k, v in sorted(options.items()))
+
+
+def _recorded_options(agent: Any, given: Mapping[str, Any]) -> str:
+    """The ``options`` column: the options given and, for an agent object, its settings that differ
+    from its class's defaults (else two differently made objects of one class would read alike)."""
+    if not (isinstance(agent, Agent) and dataclasses.is_dataclass(agent)):
+        return options_text(given)
+    own = {}
+    for f in dataclasses.fields(agent):
+        if not f.init or f.name == "first_move" or f.name in given:  # the first move has its own column
+            continue
+        value = getattr(agent, f.name)
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            own[f.name] = value
+            continue
+        try:
+            same = bool(value == default)
+        except (TypeError, ValueError):  # an array, say: not comparable as one value
+            same = False
+        if not same:
+            own[f.name] = value
+    return options_text({**own, **given})
 
 
 def concat_results(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -240,7 +267,8 @@ def play(
     -------
     pandas.DataFrame
         Columns :data:`RESULT_COLUMNS`: the parameters (``options``: the agent
-        options given, :func:`options_text`; ``""`` for none), ``seed`` and ``game``
+        options given, and an agent object's settings other than its class's
+        defaults, as :func:`options_text`; ``""`` for none), ``seed`` and ``game``
         index, ``won`` (every safe cell opened without stepping on a mine),
         ``status`` (the game's at the end: in score mode a game whose safe cells
         are all open is ``"won"`` even when it stepped on mines, so read ``won``;
@@ -256,7 +284,7 @@ def play(
     >>> df[["game", "won"]].shape
     (3, 2)
     """
-    options = options_text(agent_options)  # the first move has a column of its own
+    options = _recorded_options(agent, agent_options)  # before the first move joins them
     if first_move is not None:
         agent_options["first_move"] = first_move
     try:

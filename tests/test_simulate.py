@@ -267,3 +267,14 @@ def test_the_rows_name_the_agent_options_so_runs_with_other_options_stay_apart()
     assert table["options"].tolist() == ["", 'methods=["trivial"]'] and table["games"].tolist() == [4, 4]
     assert summarize(df)["options"].tolist() == ['methods=["trivial"]']  # given: shown, even alone
     assert "options" not in summarize(plain)
+
+
+def test_an_agent_object_is_named_by_its_settings_other_than_its_class_defaults():
+    from sweeplab.agents.best import BestAgent
+
+    for workers in (1, 2):
+        tuned = sweeplab.play(BestAgent(lookahead=0), level="beginner", games=2, seed=0, workers=workers)
+        assert tuned["options"].tolist() == ["lookahead=0"] * 2
+    assert (sweeplab.play(BestAgent(), level="beginner", games=2, seed=0)["options"] == "").all()
+    given = sweeplab.play(BestAgent(lookahead=0), level="beginner", games=2, seed=0, tolerance=0.01)
+    assert (given["options"] == "lookahead=0 tolerance=0.01").all()
