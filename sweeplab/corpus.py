@@ -34,9 +34,9 @@ import numpy as np
 from .agents import Agent, make_agent
 from .clue_system import clue_system
 from .executor import check_count, check_positive
-from .files import position_from_dict, position_to_dict
+from .files import _is_int, position_from_dict, position_to_dict
 from .game import Game, as_generator, check_noise, new_game, resolve_board
-from .positions import COVERED, Observation, neighbour_counts
+from .positions import COVERED, Observation, neighbour_counts, short_repr
 from .referee import referee
 
 __all__ = [
@@ -135,13 +135,12 @@ class CorpusPosition:
         obs = position_from_dict(data)
         try:
             t = data["truth"]
-            with_t, without_t = t["with_total"], t["without_total"]
+            truth = {use: _truth_in(t[use], obs, f"truth.{use}") for use in ("with_total", "without_total")}
             return cls(
                 id=str(data["id"]), slice=str(data["slice"]), obs=obs, source=str(data["source"]),
                 seed=data.get("seed"), game_seed=data.get("game_seed"), move=data.get("move"),
-                truth_safe=_cells_in(with_t["safe"]), truth_mines=_cells_in(with_t["mines"]),
-                truth_safe_nototal=_cells_in(without_t["safe"]),
-                truth_mines_nototal=_cells_in(without_t["mines"]),
+                truth_safe=truth["with_total"][0], truth_mines=truth["with_total"][1],
+                truth_safe_nototal=truth["without_total"][0], truth_mines_nototal=truth["without_total"][1],
                 note=str(data.get("note", "")),
             )
         except KeyError as exc:
@@ -154,6 +153,34 @@ def _cells_out(cells: Iterable[Cell]) -> list[list[int]]:
 
 def _cells_in(cells: Iterable[Sequence[int]]) -> frozenset[Cell]:
     return frozenset((int(r), int(c)) for r, c in cells)
+
+
+def _truth_in(truth: dict[str, Any], obs: Observation, where: str) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """``(safe, mines)`` of one truth entry, each cell a covered cell of ``obs``; ``ValueError`` naming it.
+
+    A label off the board, on a revealed cell, given as ``1.7``, ``"1"`` or ``true`` (which ``int``
+    would read as another cell), or both safe and a mine would mislabel the position.
+    """
+    h, w = obs.shape
+    out = []
+    for kind in ("safe", "mines"):
+        cells = truth[kind]
+        if not isinstance(cells, list):
+            raise ValueError(f"{where}.{kind} must be a list of [row, col] cells, got {short_repr(cells)}")
+        for cell in cells:
+            if not (isinstance(cell, list) and len(cell) == 2 and all(_is_int(v) for v in cell)):
+                raise ValueError(f"{where}.{kind}: a cell is a pair of integers [row, col], got "
+                                 f"{short_repr(cell)}")
+            if not (0 <= cell[0] < h and 0 <= cell[1] < w):
+                raise ValueError(f"{where}.{kind}: {cell} is off the {h}x{w} board")
+            if obs.grid[cell[0], cell[1]] != COVERED:
+                raise ValueError(f"{where}.{kind}: {cell} is not a covered cell; only covered cells are "
+                                 f"labelled")
+        out.append(_cells_in(cells))
+    both = sorted(out[0] & out[1])
+    if both:
+        raise ValueError(f"{where}: {list(both[0])} is labelled both safe and a mine")
+    return out[0], out[1]
 
 
 def label(

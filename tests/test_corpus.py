@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -231,3 +232,40 @@ def test_every_position_has_a_clue_touching_a_covered_cell_even_under_lost_clues
         g = p.obs.grid
         assert any((g[max(0, r - 1):r + 2, max(0, c - 1):c + 2] == COVERED).any()
                    for r, c in np.argwhere(g >= 0)), p.obs.to_text()
+
+
+def _committed_line(n: int = 0) -> dict:
+    with gzip.open(COMMITTED, "rt") as fh:
+        return json.loads(fh.readlines()[n])
+
+
+@pytest.mark.parametrize(("cells", "match"), [
+    ([[99, 99]], r"\[99, 99\] is off the 9x9 board"),
+    ([[-1, 0]], r"\[-1, 0\] is off the 9x9 board"),
+    ([[0, 0]], r"\[0, 0\] is not a covered cell"),
+    ([[1.7, 2.2]], r"a cell is a pair of integers \[row, col\], got \[1.7, 2.2\]"),
+    ([["1", "2"]], r"a cell is a pair of integers"),
+    ([[True, False]], r"a cell is a pair of integers"),
+])
+def test_load_corpus_refuses_truth_cells_that_mislabel_the_position(tmp_path, cells, match):
+    """Truth cells were read with int(): off the board, negative (a wrapped index), on a revealed cell,
+    1.7 read as 1, "1" as 1, true as 1, all loaded silently as labels of another cell (found by writing
+    malformed copies of corpus-small's lines)."""
+    data = _committed_line()
+    assert data["rows"][0][0] != "?" and data["shape"] == [9, 9]
+    data["truth"]["with_total"]["safe"] += cells
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    with pytest.raises(ValueError, match=f"bad.jsonl:1: .*truth.with_total.safe.*{match}"):
+        load_corpus(path)
+
+
+def test_load_corpus_refuses_a_cell_labelled_both_safe_and_mine(tmp_path):
+    data = _committed_line()
+    cell = data["truth"]["without_total"]["mines"][0]
+    data["truth"]["without_total"]["safe"].append(cell)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    cell_text = re.escape(str(cell))
+    with pytest.raises(ValueError, match=rf"bad.jsonl:1: .*without_total: {cell_text} is labelled both safe"):
+        load_corpus(path)
