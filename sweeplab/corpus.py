@@ -646,6 +646,7 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
                                 f"write one with `sweeplab corpus` (sweeplab.generate_corpus)")
     out = []
     seen: set[str] = set()
+    n = 0
     try:
         with _open(path) as fh:
             for n, line in enumerate(fh, 1):
@@ -666,6 +667,10 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
                     out.append(CorpusPosition.from_dict(data))
                 except (KeyError, TypeError, AttributeError, ValueError) as exc:
                     raise ValueError(f"{path}:{n}: not a corpus position ({exc})") from None
+    except (EOFError, zlib.error) as exc:  # a .gz cut short, or a damaged deflate block
+        raise ValueError(f"{path}:{n + 1}: the compressed file is cut short or corrupt ({exc}); its first "
+                         f"{n} lines were read: copy it again, or write it anew with `sweeplab corpus`"
+                         ) from None
     except (OSError, UnicodeDecodeError) as exc:  # a .gz that is not gzip, a binary file
         raise ValueError(f"{path}: not a corpus file (JSON Lines, gzip-compressed when named .gz): "
                          f"{exc}") from None

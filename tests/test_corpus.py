@@ -269,3 +269,18 @@ def test_load_corpus_refuses_a_cell_labelled_both_safe_and_mine(tmp_path):
     cell_text = re.escape(str(cell))
     with pytest.raises(ValueError, match=rf"bad.jsonl:1: .*without_total: {cell_text} is labelled both safe"):
         load_corpus(path)
+
+
+@pytest.mark.parametrize("damage", ["cut", "flip"])
+def test_load_corpus_names_the_file_and_line_of_a_damaged_gzip(tmp_path, damage):
+    """A truncated .gz raised a bare EOFError and a corrupt deflate block a bare zlib.error, naming neither
+    the file nor the line (found by cutting and flipping bytes of corpus-small)."""
+    data = bytearray(COMMITTED.read_bytes())
+    if damage == "cut":
+        data = data[: len(data) // 2]
+    else:
+        data[100] ^= 0x55  # the decompressor rejects the block: invalid distance too far back
+    path = tmp_path / "damaged.jsonl.gz"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"damaged.jsonl.gz:\d+: the compressed file is cut short or corrup"):
+        load_corpus(path)
