@@ -339,9 +339,11 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
             raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening at {opening} "
                              f"(at most {fit}{hint})")
     elif n_mines > h * w - min(h, 3) * min(w, 3):
+        fit = h * w - min(h, 3) * min(w, 3)
+        hint = (f"give opening=(0, 0) (on the command line --opening 0 0) for up to {corner}" if corner > fit
+                else "no opening leaves room: give fewer mines")
         raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening anywhere (at most "
-                         f"{h * w - min(h, 3) * min(w, 3)}); give opening=(0, 0) (on the command line "
-                         f"--opening 0 0) for up to {corner}")
+                         f"{fit}); {hint}")
     return method, shape_, n_mines, opening
 
 

@@ -163,6 +163,15 @@ def test_a_corner_opening_fits_more_mines_than_an_inner_one(shape, mines):
     assert board.opening == (0, 0) and board.layout.sum() == mines and not board.layout[:2, :2].any()
 
 
+@pytest.mark.parametrize("shape", [(1, 2), (2, 2), (2, 1)])
+def test_a_board_with_no_room_for_any_zero_does_not_advise_a_corner_opening(shape):
+    """On 1x2 or 2x2 every opening's neighbourhood is the whole board: the message said "give
+    opening=(0, 0) ... for up to 0", advice that makes no board (found by asking for boards too small)."""
+    with pytest.raises(ValueError, match=r"\(at most 0\); no opening leaves room: give fewer mines") as info:
+        generate_board(shape=shape, mines=1, solvable_by="trivial", seed=0)
+    assert "opening=(0, 0)" not in str(info.value)
+
+
 def test_a_board_not_found_is_a_value_error_naming_max_tries():
     with pytest.raises(BoardNotFound, match="max_tries=2"):
         generate_board("intermediate", solvable_by="lp", exact_grade=True, max_tries=2, seed=0)
