@@ -646,6 +646,7 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
                                 f"write one with `sweeplab corpus` (sweeplab.generate_corpus)")
     out = []
     seen: set[str] = set()
+    lines: dict[str, int] = {}  # id -> its line
     n = 0
     try:
         with _open(path) as fh:
@@ -664,9 +665,15 @@ def load_corpus(path: str | Path, *, slices: Sequence[str] | None = None) -> lis
                 if wanted is not None and data.get("slice") not in wanted:
                     continue
                 try:
-                    out.append(CorpusPosition.from_dict(data))
+                    position = CorpusPosition.from_dict(data)
                 except (KeyError, TypeError, AttributeError, ValueError) as exc:
                     raise ValueError(f"{path}:{n}: not a corpus position ({exc})") from None
+                if position.id in lines:
+                    raise ValueError(f"{path}:{n}: the id {position.id!r} is already on line "
+                                     f"{lines[position.id]}; ids are unique within a corpus: remove the "
+                                     f"repeated position")
+                lines[position.id] = n
+                out.append(position)
     except (EOFError, zlib.error) as exc:  # a .gz cut short, or a damaged deflate block
         raise ValueError(f"{path}:{n + 1}: the compressed file is cut short or corrupt ({exc}); its first "
                          f"{n} lines were read: copy it again, or write it anew with `sweeplab corpus`"

@@ -284,3 +284,16 @@ def test_load_corpus_names_the_file_and_line_of_a_damaged_gzip(tmp_path, damage)
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match=r"damaged.jsonl.gz:\d+: the compressed file is cut short or corrup"):
         load_corpus(path)
+
+
+def test_load_corpus_refuses_a_repeated_id(tmp_path):
+    """A line repeated (two corpora joined, a write resumed) loaded twice, so the bench counted its cells
+    twice and paired its timings with enumerate's by an id that named two positions (found by loading
+    malformed copies of corpus-small)."""
+    with gzip.open(COMMITTED, "rt") as fh:
+        lines = fh.readlines()[:3]
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join([*lines, lines[1]]))
+    first = json.loads(lines[1])["id"]
+    with pytest.raises(ValueError, match=f"twice.jsonl:4: the id '{first}' is already on line 2"):
+        load_corpus(path)
