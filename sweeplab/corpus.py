@@ -34,7 +34,7 @@ import numpy as np
 from .agents import Agent, make_agent
 from .clue_system import clue_system
 from .executor import check_count, check_positive
-from .files import _is_int, position_from_dict, position_to_dict
+from .files import is_json_int, position_from_dict, position_to_dict
 from .game import Game, as_generator, check_noise, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts, short_repr
 from .referee import referee
@@ -168,7 +168,7 @@ def _truth_in(truth: dict[str, Any], obs: Observation, where: str) -> tuple[froz
         if not isinstance(cells, list):
             raise ValueError(f"{where}.{kind} must be a list of [row, col] cells, got {short_repr(cells)}")
         for cell in cells:
-            if not (isinstance(cell, list) and len(cell) == 2 and all(_is_int(v) for v in cell)):
+            if not (isinstance(cell, list) and len(cell) == 2 and all(is_json_int(v) for v in cell)):
                 raise ValueError(f"{where}.{kind}: a cell is a pair of integers [row, col], got "
                                  f"{short_repr(cell)}")
             if not (0 <= cell[0] < h and 0 <= cell[1] < w):

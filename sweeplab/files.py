@@ -70,7 +70,7 @@ def position_from_dict(data: dict[str, Any]) -> Observation:
     _check_format(data, POSITION_FORMAT)
     rows = _rows(data, "rows")
     mines = data.get("mines")
-    if mines is not None and not _is_int(mines):
+    if mines is not None and not is_json_int(mines):
         raise ValueError(f"'mines' must be a non-negative integer or null (unknown), got {short_repr(mines)}")
     noise = data.get("noise")
     if noise is not None and (not isinstance(noise, str) or noise not in NOISE_KINDS):
@@ -139,7 +139,7 @@ def game_from_dict(data: dict[str, Any], *, replay: bool = True) -> Game:
         expected["status"] = _choice(data, "status", STATUSES, None)
     if "mines_hit" in data:
         hit = data["mines_hit"]
-        if not _is_int(hit) or not 0 <= hit <= layout.sum():
+        if not is_json_int(hit) or not 0 <= hit <= layout.sum():
             raise ValueError(f"'mines_hit' must be an integer in 0..{int(layout.sum())} "
                              f"(the layout's mines), got {short_repr(hit)}")
         expected["mines_hit"] = int(hit)
@@ -159,7 +159,7 @@ def game_from_dict(data: dict[str, Any], *, replay: bool = True) -> Game:
     return game
 
 
-def _is_int(value: object) -> bool:
+def is_json_int(value: object) -> bool:
     """An integer, and not a bool (JSON ``true`` is not a number here)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
@@ -198,7 +198,7 @@ def _shown(shown: object, layout: np.ndarray, noise: tuple[str, float] | None) -
                          f"got {short_repr(shown)}")
     for r, row in enumerate(shown):
         for c, v in enumerate(row):
-            if not _is_int(v) or not (0 <= v <= 8 or v == NOCLUE):
+            if not is_json_int(v) or not (0 <= v <= 8 or v == NOCLUE):
                 raise ValueError(f"'shown' row {r}, column {c} is {short_repr(v)}; allowed: "
                                  f"an integer 0..8, or {NOCLUE} (a lost clue, noise 'lost' only)")
     arr = np.array(shown, dtype=np.int8)
@@ -235,7 +235,7 @@ def _moves(moves: object, shape: tuple[int, int]) -> list[tuple[str, int, int]]:
     out = []
     for k, move in enumerate(moves):
         if (not isinstance(move, list) or len(move) != 3 or not isinstance(move[0], str)
-                or move[0] not in MOVE_KINDS or not _is_int(move[1]) or not _is_int(move[2])):
+                or move[0] not in MOVE_KINDS or not is_json_int(move[1]) or not is_json_int(move[2])):
             raise ValueError(f"'moves'[{k}] must be [kind, row, col] with kind one of {list(MOVE_KINDS)} "
                              f"and integer row, col; got {short_repr(move)}")
         if not (0 <= move[1] < h and 0 <= move[2] < w):
@@ -262,7 +262,7 @@ def _check_format(data: dict[str, Any], expected: str) -> None:
         raise ValueError(f"not a {expected} document (format tag {short_repr(tag)}{what}); "
                          f"expected an object with \"format\": \"{expected}\"")
     version = data.get("version")
-    if not _is_int(version) or version != SCHEMA_VERSION:
+    if not is_json_int(version) or version != SCHEMA_VERSION:
         raise ValueError(
             f"unsupported {expected} version {short_repr(version)}; this sweeplab reads the integer "
             f"{SCHEMA_VERSION}"

@@ -57,6 +57,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.base import first_cell
 from .executor import check_positive, connect, default_chunk_size, root_seed, run_tasks
+from .files import is_json_int
 from .game import resolve_board
 from .run_directory import (
     CHUNKS,
@@ -173,13 +174,10 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _play_kwargs(point: Mapping[str, Any]) -> dict[str, Any]:
     """Keyword arguments of :func:`sweeplab.play` from a JSON point (lists back to tuples)."""
-    def whole(v):
-        return isinstance(v, int) and not isinstance(v, bool)
-
     kwargs = dict(point)
     shape = kwargs.get("shape")
     if shape is not None:
-        if not isinstance(shape, list | tuple) or len(shape) != 2 or not all(whole(v) for v in shape):
+        if not isinstance(shape, list | tuple) or len(shape) != 2 or not all(is_json_int(v) for v in shape):
             raise ValueError(f"shape must be [height, width] (two whole numbers), got {shape!r}")
         kwargs["shape"] = tuple(shape)
     noise = kwargs.get("noise")
