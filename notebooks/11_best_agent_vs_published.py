@@ -250,8 +250,9 @@ move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], sa
 # | first click safe, corner | 39.91% [39.04, 40.79] | 40.06% [39.18, 40.94] | +67 / -49 | 41.13% |
 # | first click a zero, (2, 2) | 52.57% [51.67, 53.46] | 52.69% [51.80, 53.58] | +59 / -44 | 54.3% |
 #
-# On the 4,000 games of the loss table above, `best` wins +0.45 and +0.93 points over `best-v1`, not
-# significant at this size. On 40,000 fresh evaluation games each (seed 2026, games
+# On the 4,000 games of the loss table above, `best` wins +0.40 and +1.23 points over `best-v1` (16 and
+# 49 games; the run's paired counts, which would say whether that is noise, are not recorded here). On
+# 40,000 fresh evaluation games each (seed 2026, games
 # 100,000 on), session 8's `best` won 39.95% [39.48, 40.44] with a safe corner start and 53.30% [52.81,
 # 53.79] with a zero start. With the wider candidates ("Where the strongest solver wins more", above) it wins,
 # on 40,000 fresh games each (seed 3141), 40.77% [40.29, 41.25] and 53.92% [53.43, 54.41]: both intervals now
