@@ -459,9 +459,9 @@ Seeds (issue 13 asks which are which; root seeds of ``sweeplab.play``):
 - tuning, where options were tried and chosen: 1000 (most rounds), 1019,
   1031, 1049, 1051, 1061, 1063, 1069, 1087, 1091 and 1093;
 - first played as fresh evaluation games, then also used to choose: 2026
-  (session 8; the fourth and fifth rounds), 3141 and 2718 (the sixth),
-  4242 (the seventh), 7919, 9973 and 4447 (the fourteenth: they decided
-  the current defaults);
+  (session 8; the fourth and fifth rounds), 3141 (the fourth: intermediate)
+  and 2718 (the sixth), 4242 (the seventh), 7919, 9973 and 4447 (the
+  fourteenth: they decided the current defaults);
 - evaluation only (no option was chosen on them; some confirmed that a
   default stays): 555 and 777 (diagnostics), 5555, 8128, 6174, 6337
   (beginner and intermediate in the README), 2393, 8675, 3571, 4096 and
