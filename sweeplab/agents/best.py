@@ -330,8 +330,9 @@ cell riskier than the safest (the guesses above), 5.3 in the endgame and
 Thirteenth round (session 28): the strongest published solver on 40,000 of
 our boards, and which of its parts count.  Its own code run unchanged under
 Node.js (a diagnostic outside this package, as in the fourth round) on
-evaluation seed 2026, games 200,000..239,999, safe corner: 41.16% [40.68,
-41.64] against this agent's 40.88% [40.39, 41.36] on the same boards
+seed 2026 (first evaluation games, then also used to choose in the fourth
+and fifth rounds: "Seeds" below), games 200,000..239,999, safe corner:
+41.16% [40.68, 41.64] against this agent's 40.88% [40.39, 41.36] on the same boards
 (+4,399/-4,285 games, z = 1.2).  Its 41.71% on the first 10,000 of them
 was at the lucky end: on the other 30,000 it won 40.98% (this agent
 40.84%).  With a zero start at (3, 3) (games 300,000..339,999) it wins
