@@ -76,8 +76,8 @@ for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
 # ## Rank lost modulo p
 #
 # A matrix of rank $r$ over the rationals has lower rank mod $p$ exactly when $p$ divides every
-# $r \times r$ minor. Three clue rows around a triangle of cells $x_0, x_1, x_2$: each row holds two of them, so
-# the three rows add up to $2(x_0 + x_1 + x_2) \equiv 0 \pmod 2$, and over GF(2) row 3 is row 1 + row 2.
+# $r \times r$ minor. Three clue rows around a triangle of cells $x_0, x_1, x_2$: each row holds two of them,
+# so the three rows add up to $2(x_0 + x_1 + x_2) \equiv 0 \pmod 2$, and over GF(2) row 3 is row 1 + row 2.
 
 # %%
 A = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])

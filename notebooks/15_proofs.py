@@ -80,7 +80,8 @@ obs = EXAMPLES["one-two-two-one"].observation
 d = sweeplab.deduce(obs, "subset", proofs=True)
 print(d.proofs[(0, 0)].explain(obs))
 print({cell: tuple(p.size) for cell, p in sorted(d.proofs.items())}, "(steps, rows)")
-print("lp:", {cell: tuple(p.size) for cell, p in sorted(sweeplab.deduce(obs, "lp", proofs=True).proofs.items())})
+lp_proofs = sweeplab.deduce(obs, "lp", proofs=True).proofs
+print("lp:", {cell: tuple(p.size) for cell, p in sorted(lp_proofs.items())})
 show(obs, d.proofs, sorted(d.proofs))
 
 # %% [markdown]
@@ -223,9 +224,9 @@ plt.show()
 #   of 2 rows (1 for `trivial`) in one step; 90% use
 #   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
-#   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with chains (90th percentile 5 steps, up to
-#   16, where the prover gives way to a shorter proof of a more general kind) where one combined step
-#   suffices for the linear methods;
+#   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with
+#   chains (90th percentile 5 steps, up to 16, where the prover gives way to a shorter proof of a more general
+#   kind) where one combined step suffices for the linear methods;
 # * case analysis never appears in positions met in real games: all 46 proofs that need an assume or a
 #   split are on the hand-made examples (15% of `enumerate`'s proofs there). An integrality gap like the
 #   board above is rare in play.
