@@ -125,10 +125,12 @@ def default_chunk_size(games: int) -> int:
 MAX_CHUNKS = 1_000_000
 
 
-def check_plan(points: int, games: int, chunk_size: int) -> None:
+def check_plan(points: int, games: int, chunk_size: int, *, chunks_chosen: bool = True) -> None:
     """``ValueError`` unless ``games`` per point in chunks of ``chunk_size`` make at most :data:`MAX_CHUNKS`.
 
     A slip such as ``--games 10000000000000000000000`` otherwise planned its chunks until memory ran out.
+    ``chunks_chosen=False`` where the caller cannot choose larger chunks (:func:`sweeplab.play`): the
+    message then offers only fewer games.
 
     Examples
     --------
@@ -140,9 +142,10 @@ def check_plan(points: int, games: int, chunk_size: int) -> None:
     """
     chunks = points * -(-games // chunk_size)
     if chunks > MAX_CHUNKS:
+        larger = " or larger chunks (chunk_size; --chunk-size on the command line)" if chunks_chosen else ""
         raise ValueError(f"{games} games per point in chunks of {chunk_size} make {chunks:,} chunks, more "
                          f"than a run plans ({MAX_CHUNKS:,}); give fewer games (another run, on another "
-                         f"seed, adds more) or larger chunks (chunk_size; --chunk-size on the command line)")
+                         f"seed, adds more){larger}")
 
 
 def _die_with_parent() -> None:

@@ -312,7 +312,7 @@ def play(
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
     if parallel and games:
         size = default_chunk_size(games)
-        check_plan(1, games, size)
+        check_plan(1, games, size, chunks_chosen=False)
         common = {"agent": agent, "level": level, "shape": shape, "mines": mines, "density": density,
                   "seed": seed, "first_click": first_click, "mode": mode, "noise": noise, **agent_options}
         tasks = [{**common, "start": start + s, "games": min(size, games - s)} for s in range(0, games, size)]

@@ -400,8 +400,11 @@ def test_a_huge_games_count_is_refused_before_planning(tmp_path, capsys):
     with pytest.raises(ValueError, match="more than a run plans"):
         run_sweep([POINT], games=huge, out=tmp_path / "s", workers=1, progress=False)
     assert not (tmp_path / "s" / "manifest.json").exists()  # nothing written to resume
-    with pytest.raises(ValueError, match="more than a run plans"):
+    with pytest.raises(ValueError, match="more than a run plans") as refused:
         sweeplab.play("trivial", level="beginner", games=huge, workers=2)
+    assert "chunk" not in str(refused.value).split(";")[1]  # play takes no chunk size: only fewer games
+    with pytest.raises(ValueError, match=r"or larger chunks \(chunk_size; --chunk-size"):
+        run_sweep([POINT], games=huge, workers=1, progress=False)
     assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", str(huge), *FAST]) == 2
     assert "give fewer games" in error_line(capsys)
     # larger chunks hold many games: the check is on the plan, not on the count alone
