@@ -338,8 +338,7 @@ def _request(level, shape, mines, solvable_by, opening, exact_grade, max_tries):
             hint = f"; at most {corner} with a corner opening" if fit < corner else ""
             raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening at {opening} "
                              f"(at most {fit}{hint})")
-    elif n_mines > h * w - min(h, 3) * min(w, 3):
-        fit = h * w - min(h, 3) * min(w, 3)
+    elif n_mines > (fit := h * w - min(h, 3) * min(w, 3)):  # a drawn opening may keep 3x3 cells free
         hint = (f"give opening=(0, 0) (on the command line --opening 0 0) for up to {corner}" if corner > fit
                 else "no opening leaves room: give fewer mines")
         raise ValueError(f"mines={n_mines} do not fit on {h}x{w} around a zero opening anywhere (at most "

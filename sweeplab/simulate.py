@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, first_cell, make_agent
+from .agents.base import option_default
 from .errors import check_flag, close_names
 from .game import (
     LEVELS,
@@ -88,16 +89,9 @@ def _recorded_options(agent: Any, given: Mapping[str, Any]) -> str:
     for f in dataclasses.fields(agent):
         if not f.init or f.name == "first_move" or f.name in given:  # the first move has its own column
             continue
-        value = getattr(agent, f.name)
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:
-            own[f.name] = value
-            continue
+        value, default = getattr(agent, f.name), option_default(f)
         try:
-            same = bool(value == default)
+            same = default is not dataclasses.MISSING and bool(value == default)
         except (TypeError, ValueError):  # an array, say: not comparable as one value
             same = False
         if not same:

@@ -24,7 +24,7 @@ from ..game import first_click_fits
 from ..methods import METHODS, deduce, method_info, untimed
 from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
-__all__ = ["Agent", "Move", "FirstMove", "first_cell", "random_covered", "frontier_mask"]
+__all__ = ["Agent", "Move", "FirstMove", "first_cell", "option_default", "random_covered", "frontier_mask"]
 
 Cell = tuple[int, int]
 FirstMove = str | tuple[int, int]
@@ -105,6 +105,11 @@ def check_first_move(first_move: FirstMove) -> FirstMove:
         raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair of non-negative "
                          f"integers, got {short_repr(first_move)}{hint}")
     return cell
+
+
+def option_default(option: dataclasses.Field) -> Any:
+    """An agent option's default (its factory's value), or ``dataclasses.MISSING`` when it has none."""
+    return option.default if option.default_factory is dataclasses.MISSING else option.default_factory()
 
 
 _PLAIN = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}

@@ -58,6 +58,7 @@ def agent_text(name: str) -> str:
     ...
     """
     from ..agents import AGENTS
+    from ..agents.base import option_default
     from ..errors import unknown_choice
     from ..methods import sound_label
 
@@ -74,8 +75,7 @@ def agent_text(name: str) -> str:
     found = []
     for f in dataclasses.fields(cls):  # register_agent takes dataclasses only
         if f.init and f.name not in unused:
-            default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
-            found.append((f.name, default, _described(docs.get(f.name))))
+            found.append((f.name, option_default(f), _described(docs.get(f.name))))
     usage = f'sweeplab play --agent "{name} KEY=VALUE"; sweeplab.play({name!r}, KEY=VALUE, ...)'
     return catalogue_entry(head, usage, found)
 
