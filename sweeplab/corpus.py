@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .agents import Agent, make_agent
+from .agents.base import frontier_mask
 from .clue_system import clue_system
 from .executor import check_count, check_positive
 from .files import is_json_int, position_from_dict, position_to_dict
@@ -134,10 +135,11 @@ class CorpusPosition:
         """Inverse of :meth:`to_dict`."""
         obs = position_from_dict(data)
         try:
+            _check_fields(data, obs)
             t = data["truth"]
             truth = {use: _truth_in(t[use], obs, f"truth.{use}") for use in ("with_total", "without_total")}
             return cls(
-                id=str(data["id"]), slice=str(data["slice"]), obs=obs, source=str(data["source"]),
+                id=data["id"], slice=data["slice"], obs=obs, source=data["source"],
                 seed=data.get("seed"), game_seed=data.get("game_seed"), move=data.get("move"),
                 truth_safe=truth["with_total"][0], truth_mines=truth["with_total"][1],
                 truth_safe_nototal=truth["without_total"][0], truth_mines_nototal=truth["without_total"][1],
@@ -145,6 +147,33 @@ class CorpusPosition:
             )
         except KeyError as exc:
             raise ValueError(f"corpus line lacks the key {exc.args[0]!r}") from None
+
+
+def _check_fields(data: dict[str, Any], obs: Observation) -> None:
+    """``ValueError`` naming a corpus key whose type is wrong or whose count disagrees with the grid.
+
+    ``shape``, ``n_covered`` and ``n_frontier`` are written for readers of the file; a copy edited by
+    hand (or two lines spliced) that disagrees with its own grid is refused rather than trusted, and so
+    are labels made by another method than exhaustive enumeration.
+    """
+    for key in ("id", "slice", "source", "note"):
+        if key in data and not isinstance(data[key], str):
+            raise ValueError(f"{key!r} must be a string, got {short_repr(data[key])}")
+    for key in ("seed", "game_seed", "move"):
+        if data.get(key) is not None and not (is_json_int(data[key]) and data[key] >= 0):
+            raise ValueError(f"{key!r} must be a non-negative integer or null, got {short_repr(data[key])}")
+    h, w = obs.shape
+    derived = {"shape": [h, w], "n_covered": int(np.count_nonzero(obs.grid == COVERED)),
+               "n_frontier": int(np.count_nonzero(frontier_mask(obs.grid)))}
+    for key, value in derived.items():
+        if key in data and data[key] != value:
+            raise ValueError(f"{key!r} is {short_repr(data[key])} but the rows give {value}: the line was "
+                             f"edited or spliced; write the corpus anew with `sweeplab corpus`")
+    method = data["truth"].get("method", TRUTH_METHOD) if isinstance(data["truth"], dict) else TRUTH_METHOD
+    if method != TRUTH_METHOD:
+        raise ValueError(f"truth.method is {short_repr(method)}: corpus labels are the truth, found by "
+                         f"{TRUTH_METHOD!r} (exhaustive enumeration); label the position with "
+                         f"sweeplab.corpus.label")
 
 
 def _cells_out(cells: Iterable[Cell]) -> list[list[int]]:

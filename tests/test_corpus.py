@@ -297,3 +297,41 @@ def test_load_corpus_refuses_a_repeated_id(tmp_path):
     first = json.loads(lines[1])["id"]
     with pytest.raises(ValueError, match=f"twice.jsonl:4: the id '{first}' is already on line 2"):
         load_corpus(path)
+
+
+@pytest.mark.parametrize("key, value, match", [
+    ("shape", [9, 8], r"'shape' is \[9, 8\] but the rows give \[9, 9\]"),
+    ("n_covered", 0, r"'n_covered' is 0 but the rows give \d+"),
+    ("n_frontier", 10**6, r"'n_frontier' is 1000000 but the rows give \d+"),
+    ("id", 7, r"'id' must be a string, got 7"),
+    ("slice", None, r"'slice' must be a string, got None"),
+    ("move", "3", r"'move' must be a non-negative integer or null, got '3'"),
+    ("seed", -1, r"'seed' must be a non-negative integer or null, got -1"),
+    ("game_seed", 2.5, r"'game_seed' must be a non-negative integer or null, got 2.5"),
+])
+def test_load_corpus_refuses_fields_that_disagree_with_the_rows_or_have_the_wrong_type(
+        tmp_path, key, value, match):
+    """shape, n_covered and n_frontier were never compared with the grid, and id 7 loaded as "7", so a
+    line edited by hand or spliced from two files loaded as if whole (found in the corpus review)."""
+    data = _committed_line()
+    data[key] = value
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    with pytest.raises(ValueError, match=f"bad.jsonl:1: not a corpus position \\({match}"):
+        load_corpus(path)
+
+
+def test_load_corpus_refuses_labels_made_by_another_method(tmp_path):
+    data = _committed_line()
+    data["truth"]["method"] = "lp"
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    with pytest.raises(ValueError, match=r"truth.method is 'lp': corpus labels are the truth, found by "
+                                         r"'enumerate'"):
+        load_corpus(path)
+
+
+def test_every_committed_corpus_agrees_with_its_own_rows():
+    for path in sorted(COMMITTED.parent.glob("corpus-*.jsonl.gz")):
+        positions = load_corpus(path)
+        assert positions and all(isinstance(p.id, str) for p in positions), path
