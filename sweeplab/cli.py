@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from typing import NoReturn
 
@@ -23,6 +24,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser, whose usage errors are one line naming the fix (``--help``), as sweeplab's own."""
 
     def error(self, message: str) -> NoReturn:
+        option = re.fullmatch(r"argument (--[\w-]+)(?:/-\w)?: expected one argument", message)
+        if option:  # argparse reads a value such as -1,3 as an option of its own
+            message += f" (a value that starts with '-' is written {option.group(1)}=VALUE)"
         self.exit(2, f"{self.prog}: error: {_one_line(message)}; see {self.prog} --help\n")
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]

@@ -504,3 +504,17 @@ def test_compare_reads_a_first_move_by_the_cell_it_opens(capsys):
             "4", "--first-click", "zero", "--workers", "1", "--no-progress"]
     assert main(argv) == 0
     assert "; the same 4 games for both (seed 0)" in capsys.readouterr().out.splitlines()[0]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--first-move", "-1,3"], "argument --first-move: expected one argument (a value that starts with '-' is "
+                               "written --first-move=VALUE); see sweeplab play --help"),
+    (["--first-move=-1,3"], "a first-move cell's row and column count from 0 (0,0 is the top left corner), "
+                            "got '-1,3'"),
+    (["--first-move=3,-1"], "a first-move cell's row and column count from 0"),
+])
+def test_a_negative_first_move_is_named_with_its_fix(capsys, args, message):
+    """``--first-move -1,3`` got argparse's bare "expected one argument", and ``3,-1`` "a first-move cell is
+    ROW,COL" (found in the command-line review)."""
+    assert main(["play", "--agent", "best", "--level", "beginner", "--games", "2", *args]) == 2
+    assert message in capsys.readouterr().err

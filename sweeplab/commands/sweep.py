@@ -64,6 +64,9 @@ def parse_first_moves(text: str) -> list:
     tokens = [t.strip() for t in text.split(",")]
     out: list = []
     i = 0
+    if any(t.startswith("-") and t[1:].isdigit() for t in tokens):
+        raise ValueError(f"a first-move cell's row and column count from 0 (0,0 is the top left corner), "
+                         f"got {text!r}")
     while i < len(tokens):
         if tokens[i].isdigit():
             if i + 1 >= len(tokens) or not tokens[i + 1].isdigit():
