@@ -507,8 +507,8 @@ def test_compare_reads_a_first_move_by_the_cell_it_opens(capsys):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--first-move", "-1,3"], "argument --first-move: expected one argument (a value that starts with '-' is "
-                               "written --first-move=VALUE); see sweeplab play --help"),
+    (["--first-move", "-1,3"], "argument --first-move: expected one argument (a value that starts with '-' "
+                               "is written --first-move=VALUE); see sweeplab play --help"),
     (["--first-move=-1,3"], "a first-move cell's row and column count from 0 (0,0 is the top left corner), "
                             "got '-1,3'"),
     (["--first-move=3,-1"], "a first-move cell's row and column count from 0"),

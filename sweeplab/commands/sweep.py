@@ -274,8 +274,11 @@ def load_config(path: str) -> dict[str, Any]:
         raise ValueError(f"config {path}: a sweep config is a table of {', '.join(CONFIG_KEYS)}")
     unknown = sorted(set(config) - set(CONFIG_KEYS))
     if unknown:
-        raise ValueError(f"config {path}: unknown key(s) {', '.join(map(repr, unknown))}; "
-                         f"a sweep config holds {', '.join(CONFIG_KEYS)}")
+        close = close_names(unknown, CONFIG_KEYS)
+        meant = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+        raise ValueError(f"config {path}: unknown key(s) {', '.join(map(repr, unknown))}{meant}; a sweep "
+                         f"config holds {', '.join(CONFIG_KEYS)}, and the swept parameters (agent, level, "
+                         f"...) go in its [grid] table")
     grid = config.get("grid")
     if not isinstance(grid, dict):
         raise ValueError(f"config {path}: a sweep config needs a [grid] table of parameters")
