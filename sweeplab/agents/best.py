@@ -461,12 +461,17 @@ Seeds (issue 13 asks which are which; root seeds of ``sweeplab.play``):
   1031, 1049, 1051, 1061, 1063, 1069, 1087, 1091 and 1093;
 - first played as fresh evaluation games, then also used to choose: 2026
   (session 8; the fourth and fifth rounds), 3141 (the fourth: intermediate)
-  and 2718 (the sixth), 4242 (the seventh), 7919, 9973 and 4447 (the
-  fourteenth: they decided the current defaults);
+  and 2718 (the sixth), 4242 (the seventh), 6174, 7919, 9973 and 4447 (the
+  fourteenth: they decided the current defaults; 6174 tested the credit
+  alone);
 - evaluation only (no option was chosen on them; some confirmed that a
-  default stays): 555 and 777 (diagnostics), 5555, 8128, 6174, 6337
-  (beginner and intermediate in the README), 2393, 8675, 3571, 4096 and
-  5120.
+  default stays): 5555, 8128, 6337 (beginner and intermediate in the
+  README), 2393, 8675, 3571, 4096 and 5120;
+- neither (speed and diagnostics; no win rate chosen or quoted on them):
+  0 and 1 (``benchmarks/agent_speed.py``: 1 warms up, 0 is timed), 77
+  (speed, thirteenth round), 555 and 777 (diagnostics), and 21, the
+  strongest published solver's own bulk-run seed of its boards (fourth
+  round), not a root seed here.
 
 The README's expert rows pool every game of the current play on 7919,
 9973, 2393, 8675 and 4096 (zero start) and 4447, 3571 and 5120 (safe
