@@ -109,7 +109,6 @@ class CorpusPosition:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (one line of the corpus file)."""
-        h, w = self.obs.shape
         return position_to_dict(
             self.obs,
             id=self.id,
@@ -119,9 +118,7 @@ class CorpusPosition:
             game_seed=self.game_seed,
             move=self.move,
             note=self.note,
-            shape=[h, w],
-            n_covered=self.n_covered,
-            n_frontier=clue_system(self.obs, use_total=False).n_frontier,
+            **_counts(self.obs),
             truth={
                 "method": TRUTH_METHOD,
                 "with_total": {"safe": _cells_out(self.truth_safe), "mines": _cells_out(self.truth_mines)},
@@ -149,6 +146,13 @@ class CorpusPosition:
             raise ValueError(f"corpus line lacks the key {exc.args[0]!r}") from None
 
 
+def _counts(obs: Observation) -> dict[str, Any]:
+    """The keys ``shape``, ``n_covered`` and ``n_frontier`` of a corpus line, from its grid."""
+    h, w = obs.shape
+    return {"shape": [h, w], "n_covered": int(np.count_nonzero(obs.grid == COVERED)),
+            "n_frontier": int(np.count_nonzero(frontier_mask(obs.grid)))}
+
+
 def _check_fields(data: dict[str, Any], obs: Observation) -> None:
     """``ValueError`` naming a corpus key whose type is wrong or whose count disagrees with the grid.
 
@@ -162,10 +166,7 @@ def _check_fields(data: dict[str, Any], obs: Observation) -> None:
     for key in ("seed", "game_seed", "move"):
         if data.get(key) is not None and not (is_json_int(data[key]) and data[key] >= 0):
             raise ValueError(f"{key!r} must be a non-negative integer or null, got {short_repr(data[key])}")
-    h, w = obs.shape
-    derived = {"shape": [h, w], "n_covered": int(np.count_nonzero(obs.grid == COVERED)),
-               "n_frontier": int(np.count_nonzero(frontier_mask(obs.grid)))}
-    for key, value in derived.items():
+    for key, value in _counts(obs).items():
         if key in data and data[key] != value:
             raise ValueError(f"{key!r} is {short_repr(data[key])} but the rows give {value}: the line was "
                              f"edited or spliced; write the corpus anew with `sweeplab corpus`")
