@@ -239,6 +239,13 @@ def _committed_line(n: int = 0) -> dict:
         return json.loads(fh.readlines()[n])
 
 
+def _written(tmp_path, data: dict):
+    """A one-line corpus ``bad.jsonl`` holding ``data``."""
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    return path
+
+
 @pytest.mark.parametrize(("cells", "match"), [
     ([[99, 99]], r"\[99, 99\] is off the 9x9 board"),
     ([[-1, 0]], r"\[-1, 0\] is off the 9x9 board"),
@@ -254,8 +261,7 @@ def test_load_corpus_refuses_truth_cells_that_mislabel_the_position(tmp_path, ce
     data = _committed_line()
     assert data["rows"][0][0] != "?" and data["shape"] == [9, 9]
     data["truth"]["with_total"]["safe"] += cells
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(data) + "\n")
+    path = _written(tmp_path, data)
     with pytest.raises(ValueError, match=f"bad.jsonl:1: .*truth.with_total.safe.*{match}"):
         load_corpus(path)
 
@@ -264,8 +270,7 @@ def test_load_corpus_refuses_a_cell_labelled_both_safe_and_mine(tmp_path):
     data = _committed_line()
     cell = data["truth"]["without_total"]["mines"][0]
     data["truth"]["without_total"]["safe"].append(cell)
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(data) + "\n")
+    path = _written(tmp_path, data)
     cell_text = re.escape(str(cell))
     with pytest.raises(ValueError, match=rf"bad.jsonl:1: .*without_total: {cell_text} is labelled both safe"):
         load_corpus(path)
@@ -315,8 +320,7 @@ def test_load_corpus_refuses_fields_that_disagree_with_the_rows_or_have_the_wron
     line edited by hand or spliced from two files loaded as if whole (found in the corpus review)."""
     data = _committed_line()
     data[key] = value
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(data) + "\n")
+    path = _written(tmp_path, data)
     with pytest.raises(ValueError, match=f"bad.jsonl:1: not a corpus position \\({match}"):
         load_corpus(path)
 
@@ -324,8 +328,7 @@ def test_load_corpus_refuses_fields_that_disagree_with_the_rows_or_have_the_wron
 def test_load_corpus_refuses_labels_made_by_another_method(tmp_path):
     data = _committed_line()
     data["truth"]["method"] = "lp"
-    path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps(data) + "\n")
+    path = _written(tmp_path, data)
     with pytest.raises(ValueError, match=r"truth.method is 'lp': corpus labels are the truth, found by "
                                          r"'enumerate'"):
         load_corpus(path)
