@@ -166,7 +166,8 @@ def reach_games(
         The game's first-click rule.
     first_move : "auto", "corner", "centre", "random" or (row, col)
         The opening click; ``"auto"`` is the package's rule (:meth:`sweeplab.agents.Agent.for_rules`):
-        cell (2, 2) under the "zero" rule, the corner otherwise.
+        cell (2, 2) under the "zero" rule where the mines leave its nine cells free, the corner
+        otherwise.
     convention : {"all", "reveal", "single"}
         How each answer of the method is applied (:data:`sweeplab.noguess.CONVENTIONS`): every
         proved cell at once (safe ones revealed, mines flagged), the safe ones only, or one move
@@ -223,7 +224,7 @@ def _reach_point(*, method, level, shape, mines, density, use_total, first_click
     shape_, n_mines, level = _board(level, shape, mines, density)
     use_total = check_flag("use_total", use_total)
     agent = ReachAgent(methods=(name,), use_total=use_total, first_move=first_move).for_rules(
-        first_click=first_click, shape=shape_)
+        first_click=first_click, shape=shape_, mines=n_mines)
     if convention not in CONVENTIONS:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     h, w = shape_
@@ -315,7 +316,7 @@ def cascade_games(
     seed = root_seed(seed)
     start = check_count("start", start)
     agent = CascadeAgent(methods=chain, first_move=first_move).for_rules(first_click=first_click,
-                                                                          shape=shape_)
+                                                                          shape=shape_, mines=n_mines)
     h, w = shape_
     columns = ["level", "height", "width", "mines", "first_click", "seed", "game", "move", "kind", "source",
                "opened", "won", "chain"]
@@ -451,7 +452,8 @@ def geometry_games(
     seed = root_seed(seed)
     start = check_count("start", start)
     every = int(check_positive("every", every) or 0)  # never None: no default for None
-    agent = CascadeAgent(first_move=first_move).for_rules(first_click=first_click, shape=shape_)
+    agent = CascadeAgent(first_move=first_move).for_rules(first_click=first_click, shape=shape_,
+                                                          mines=n_mines)
     h, w = shape_
     rows = []
     for i, game, rng in _games(shape_, n_mines, first_click, seed, start, games):

@@ -403,3 +403,14 @@ def test_the_total_can_cost_one_rref_pass_a_whole_game():
     assert without["won"] and not with_total["won"]
     assert with_total["revealed"] == pytest.approx(0.6435, abs=1e-4)
     assert reach_games(method="enumerate", use_total=True, **point).iloc[0]["won"]
+
+
+@pytest.mark.parametrize("measure", [lambda **kw: reach_games(method="trivial", **kw), cascade_games,
+                                     geometry_games])
+def test_auto_opening_is_the_corner_where_the_mines_leave_no_room_at_2_2(measure):
+    """Under the zero rule "auto" opens at (2, 2) only when the mines leave its nine cells free, as in
+    sweeplab.play: 20 mines on 5x5 fit around a corner zero (4 cells) but not around (2, 2)."""
+    rows = measure(shape=(5, 5), mines=20, games=2, seed=0)  # before: ValueError, no room at (2, 2)
+    assert set(rows["game"]) <= {0, 1}
+    if "first_move" in rows:
+        assert set(rows["first_move"]) == {"corner"}
