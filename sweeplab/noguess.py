@@ -91,7 +91,7 @@ class Progress:
     Attributes
     ----------
     opened_first : int
-        Cells the opening click opened.
+        Safe cells the opening click opened (0 when it hit a mine, under the "none" rule).
     turns : int
         Questions asked of the method (answers applied).
     reveals, flags : int
@@ -135,7 +135,7 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         try:
             for played in referee(agent, game, np.random.default_rng(0)):
                 if played.move.source == "first":
-                    opened_first = played.opened
+                    opened_first = 0 if played.hit_mine else played.opened
                     continue
                 turns = played.turn
                 if sound:
@@ -150,6 +150,8 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
     from .positions import COVERED
 
     opened_first = game.reveal(*opening)
+    if game.mines_hit:  # the reveal counts the mine it showed
+        opened_first = 0
     while game.status == "playing":
         obs = game.observation
         try:

@@ -183,9 +183,10 @@ def reach_games(
         first_move, convention, seed, game, won`` (every safe cell opened without a guess),
         ``revealed`` (share of the safe cells open at the first forced guess),
         ``opening`` (share opened by the first click), ``turns`` (method
-        calls), ``reveals``, ``flags``, ``mines_hit`` (always 0 for a sound
-        method), ``refused`` (the game stopped where the method refused a position past its budget,
-        such as ``brute`` past 20 frontier cells: not a forced guess, and not a win), ``seconds``.
+        calls), ``reveals``, ``flags``, ``mines_hit`` (0 for a sound method,
+        but for an opening click on a mine under the "none" rule), ``refused`` (the game stopped
+        where the method refused a position past its budget, such as ``brute`` past 20 frontier
+        cells: not a forced guess, and not a win), ``seconds``.
 
     Examples
     --------

@@ -414,3 +414,15 @@ def test_auto_opening_is_the_corner_where_the_mines_leave_no_room_at_2_2(measure
     assert set(rows["game"]) <= {0, 1}
     if "first_move" in rows:
         assert set(rows["first_move"]) == {"corner"}
+
+
+@pytest.mark.parametrize("convention", ["all", "single"])
+def test_an_opening_click_on_a_mine_opens_no_safe_cell(convention):
+    """Under the "none" rule the first click can hit a mine: the game is lost with nothing open, and its
+    ``opening`` share is 0, not the one cell (the mine) the reveal counted."""
+    rows = reach_games(method="trivial", level="beginner", first_click="none", games=20, seed=5,
+                       convention=convention)
+    hit = rows[rows["mines_hit"] > 0]
+    assert len(hit) == 1 and not hit["won"].any()  # game 10 of seed 5
+    assert (hit["revealed"] == 0).all() and (hit["opening"] == 0).all()
+    assert (rows["opening"] <= rows["revealed"]).all()
