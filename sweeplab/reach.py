@@ -398,7 +398,8 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
                         "cell_share": c / n_cells if n_cells else math.nan,
                         "report": PUBLISHED_CASCADE.get(src, math.nan) if scope == "game" else math.nan})
 
-    groups = [(str(k), g) for k, g in frame.groupby(by, sort=False)]
+    # dropna=False: a custom board has no level, and its rows must not vanish from the per-group rows
+    groups = [(k if pd.isna(k) else str(k), g) for k, g in frame.groupby(by, sort=False, dropna=False)]
     for key, g in [*groups, ("all", frame)]:
         add("game", key, -1, g)
     if edges is not None:
@@ -490,11 +491,13 @@ def geometry_summary(rows: pd.DataFrame, *, by: str = "level") -> pd.DataFrame:
     >>> sorted(set(table["quantity"]))[:2]
     ['block size', 'blocks']
     """
+    if by not in rows.columns:
+        raise ValueError(f"by={by!r} is not a column of the geometry rows; choose from {list(rows.columns)}")
     quantities = {"frontier": "n_frontier", "rank": "rank", "nullity": "nullity",
                   "log10 layouts": "log10_layouts", "blocks": "n_components",
                   "largest block": "largest_component"}
     out = []
-    for key, g in rows.groupby(by, sort=False):
+    for key, g in rows.groupby(by, sort=False, dropna=False):  # a custom board has no level: kept
         for label, col in quantities.items():
             v = g[col].to_numpy(dtype=float)
             v = v[np.isfinite(v)]

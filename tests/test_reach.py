@@ -22,6 +22,7 @@ from sweeplab.reach import (
     cascade_games,
     cascade_shares,
     geometry_games,
+    geometry_summary,
     reach_games,
     reach_summary,
     run_games,
@@ -426,3 +427,19 @@ def test_an_opening_click_on_a_mine_opens_no_safe_cell(convention):
     assert len(hit) == 1 and not hit["won"].any()  # game 10 of seed 5
     assert (hit["revealed"] == 0).all() and (hit["opening"] == 0).all()
     assert (rows["opening"] <= rows["revealed"]).all()
+
+
+def test_summaries_keep_a_custom_board_which_has_no_level():
+    """A custom board's rows have no level: the per-level summaries kept nothing of them (geometry's
+    table was empty, the cascade's only had its "all" rows); now they are a group of their own."""
+    geo = geometry_games(shape=(8, 8), mines=10, games=2, seed=0)
+    table = geometry_summary(geo)
+    nullity = table[table["quantity"] == "nullity"]
+    assert len(nullity) == 1 and nullity["positions"].item() == len(geo) > 0
+    assert nullity["median"].item() == float(np.median(geo["nullity"]))
+    shares = cascade_shares(cascade_games(shape=(8, 8), mines=10, games=3, seed=0))
+    assert len(shares) == 2 * len(set(shares["source"]))  # the board's group and "all"
+    custom = shares[shares["group"] != "all"].set_index("source")["decisions"]
+    assert custom.equals(shares[shares["group"] == "all"].set_index("source")["decisions"])
+    with pytest.raises(ValueError, match=r"by='board' is not a column .* choose from \['level'"):
+        geometry_summary(geo, by="board")
