@@ -52,7 +52,7 @@ import pandas as pd
 from .agents import Agent, make_agent
 from .agents.best import free_coin_flip_cells
 from .errors import InconsistentPositionError, MethodRefused
-from .executor import check_count
+from .executor import check_count, root_seed
 from .game import new_game, resolve_board
 from .methods.enumerate import probabilities
 from .positions import COVERED, NOCLUE, Observation, neighbour_counts
@@ -207,7 +207,7 @@ def play_losses(
     mines: int | None = None,
     density: float | None = None,
     games: int = 100,
-    seed: int = 0,
+    seed: int | np.random.Generator = 0,
     start: int = 0,
     first_click: str = "safe",
     **options,
@@ -236,7 +236,8 @@ def play_losses(
         level = None  # a custom board, as play takes it
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
-    games, seed, start = check_count("games", games), check_count("seed", seed), check_count("start", start)
+    # the seed as play reads it (SPEC §3: an int or a Generator), so the games are play's
+    games, seed, start = check_count("games", games), root_seed(seed), check_count("start", start)
     rows = []
     for i in range(start, start + games):
         board_ss, agent_ss = game_seeds(seed, i)

@@ -443,3 +443,13 @@ def test_summaries_keep_a_custom_board_which_has_no_level():
     assert custom.equals(shares[shares["group"] == "all"].set_index("source")["decisions"])
     with pytest.raises(ValueError, match=r"by='board' is not a column .* choose from \['level'"):
         geometry_summary(geo, by="board")
+
+
+def test_play_losses_takes_a_generator_seed_as_play_does():
+    """SPEC §3: everything random takes a seed or a Generator; play_losses refused the Generator that
+    play takes, and plays play's games from it."""
+    from sweeplab.losses import play_losses
+
+    df = play_losses("trivial", level="beginner", games=4, seed=np.random.default_rng(0))
+    plain = sweeplab.play("trivial", level="beginner", games=4, seed=np.random.default_rng(0))
+    assert df["won"].tolist() == plain["won"].tolist()
