@@ -142,6 +142,8 @@ def classify_loss(
     >>> loss.cause, loss.place, loss.p_best
     ('coin flip', 'frontier', 0.5)
     """
+    _check_options(tolerance=tolerance, forced=forced, endgame_cells=endgame_cells,
+                   opening_share=opening_share)
     if obs.mines is None:
         raise ValueError("classify_loss needs the total number of mines (Observation(..., mines=n)): the "
                          "causes compare exact probabilities, which depend on it")
@@ -191,6 +193,14 @@ def classify_loss(
     return Loss(cause, place, chosen, best, n_cov, share, safest_safe)
 
 
+def _check_options(*, tolerance, forced, endgame_cells, opening_share) -> None:
+    """``ValueError`` naming a threshold of :func:`classify_loss` that is not a number of its range."""
+    for name, value in (("tolerance", tolerance), ("forced", forced), ("opening_share", opening_share)):
+        if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value <= 1:
+            raise ValueError(f"{name} must be a probability or share, a number within [0, 1], got {value!r}")
+    check_count("endgame_cells", endgame_cells)
+
+
 def _unavoidable(obs: Observation, cell: tuple[int, int], p: np.ndarray) -> bool:
     """``cell`` is half of a coin flip no move can settle (``False`` past enumeration's caps)."""
     try:
@@ -231,6 +241,8 @@ def play_losses(
     if unknown:
         raise ValueError(f"play_losses has no option {', '.join(map(repr, unknown))}; it takes level, shape, "
                          f"mines, density, games, seed, start, first_click and classify_loss's options")
+    defaults = {k: v.default for k, v in inspect.signature(classify_loss).parameters.items() if k in allowed}
+    _check_options(**{**defaults, **options})  # before any game: a won game never reads them
     player = make_agent(agent)
     if shape is not None or mines is not None or density is not None:
         level = None  # a custom board, as play takes it

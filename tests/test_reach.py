@@ -453,3 +453,17 @@ def test_play_losses_takes_a_generator_seed_as_play_does():
     df = play_losses("trivial", level="beginner", games=4, seed=np.random.default_rng(0))
     plain = sweeplab.play("trivial", level="beginner", games=4, seed=np.random.default_rng(0))
     assert df["won"].tolist() == plain["won"].tolist()
+
+
+@pytest.mark.parametrize(("option", "value"), [("tolerance", "x"), ("forced", 45), ("opening_share", None),
+                                               ("endgame_cells", 2.5)])
+def test_loss_thresholds_of_the_wrong_kind_are_named(option, value):
+    """A threshold of the wrong kind was a TypeError deep in classify_loss, or nothing at all when no game
+    was lost (play_losses classifies losses only)."""
+    from sweeplab.losses import classify_loss, play_losses
+
+    with pytest.raises(ValueError, match=rf"^{option} must be .*got {value!r}$"):
+        play_losses("trivial", shape=(4, 4), mines=0, games=1, **{option: value})  # no loss to classify
+    layout = np.array([[True, False], [False, False], [False, False]])
+    with pytest.raises(ValueError, match=rf"^{option} must be"):
+        classify_loss(Observation.from_text("??\n11\n..", mines=1), (0, 0), layout, **{option: value})
