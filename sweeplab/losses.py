@@ -292,6 +292,9 @@ def loss_table(results: pd.DataFrame, *, by: str = "cause") -> pd.DataFrame:
     >>> loss_table(df)["lost"].tolist()
     [1, 1]
     """
+    if by not in results.columns or by in ("game", "won"):
+        choices = [c for c in results.columns if c not in ("game", "won")]
+        raise ValueError(f"by={by!r} is not a column of the loss rows to count by; choose from {choices}")
     lost = results[~results["won"].astype(bool)]
     counts = lost[by].value_counts()
     if by == "cause":

@@ -467,3 +467,13 @@ def test_loss_thresholds_of_the_wrong_kind_are_named(option, value):
     layout = np.array([[True, False], [False, False], [False, False]])
     with pytest.raises(ValueError, match=rf"^{option} must be"):
         classify_loss(Observation.from_text("??\n11\n..", mines=1), (0, 0), layout, **{option: value})
+
+
+def test_loss_table_names_the_columns_for_an_unknown_by():
+    """loss_table(by=...) of a column the rows do not have was a bare KeyError."""
+    from sweeplab.losses import loss_table, play_losses
+
+    df = play_losses("trivial", level="beginner", games=6, seed=2)
+    assert loss_table(df, by="place")["lost"].sum() == (~df["won"]).sum()
+    with pytest.raises(ValueError, match=r"by='reason' is not a column .* choose from \['guesses', 'cause'"):
+        loss_table(df, by="reason")
