@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -300,3 +301,19 @@ def test_the_box_plots_draw_without_seaborns_deprecation_warning():
     fig = FIGURES["014-geometry"](table)
     assert len(fig.axes) == 3 and fig.axes[0].get_title() == "nullity of the frontier's clue matrix"
     plt.close(fig)
+
+
+def test_board_generation_times_no_loading_in_its_first_case():
+    """The first case of 014-boards was timed with the loading of the methods' code and compiled kernels
+    (about a second: beginner boards solvable by trivial at 5 a second, 60 in a second run).  A fresh
+    process times the same case twice alike."""
+    import subprocess
+    import sys
+
+    code = ("from sweeplab import experiments\n"
+            "df = experiments.board_generation(cases=(('beginner', 'trivial'),) * 2, count=5)\n"
+            "print(*df['seconds'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    first, second = (float(v) for v in out.stdout.split())
+    assert first < 3 * second + 0.25, (first, second)
