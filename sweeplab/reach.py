@@ -266,7 +266,8 @@ def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
                     "mean_revealed": float(rev.mean()) if n else math.nan,
                     "sem_revealed": float(rev.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
                     "refused": int(g["refused"].sum()) if "refused" in g else 0})
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=[*keys, "games", "wins", "win_rate", "ci_low", "ci_high",
+                                      "mean_revealed", "sem_revealed", "refused"])
 
 
 # ----------------------------------------------------------------------------- cascade
@@ -504,7 +505,8 @@ def geometry_summary(rows: pd.DataFrame, *, by: str = "level") -> pd.DataFrame:
             out.append(_quantiles(key, label, v, len(g)))
         sizes = np.array([int(s) for text in g["components"] for s in str(text).split()], dtype=float)
         out.append(_quantiles(key, "block size", sizes, len(g)))
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=["group", "quantity", "positions", "values", "mean", "p10", "q1",
+                                      "median", "q3", "p90", "max"])
 
 
 def _quantiles(group, label, v, positions) -> dict[str, Any]:

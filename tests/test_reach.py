@@ -477,3 +477,15 @@ def test_loss_table_names_the_columns_for_an_unknown_by():
     assert loss_table(df, by="place")["lost"].sum() == (~df["won"]).sum()
     with pytest.raises(ValueError, match=r"by='reason' is not a column .* choose from \['guesses', 'cause'"):
         loss_table(df, by="reason")
+
+
+def test_summaries_of_no_games_keep_their_columns():
+    """reach_summary and geometry_summary of no rows gave a table without columns (tidy: the columns
+    of any other run, with no rows)."""
+    reach = reach_summary(reach_games(method="rref", level="beginner", games=0))
+    assert len(reach) == 0
+    assert list(reach.columns) == list(reach_summary(reach_games(method="rref", level="beginner",
+                                                                   games=1)).columns)
+    geo = geometry_summary(geometry_games(level="beginner", games=0))
+    assert len(geo) == 0
+    assert list(geo.columns) == list(geometry_summary(geometry_games(level="beginner", games=1)).columns)
