@@ -511,15 +511,17 @@ def cascade_figure(df: pd.DataFrame):
         bottom += share
     published = games[games["group"] == "all"].set_index("source")["report"].dropna()
     if len(published):  # one more bar: the published shares, the rest left grey
+        from .reach import published_share_text
+
         x, b = len(groups), 0.0
         for src in sources:
             v = float(published.get(src, 0.0))
             if v:
                 ax.bar(x, v, bottom=b, color=colours[src], edgecolor="black", hatch="..")
-                ax.text(x, b + v / 2, f"{100 * v:.0f}%", ha="center", va="center", fontsize=7,
+                ax.text(x, b + v / 2, published_share_text(src, v), ha="center", va="center", fontsize=7,
                         bbox={"fc": "white", "ec": "none", "pad": 1, "alpha": 0.85})  # legible on the hatch
                 b += v
-        ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..")
+        ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..", label="published: not stated")
         ax.set_xticks(np.arange(len(groups) + 1), [*groups, "published"])
     ax.set(ylim=(0, 1.02), ylabel="share of the decisions after the opening",
            title=f"who decides each cell ({int(df['games'].iloc[0])} games per level)")

@@ -78,6 +78,7 @@ from .stats import wilson_interval
 __all__ = [
     "CASCADE",
     "PUBLISHED_CASCADE",
+    "published_share_text",
     "REACH_METHODS",
     "ReachAgent",
     "CascadeAgent",
@@ -102,6 +103,18 @@ CHAIN_SEPARATOR = ">"
 #: Published shares of a game's decisions (issue 11): single-clue rules about 88%, subset rules
 #: about 8%, under 2% guessed.
 PUBLISHED_CASCADE = {"trivial": 0.88, "subset": 0.08, "guess": 0.02}
+
+
+def published_share_text(source: str, share: float) -> str:
+    """A published share of :data:`PUBLISHED_CASCADE` as issue 11 states it: ``"<2%"`` for the guesses (an
+    upper bound, not a share of 2%), else the percentage at its published precision.
+
+    Examples
+    --------
+    >>> published_share_text("guess", 0.02), published_share_text("trivial", 0.88)
+    ('<2%', '88%')
+    """
+    return "<2%" if source == "guess" else f"{100 * share:g}%"
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -317,3 +317,19 @@ def test_board_generation_times_no_loading_in_its_first_case():
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
     first, second = (float(v) for v in out.stdout.split())
     assert first < 3 * second + 0.25, (first, second)
+
+
+def test_the_published_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.MonkeyPatch):
+    """Issue 11 publishes "guessed <2%": the figure's published bar and the index's table say "<2%" (the
+    bar once read "2%"), and the rest of that bar, which nothing published covers, is named."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import _comparison
+    from sweeplab.figures import cascade_figure
+
+    df = run("014-cascade", preset="smoke")
+    ax = cascade_figure(df).axes[0]
+    texts = {t.get_text() for t in ax.texts}
+    assert texts >= {"88%", "8%", "<2%"} and "2%" not in texts
+    assert "published: not stated" in ax.get_legend_handles_labels()[1]
+    rows = {line.split(" | ")[0]: line for line in _comparison("014-cascade", df) if line.startswith("| ")}
+    assert rows["| guess"].endswith("| <2% |") and rows["| trivial"].endswith("| 88% |")

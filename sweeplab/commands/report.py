@@ -76,6 +76,8 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
                       "column `use_total`)."]
         return lines
     if name == "014-cascade":
+        from ..reach import published_share_text
+
         g = df[(df["scope"] == "game") & (df["source"] != "first")]
         groups = list(dict.fromkeys(g["group"]))
         lines = ["", "Share of the decisions after the opening credited to each method (a decision: a cell "
@@ -85,7 +87,7 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
             row = gs.set_index("group").reindex(groups)
             pub = row["report"].iloc[-1]
             cells = [_pct(v) for v in row["share"]]
-            published = "<2%" if src == "guess" and pub == 0.02 else _pct(pub)  # issue 11: "guessed <2%"
+            published = "—" if math.isnan(pub) else published_share_text(src, pub)
             lines.append(f"| {src} | " + " | ".join(cells) + f" | {published} |")
         lines += ["", "The \"all\" column pools the decisions of every level (expert's games hold most of "
                   "them); the published shares (issue 11) are not per level either."]
