@@ -333,3 +333,25 @@ def test_the_published_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.
     assert "published: not stated" in ax.get_legend_handles_labels()[1]
     rows = {line.split(" | ")[0]: line for line in _comparison("014-cascade", df) if line.startswith("| ")}
     assert rows["| guess"].endswith("| <2% |") and rows["| trivial"].endswith("| 88% |")
+
+
+def test_the_methods_section_says_its_numbers_are_with_the_total(monkeypatch: pytest.MonkeyPatch):
+    """006's bullets and figure count with the total only; they say so, and the index gives the wrong
+    claims without it (lstsq's 3 wrong claims at the quick preset were 23 in the table)."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import _comparison
+    from sweeplab.figures import methods_figure
+
+    df = run("006-methods", preset="smoke", methods=("trivial", "lstsq", "enumerate"))
+    lines = _comparison("006-methods", df)
+    ok = df[df["status"] == "ok"]
+    without = ok[~ok["use_total"]].groupby("method")["wrong"].sum()
+    wrong = ", ".join(f"{m} {int(n)}" for m, n in without.items() if n) or "none"
+    assert lines[0] == f"With the total (the table has the runs without it too; their wrong claims: {wrong}):"
+    withtotal = ok[ok["use_total"]].groupby("method")["wrong"].sum()
+    for m in ("trivial", "lstsq", "enumerate"):
+        assert f"- {m}: " in "\n".join(lines) and f"wrong claims {int(withtotal[m])}," in next(
+            line for line in lines if line.startswith(f"- {m}: "))
+    fig = methods_figure(df)
+    assert "wrong claims with the total" in fig.texts[0].get_text()
+    assert all("with the total" in ax.get_title() for ax in fig.axes[:2])

@@ -228,10 +228,14 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         from ..bench import summarize
 
         table = summarize(df)
-        table = table[table["use_total"] & (table["slice"] == "all")]
-        return [f"- {r.method}: recall {_pct(r.recall)}, wrong claims {int(r.wrong)}, "
-                f"median {r.median_ms:.2f} ms per position ({int(r.answered)} positions)"
-                for r in table.itertuples()]
+        table = table[table["slice"] == "all"]
+        without = table[~table["use_total"].astype(bool)]
+        wrong = ", ".join(f"{r.method} {int(r.wrong)}" for r in without.itertuples() if r.wrong) or "none"
+        lead = ([f"With the total (the table has the runs without it too; their wrong claims: {wrong}):", ""]
+                if len(without) else [])
+        return lead + [f"- {r.method}: recall {_pct(r.recall)}, wrong claims {int(r.wrong)}, "
+                       f"median {r.median_ms:.2f} ms per position ({int(r.answered)} positions)"
+                       for r in table[table["use_total"].astype(bool)].itertuples()]
     if name == "001-game-steps":
         return [f"- {len(df) - 1} moves, final score {df.attrs.get('score', float('nan')):.2f} "
                 "(report 001's own game: final score 0.75)"]
