@@ -355,3 +355,18 @@ def test_the_methods_section_says_its_numbers_are_with_the_total(monkeypatch: py
     fig = methods_figure(df)
     assert "wrong claims with the total" in fig.texts[0].get_text()
     assert all("with the total" in ax.get_title() for ax in fig.axes[:2])
+
+
+def test_each_proof_size_table_says_whether_it_is_with_the_total():
+    """The two by-level tables of 015 had the same caption, with the total and without it."""
+    from sweeplab.commands.report import _comparison
+
+    df = run("015-proofs", preset="smoke", methods=("trivial",), slices=("beginner",))
+    captions = [line for line in _comparison("015-proofs", df) if line and not line.startswith("|")]
+    assert captions == [
+        "Proof sizes with the total (SPEC §6: combining steps, distinct rows; median / 90th percentile / max "
+        "over the proved cells; every proof checked):",
+        "Median [90th percentile] distinct rows per proof, by level, with the total:",
+        "Proof sizes without the total (SPEC §6: combining steps, distinct rows; median / 90th percentile / "
+        "max over the proved cells; every proof checked):",
+        "Median [90th percentile] distinct rows per proof, by level, without the total:"]

@@ -279,7 +279,8 @@ def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
     lines = []
     for use_total, g in table.groupby("use_total", sort=False):
         whole = g[g["slice"] == "all"]
-        lines += ["", f"Proof sizes {'with' if use_total else 'without'} the total (SPEC §6: combining "
+        setting = f"{'with' if use_total else 'without'} the total"
+        lines += ["", f"Proof sizes {setting} (SPEC §6: combining "
                   "steps, distinct rows; median / 90th percentile / max over the proved cells; every proof "
                   "checked):",
                   "", "| method | proved | steps | rows | case analysis | over budget | proof ms (median) |",
@@ -290,7 +291,7 @@ def _proof_sizes_lines(df: pd.DataFrame) -> list[str]:
             lines.append(f"| {r.method} | {r.proved} | {steps} | {sizes} | {_pct(r.case_share)} | "
                          f"{r.over_budget} | {r.proof_median_ms:.1f} |")
         levels = [s for s in dict.fromkeys(g["slice"]) if s != "all"]
-        lines += ["", "Median [90th percentile] distinct rows per proof, by level:", "",
+        lines += ["", f"Median [90th percentile] distinct rows per proof, by level, {setting}:", "",
                   "| method | " + " | ".join(levels) + " |", "|---|" + "---|" * len(levels)]
         for method, gm in g[g["slice"] != "all"].groupby("method", sort=False):
             row = gm.set_index("slice").reindex(levels)
