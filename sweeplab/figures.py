@@ -103,8 +103,9 @@ def _report_markers(ax, xs, values, label: str | None = "report") -> None:
         ax.scatter(np.asarray(xs)[keep], values[keep], marker="D", s=50, color="black", zorder=5, label=label)
 
 
-def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
-    """Bars of win rates grouped by ``group`` and coloured by ``hue``, with intervals and report diamonds."""
+def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns, source: str = "report") -> None:
+    """Bars of win rates grouped by ``group`` and coloured by ``hue``, with intervals and diamonds for the
+    ``source``'s rates (a seed report's, or the published best)."""
     groups = list(dict.fromkeys(df[group]))
     hues = list(dict.fromkeys(df[hue]))
     width = 0.8 / len(hues)
@@ -122,7 +123,7 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns) -> None:
                 if np.isfinite(rep) and y - 0.03 < rep < y + 0.075:  # the report's diamond would cover it
                     y = rep + 0.035
                 ax.text(xi, y, f"{100 * r:.1f}%", ha="center", va="bottom", fontsize=7)
-        _report_markers(ax, x, part["report"], label="report" if k == 0 else None)
+        _report_markers(ax, x, part["report"], label=source if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("win rate")
@@ -341,7 +342,7 @@ def best_figure(df: pd.DataFrame):
     causes = loss_causes(df)
     fig, axes = plt.subplots(1, 2 if causes else 1, figsize=(14 if causes else 7, 4.2), squeeze=False)
     ax = axes[0, 0]
-    _grouped_rates(ax, df, group="level", hue="first_click", sns=sns)
+    _grouped_rates(ax, df, group="level", hue="first_click", sns=sns, source="published best")
     ax.set_title(f"Best agent against the published win rates ({int(df['games'].iloc[0])} games each)")
     if causes:
         ax = axes[0, 1]

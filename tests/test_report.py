@@ -77,7 +77,9 @@ def test_best_section_shows_the_baseline_speed_and_loss_causes(monkeypatch: pyte
         v1 = sum(float(c.split(" / ")[1]) for c in cells[2:])
         assert best == pytest.approx(100 * (1 - r.win_rate), abs=0.05 * len(causes) + 1e-9)
         assert v1 == pytest.approx(100 * (1 - r.v1_win_rate), abs=0.05 * len(causes) + 1e-9)
-    losses = best_figure(df).axes[1]
+    rates, losses = best_figure(df).axes
+    # the diamonds are the published best solvers' rates, not a seed report's
+    assert "published best" in rates.get_legend_handles_labels()[1]
     lost = {}
     for bar in losses.patches:
         lost[bar.get_y()] = lost.get(bar.get_y(), 0.0) + bar.get_width()
