@@ -909,7 +909,8 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     -------
     pandas.DataFrame
         The experiment's tidy table; ``attrs`` hold the experiment name, the
-        preset and the parameters.
+        preset and every parameter it ran with, defaults included (the
+        report's manifest records them).
     """
     try:
         exp = EXPERIMENTS[name]
@@ -928,6 +929,8 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True
     df = exp.function(**params)
+    played = inspect.signature(exp.function).bind(**params)
+    played.apply_defaults()  # the board, first-click rule, agent... a preset leaves at their defaults
     df.attrs.update({"experiment": name, "preset": preset,
-                     "parameters": {k: v for k, v in params.items() if k != "progress"}})
+                     "parameters": {k: v for k, v in played.arguments.items() if k != "progress"}})
     return df

@@ -40,6 +40,12 @@ def test_report_writes_index_tables_and_figures(tmp_path: Path, monkeypatch: pyt
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["preset"] == "smoke"
     assert [e["name"] for e in manifest["experiments"]] == FAST
+    # every parameter, those the preset leaves at their defaults too: 000-first-cell's unprotected first
+    # click and board, which the manifest left out
+    first_cell = manifest["experiments"][1]["parameters"]
+    assert {k: first_cell[k] for k in ("agent", "level", "first_click", "seed", "games_per_cell")} == {
+        "agent": "'trivial'", "level": "'intermediate'", "first_click": "'none'", "seed": "0",
+        "games_per_cell": "2"}
     assert "wrote 3 experiments" in capsys.readouterr().out
 
 
