@@ -46,6 +46,11 @@ def test_report_writes_index_tables_and_figures(tmp_path: Path, monkeypatch: pyt
     assert {k: first_cell[k] for k in ("agent", "level", "first_click", "seed", "games_per_cell")} == {
         "agent": "'trivial'", "level": "'intermediate'", "first_click": "'none'", "seed": "0",
         "games_per_cell": "2"}
+    # the versions that can change the games, and the machine the seconds were timed on
+    from sweeplab.provenance import environment
+
+    assert manifest["environment"] == environment() and set(environment()) >= {"python", "numpy", "numba"}
+    assert manifest["machine"]["cpus"] >= 1 and manifest["machine"]["platform"]
     assert "wrote 3 experiments" in capsys.readouterr().out
 
 

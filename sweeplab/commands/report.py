@@ -3,7 +3,8 @@
 For each experiment of :data:`sweeplab.experiments.EXPERIMENTS` it writes
 ``tables/<name>.csv``, ``figures/<name>.png`` and ``.svg``, and a manifest
 (``manifest.json``: preset, parameters, seconds, package version, git commit and whether
-tracked files were edited, the code's fingerprint);
+tracked files were edited, the code's fingerprint, the versions of Python and of the packages that can
+change games, the machine);
 ``index.md`` maps each seed report's figure to ours, with the report's number
 beside ours where the report states one.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import platform
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import interrupted
-from ..provenance import code_fingerprint, source_commit
+from ..provenance import code_fingerprint, environment, source_commit
 from ..run_directory import atomic_write
 
 __all__ = ["register", "run", "build_report", "index_lines"]
@@ -375,7 +378,8 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     else:
         iterator = names
     commit, dirty = source_commit()
-    made_by = {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint()}
+    made_by = {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint(),
+               "environment": environment(), "machine": _machine()}
     earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
     results: list[dict[str, Any]] = []
     for name in iterator:
@@ -407,9 +411,8 @@ def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict
     """``manifest.json`` and ``index.md`` of the experiments run so far and those kept from ``earlier``.
 
     An earlier report's experiments keep their places, those run again take theirs, new ones come last.
-    Each of ``preset``, ``seed``, ``version``, ``git_commit``, ``git_dirty`` and ``code`` is written at
-    the top when every experiment shares it, else ``"mixed"`` (a record from before records carried
-    their code has none: mixed)."""
+    Each of ``preset``, ``seed`` and :data:`_MADE_BY` is written at the top when every experiment shares
+    it, else ``"mixed"`` (a record from before records carried them has none: mixed)."""
     now = {r["name"]: r for r in results}
     every = [now.pop(r["name"], r) for r in earlier] + list(now.values())
     top: dict[str, Any] = {}
@@ -421,8 +424,15 @@ def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict
     atomic_write(out / "index.md", lambda tmp: tmp.write_text(index + "\n"))
 
 
-#: What each experiment's record says of the code that made it (also at the top when all agree).
-_MADE_BY = ("version", "git_commit", "git_dirty", "code")
+#: What each experiment's record says of the code that made it, the versions that can change its games and
+#: the machine its seconds were timed on (also at the top when all agree).
+_MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "machine")
+
+
+def _machine() -> dict[str, Any]:
+    """The machine a report runs on: its seconds, milliseconds per game and boards per second depend on it."""
+    return {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpus": os.cpu_count()}
 
 
 def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
