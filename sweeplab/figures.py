@@ -126,7 +126,7 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns, source: s
         _report_markers(ax, x, part["report"], label=source if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
     ax.set_ylim(0, 1.1)
-    ax.set_ylabel("win rate")
+    ax.set_ylabel("win rate (bars: Wilson 95% interval)")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(hues) + 1, frameon=False)
 
 
@@ -312,11 +312,12 @@ def scaling_figure(df: pd.DataFrame):
     axes[0, 0].set(xscale="log", xlabel="grid area (cells)", ylabel="ms per game",
                    title=f"runtime against grid area{at_density}")
     axes[0, 0].axvline(300, color="grey", ls=":", label="report 003: B impractical above 300")
-    axes[0, 1].set(xscale="log", xlabel="grid area (cells)", ylabel="fraction of safe cells revealed",
+    revealed = "fraction of safe cells revealed\n(95% interval)"
+    axes[0, 1].set(xscale="log", xlabel="grid area (cells)", ylabel=revealed,
                    title=f"fraction revealed against area{at_density}", ylim=(0, 1.02))
     axes[1, 0].set(xlabel="mine density", ylabel="ms per game",
                    title=f"runtime against density{at_area}")
-    axes[1, 1].set(xlabel="mine density", ylabel="fraction of safe cells revealed",
+    axes[1, 1].set(xlabel="mine density", ylabel=revealed,
                    title=f"fraction revealed against density{at_area}", ylim=(0, 1.02))
     for ax in (axes[0, 0], axes[1, 0]):
         _log_ms_axis(ax)
@@ -461,7 +462,7 @@ def reach_figure(df: pd.DataFrame):
         ax.errorbar(x, rate, yerr=[rate - part["ci_low"], part["ci_high"] - rate], fmt="none", color="#333",
                     capsize=1.5, lw=0.8)
     ax.set_xticks(np.arange(len(boards)), boards)
-    ax.set(ylim=(0, 1.05), ylabel="games won without a guess",
+    ax.set(ylim=(0, 1.05), ylabel="games won without a guess (Wilson 95%)",
            title=f"reach per method (first click {clicks[0] if clicks else '?'}; hatched: no total)")
     ax.legend(fontsize=7, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
     ax = axes[1]
@@ -478,7 +479,7 @@ def reach_figure(df: pd.DataFrame):
     if len(dens):
         h, w = int(dens["height"].iloc[0]), int(dens["width"].iloc[0])
         ax.set_title(f"{h}x{w} boards against mine density (first click {dclick})")
-    ax.set(xlabel="mine density", ylabel="games won without a guess", ylim=(0, 1.05))
+    ax.set(xlabel="mine density", ylabel="games won without a guess (Wilson 95%)", ylim=(0, 1.05))
     ax = axes[2]
     if len(zero):
         table = zero[zero["use_total"] == totals[0]].pivot(index="method", columns="board",

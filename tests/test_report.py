@@ -383,3 +383,17 @@ def test_each_proof_size_table_says_whether_it_is_with_the_total():
         "Proof sizes without the total (SPEC §6: combining steps, distinct rows; median / 90th percentile / "
         "max over the proved cells; every proof checked):",
         "Median [90th percentile] distinct rows per proof, by level, without the total:"]
+
+
+def test_figures_with_error_bars_say_what_interval_they_draw(monkeypatch: pytest.MonkeyPatch):
+    """Every panel with error bars names them (000, 011, 003 and 014-reach drew bare bars; 001 and 004
+    already said "95% interval")."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    rates = pd.DataFrame({"agent": ["trivial", "csp"], "games": [100, 100], "win_rate": [0.6, 0.7],
+                          "ci_low": [0.5, 0.6], "ci_high": [0.7, 0.8], "report": [0.5825, 0.712]})
+    labels = [FIGURES["000-win-rates"](rates).axes[0].get_ylabel()]
+    scaling = FIGURES["003-scaling"](run("003-scaling", preset="smoke"))
+    labels += [ax.get_ylabel() for ax in scaling.axes if ax.containers]
+    reach = FIGURES["014-reach"](run("014-reach", preset="smoke"))
+    labels += [ax.get_ylabel() for ax in reach.axes[:2]]
+    assert len(labels) == 5 and all("95% interval" in label or "Wilson 95%" in label for label in labels)
