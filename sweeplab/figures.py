@@ -96,6 +96,13 @@ def _draws_table(*columns: str) -> Callable[[Callable], Callable]:
     return decorate
 
 
+def _percent():
+    """A tick formatter writing shares of 1 as percentages, for axes whose bars are labelled in %."""
+    import matplotlib.ticker
+
+    return matplotlib.ticker.PercentFormatter(xmax=1.0, decimals=0)
+
+
 def _report_markers(ax, xs, values, label: str | None = "report") -> None:
     values = np.asarray(values, dtype=float)
     keep = np.isfinite(values)
@@ -126,6 +133,7 @@ def _grouped_rates(ax, df: pd.DataFrame, *, group: str, hue: str, sns, source: s
         _report_markers(ax, x, part["report"], label=source if k == 0 else None)
     ax.set_xticks(np.arange(len(groups)), groups)
     ax.set_ylim(0, 1.1)
+    ax.yaxis.set_major_formatter(_percent())  # as the bars' labels
     ax.set_ylabel("win rate (bars: Wilson 95% interval)")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(hues) + 1, frameon=False)
 
@@ -527,6 +535,7 @@ def cascade_figure(df: pd.DataFrame):
         ax.set_xticks(np.arange(len(groups) + 1), [*groups, "published"])
     ax.set(ylim=(0, 1.02), ylabel="share of the decisions after the opening",
            title=f"who decides each cell ({int(df['games'].iloc[0])} games per level)")
+    ax.yaxis.set_major_formatter(_percent())  # as the bars' labels
     ax.legend(fontsize=7, loc="lower left")
     ax = axes[1]
     moves = df[(df["scope"] == "move") & (df["group"] == "all") & (df["source"] != "first")]
@@ -537,6 +546,7 @@ def cascade_figure(df: pd.DataFrame):
         ax.set_xticks(np.arange(len(table)), [f"{m}+" for m in table.index])
     ax.set(xlabel="move number (bin start)", ylabel="share of the decisions", ylim=(0, 1),
            title="by move number, all levels")
+    ax.yaxis.set_major_formatter(_percent())
     fig.tight_layout()
     return fig
 

@@ -397,3 +397,18 @@ def test_figures_with_error_bars_say_what_interval_they_draw(monkeypatch: pytest
     reach = FIGURES["014-reach"](run("014-reach", preset="smoke"))
     labels += [ax.get_ylabel() for ax in reach.axes[:2]]
     assert len(labels) == 5 and all("95% interval" in label or "Wilson 95%" in label for label in labels)
+
+
+def test_rate_axes_read_in_percent_as_the_bars_labels_do(monkeypatch: pytest.MonkeyPatch):
+    """000's and 011's bars and 014-cascade's are labelled "35.5%": their axes read 0%-100%, not 0-1."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    rates = pd.DataFrame({"agent": ["trivial"], "games": [100], "win_rate": [0.355], "ci_low": [0.31],
+                          "ci_high": [0.40], "report": [0.5825]})
+    figures = [FIGURES["000-win-rates"](rates), FIGURES["014-cascade"](run("014-cascade", preset="smoke"))]
+    axes = [figures[0].axes[0], *figures[1].axes]
+    for fig in figures:
+        fig.canvas.draw()
+    for ax in axes:
+        ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+        assert "0%" in ticks and "100%" in ticks and all(t.endswith("%") for t in ticks), ticks
+    assert "35.5%" in {t.get_text() for t in axes[0].texts}
