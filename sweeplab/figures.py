@@ -486,7 +486,8 @@ def reach_figure(df: pd.DataFrame):
                     marker="o", ms=3, capsize=2, label=m if t else None)
     if len(dens):
         h, w = int(dens["height"].iloc[0]), int(dens["width"].iloc[0])
-        ax.set_title(f"{h}x{w} boards against mine density (first click {dclick})")
+        dashed = "; dashed: no total" if not dens["use_total"].astype(bool).all() else ""
+        ax.set_title(f"{h}x{w} boards against mine density (first click {dclick}{dashed})")
     ax.set(xlabel="mine density", ylabel="games won without a guess (Wilson 95%)", ylim=(0, 1.05))
     ax = axes[2]
     if len(zero):
@@ -495,8 +496,9 @@ def reach_figure(df: pd.DataFrame):
         table = table.reindex(index=methods, columns=boards)
         sns.heatmap(table, ax=ax, annot=True, fmt=".2f", cmap="viridis", vmin=0, vmax=1,
                     cbar_kws={"label": "share of safe cells"})
-    ax.set(title=f"safe cells open at the first forced guess (first click {clicks[0] if clicks else '?'})",
-           xlabel="", ylabel="")
+    with_total = "with" if totals and totals[0] else "without"
+    ax.set(title=f"safe cells open at the first forced guess\n(first click {clicks[0] if clicks else '?'}, "
+                 f"{with_total} the total)", xlabel="", ylabel="")
     fig.tight_layout()
     return fig
 

@@ -412,3 +412,16 @@ def test_rate_axes_read_in_percent_as_the_bars_labels_do(monkeypatch: pytest.Mon
         ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
         assert "0%" in ticks and "100%" in ticks and all(t.endswith("%") for t in ticks), ticks
     assert "35.5%" in {t.get_text() for t in axes[0].texts}
+
+
+def test_the_reach_figure_says_what_its_dashed_lines_and_heat_map_show(monkeypatch: pytest.MonkeyPatch):
+    """The density panel's dashed lines (no total) and the heat map's use of the total were unsaid."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    df = run("014-reach", preset="smoke", use_totals=(True, False))
+    fig = FIGURES["014-reach"](df)
+    density, cells = fig.axes[1], fig.axes[2]
+    assert {line.get_linestyle() for line in density.lines} >= {"-", "--"}
+    assert density.get_title().endswith("(first click zero; dashed: no total)")
+    assert cells.get_title().endswith("(first click zero, with the total)")
+    alone = FIGURES["014-reach"](df[df["use_total"]]).axes[1]
+    assert "dashed" not in alone.get_title()
