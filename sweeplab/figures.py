@@ -664,7 +664,7 @@ def boards_figure(df: pd.DataFrame):
     table.plot.barh(stacked=True, ax=axes[1], colormap="tab10", width=0.8)
     axes[1].set(xlabel="boards", ylabel="",
                 title="grade: the first method of the cascade that solves the board")
-    axes[1].legend(fontsize=7, loc="lower right")
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))  # outside: inside it hid bars
     fig.tight_layout()
     return fig
 

@@ -425,3 +425,19 @@ def test_the_reach_figure_says_what_its_dashed_lines_and_heat_map_show(monkeypat
     assert cells.get_title().endswith("(first click zero, with the total)")
     alone = FIGURES["014-reach"](df[df["use_total"]]).axes[1]
     assert "dashed" not in alone.get_title()
+
+
+
+def test_the_grades_legend_hides_no_bar(monkeypatch: pytest.MonkeyPatch):
+    """014-boards' legend sat over the right ends of the beginner bars (their subset grades at quick)."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    cases = [("beginner", m) for m in ("trivial", "subset", "rref", "bounded")] + [("expert", "rref")]
+    df = pd.DataFrame({"level": [lv for lv, _ in cases], "solvable_by": [m for _, m in cases],
+                       "boards_per_second": [200.0, 300, 40, 30, 1], "grade_trivial": [5, 3, 3, 3, 0],
+                       "grade_subset": [0, 2, 2, 2, 3], "grade_rref": [0, 0, 0, 0, 2]})
+    fig = FIGURES["014-boards"](df)
+    fig.canvas.draw()
+    grades = fig.axes[1]
+    legend = grades.get_legend().get_window_extent()
+    bars = [bar.get_window_extent() for bar in grades.patches if bar.get_width()]
+    assert len(bars) == 9 and not any(legend.overlaps(bar) for bar in bars)
