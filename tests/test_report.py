@@ -78,6 +78,11 @@ def test_best_section_shows_the_baseline_speed_and_loss_causes(monkeypatch: pyte
     assert any("not a test against the published rates" in line for line in lines)
     speed = [line for line in lines if line.startswith("| ") and "/ -" in line]
     assert len(speed) == 6 and all(line.count("|") == 9 for line in speed)
+    # the paired difference is in percentage points (+0.33 between 96.0% and 95.7%): the header says so
+    header = next(line for line in lines if line.startswith("| level | first click | best"))
+    assert "| difference (points) |" in header
+    for line, r in zip(speed, df.itertuples(), strict=True):
+        assert line.split(" | ")[5].startswith(f"{100 * r.gain:+.2f} [")
     header = next(i for i, line in enumerate(lines) if line.startswith("Lost games per 100"))
     causes = lines[header + 2].strip("| ").split(" | ")[2:]
     assert causes and set(causes) <= {c.removeprefix("loss: ") for c in df.columns if c.startswith("loss: ")}

@@ -256,7 +256,7 @@ def _best_lines(df: pd.DataFrame) -> list[str]:
              "paired difference with its 95% interval and McNemar's p) and games per CPU second "
              "(loss classification included):", "",
              f"| level | first click | {agent} | {baseline} | only {agent} / only {baseline} | difference "
-             f"| p | games/CPU s, {agent} / {baseline} |", "|---|---|---|---|---|---|---|---|"]
+             f"(points) | p | games/CPU s, {agent} / {baseline} |", "|---|---|---|---|---|---|---|---|"]
     for r in df.itertuples():
         lines.append(f"| {r.level} | {r.first_click} | {_pct(r.win_rate)} | {_pct(r.v1_win_rate)} | "
                      f"+{r.gained} / -{r.lost_vs_v1} | {100 * r.gain:+.2f} [{100 * r.gain_low:+.2f}, "
