@@ -446,3 +446,16 @@ def test_the_grades_legend_hides_no_bar(monkeypatch: pytest.MonkeyPatch):
     legend = grades.get_legend().get_window_extent()
     bars = [bar.get_window_extent() for bar in grades.patches if bar.get_width()]
     assert len(bars) == 9 and not any(legend.overlaps(bar) for bar in bars)
+
+
+def test_the_quick_presets_description_gives_its_real_game_counts():
+    """It said "hundreds to thousands of games per point" while report 004's curves play 12 a point."""
+    from sweeplab.experiments import PRESET_PURPOSES
+
+    curves = ["001-density-score", "003-scaling", "004-density-score"]
+    counts = [EXPERIMENTS[n].parameters("quick")["games"] for n in curves]
+    counts.append(EXPERIMENTS["014-reach"].parameters("quick")["density_games"])
+    rates = [EXPERIMENTS[n].parameters("quick")["games"] for n in ("000-win-rates", "011-best", "014-reach")]
+    assert PRESET_PURPOSES["quick"].startswith(
+        f"{min(counts)} to {max(counts)} games per point on the curves against density or area, "
+        f"{min(rates)} to {max(rates)} per win rate;")
