@@ -256,8 +256,8 @@ def density_scores(
     Every agent plays the same boards at a given noise model and density.
 
     Returns one row per (agent, noise, density): ``agent, noise, density,
-    games, mean_score, sem_score, aborted`` (games the agent could not finish,
-    left out of the mean).
+    games, mean_score, sem_score, aborted`` (games the agent could not finish;
+    they count in the mean with the score they reached, as :func:`_play` keeps every game).
     """
     noise = dict(noise or {"exact": None})
     per_noise = {nz: tuple((noise_densities or {}).get(nz, densities)) for nz in noise}
