@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -321,20 +320,32 @@ def test_the_box_plots_draw_without_seaborns_deprecation_warning():
     plt.close(fig)
 
 
-def test_board_generation_times_no_loading_in_its_first_case():
+def test_board_generation_runs_every_method_before_it_times_a_case(monkeypatch: pytest.MonkeyPatch):
     """The first case of 014-boards was timed with the loading of the methods' code and compiled kernels
-    (about a second: beginner boards solvable by trivial at 5 a second, 60 in a second run).  A fresh
-    process times the same case twice alike."""
-    import subprocess
-    import sys
+    (beginner boards solvable by trivial read 5 a second, 60 on a second run): every method of the cascade
+    and of the cases now runs once before the first timed case."""
+    import sweeplab.boards
+    import sweeplab.noguess
 
-    code = ("from sweeplab import experiments\n"
-            "df = experiments.board_generation(cases=(('beginner', 'trivial'),) * 2, count=5)\n"
-            "print(*df['seconds'])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
-    first, second = (float(v) for v in out.stdout.split())
-    assert first < 3 * second + 0.25, (first, second)
+    calls: list[tuple[str, str]] = []
+    solve, generate = sweeplab.noguess.solve_layout, sweeplab.boards.generate_boards
+
+    def spy_solve(layout, first, method, *args, **kwargs):
+        calls.append(("solve", method))
+        return solve(layout, first, method, *args, **kwargs)
+
+    def spy_generate(*args, **kwargs):
+        calls.append(("generate", kwargs.get("method", "")))
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(sweeplab.noguess, "solve_layout", spy_solve)
+    monkeypatch.setattr(sweeplab.boards, "generate_boards", spy_generate)
+    from sweeplab import experiments
+
+    experiments.board_generation(cases=(("beginner", "rref"),), count=1)
+    first = calls.index(next(c for c in calls if c[0] == "generate"))
+    warmed = {m for kind, m in calls[:first] if kind == "solve"}
+    assert warmed >= {*sweeplab.noguess.CASCADE, "rref"}, calls[:first]
 
 
 def test_the_published_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.MonkeyPatch):
