@@ -53,7 +53,7 @@ from .agents import Agent, make_agent
 from .agents.best import free_coin_flip_cells
 from .errors import InconsistentPositionError, MethodRefused
 from .executor import check_count, root_seed
-from .game import new_game, resolve_board
+from .game import board_arguments, new_game, resolve_board
 from .methods.enumerate import probabilities
 from .positions import COVERED, NOCLUE, Observation, neighbour_counts
 from .referee import referee
@@ -212,7 +212,7 @@ def _unavoidable(obs: Observation, cell: tuple[int, int], p: np.ndarray) -> bool
 def play_losses(
     agent: str | Agent,
     *,
-    level: str | None = "expert",
+    level: str | tuple | None = None,
     shape: tuple[int, int] | None = None,
     mines: int | None = None,
     density: float | None = None,
@@ -224,8 +224,8 @@ def play_losses(
 ) -> pd.DataFrame:
     """Play games as :func:`sweeplab.play` does (same seeds, same games) and classify each loss.
 
-    The board is a ``level``, or (with ``level=None``) a ``shape`` with
-    ``mines`` or ``density``, as in :func:`sweeplab.play`.  Returns one row
+    The board is a ``level`` (expert when no board is given), or a ``shape``
+    with ``mines`` or ``density``, as in :func:`sweeplab.play`.  Returns one row
     per game: ``game``, ``won``, ``guesses`` and, for a lost game, the fields
     of :class:`Loss` (missing for a won game).  ``options`` go to
     :func:`classify_loss`.
@@ -244,8 +244,9 @@ def play_losses(
     defaults = {k: v.default for k, v in inspect.signature(classify_loss).parameters.items() if k in allowed}
     _check_options(**{**defaults, **options})  # before any game: a won game never reads them
     player = make_agent(agent)
-    if shape is not None or mines is not None or density is not None:
-        level = None  # a custom board, as play takes it
+    if level is None and shape is None and mines is None and density is None:
+        level = "expert"
+    level, shape, mines, density = board_arguments(level, shape, mines, density)  # as play reads them
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
     player = player.for_rules(first_click=first_click, shape=(h, w), mines=n_mines)
     # the seed as play reads it (SPEC §3: an int or a Generator), so the games are play's

@@ -489,3 +489,17 @@ def test_summaries_of_no_games_keep_their_columns():
     geo = geometry_summary(geometry_games(level="beginner", games=0))
     assert len(geo) == 0
     assert list(geo.columns) == list(geometry_summary(geometry_games(level="beginner", games=1)).columns)
+
+
+def test_play_losses_reads_the_board_as_play_does():
+    """A level and a shape together were played on the shape in silence (play refuses them); a level
+    written (height, width, mines) was refused."""
+    from sweeplab.losses import play_losses
+
+    with pytest.raises(ValueError, match="give either a level or shape with mines/density, not both"):
+        play_losses("trivial", level="beginner", shape=(6, 6), mines=5, games=1)
+    tuple_level = play_losses("trivial", level=(6, 6, 5), games=4, seed=1)
+    plain = sweeplab.play("trivial", shape=(6, 6), mines=5, games=4, seed=1)
+    assert tuple_level["won"].tolist() == plain["won"].tolist()
+    assert play_losses("trivial", games=1, seed=1)["won"].tolist() == sweeplab.play(
+        "trivial", level="expert", games=1, seed=1)["won"].tolist()
