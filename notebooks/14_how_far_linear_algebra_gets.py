@@ -194,7 +194,7 @@ boards
 #   games with a safe first click, 22% → 14%, +0/−8, p = 0.008 (paired 95% interval −14 to −2 points), by
 #   the same per-comparison standard the strongest effect of the table; elsewhere the differences are within
 #   noise at 40-100 games: 16×16 at 0.20, 25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass
-#   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 57%
+#   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 58%
 #   (+2/−6, p = 0.3). That the total can hurt one RREF pass is possible (the total row changes the
 #   reduced basis, and the row bound rule reads a different set of rows), and it happens on single
 #   positions: on notebook 12's board (beginner, seed 3, zero start,
@@ -208,7 +208,7 @@ boards
 #   (`sweeplab.stats.paired_difference` tests any such pair).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
 #   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
-#   density) exact enumeration still finishes 78%, RREF 57% and single-clue rules 40%; at 25% none.
+#   density) exact enumeration still finishes 78%, RREF 58% and single-clue rules 40%; at 25% none.
 # - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (published about
 #   88%), 10.5% to the pair rule (published about 8%) and 0.8% to guesses (published under 2%); RREF, the
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
