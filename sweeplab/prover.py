@@ -1297,7 +1297,7 @@ def proofs_for(
     use_total : bool, default True
         As passed to the method.
     **options
-        The method's options (``p`` for ``gfp``); ``budget``, ``max_depth``,
+        The method's options (``p`` for ``gfp``, read as the modulus for it only); ``budget``, ``max_depth``,
         ``max_lps`` and ``time_limit`` (the method's own, also the search's) are
         passed to :func:`prove_all`, others are ignored.
 
@@ -1321,6 +1321,7 @@ def proofs_for(
     if not _exact_clues(obs):
         return {}, set()
     style = METHOD_STYLES.get(method, "case")
-    p = 2 if method == "gf2" else int(options.get("p", 7))
+    # only gfp's p is a modulus: another method's option p (a registered one's) means something else
+    p = 2 if method == "gf2" else int(options.get("p", 7)) if method == "gfp" else 7
     extra = {k: options[k] for k in ("budget", "max_depth", "max_lps", "time_limit") if k in options}
     return prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p, **extra)

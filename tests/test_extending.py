@@ -134,6 +134,21 @@ def test_a_wrong_claim_of_a_method_registered_sound_is_named_in_its_proofs(clean
     assert "wrong" in reason and "'liar' is registered sound" in reason
 
 
+def test_a_registered_methods_option_p_is_not_read_as_a_proofs_modulus(clean_registry):
+    """Only gfp's p is a modulus: a method of one's own whose option p is a threshold or a label still
+    gets its proofs."""
+    def via_rref(obs, *, use_total=True, p="exact"):
+        d = deduce(obs, "rref", use_total=use_total)
+        return d.safe, d.mines
+
+    sweeplab.register_method("via-rref", via_rref, sound=True, complete=False)
+    obs = Observation.from_text("??????\n?1122?")
+    for p in ("exact", 0.5):
+        d = deduce(obs, "via-rref", proofs=True, p=p)
+        assert d.cells == {(0, 1), (0, 4)} and not d.unproved
+        assert all(sweeplab.check_proof(obs, proof) for proof in d.proofs.values())
+
+
 def test_dominance_refuses_a_sound_method_that_claims_what_no_layout_forces(clean_registry):
     sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
     positions = [Observation.from_text("??\n?1", mines=1)]
