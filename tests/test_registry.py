@@ -519,6 +519,16 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
         sweeplab.unregister_method("test-gfp-11")
 
 
+def test_a_partial_fixing_what_its_function_does_not_take_is_refused_when_registered():
+    gfp = METHODS["gfp"].function
+    with pytest.raises(ValueError, match=r"method 'test-gfp-q'.* fixes arguments its function does not take "
+                                         r"\(keyword options it takes: \[.*'p'.*\]\)"):
+        sweeplab.register_method("test-gfp-q", functools.partial(gfp, q=11), sound=True, complete=False)
+    with pytest.raises(ValueError, match="'test-gfp-pos'.* does not take"):  # a second positional argument
+        sweeplab.register_method("test-gfp-pos", functools.partial(gfp, 1, 2), sound=True, complete=False)
+    assert "test-gfp-q" not in METHODS and "test-gfp-pos" not in METHODS
+
+
 def test_a_partial_keeps_its_use_total_and_its_time_limit_gives_way_to_untimed_play():
     rref, lp = METHODS["rref"].function, METHODS["lp"].function
     sweeplab.register_method("test-rref-no-total", functools.partial(rref, use_total=False), sound=True,

@@ -330,6 +330,14 @@ def register_method(
                          f"it; choose another name")
     if not callable(function):
         raise ValueError(f"method {name!r}: function must be callable, got {function!r}")
+    if isinstance(function, functools.partial):  # its signature hides what the function does not take
+        try:
+            inspect.signature(function)
+        except ValueError:
+            taken, _ = _signature(function.func)
+            raise ValueError(f"method {name!r}: {function!r} fixes arguments its function does not take "
+                             f"(keyword options it takes: {sorted(taken - {'use_total'}) or 'none'}); fix "
+                             f"only keyword options of the function") from None
     accepted, var_kw = _signature(function)
     if "use_total" not in accepted and not var_kw:
         raise ValueError(f"method {name!r}: function must accept the keyword use_total "
