@@ -5,8 +5,11 @@ The referee owns the :class:`~sweeplab.game.Game`, hands the agent only
 back.  :func:`sweeplab.play`, the corpus, the experiments and the explorer all
 play through :func:`referee`, so a move means the same everywhere: a reveal of
 a cell the agent flagged itself, or a move on a cell no longer covered, changes
-nothing and is skipped; a turn in which no move changes the board ends the game
-as ``"stuck"`` (possible only after wrong flags).
+nothing and is skipped (an earlier move of the same turn may have opened it); a
+turn in which the agent returns no move ends the game as ``"stuck"`` (for the
+reports' agents, possible only after wrong flags: every covered cell is
+flagged), and one in which it returns moves but none changes the board is an
+error naming the agent, as is a move off the board.
 """
 
 from __future__ import annotations
@@ -95,7 +98,8 @@ def referee(
         if on_turn is not None:
             on_turn(turn, obs)
         changed = False
-        for move in agent.next_moves(obs, rng):
+        moves = list(agent.next_moves(obs, rng))
+        for move in moves:
             if game.status != "playing":
                 break
             kind, r, c, _ = move
@@ -125,6 +129,11 @@ def referee(
                                  "allowed: 'reveal', 'flag'")
             changed = True
             yield played
+        if not changed and moves:  # a bug in the agent, as a move off the board: not a game it lost
+            shown = ", ".join(f"{kind} {(r, c)} [{source}]" for kind, r, c, source in moves[:3])
+            raise ValueError(f"agent {agent.name!r} returned only moves that change nothing ({shown}"
+                             f"{', ...' if len(moves) > 3 else ''}): cells already revealed, or flagged; "
+                             f"an agent's moves are on covered, unflagged cells")
         if not changed:
             return "stuck"
     if game.status != "playing":

@@ -266,8 +266,9 @@ def play(
         index, ``won`` (every safe cell opened without stepping on a mine),
         ``status`` (the game's at the end: in score mode a game whose safe cells
         are all open is ``"won"`` even when it stepped on mines, so read ``won``;
-        ``"stuck"`` when the referee ended a game that no longer changed, possible
-        only after wrong flags),
+        ``"stuck"`` when the agent returned no move, as an agent of one's own whose
+        ``guess`` returns ``None``; for the reports' agents possible only after
+        wrong flags),
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
         cells opened), moves, guesses, certain moves by method, wrong claims,
         seconds.

@@ -226,6 +226,30 @@ def test_a_registered_agent_plays_by_name_with_options_on_any_worker_count(clean
         make_agent("edge-first", bias=1)
 
 
+def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clean_registry):
+    """Such a guess changed nothing, and play recorded a lost 'stuck' game without a word."""
+    @dataclasses.dataclass(frozen=True)
+    class OpenGuess(Agent):
+        methods: tuple[str, ...] = ("trivial",)
+
+        def guess(self, obs, rng):
+            return tuple(int(v) for v in np.argwhere(obs.grid >= 0)[0])
+
+    @dataclasses.dataclass(frozen=True)
+    class NoGuess(Agent):
+        methods: tuple[str, ...] = ("trivial",)
+
+        def guess(self, obs, rng):
+            return None
+
+    sweeplab.register_agent("open-guess", OpenGuess)
+    with pytest.raises(ValueError, match=r"agent 'open-guess' returned only moves that change nothing "
+                                         r"\(reveal \(\d+, \d+\) \[guess\]\)"):
+        sweeplab.play("open-guess", level="beginner", games=1, seed=1)
+    games = sweeplab.play(NoGuess(), level="beginner", games=2, seed=1)  # no move at all: stuck (documented)
+    assert set(games["status"]) <= {"stuck", "won"} and "stuck" in set(games["status"])
+
+
 def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
     with pytest.raises(ValueError, match="built-in agent"):
         sweeplab.register_agent("best", _EdgeFirst)
