@@ -224,3 +224,24 @@ def test_recall_by_board_and_density_add_up_to_the_rows(tiny):
     assert "(beginner, intermediate)" in density_axes.get_title()
     panels = [ax for ax in methods_time_figure(rows, columns=3).axes if ax.get_visible()]
     assert [ax.get_title() for ax in panels] == ["trivial", "enumerate"]
+
+
+def test_cli_bench_fails_when_a_method_registered_sound_claims_a_wrong_cell(tiny, tmp_path, capsys):
+    """Its wrong claims were only a number in the table: the bench exited 0, as for a sound method."""
+    def first_covered_safe(obs, *, use_total=True):
+        return {tuple(int(v) for v in np.argwhere(obs.grid == sweeplab.COVERED)[0])}, set()
+
+    corpus = save_corpus(tiny, tmp_path / "c.jsonl")
+    codes = {}
+    for sound in (True, False):
+        sweeplab.register_method("test-liar", first_covered_safe, sound=sound, complete=False, replace=True)
+        try:
+            codes[sound] = main(["bench", "--corpus", str(corpus), "--methods", "trivial,test-liar",
+                                 "--total", "with", "--out", str(tmp_path / "bench"), "--no-progress"])
+        finally:
+            sweeplab.unregister_method("test-liar")
+        err = capsys.readouterr().err
+        assert ("registered sound claimed wrong cells" in err and "'test-liar'" in err) == sound
+    table = pd.read_csv(tmp_path / "bench" / "bench.csv")
+    wrong = table.query("method == 'test-liar' and slice == 'all'").wrong
+    assert codes == {True: 1, False: 0} and wrong.item() > 0  # measured, and a bug only when promised sound

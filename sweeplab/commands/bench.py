@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "exhaustive enumeration: recall, wrong claims, progress share, median/p90 ms and speed "
         "relative to enumerate, per method and slice. Writes bench.csv, bench_positions.csv and "
         "manifest.json to OUT. With --scaling, times methods against board area and density "
-        "instead (scaling.csv). With --peer, also times ms-toollib on the same positions.")
+        "instead (scaling.csv). With --peer, also times ms-toollib on the same positions. Exits 1 "
+        "when a method raised an exception or a method registered sound claimed a wrong cell (bugs).")
     p.add_argument("--corpus", help=f"corpus file (default: {DEFAULT_CORPUS}, of the current directory or "
                    "else the one sweeplab ships)")
     p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
@@ -173,11 +174,18 @@ def run(args: argparse.Namespace) -> int:
             paths.append(out / "peer.csv")
             print("\n" + bench.format_peer(table))
     print("\nwrote " + ", ".join(str(p) for p in paths))
-    failed = summary[summary.slice == "all"].groupby("method", sort=False).errors.sum()
+    overall = summary[summary.slice == "all"]
+    failed = overall.groupby("method", sort=False).errors.sum()
     failed = failed[failed > 0]
     if len(failed):
         counts = ", ".join(f"{m!r} in {n} calls" for m, n in failed.items())
         print(f"sweeplab bench: error: methods raised exceptions (bugs, status 'error' in bench.csv): "
               f"{counts}", file=sys.stderr)
-        return 1
-    return 0
+    # a method registered sound that claims a wrong cell is a bug too (SPEC §4), not a score
+    wrong = overall[overall.sound.eq(True)].groupby("method", sort=False).wrong.sum()
+    wrong = wrong[wrong > 0]
+    if len(wrong):
+        counts = ", ".join(f"{m!r} {n}" for m, n in wrong.items())
+        print(f"sweeplab bench: error: methods registered sound claimed wrong cells (bugs; the 'wrong' "
+              f"column, per position in bench_positions.csv): {counts}", file=sys.stderr)
+    return 1 if len(failed) or len(wrong) else 0
