@@ -21,7 +21,7 @@ import numpy as np
 
 from .agents import Agent, Move
 from .game import FlaggedCellError, Game
-from .positions import Observation
+from .positions import Observation, cell_pair
 
 __all__ = ["Played", "referee"]
 
@@ -103,6 +103,10 @@ def referee(
             if game.status != "playing":
                 break
             kind, r, c, _ = move
+            # a bug in the agent too (a flag at such a cell was skipped as if the cell were revealed)
+            if (type(r) is not int or type(c) is not int) and cell_pair((r, c)) is None:
+                raise ValueError(f"agent {agent.name!r} returned the move {kind} at {(r, c)!r}: row and "
+                                 f"column must be integers")
             if not (0 <= r < h and 0 <= c < w):  # a bug in the agent: not a move the game may skip
                 raise ValueError(f"agent {agent.name!r} returned the move {kind} at {(r, c)}, outside the "
                                  f"{h}x{w} board")

@@ -13,7 +13,7 @@ import pytest
 
 import sweeplab
 from sweeplab import METHODS, MethodRefused, Observation, deduce
-from sweeplab.agents import AGENTS, Agent, make_agent
+from sweeplab.agents import AGENTS, Agent, Move, make_agent
 from sweeplab.agents.base import random_covered
 from sweeplab.cli import main
 from sweeplab.dominance import dominance
@@ -248,6 +248,22 @@ def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clea
         sweeplab.play("open-guess", level="beginner", games=1, seed=1)
     games = sweeplab.play(NoGuess(), level="beginner", games=2, seed=1)  # no move at all: stuck (documented)
     assert set(games["status"]) <= {"stuck", "won"} and "stuck" in set(games["status"])
+
+
+def test_an_agent_moving_at_a_cell_that_is_not_two_integers_is_named(clean_registry):
+    """A guess at (2.0, 3.0) failed without naming the agent, and a flag there was skipped without a word."""
+    @dataclasses.dataclass(frozen=True)
+    class FloatMoves(Agent):
+        methods: tuple[str, ...] = ("trivial",)
+
+        def next_moves(self, obs, rng):
+            r, c = (float(v) for v in np.argwhere(obs.grid == COVERED)[0])
+            return [Move("flag", r, c, "guess"), *super().next_moves(obs, rng)]
+
+    sweeplab.register_agent("float-moves", FloatMoves)
+    with pytest.raises(ValueError, match=r"agent 'float-moves' returned the move flag at \(0\.0, 0\.0\): "
+                                         r"row and column must be integers"):
+        sweeplab.play("float-moves", level="beginner", games=1, seed=1)
 
 
 def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
