@@ -293,6 +293,10 @@ def register_method(
         (``obs`` is an :class:`~sweeplab.Observation`), raise
         :class:`~sweeplab.InconsistentPositionError` when it finds no layout
         fits and :class:`~sweeplab.MethodRefused` for positions it declines.
+        An option ``time_limit`` (a budget in seconds) must accept ``None``,
+        no limit: agents, dominance tables and board grades pass
+        ``time_limit=None`` (:func:`untimed`), so that their results do not
+        depend on the machine's speed.
     sound, complete : bool
         What the method promises; check them with
         :func:`sweeplab.testing.check_sound`.
