@@ -63,27 +63,34 @@ print("densities:", list(both.index))
 (1 - both["lost 0.5"].mean() / both["exact"].mean()).round(3)
 
 # %% [markdown]
-# **Against the report** (numbers from a `quick` run, 12 games per point, every agent on the same boards).
+# **Against the report** (numbers from a `quick` run, 12 games per point, every agent on the same boards;
+# a difference between agents is a paired 95% t interval over those 12 boards, "within noise" when it
+# holds 0).
 #
-# * Exact clues: the improved agent beats the basic one at every density above 0.1 (by up to 0.2 at
-#   density 0.35); the report's plots show the same ordering. The total adds little (+0.002 on
-#   average over the densities, up to +0.04 at density 0.2), mostly at low and medium density — the report's
-#   "knowN" improvement, small because a 10×10 board has few interior cells to compare with the border.
+# * Exact clues: the improved agent beats the basic one from density 0.35 on (by up to 0.2 at density
+#   0.35, [+0.14, +0.26]); at 0.2 its +0.04 is within noise ([-0.01, +0.09]), and at 0.05 the basic agent
+#   is 0.03 ahead, within noise too. The report's plots show the same ordering. The total adds little
+#   (+0.002 on average over the densities; +0.04 [+0.00, +0.08] at density 0.2, -0.04 [-0.08, -0.00] at
+#   0.8, within noise elsewhere) — the report's "knowN" improvement, small because a 10×10 board has few
+#   interior cells to compare with the border.
 # * *Lost clues* (p = 0.5) cost each agent 28–33% of its mean score over densities 0.05–0.8 (the cell
 #   above), 15–20% over 0.05 and 0.2 (the summary table, where boards are easier): half the equations
-#   are gone. The improved agent keeps a small lead, and the total helps more here (fewer clues, so the
-#   global count carries more of the information).
+#   are gone. The improved agent keeps a small lead (ahead at every density, beyond noise only at 0.5:
+#   +0.09 [+0.02, +0.15]), and the total helps more here (+0.03 on average, within noise at each density;
+#   with it the improved agent beats the basic one from 0.2 to 0.65): fewer clues, so the global count
+#   carries more of the information.
 # * *Underestimated clues* (each clue a lower bound, report 004 §4's relaxation to ≥) are played only up
 #   to density 0.2: with many weak inequalities the exact enumeration of the border explodes (a single
 #   10×10 game at density 0.3 can take minutes), which is report 004's own complexity remark made
-#   concrete. From 0.1 to 0.2 the improved agents keep a clear lead over the basic one (at 0.05 they
-#   tie).
+#   concrete. From 0.1 to 0.2 the improved agents keep a clear lead over the basic one (+0.09 to +0.19,
+#   every interval above 0; at 0.05 they tie).
 # * *Overestimated clues* (each clue an upper bound; our addition, not in the report) are the worst model:
 #   an upper bound proves almost nothing and scores are about 0.2 or less from density 0.2 on. The
-#   improved agent still leads up to density 0.2 (0.20 against 0.11 at density 0.2) and does worse
-#   than the basic one from 0.35 on (0.02–0.04 against 0.06–0.10): its probabilities assume every layout
-#   within the bounds is equally likely, which is not how the noise was drawn, so they are miscalibrated,
-#   and the denser the board the more the guesses they pick are mines.
+#   improved agent is ahead at density 0.2 (0.20 against 0.11, within noise: [-0.04, +0.23]) and behind
+#   the basic one from 0.35 on (0.02–0.04 against 0.06–0.10; beyond noise at 0.65, -0.07 [-0.10, -0.04],
+#   at its edge at 0.35 and 0.8): its probabilities assume every layout within the bounds is equally
+#   likely, which is not how the noise was drawn, so they are miscalibrated, and the denser the board the
+#   more the guesses they pick are mines.
 # * Sample size: 10 games per point (the report) gives a standard error of about 0.03 on a mean score
 #   (0.02–0.04 at most points, up to 0.08: our quick run's, scaled to 10 games), so differences under
 #   about 0.06 between neighbouring densities in the report's plots are within that noise.
