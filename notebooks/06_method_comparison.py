@@ -33,7 +33,8 @@ print(f"{rows['id'].nunique()} positions, {len(METHODS)} methods, preset {PRESET
 #
 # One row per method, over every position it answered:
 #
-# - `answered`: positions the method gave an answer for (not refused: `brute` refuses large frontiers);
+# - `answered`: positions the method gave an answer for (not refused: `brute` refuses large frontiers,
+#   and the methods that need exact clues refuse the noisy positions whose numbers are only bounds);
 # - `forced`: cells the position forces (safe or mine in every layout, from enumeration), `found`: how many
 #   of them the method claimed, `recall` = found / forced, and `wrong`: claims that are false (only an
 #   unsound method can have any);
