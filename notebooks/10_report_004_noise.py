@@ -80,10 +80,10 @@ print("densities:", list(both.index))
 #   with it the improved agent beats the basic one from 0.2 to 0.65): fewer clues, so the global count
 #   carries more of the information.
 # * *Underestimated clues* (each clue a lower bound, report 004 §4's relaxation to ≥) are played only up
-#   to density 0.2: with many weak inequalities the exact enumeration of the border explodes (a single
-#   10×10 game at density 0.3 can take minutes), which is report 004's own complexity remark made
-#   concrete. From 0.1 to 0.2 the improved agents keep a clear lead over the basic one (+0.09 to +0.19,
-#   every interval above 0; at 0.05 they tie).
+#   to density 0.2: with many weak inequalities the exact enumeration of the border grows fast (the
+#   slowest of 60 games we timed at densities 0.3–0.5 took 6 s with the total; of 60 at 0.3 without it,
+#   2.4 s), which is report 004's own complexity remark made concrete. From 0.1 to 0.2 the improved
+#   agents keep a clear lead over the basic one (+0.09 to +0.19, every interval above 0; at 0.05 they tie).
 # * *Overestimated clues* (each clue an upper bound; our addition, not in the report) are the worst model:
 #   an upper bound proves almost nothing and scores are about 0.2 or less from density 0.2 on. The
 #   improved agent is ahead at density 0.2 (0.20 against 0.11, within noise: [-0.04, +0.23]) and behind
