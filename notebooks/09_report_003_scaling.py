@@ -19,13 +19,14 @@
 # * "performance" (fraction of squares revealed) against grid area and against density (area 1000 for
 #   A, 300 for B).
 #
-# It states no numbers, only trends: runtime grows with area ($O(n^2)$ for A; $O(n^4)$ for B) and with
-# density (A: "clearly a positive correlation between bomb density and runtime"; B: "a loose positive
-# correlation"); performance falls with density for A ("an obvious negative correlation"), while B does
-# "extremely well" at "abysmally low bomb density" and past that shows "an extremely loose positive
-# correlation between the tiles opened matrix and bomb density". Ours plays classic games with a safe first
-# click: the area sweep at density 0.15 (the report does not give its density there), the density sweep on 306
-# cells (17×18, the near-square board of about 300 cells: height round(√300)) for both algorithms.
+# It states no numbers, only trends: runtime grows with area ($O(n^2)$ for A in its analysis, $O(n^3)$ in
+# its Figure 1 caption; $O(n^4)$ for B) and with density (A: "clearly a positive correlation between bomb
+# density and runtime"; B: "a loose positive correlation"); performance falls with density for A ("an
+# obvious negative correlation"), while B does "extremely well" at "abysmally low bomb density" and past
+# that shows "an extremely loose positive correlation between the tiles opened matrix and bomb density". Ours
+# plays classic games with a safe first click: the area sweep at density 0.15 (the report does not give its
+# density there), the density sweep on 306 cells (17×18, the near-square board of about 300 cells: height
+# round(√300)) for both algorithms.
 
 # %%
 # %matplotlib inline
