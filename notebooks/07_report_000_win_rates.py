@@ -132,7 +132,7 @@ print("edge (0,7) minus interior (7,7):  ", paired_difference(won[(7, 7)], won[(
 print("corner (0,0) minus edge (0,7):    ", paired_difference(won[(0, 7)], won[(0, 0)]))
 
 # %% [markdown]
-# On 3,000 boards (the `quick` preset) the corner and the edge cell each win about 2.4 points more than
+# On 3,000 boards (the `quick` preset) the corner and the edge cell win 2.4 and 2.5 points more than
 # the interior cell (intervals about ±2 points, McNemar p = 0.02 and 0.01), and the corner no more than
 # the edge cell (-0.1 points [-2.1, +1.8]). The report's suspicion holds, and "minor" is the right word:
 # a border first cell is worth a couple of points, not more; the fewer neighbours of a corner add nothing
