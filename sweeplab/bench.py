@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import platform
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -56,7 +55,7 @@ from .corpus import CorpusPosition, corpus_hash, midgame_positions
 from .errors import MethodRefused, unknown_choice
 from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
-from .provenance import source_commit
+from .provenance import machine, source_commit
 
 __all__ = [
     "score_claims",
@@ -476,9 +475,7 @@ def manifest(*, corpus_path: str | Path | None, methods: Sequence[str], **extra:
         "methods": list(methods),
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-            "cpus": multiprocessing.cpu_count(),
+            **machine(),
             "python": sys.version.split()[0],
             "numpy": np.__version__,
             "pandas": pd.__version__,

@@ -38,7 +38,7 @@ from ._source_files import (
 
 __all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
-           "version_differences", "OUTCOME_PACKAGES"]
+           "version_differences", "machine", "OUTCOME_PACKAGES"]
 
 #: The packages whose version can change the games played: numpy's random streams (it does not
 #: promise the same draws across releases), numba's compiled arithmetic, scipy and HiGHS's programs.
@@ -439,6 +439,21 @@ def environment() -> dict[str, str]:
         except PackageNotFoundError:
             out[name] = "not installed"
     return out
+
+
+def machine() -> dict[str, Any]:
+    """The machine a run is timed on (its seconds depend on it): platform, processor and CPU count.
+
+    Examples
+    --------
+    >>> sorted(machine())
+    ['cpus', 'platform', 'processor']
+    """
+    import os
+    import platform
+
+    return {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpus": os.cpu_count()}
 
 
 def version_differences(theirs: dict[str, str]) -> list[str]:

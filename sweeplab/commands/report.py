@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import platform
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import interrupted
-from ..provenance import code_fingerprint, environment, source_commit
+from ..provenance import code_fingerprint, environment, machine, source_commit
 from ..run_directory import atomic_write
 
 __all__ = ["register", "run", "build_report", "index_lines"]
@@ -379,7 +377,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         iterator = names
     commit, dirty = source_commit()
     made_by = {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint(),
-               "environment": environment(), "machine": _machine()}
+               "environment": environment(), "machine": machine()}
     earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
     results: list[dict[str, Any]] = []
     for name in iterator:
@@ -427,12 +425,6 @@ def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict
 #: What each experiment's record says of the code that made it, the versions that can change its games and
 #: the machine its seconds were timed on (also at the top when all agree).
 _MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "machine")
-
-
-def _machine() -> dict[str, Any]:
-    """The machine a report runs on: its seconds, milliseconds per game and boards per second depend on it."""
-    return {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count()}
 
 
 def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
