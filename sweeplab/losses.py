@@ -55,7 +55,7 @@ from .errors import InconsistentPositionError, MethodRefused
 from .executor import check_count, root_seed
 from .game import board_arguments, new_game, resolve_board
 from .methods.enumerate import probabilities
-from .positions import COVERED, NOCLUE, Observation, neighbour_counts
+from .positions import COVERED, NOCLUE, Observation, is_real, neighbour_counts
 from .referee import referee
 from .simulate import agent_generator, game_seeds
 
@@ -196,7 +196,7 @@ def classify_loss(
 def _check_options(*, tolerance, forced, endgame_cells, opening_share) -> None:
     """``ValueError`` naming a threshold of :func:`classify_loss` that is not a number of its range."""
     for name, value in (("tolerance", tolerance), ("forced", forced), ("opening_share", opening_share)):
-        if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value <= 1:
+        if not is_real(value) or not 0 <= value <= 1:
             raise ValueError(f"{name} must be a probability or share, a number within [0, 1], got {value!r}")
     check_count("endgame_cells", endgame_cells)
 
