@@ -52,8 +52,9 @@ for name in ("rref", "rref-reversed", "enumerate"):
 #
 # `sweeplab.testing.check_sound` compares every claim with exact enumeration on small random
 # positions, adversarial ones included (flags, revealed mines, lost clues, clue noise, clues that fit
-# no layout). The report is true when the method never claimed a wrong cell; put
-# `assert check_sound("my-method")` in your own test suite. A deliberately reckless method is caught:
+# no layout). The report is true when the method never claimed a wrong cell (and, for a method
+# registered `complete=True`, never missed a forced one); put `assert check_sound("my-method")` in your
+# own test suite. A deliberately reckless method is caught:
 
 # %%
 PRESET = experiments.preset_from_env()
@@ -69,7 +70,7 @@ def first_covered_is_safe(obs, *, use_total=True):
 
 
 bad = check_sound(first_covered_is_safe, positions=positions)
-print(bad.method, "sound:", bad.ok, "| wrong claims:", bad.wrong_claims)
+print(bad.method, "sound:", bad.sound, "| wrong claims:", bad.wrong_claims)
 print(bad.counterexamples[0])
 
 # %% [markdown]

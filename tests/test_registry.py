@@ -76,11 +76,36 @@ def test_check_sound_passes_the_sound_and_catches_the_unsound(registered):
         assert_sound("test-reckless", positions=positions)
 
 
+def test_check_sound_holds_a_method_registered_complete_to_its_promise():
+    positions = list(random_positions(60, seed=4))
+    sweeplab.register_method("test-overpromised", single_clue, sound=True, complete=True)
+    try:
+        report = check_sound("test-overpromised", positions=positions)
+        assert report.complete and report.sound and not report.ok and report.missed > 0
+        assert str(report).startswith("test-overpromised: INCOMPLETE")
+        # each counterexample is real: enumeration finds a forced cell the method did not claim
+        for ex in report.counterexamples:
+            truth = deduce(ex.observation, "enumerate", use_total=ex.use_total)
+            got = single_clue(ex.observation, use_total=ex.use_total)
+            assert ex.note.startswith("missed forced cells") and truth.cells - set().union(*got)
+        with pytest.raises(AssertionError, match="INCOMPLETE"):
+            assert_sound("test-overpromised", positions=positions)
+        assert check_sound("test-overpromised", positions=positions, complete=False).ok
+    finally:
+        sweeplab.unregister_method("test-overpromised")
+    # a function passed directly promises nothing unless asked
+    assert check_sound(single_clue, positions=positions).ok
+    assert not check_sound(single_clue, positions=positions, complete=True).ok
+    with pytest.raises(ValueError, match="complete"):
+        check_sound(single_clue, positions=positions, complete="yes")
+
+
 @pytest.mark.parametrize("name", sorted(n for n, m in METHODS.items() if m.sound and m.builtin))
 def test_every_sound_builtin_passes_check_sound(name):
     options = {"brute": {"max_variables": 12}}.get(name, {})
     report = check_sound(name, positions=random_positions(60, seed=9), options=options)
     assert report.ok, str(report)
+    assert report.complete == METHODS[name].complete  # the complete ones missed no forced cell
 
 
 def test_unsound_builtin_is_caught():

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ContradictoryClaimError, InconsistentPositionError, InvalidClaimError, MethodRefused
+from ..errors import (ContradictoryClaimError, InconsistentPositionError, InvalidClaimError, MethodRefused,
+                      check_flag)
 from ..methods import deduce, method_info
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
@@ -139,7 +140,7 @@ class Counterexample:
 
 @dataclass(frozen=True)
 class SoundnessReport:
-    """What :func:`check_sound` found; true (``bool(report)``) when the method was never wrong.
+    """What :func:`check_sound` found; true (``bool(report)``) when the method kept its promises.
 
     Attributes
     ----------
@@ -155,9 +156,11 @@ class SoundnessReport:
     claims_on_inconsistent : int
         Cells claimed on positions no layout fits (not wrong, but worthless).
     missed : int
-        Forced cells the method did not find (a complete method must find all).
+        Forced cells the method did not find.
     counterexamples : tuple of Counterexample
         The first few failures, with a reproducer each.
+    complete : bool
+        The method was held to finding every forced cell: then a missed one fails the report too.
     """
 
     method: str
@@ -168,16 +171,25 @@ class SoundnessReport:
     claims_on_inconsistent: int
     missed: int
     counterexamples: tuple[Counterexample, ...]
+    complete: bool = False
+
+    @property
+    def sound(self) -> bool:
+        """No claim was wrong and no consistent position was called inconsistent."""
+        return self.wrong_claims == 0 and self.false_inconsistent == 0
 
     @property
     def ok(self) -> bool:
-        return self.wrong_claims == 0 and self.false_inconsistent == 0
+        """Sound, and when held to completeness, no forced cell missed."""
+        return self.sound and not (self.complete and self.missed)
 
     def __bool__(self) -> bool:
         return self.ok
 
     def __str__(self) -> str:
-        head = (f"{self.method}: {'sound' if self.ok else 'UNSOUND'} on {self.checked} checks "
+        verdict = ("UNSOUND" if not self.sound else "INCOMPLETE" if not self.ok
+                   else "sound and complete" if self.complete else "sound")
+        head = (f"{self.method}: {verdict} on {self.checked} checks "
                 f"({self.wrong_claims} wrong claims, {self.false_inconsistent} false inconsistencies, "
                 f"{self.refused} refused, {self.missed} forced cells missed)")
         return "\n\n".join([head, *map(str, self.counterexamples)])
@@ -190,6 +202,7 @@ def check_sound(
     use_total: Iterable[bool] = (True, False),
     options: dict[str, Any] | None = None,
     keep: int = 5,
+    complete: bool | None = None,
 ) -> SoundnessReport:
     """Compare a method's claims with exact enumeration on many positions.
 
@@ -206,12 +219,17 @@ def check_sound(
         Method options.
     keep : int, default 5
         Counterexamples kept in the report.
+    complete : bool, optional
+        Also fail the report on a forced cell the method misses (calls it
+        refuses are not counted).  Default: the promise the method was
+        registered with (``METHODS[name].complete``); ``False`` for a function
+        passed directly.
 
     Returns
     -------
     SoundnessReport
-        True when no claim was wrong and no consistent position was called
-        inconsistent.
+        True when no claim was wrong, no consistent position was called
+        inconsistent and, when held to completeness, no forced cell was missed.
 
     Examples
     --------
@@ -222,9 +240,18 @@ def check_sound(
     >>> report = check_sound(reckless, positions=random_positions(30, seed=2))
     >>> bool(report), report.wrong_claims > 0
     (False, True)
+
+    A method registered as complete is held to it (``trivial`` is sound, not complete):
+
+    >>> report = check_sound("trivial", positions=random_positions(30, seed=2), complete=True)
+    >>> report.sound, bool(report), report.missed > 0
+    (True, False, True)
     """
     if isinstance(method, str):
-        method_info(method)  # an unknown name fails here, not on the first position
+        registered_complete = method_info(method).complete  # an unknown name fails here, not later
+    else:
+        registered_complete = False
+    complete = registered_complete if complete is None else check_flag("complete", complete)
     name = method if isinstance(method, str) else getattr(method, "__name__", repr(method))
     positions = random_positions(300, seed=0) if positions is None else positions
     totals = tuple(bool(t) for t in use_total)
@@ -266,12 +293,20 @@ def check_sound(
                 stats["on_inconsistent"] += len(safe) + len(mines)
                 continue
             wrong_safe, wrong_mines = safe - truth.safe, mines - truth.mines
+            missed_safe, missed_mines = truth.safe - safe, truth.mines - mines
             stats["wrong"] += len(wrong_safe) + len(wrong_mines)
-            stats["missed"] += len(truth.safe - safe) + len(truth.mines - mines)
-            if (wrong_safe or wrong_mines) and len(found) < keep:
+            stats["missed"] += len(missed_safe) + len(missed_mines)
+            if len(found) >= keep:
+                continue
+            if wrong_safe or wrong_mines:
                 found.append(Counterexample(obs, total, wrong_safe, wrong_mines, note))
+            elif complete and (missed_safe or missed_mines):
+                found.append(Counterexample(obs, total, frozenset(), frozenset(),
+                                            f"missed forced cells: safe {sorted(missed_safe)}, "
+                                            f"mines {sorted(missed_mines)}"))
     return SoundnessReport(name, stats["checked"], stats["wrong"], stats["false_inconsistent"],
-                           stats["refused"], stats["on_inconsistent"], stats["missed"], tuple(found))
+                           stats["refused"], stats["on_inconsistent"], stats["missed"], tuple(found),
+                           complete)
 
 
 def assert_sound(method: str | Callable[..., Any], **kwargs: Any) -> SoundnessReport:
