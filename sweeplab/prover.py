@@ -1283,6 +1283,7 @@ def proofs_for(
     mines: Any,
     *,
     use_total: bool = True,
+    style: str | None = None,
     **options: Any,
 ) -> tuple[dict[Cell, Proof], set[Cell]]:
     """Proofs of a method's claims in its own style (what ``deduce(..., proofs=True)`` calls).
@@ -1296,6 +1297,9 @@ def proofs_for(
         The method's claims.
     use_total : bool, default True
         As passed to the method.
+    style : str, optional
+        Default: the method's own (:data:`METHOD_STYLES`).  ``deduce`` passes
+        ``"case"`` for a function it was given directly, whatever its name.
     **options
         The method's options (``p`` for ``gfp``, read as the modulus for it only); ``budget``, ``max_depth``,
         ``max_lps`` and ``time_limit`` (the method's own, also the search's) are
@@ -1320,8 +1324,8 @@ def proofs_for(
     obs = as_observation(obs)
     if not _exact_clues(obs):
         return {}, set()
-    style = METHOD_STYLES.get(method, "case")
+    style = METHOD_STYLES.get(method, "case") if style is None else style
     # only gfp's p is a modulus: another method's option p (a registered one's) means something else
-    p = 2 if method == "gf2" else int(options.get("p", 7)) if method == "gfp" else 7
+    p = 2 if method == "gf2" else int(options.get("p", 7)) if method == "gfp" and style == "modular" else 7
     extra = {k: options[k] for k in ("budget", "max_depth", "max_lps", "time_limit") if k in options}
     return prove_all(obs, safe, mines, style=style, method=method, use_total=use_total, p=p, **extra)

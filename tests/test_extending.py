@@ -149,6 +149,21 @@ def test_a_registered_methods_option_p_is_not_read_as_a_proofs_modulus(clean_reg
         assert all(sweeplab.check_proof(obs, proof) for proof in d.proofs.values())
 
 
+def test_a_function_given_directly_is_proved_by_cases_whatever_its_name():
+    """deduce takes a function without registering it: one named like a built-in (here "gfp") is not
+    that built-in, so its option p is not read as a modulus, and its proofs still check."""
+    def gfp(obs, *, use_total=True, p="x"):
+        d = deduce(obs, "rref", use_total=use_total)
+        return d.safe, d.mines
+
+    obs = Observation.from_text("??????\n?1122?")
+    d = deduce(obs, gfp, proofs=True, p="x")
+    assert d.method == "gfp" and d.cells == {(0, 1), (0, 4)} and not d.unproved
+    assert all(sweeplab.check_proof(obs, proof) for proof in d.proofs.values())
+    assert all(step["modulus"] is None for proof in d.proofs.values() for step in proof.to_dict()["steps"])
+    assert deduce(obs, "gfp", proofs=True).proofs[(0, 1)].to_dict()["steps"][0]["modulus"] == 7
+
+
 def test_dominance_refuses_a_sound_method_that_claims_what_no_layout_forces(clean_registry):
     sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
     positions = [Observation.from_text("??\n?1", mines=1)]

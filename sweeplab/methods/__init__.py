@@ -681,7 +681,9 @@ def deduce(
         return _deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
 
-    found, over = proofs_for(obs, name, safe, mines, use_total=use_total, **options)
+    # a function given directly is proved by cases, whatever its name (a "gfp" of one's own has no modulus)
+    found, over = proofs_for(obs, name, safe, mines, use_total=use_total,
+                             style=None if info is not None else "case", **options)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
                      frozenset(over), (safe | mines) - frozenset(found))
 

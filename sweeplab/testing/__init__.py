@@ -20,8 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import (ContradictoryClaimError, InconsistentPositionError, InvalidClaimError, MethodRefused,
-                      check_flag)
+from ..errors import (
+    ContradictoryClaimError,
+    InconsistentPositionError,
+    InvalidClaimError,
+    MethodRefused,
+    check_flag,
+)
 from ..methods import deduce, method_info
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
