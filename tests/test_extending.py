@@ -288,7 +288,7 @@ def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
         sweeplab.register_agent("not-an-agent", dict)
     sweeplab.register_agent("edge-first", _EdgeFirst)
     with pytest.raises(ValueError, match="replace=True"):
-        sweeplab.register_agent("edge-first", _EdgeFirst)
+        sweeplab.register_agent("edge-first", _EdgeFirst, summary="another line")
     with pytest.raises(ValueError, match="built in"):
         sweeplab.unregister_agent("csp")
 
@@ -303,6 +303,55 @@ def test_registering_an_agent_refuses_what_cannot_work(clean_registry):
         make_agent("later")
     sweeplab.register_method("test-later-rule", nothing, sound=True, complete=False)
     assert make_agent("later").methods == ("trivial", "test-later-rule")
+
+
+AGENT_CELL = """
+import dataclasses
+from sweeplab.agents import Agent
+from sweeplab.agents.base import random_covered
+
+@dataclasses.dataclass(frozen=True)
+class Cell(Agent):
+    methods: tuple[str, ...] = ("trivial",)
+    margin: int = 1
+
+    def guess(self, obs, rng):
+        return random_covered(obs.grid, rng)
+"""
+
+
+def run_agent_cell(source=AGENT_CELL):
+    """``Cell`` as a notebook cell defines it: a fresh class each run."""
+    namespace = {"__name__": "__main__"}  # where a notebook's cells run
+    exec(compile(source, "<cell>", "exec"), namespace)
+    return namespace["Cell"]
+
+
+@pytest.mark.parametrize("change, registers", [
+    ({}, True),  # the cell run again
+    ({"cls": "same"}, True),  # the same class object again
+    ({"summary": "another line"}, False),
+    ({"sound": False}, False),
+    ({"cls": run_agent_cell(AGENT_CELL.replace("margin: int = 1", "margin: int = 2"))}, False),
+    ({"cls": run_agent_cell(AGENT_CELL.replace("random_covered(obs.grid, rng)", "(0, 0)"))}, False),
+    ({"cls": run_agent_cell(AGENT_CELL + "\n    def extra(self):\n        return 1\n")}, False),
+])
+def test_the_same_agent_definition_registers_again_without_replace(clean_registry, change, registers):
+    """As a method's: a notebook cell that defines an agent class and registers it can run twice."""
+    first = {"cls": run_agent_cell(), "summary": "one line", "sound": True}
+    sweeplab.register_agent("test-cell-agent", **first)
+    again = {**first, "cls": run_agent_cell(), **change}
+    if again["cls"] == "same":
+        again["cls"] = first["cls"]
+    if registers:
+        assert sweeplab.register_agent("test-cell-agent", **again).cls is again["cls"]
+        assert make_agent("test-cell-agent").name == "test-cell-agent"
+        if again["cls"] is not first["cls"]:
+            assert "name" not in vars(first["cls"])  # the replaced class has its own name back
+    else:
+        with pytest.raises(ValueError, match="registered already"):
+            sweeplab.register_agent("test-cell-agent", **again)
+        assert AGENTS["test-cell-agent"].cls is first["cls"]
 
 
 AGENT_PLUGIN = textwrap.dedent('''

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -194,6 +195,36 @@ def test_the_same_definition_registers_again_without_replace(change, registers):
             assert METHODS["test-cell"].function is first["function"]
     finally:
         sweeplab.unregister_method("test-cell")
+
+
+@pytest.mark.parametrize("edit, same", [
+    (("", ""), True),
+    (("return 1  # p", "return 2  # p"), False),  # a property's body
+    (("return 3  # s", "return 4  # s"), False),  # a static method's body
+    (("return 5  # c", "return 6  # c"), False),  # a class method's body
+    (("'doc'", "'other doc'"), True),  # documentation is not compared
+])
+def test_same_class_compares_what_a_class_body_defines(edit, same):
+    from sweeplab.methods import same_class
+
+    source = textwrap.dedent("""
+        class A:
+            'doc'
+            @property
+            def p(self):
+                return 1  # p
+            @staticmethod
+            def s():
+                return 3  # s
+            @classmethod
+            def c(cls):
+                return 5  # c
+    """)
+    first, second = {}, {}
+    exec(source, first)
+    exec(source.replace(*edit), second)
+    assert same_class(first["A"], second["A"]) is same
+    assert not same_class(first["A"], int) and not same_class(first["A"], "A")
 
 
 def test_same_function_compares_closures_and_survives_recursion():

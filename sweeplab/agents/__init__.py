@@ -99,7 +99,9 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     sound : bool, default True
         Its certain moves come from sound methods only.
     replace : bool, default False
-        Replace an earlier registration of ``name`` (never a built-in).
+        Replace an earlier registration of ``name`` (never a built-in).  Not
+        needed to register the same class, or the same definition run again
+        (a notebook cell), with the same summary, reference and promise.
 
     Examples
     --------
@@ -118,7 +120,7 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     'centre'
     >>> unregister_agent("corners")
     """
-    from ..methods import check_name, check_not_taken
+    from ..methods import check_name, check_not_taken, same_class
 
     check_name("an agent", name)
     if not (isinstance(cls, type) and issubclass(cls, Agent) and dataclasses.is_dataclass(cls)):
@@ -127,7 +129,9 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     if not isinstance(sound, bool):
         raise ValueError(f"agent {name!r}: sound must be True or False, got {sound!r}")
     old = _REGISTRY.get(name)
-    check_not_taken("agent", name, old, replace=replace)
+    again = (old is not None and not old.builtin and same_class(old.cls, cls)
+             and (old.summary, old.reference, old.sound) == (str(summary), str(reference), sound))
+    check_not_taken("agent", name, old, replace=replace or again)
     elsewhere = next((a.name for a in _REGISTRY.values() if a.cls is cls and a.name != name), None)
     if elsewhere is not None:
         raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "

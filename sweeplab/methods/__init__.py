@@ -411,6 +411,10 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return False
     if inspect.isfunction(a):
         return _same_function(a, b, seen)
+    if isinstance(a, type):
+        return _same_class(a, b, seen)
+    if isinstance(a, (staticmethod, classmethod, functools.cached_property, property)):
+        return all(_same_value(x, y, seen) for x, y in zip(_wrapped(a), _wrapped(b), strict=True))
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
@@ -419,6 +423,52 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return bool(a == b)
     except Exception:  # noqa: BLE001 -- any comparison error means "not shown equal"
         return False
+
+
+def same_class(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are one class, or one class definition run twice (a notebook cell run again).
+
+    Run twice means the same module, name and bases, and the same attributes:
+    functions (a dataclass's generated ones with their defaults too) by
+    :func:`same_function`, other values by equality.  Docstrings, and the
+    ``name`` that registering an agent sets, are not compared.
+
+    Examples
+    --------
+    >>> source = "class A:\\n    x = 1\\n    def f(self):\\n        return self.x\\n"
+    >>> first, second, third = {}, {}, {}
+    >>> exec(source, first); exec(source, second); exec(source.replace("x = 1", "x = 2"), third)
+    >>> same_class(first["A"], second["A"]), same_class(first["A"], third["A"])
+    (True, False)
+    """
+    return _same_class(a, b, set())
+
+
+#: Class attributes :func:`same_class` does not compare: documentation, bookkeeping that differs between
+#: runs of one definition (descriptors, dataclass records), and the agent name registration sets.
+_CLASS_BOOKKEEPING = frozenset({"__dict__", "__weakref__", "__doc__", "__module__", "__qualname__",
+                                "__dataclass_fields__", "__dataclass_params__", "__firstlineno__",
+                                "__static_attributes__", "name"})
+
+
+def _same_class(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
+    if a is b or (id(a), id(b)) in seen:
+        return True
+    if not (isinstance(a, type) and isinstance(b, type)):
+        return False
+    if (a.__module__, a.__qualname__, a.__bases__) != (b.__module__, b.__qualname__, b.__bases__):
+        return False
+    seen.add((id(a), id(b)))  # a class's methods refer to it (a frozen dataclass's __setattr__)
+    own_a = {k: v for k, v in vars(a).items() if k not in _CLASS_BOOKKEEPING}
+    own_b = {k: v for k, v in vars(b).items() if k not in _CLASS_BOOKKEEPING}
+    return own_a.keys() == own_b.keys() and all(_same_value(own_a[k], own_b[k], seen) for k in own_a)
+
+
+def _wrapped(member: Any) -> tuple[Any, ...]:
+    """The functions a class member wraps (a property's three, a static or class method's one)."""
+    if isinstance(member, property):
+        return member.fget, member.fset, member.fdel
+    return (member.func if isinstance(member, functools.cached_property) else member.__func__,)
 
 
 def check_name(what: str, name: object) -> None:
