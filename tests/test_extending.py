@@ -347,7 +347,7 @@ def test_the_same_agent_definition_registers_again_without_replace(clean_registr
         assert sweeplab.register_agent("test-cell-agent", **again).cls is again["cls"]
         assert make_agent("test-cell-agent").name == "test-cell-agent"
         if again["cls"] is not first["cls"]:
-            assert "name" not in vars(first["cls"])  # the replaced class has its own name back
+            assert first["cls"].name == "Cell"  # the replaced class has its own name back
     else:
         with pytest.raises(ValueError, match="registered already"):
             sweeplab.register_agent("test-cell-agent", **again)
@@ -417,6 +417,30 @@ def test_the_command_line_plays_an_agent_a_plugin_registers(tmp_path: Path, monk
     assert "plugin-agent" in capsys.readouterr().out
 
 
+def test_an_unregistered_subclass_of_a_built_in_is_not_played_under_its_name(clean_registry):
+    """A subclass of best that guesses at random, played directly, was labelled "best" with no options: its
+    games joined best's in any table grouped by agent."""
+    from sweeplab.agents.best import BestAgent
+
+    @dataclasses.dataclass(frozen=True)
+    class Sloppy(BestAgent):
+        def guess(self, obs, rng, p=None):
+            return random_covered(obs.grid, rng)
+
+    @dataclasses.dataclass(frozen=True)
+    class Sloppier(Sloppy):
+        pass
+
+    names = (Sloppy.name, Sloppy().name, Sloppier.name, BestAgent.name)
+    assert names == ("Sloppy", "Sloppy", "Sloppier", "best")
+    games = sweeplab.play(Sloppy(), level="beginner", games=3, seed=1)
+    assert set(games["agent"]) == {"Sloppy"}
+    sweeplab.register_agent("sloppy", Sloppy)
+    assert (Sloppy.name, Sloppier.name) == ("sloppy", "Sloppier")
+    sweeplab.unregister_agent("sloppy")
+    assert Sloppy.name == "Sloppy"
+
+
 def test_a_class_takes_one_registered_name_at_a_time_and_gets_its_own_back(clean_registry):
     @dataclasses.dataclass(frozen=True)
     class Plain(Agent):
@@ -427,7 +451,7 @@ def test_a_class_takes_one_registered_name_at_a_time_and_gets_its_own_back(clean
     with pytest.raises(ValueError, match="registered as 'plain-a' already.*subclass"):
         sweeplab.register_agent("plain-b", Plain)
     sweeplab.unregister_agent("plain-a")
-    assert Plain.name == "agent"  # Agent's, inherited again
+    assert Plain.name == "Plain"  # its class name again (not Agent's "agent")
     sweeplab.register_agent("plain-b", Plain)  # renaming a registration works
 
     @dataclasses.dataclass(frozen=True)

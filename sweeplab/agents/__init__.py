@@ -137,8 +137,8 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
         raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "
                          f"'agent' column); register a subclass for another name "
                          f"(class Other({cls.__name__}): pass), or unregister {elsewhere!r} first")
-    own = _OWN_NAMES[cls] if cls in _OWN_NAMES else vars(cls).get("name")  # as the class was written
-    if own is not None and own != name:
+    own = _OWN_NAMES[cls] if cls in _OWN_NAMES else vars(cls)["name"]  # as written, or its class name
+    if isinstance(own, str) and own != name:
         raise ValueError(f"agent {name!r}: the class names itself {own!r} (its games' 'agent' column); "
                          f"register it under that name, or drop its name attribute")
     if old is not None:
@@ -161,18 +161,15 @@ def unregister_agent(name: str) -> None:
     _forget(info.cls)
 
 
-#: The ``name`` each registered class had before :func:`register_agent` set it (``None``: inherited).
-_OWN_NAMES: dict[type[Agent], str | None] = {}
+#: The ``name`` each registered class had before :func:`register_agent` set it (as its body wrote it, or
+#: the descriptor naming it after its class).
+_OWN_NAMES: dict[type[Agent], object] = {}
 
 
 def _forget(cls: type[Agent]) -> None:
     """Give a class that is no longer registered the name it had before."""
     if cls in _OWN_NAMES:
-        own = _OWN_NAMES.pop(cls)
-        if own is None:
-            del cls.name
-        else:
-            cls.name = own
+        cls.name = _OWN_NAMES.pop(cls)  # type: ignore[assignment]  # a string, or the class-name descriptor
 
 
 def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:

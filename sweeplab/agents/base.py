@@ -250,6 +250,20 @@ def moves_from(safe, mines, source: str) -> list[Move]:
 _new = tuple.__new__
 
 
+class _ClassName:
+    """The ``name`` of an agent class whose body gives none: the class's own name, in every subclass too.
+
+    So an unregistered subclass of a built-in played directly is not taken for it in the games'
+    ``agent`` column (a ``class Mine(BestAgent)`` played as ``"best"`` would join ``best``'s games).
+    """
+
+    def __get__(self, agent: object, cls: type) -> str:
+        return cls.__name__
+
+
+_CLASS_NAME: Any = _ClassName()
+
+
 @dataclass(frozen=True)
 class Agent:
     """Base class: a first move, a chain of deduction methods, and a guess.
@@ -297,6 +311,8 @@ class Agent:
     # loose noisy bounds is ~5x faster than searching ten times longer (same results).
     max_nodes: int = 200_000
 
+    #: The games' ``agent`` column.  A subclass that gives none is named after its class
+    #: (:class:`_ClassName`), and a registered one after its registration.
     name: ClassVar[str] = "agent"
     #: Allowed values of options, checked on construction: ``(low, high)`` for a number (``None``:
     #: unbounded), a tuple of choices for a string.  A subclass extends its parent's.
@@ -306,6 +322,11 @@ class Agent:
     refusals_stop: ClassVar[bool] = False
     #: Options of the base class an agent never reads: :func:`~sweeplab.agents.make_agent` refuses them.
     unused_options: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in vars(cls):  # not its parent's name: a subclass of "best" is not "best"
+            cls.name = _CLASS_NAME
 
     def __post_init__(self) -> None:
         check_option_types(self)
