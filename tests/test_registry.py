@@ -94,6 +94,12 @@ def test_check_sound_holds_a_method_registered_complete_to_its_promise():
         assert check_sound("test-overpromised", positions=positions, complete=False).ok
     finally:
         sweeplab.unregister_method("test-overpromised")
+    # wrong claims come first among the counterexamples kept, though a missed cell comes first here
+    # (reckless claims (0, 1) safe, rightly, and misses the other two cells the 0 makes safe)
+    both = check_sound(reckless, positions=[Observation.from_text("0?\n??"), *positions], complete=True,
+                       keep=3)
+    assert not both.sound and both.missed and len(both.counterexamples) == 3
+    assert both.counterexamples[0].wrong_safe and str(both).startswith("reckless: UNSOUND")
     # a function passed directly promises nothing unless asked
     assert check_sound(single_clue, positions=positions).ok
     assert not check_sound(single_clue, positions=positions, complete=True).ok

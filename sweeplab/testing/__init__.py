@@ -264,6 +264,7 @@ def check_sound(
     stats = dict.fromkeys(("checked", "wrong", "false_inconsistent", "refused", "on_inconsistent",
                            "missed"), 0)
     found: list[Counterexample] = []
+    missed: list[Counterexample] = []  # shown after every wrong answer kept: a wrong claim is worse
     for obs in positions:
         for total in totals:
             try:
@@ -301,17 +302,15 @@ def check_sound(
             missed_safe, missed_mines = truth.safe - safe, truth.mines - mines
             stats["wrong"] += len(wrong_safe) + len(wrong_mines)
             stats["missed"] += len(missed_safe) + len(missed_mines)
-            if len(found) >= keep:
-                continue
-            if wrong_safe or wrong_mines:
+            if (wrong_safe or wrong_mines) and len(found) < keep:
                 found.append(Counterexample(obs, total, wrong_safe, wrong_mines, note))
-            elif complete and (missed_safe or missed_mines):
-                found.append(Counterexample(obs, total, frozenset(), frozenset(),
-                                            f"missed forced cells: safe {sorted(missed_safe)}, "
-                                            f"mines {sorted(missed_mines)}"))
+            elif complete and (missed_safe or missed_mines) and len(missed) < keep:
+                missed.append(Counterexample(obs, total, frozenset(), frozenset(),
+                                             f"missed forced cells: safe {sorted(missed_safe)}, "
+                                             f"mines {sorted(missed_mines)}"))
     return SoundnessReport(name, stats["checked"], stats["wrong"], stats["false_inconsistent"],
-                           stats["refused"], stats["on_inconsistent"], stats["missed"], tuple(found),
-                           complete)
+                           stats["refused"], stats["on_inconsistent"], stats["missed"],
+                           tuple([*found, *missed][:keep]), complete)
 
 
 def assert_sound(method: str | Callable[..., Any], **kwargs: Any) -> SoundnessReport:
