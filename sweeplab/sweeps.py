@@ -341,8 +341,8 @@ def _as_started(outdir: Path, points: list[Mapping[str, Any]]) -> list[Mapping[s
 
 def _games_key(point: Mapping[str, Any]) -> str:
     """What decides a point's games: the board it comes to, the rules with play's defaults and the agent
-    with every option (``mines=10`` and ``10.0``, a level and its shape, a default given or not, the
-    first move as the cell it opens)."""
+    (its registered name and class) with every option (``mines=10`` and ``10.0``, a level and its shape,
+    a default given or not, the first move as the cell it opens)."""
     defaults = inspect.signature(play).parameters
     try:
         kwargs = _play_kwargs(point)
@@ -361,7 +361,9 @@ def _games_key(point: Mapping[str, Any]) -> str:
     # every option, shown in the repr or not (a plugin's field(repr=False) still decides its games)
     options = ([(f.name, getattr(player, f.name)) for f in dataclasses.fields(player)]
                if dataclasses.is_dataclass(player) else player)
-    return repr((board, rules, type(player).__module__, type(player).__qualname__, options))
+    # the agent by its registered name too: two classes of one module and qualname (made by one factory
+    # function, or defined in two notebook cells) are different agents under two names
+    return repr((board, rules, player.name, type(player).__module__, type(player).__qualname__, options))
 
 
 def same_games(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

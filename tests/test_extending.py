@@ -397,6 +397,35 @@ def test_a_sweep_of_a_registered_agent_records_its_code_and_refuses_to_resume_un
         run_sweep(points, games=6, seed=1, out=tmp_path / "run", workers=1, progress=False)
 
 
+def _cell_guesser(last: bool) -> type[Agent]:
+    """One factory's classes: the same module and qualname, other guesses."""
+    @dataclasses.dataclass(frozen=True)
+    class Fixed(Agent):
+        def guess(self, obs, rng):
+            covered = np.argwhere(obs.grid == COVERED)
+            return tuple(int(v) for v in covered[-1 if last else 0])
+
+    return Fixed
+
+
+def test_two_registered_agents_of_one_qualname_are_two_sweep_points(clean_registry, tmp_path: Path):
+    """Points were told apart by the agent's module and qualname: two classes of one factory, registered
+    under two names, were refused as one point, and a sweep of the second resumed the first's directory,
+    serving its games."""
+    from sweeplab.sweeps import run_sweep, same_games
+
+    sweeplab.register_agent("first-covered", _cell_guesser(False))
+    sweeplab.register_agent("last-covered", _cell_guesser(True))
+    first, last = ({"agent": a, "level": "beginner"} for a in ("first-covered", "last-covered"))
+    assert not same_games(first, last)
+    assert same_games(first, {**first, "first_move": "random"})  # one agent written two ways still is one
+    both = run_sweep([first, last], games=2, workers=1, progress=False)
+    assert list(both.drop_duplicates("point")["agent"]) == ["first-covered", "last-covered"]
+    run_sweep([first], games=2, out=tmp_path, workers=1, progress=False)
+    with pytest.raises(ValueError, match="holds another sweep"):
+        run_sweep([last], games=2, out=tmp_path, workers=1, progress=False)
+
+
 def test_a_sweep_point_holding_an_agent_object_says_to_register_it():
     from sweeplab.sweeps import run_sweep
 
