@@ -295,6 +295,19 @@ def test_method_seconds_collects_per_method():
     assert set(outer) == {"trivial", "rref"} and set(inner) == {"rref"}
 
 
+def test_a_function_given_directly_is_not_timed_as_the_method_it_is_named_after():
+    """A function of one's own named ``rref``, given to deduce, had its seconds added to the built-in
+    rref's clock (a game's ``seconds_rref``) though rref never ran."""
+    def rref(obs, *, use_total=True):
+        d = deduce(obs, "trivial", use_total=use_total)
+        return d.safe, d.mines
+
+    with method_seconds() as clock:
+        assert deduce("???\n121", rref).method == "rref"
+        assert deduce("???\n121", lambda obs, *, use_total=True: (set(), set())).method == "<lambda>"
+    assert set(clock) == {"trivial"}  # the method it called is timed
+
+
 def test_chain_agent_with_a_registered_method_plays(registered):
     df = sweeplab.play("chain", methods=["test-single"], level="beginner", games=4, seed=3)
     assert len(df) == 4 and df["certain_test_single"].sum() > 0

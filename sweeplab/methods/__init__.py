@@ -589,6 +589,9 @@ _CLOCKS: ContextVar[tuple[dict[str, float], ...]] = ContextVar("sweeplab_method_
 class method_seconds:  # noqa: N801 - used like a function: ``with method_seconds() as clock``
     """Collect the seconds :func:`deduce` spends per method inside a ``with`` block.
 
+    Methods are those of :data:`METHODS`, by name; a function given to :func:`deduce` directly is
+    not one (its ``__name__``, perhaps a method's, does not name it), and is not counted here.
+
     A class rather than a generator-based context manager: it is entered once per game played.
 
     Examples
@@ -709,7 +712,8 @@ def deduce(
                      f"{obs.to_text()}")
         raise
     seconds = time.perf_counter() - start
-    for clock in _CLOCKS.get():
+    # clocks are kept by method name: a function given directly has none (its own name may be a method's)
+    for clock in _CLOCKS.get() if info is not None else ():
         clock[name] = clock.get(name, 0.0) + seconds
     probabilities = None
     try:
