@@ -351,10 +351,14 @@ def summarize(rows: pd.DataFrame, *, infos: Sequence[MethodInfo] | None = None) 
     ``proof_rows``, ``case_share`` (share of proved cells whose proof needs
     an ``assume`` or a ``split``) and ``proof_median_ms`` (proof search per
     position).
+
+    ``infos``: the :class:`MethodInfo` given to :func:`run_bench` directly; their promises (``sound``,
+    ``complete``) are read before those of a registered method of the same name.
     """
     if rows.empty:
         raise ValueError("no bench rows to summarize")
-    info_by_name = {i.name: i for i in (infos or [])} | dict(METHODS)
+    # the MethodInfo given is the method benched under its name, even one a registered method also has
+    info_by_name = dict(METHODS) | {i.name: i for i in (infos or [])}
     ref = rows[(rows.method == "enumerate") & (rows.status == "ok")].set_index(["id", "use_total"]).ms
     both = pd.concat([rows, rows.assign(slice="all")], ignore_index=True)
     out = []

@@ -76,6 +76,17 @@ def test_a_wrong_method_is_caught(tiny, monkeypatch):
     assert row.wrong == expected and row.recall == 0 and row.progress_share == 0
 
 
+def test_a_method_given_directly_keeps_its_promises_under_a_registered_name(tiny, monkeypatch):
+    """An unsound MethodInfo named "rref" was summarised as sound, the registered rref's promise."""
+    def rref(obs, *, use_total=True):
+        d = sweeplab.deduce(obs, "lstsq", use_total=use_total)
+        return d.safe, d.mines
+
+    mine = _fake(monkeypatch, "rref", rref, sound=False)
+    table = summarize(run_bench(tiny[:2], methods=[mine], totals=[True]), infos=[mine])
+    assert set(table.method) == {"rref"} and not table.sound.any()
+
+
 def test_refusals_and_errors_are_counted_not_raised(tiny, monkeypatch):
     def refuse(obs, *, use_total=True):
         raise MethodRefused("too large for this test")
