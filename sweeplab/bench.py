@@ -117,6 +117,11 @@ def _resolve(methods: Sequence[str | MethodInfo] | None) -> list[MethodInfo]:
             out.append(METHODS[m])
         else:
             raise ValueError(unknown_choice("method", m, METHODS))
+        twice = [i for i in out[:-1] if i.name == out[-1].name]
+        if twice:  # the rows, time budgets and summary are kept by method name: they would mix
+            what = "twice" if twice[0] is out[-1] else "by two methods (a MethodInfo and another)"
+            raise ValueError(f"methods name {out[-1].name!r} {what}; bench rows are kept by method name, "
+                             f"so give each method once, under a name of its own")
     return out
 
 

@@ -87,6 +87,20 @@ def test_a_method_given_directly_keeps_its_promises_under_a_registered_name(tiny
     assert set(table.method) == {"rref"} and not table.sound.any()
 
 
+def test_two_methods_of_one_name_are_refused(tiny, monkeypatch, tmp_path, capsys):
+    """Rows are kept by method name: a MethodInfo named "rref" benched beside the registered rref gave rows
+    no table could tell apart (and one shared time budget); "rref" given twice counted its positions twice."""
+    mine = _fake(monkeypatch, "rref", lambda obs, *, use_total=True: (set(), set()))
+    with pytest.raises(ValueError, match="'rref' by two methods.*name of its own"):
+        run_bench(tiny[:1], methods=[mine, "rref"], totals=[True])
+    with pytest.raises(ValueError, match="'trivial' twice"):
+        run_bench(tiny[:1], methods=["trivial", "rref", "trivial"], totals=[True])
+    corpus = save_corpus(tiny[:1], tmp_path / "c.jsonl")
+    assert main(["bench", "--corpus", str(corpus), "--methods", "rref,rref", "--out", str(tmp_path / "b"),
+                 "--no-progress"]) == 2
+    assert "'rref' twice" in capsys.readouterr().err
+
+
 def test_refusals_and_errors_are_counted_not_raised(tiny, monkeypatch):
     def refuse(obs, *, use_total=True):
         raise MethodRefused("too large for this test")
