@@ -164,6 +164,20 @@ def test_a_function_given_directly_is_proved_by_cases_whatever_its_name():
     assert deduce(obs, "gfp", proofs=True).proofs[(0, 1)].to_dict()["steps"][0]["modulus"] == 7
 
 
+def test_a_methods_own_option_budget_is_not_read_as_the_proofs_size_budget(clean_registry):
+    """A registered method with an option budget of its own (0: no cap, say) had every claim called over
+    the proofs' size budget: the prover read the option as its budget, not the documented one."""
+    def capped(obs, *, use_total=True, budget=None, max_depth=None, max_lps=None):
+        d = deduce(obs, "trivial", use_total=use_total)
+        return d.safe, d.mines
+
+    sweeplab.register_method("capped", capped, sound=True, complete=False)
+    obs = Observation.from_text("??1\n111", mines=1)
+    for method in ("capped", capped):
+        d = deduce(obs, method, proofs=True, budget=0, max_depth=0, max_lps=0)
+        assert d.cells == {(0, 0), (0, 1)} and len(d.proofs) == 2 and not d.over_budget and not d.unproved
+
+
 def test_dominance_refuses_a_sound_method_that_claims_what_no_layout_forces(clean_registry):
     sweeplab.register_method("liar", first_covered_safe, sound=True, complete=False)
     positions = [Observation.from_text("??\n?1", mines=1)]

@@ -735,11 +735,18 @@ def deduce(
         return _deduction(safe, mines, name, seconds, probabilities, consistent)
     from ..prover import proofs_for
 
-    # a function given directly is proved by cases, whatever its name (a "gfp" of one's own has no modulus)
+    # a function given directly is proved by cases, whatever its name (a "gfp" of one's own has no modulus);
+    # the proofs' size budget is the documented one: a method's own option budget, max_depth or max_lps
+    # (only a method that takes them gets here with them) means something else to it
+    own = {k: v for k, v in options.items() if k not in _PROVER_BUDGETS}
     found, over = proofs_for(obs, name, safe, mines, use_total=use_total,
-                             style=None if info is not None else "case", **options)
+                             style=None if info is not None else "case", **own)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
                      frozenset(over), (safe | mines) - frozenset(found))
+
+
+#: Options of :func:`sweeplab.prover.proofs_for` that size its search, never taken from a method's options.
+_PROVER_BUDGETS = ("budget", "max_depth", "max_lps")
 
 
 def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, seconds: float,
