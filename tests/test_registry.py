@@ -594,6 +594,20 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
         sweeplab.unregister_method("test-gfp-11")
 
 
+def test_the_readmes_partial_registered_again_is_the_same_definition():
+    """The README's ``register_method("gfp-11", functools.partial(f, p=11), ...)``, its cell run twice, was
+    refused (a new partial object each run); another fixed value, or another function, still needs replace."""
+    gfp, rref = METHODS["gfp"].function, METHODS["rref"].function
+    try:
+        for _ in range(2):
+            sweeplab.register_method("test-gfp-11", functools.partial(gfp, p=11), sound=True, complete=False)
+        for other in (functools.partial(gfp, p=13), functools.partial(gfp, p=11.0), functools.partial(rref)):
+            with pytest.raises(ValueError, match="registered already"):
+                sweeplab.register_method("test-gfp-11", other, sound=True, complete=False)
+    finally:
+        sweeplab.unregister_method("test-gfp-11")
+
+
 def test_a_partial_fixing_what_its_function_does_not_take_is_refused_when_registered():
     gfp = METHODS["gfp"].function
     with pytest.raises(ValueError, match=r"method 'test-gfp-q'.* fixes arguments its function does not take "

@@ -370,7 +370,8 @@ def same_function(a: object, b: object) -> bool:
 
     Run twice means the same module, name, code (line numbers included,
     file names not), defaults and closure; what the code reads from its
-    globals is not compared.
+    globals is not compared.  Two ``functools.partial`` are one when their
+    functions are and they fix the same arguments.
 
     Examples
     --------
@@ -388,6 +389,9 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
     own closure)."""
     if a is b or (id(a), id(b)) in seen:
         return True
+    if isinstance(a, functools.partial) and isinstance(b, functools.partial):  # README's gfp-11, run twice
+        return (type(a) is type(b) and _same_function(a.func, b.func, seen)
+                and _same_value(a.args, b.args, seen) and _same_value(a.keywords, b.keywords, seen))
     if not (inspect.isfunction(a) and inspect.isfunction(b)):
         return False
     if (a.__module__, a.__qualname__, a.__code__) != (b.__module__, b.__qualname__, b.__code__):
@@ -409,7 +413,7 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return True
     if type(a) is not type(b):
         return False
-    if inspect.isfunction(a):
+    if inspect.isfunction(a) or isinstance(a, functools.partial):
         return _same_function(a, b, seen)
     if isinstance(a, type):
         return _same_class(a, b, seen)
