@@ -107,6 +107,35 @@ def test_check_sound_holds_a_method_registered_complete_to_its_promise():
         check_sound(single_clue, positions=positions, complete="yes")
 
 
+def test_check_sound_holds_a_complete_method_to_finding_that_no_layout_fits():
+    """A method registered complete that answered a position no layout fits (here: nothing claimed) passed
+    as "sound and complete", though deduce reports consistent=True for a complete method's answers."""
+    def blind(obs, *, use_total=True):
+        try:
+            d = deduce(obs, "enumerate", use_total=use_total, time_limit=None)
+        except InconsistentPositionError:
+            return set(), set()
+        return d.safe, d.mines
+
+    inconsistent = Observation.from_text("??0", mines=2)  # the 0 leaves no room for two mines
+    positions = [inconsistent, *random_positions(40, seed=3, noise=False)]
+    sweeplab.register_method("test-blind", blind, sound=True, complete=True)
+    try:
+        assert deduce(inconsistent, "test-blind").consistent is True  # what the promise makes deduce say
+        report = check_sound("test-blind", positions=positions)
+        assert report.sound and not report.ok and report.missed == 0 and report.missed_inconsistent > 0
+        assert str(report).startswith("test-blind: INCOMPLETE") and "not detected" in str(report)
+        ex = report.counterexamples[0]
+        assert ex.observation is inconsistent and ex.note == "did not find that no layout fits"
+        assert check_sound("test-blind", positions=positions, complete=False).ok
+    finally:
+        sweeplab.unregister_method("test-blind")
+    # the complete built-ins say so on every such position
+    for name in ("milp", "enumerate", "brute"):
+        report = check_sound(name, positions=positions)
+        assert report.ok and report.missed_inconsistent == 0, str(report)
+
+
 @pytest.mark.parametrize("name", sorted(n for n, m in METHODS.items() if m.sound and m.builtin))
 def test_every_sound_builtin_passes_check_sound(name):
     options = {"brute": {"max_variables": 12}}.get(name, {})

@@ -128,7 +128,8 @@ def half_revealed(size: int, *, density: float = 0.15, seed: int = 0, revealed: 
 
 @dataclass(frozen=True)
 class Counterexample:
-    """A position where a method claimed a cell that is not forced that way (or a wrong verdict)."""
+    """A position where a method claimed a cell that is not forced that way (or a wrong verdict), or,
+    held to completeness, missed a forced cell or that no layout fits (said in ``note``)."""
 
     observation: Observation
     use_total: bool
@@ -166,6 +167,11 @@ class SoundnessReport:
         The first few failures, with a reproducer each.
     complete : bool
         The method was held to finding every forced cell: then a missed one fails the report too.
+    missed_inconsistent : int
+        Positions no layout fits that the method answered without saying so
+        (:class:`~sweeplab.InconsistentPositionError`): a complete method must
+        (``deduce`` reports ``consistent=True`` for its answers), so, when held
+        to completeness, one fails the report too.
     """
 
     method: str
@@ -177,6 +183,7 @@ class SoundnessReport:
     missed: int
     counterexamples: tuple[Counterexample, ...]
     complete: bool = False
+    missed_inconsistent: int = 0
 
     @property
     def sound(self) -> bool:
@@ -185,8 +192,8 @@ class SoundnessReport:
 
     @property
     def ok(self) -> bool:
-        """Sound, and when held to completeness, no forced cell missed."""
-        return self.sound and not (self.complete and self.missed)
+        """Sound, and when held to completeness, no forced cell nor position no layout fits missed."""
+        return self.sound and not (self.complete and (self.missed or self.missed_inconsistent))
 
     def __bool__(self) -> bool:
         return self.ok
@@ -196,7 +203,9 @@ class SoundnessReport:
                    else "sound and complete" if self.complete else "sound")
         head = (f"{self.method}: {verdict} on {self.checked} checks "
                 f"({self.wrong_claims} wrong claims, {self.false_inconsistent} false inconsistencies, "
-                f"{self.refused} refused, {self.missed} forced cells missed)")
+                f"{self.refused} refused, {self.missed} forced cells missed"
+                + (f", {self.missed_inconsistent} inconsistent positions not detected)"
+                   if self.missed_inconsistent else ")"))
         return "\n\n".join([head, *map(str, self.counterexamples)])
 
 
@@ -225,8 +234,10 @@ def check_sound(
     keep : int, default 5
         Counterexamples kept in the report.
     complete : bool, optional
-        Also fail the report on a forced cell the method misses (calls it
-        refuses are not counted).  Default: the promise the method was
+        Also fail the report on a forced cell the method misses, or a
+        position no layout fits that it answers without raising
+        :class:`~sweeplab.InconsistentPositionError` (calls it refuses are
+        not counted).  Default: the promise the method was
         registered with (``METHODS[name].complete``); ``False`` for a function
         passed directly.
 
@@ -262,7 +273,7 @@ def check_sound(
     totals = tuple(bool(t) for t in use_total)
     options = dict(options or {})
     stats = dict.fromkeys(("checked", "wrong", "false_inconsistent", "refused", "on_inconsistent",
-                           "missed"), 0)
+                           "missed", "missed_inconsistent"), 0)
     found: list[Counterexample] = []
     missed: list[Counterexample] = []  # shown after every wrong answer kept: a wrong claim is worse
     for obs in positions:
@@ -297,6 +308,11 @@ def check_sound(
             stats["checked"] += 1
             if truth is None:
                 stats["on_inconsistent"] += len(safe) + len(mines)
+                if not note:  # answered as if some layout fitted (a contradiction claimed says none does)
+                    stats["missed_inconsistent"] += 1
+                    if complete and len(missed) < keep:
+                        missed.append(Counterexample(obs, total, frozenset(), frozenset(),
+                                                     "did not find that no layout fits"))
                 continue
             wrong_safe, wrong_mines = safe - truth.safe, mines - truth.mines
             missed_safe, missed_mines = truth.safe - safe, truth.mines - mines
@@ -310,7 +326,7 @@ def check_sound(
                                              f"mines {sorted(missed_mines)}"))
     return SoundnessReport(name, stats["checked"], stats["wrong"], stats["false_inconsistent"],
                            stats["refused"], stats["on_inconsistent"], stats["missed"],
-                           tuple([*found, *missed][:keep]), complete)
+                           tuple([*found, *missed][:keep]), complete, stats["missed_inconsistent"])
 
 
 def assert_sound(method: str | Callable[..., Any], **kwargs: Any) -> SoundnessReport:
