@@ -508,6 +508,25 @@ def test_a_class_takes_one_registered_name_at_a_time_and_gets_its_own_back(clean
     assert Named.name == "named"
 
 
+def test_a_class_whose_parent_skips_agents_init_subclass_registers(clean_registry):
+    """A parent's own __init_subclass__ not calling Agent's leaves its subclasses no name of their own:
+    register_agent raised KeyError('name') for them."""
+    @dataclasses.dataclass(frozen=True)
+    class Quiet(Agent):
+        def __init_subclass__(cls, **kwargs):  # no super(): Agent's does not run for subclasses
+            pass
+
+    @dataclasses.dataclass(frozen=True)
+    class Child(Quiet):
+        pass
+
+    assert "name" not in vars(Child) and Child.name == "Child"  # Quiet's, read as the class's name
+    sweeplab.register_agent("child", Child)
+    assert Child.name == "child" and make_agent("child").name == "child"
+    sweeplab.unregister_agent("child")
+    assert "name" not in vars(Child) and Child.name == "Child" and Quiet.name == "Quiet"
+
+
 def test_the_fingerprint_of_a_notebooks_agent_sees_its_defaults_and_its_bases():
     """Classes written in a notebook travel by value: an edit of a default or of a base's method must
     change the fingerprint, or a resumed sweep would pool two versions' games."""

@@ -137,7 +137,8 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
         raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "
                          f"'agent' column); register a subclass for another name "
                          f"(class Other({cls.__name__}): pass), or unregister {elsewhere!r} first")
-    own = _OWN_NAMES[cls] if cls in _OWN_NAMES else vars(cls)["name"]  # as written, or its class name
+    # as written, or its class name; none at all (None) when a parent's __init_subclass__ skipped Agent's
+    own = _OWN_NAMES[cls] if cls in _OWN_NAMES else vars(cls).get("name")
     if isinstance(own, str) and own != name:
         raise ValueError(f"agent {name!r}: the class names itself {own!r} (its games' 'agent' column); "
                          f"register it under that name, or drop its name attribute")
@@ -162,14 +163,18 @@ def unregister_agent(name: str) -> None:
 
 
 #: The ``name`` each registered class had before :func:`register_agent` set it (as its body wrote it, or
-#: the descriptor naming it after its class).
+#: the descriptor naming it after its class; ``None``: inherited).
 _OWN_NAMES: dict[type[Agent], object] = {}
 
 
 def _forget(cls: type[Agent]) -> None:
     """Give a class that is no longer registered the name it had before."""
     if cls in _OWN_NAMES:
-        cls.name = _OWN_NAMES.pop(cls)  # type: ignore[assignment]  # a string, or the class-name descriptor
+        own = _OWN_NAMES.pop(cls)
+        if own is None:
+            del cls.name
+        else:
+            cls.name = own  # type: ignore[assignment]  # a string, or the class-name descriptor
 
 
 def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
