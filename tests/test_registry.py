@@ -262,6 +262,54 @@ def test_same_class_compares_what_a_class_body_defines(edit, same):
     assert not same_class(first["A"], int) and not same_class(first["A"], "A")
 
 
+def test_a_cell_defining_an_agent_and_its_subclass_registers_both_again():
+    """The error message's own advice, class Other(Mine) for a second name, in one notebook cell run
+    twice: Other was refused (its base, the cell's new Mine, is another class object)."""
+    from sweeplab.agents import register_agent, unregister_agent
+    from sweeplab.methods import same_class
+
+    source = textwrap.dedent("""
+        import dataclasses
+        from sweeplab.agents.basic import TrivialAgent
+
+        @dataclasses.dataclass(frozen=True)
+        class Mine(TrivialAgent):
+            weight = 1
+
+            def guess(self, obs, rng):
+                return super().guess(obs, rng)
+
+        @dataclasses.dataclass(frozen=True)
+        class Other(Mine):
+            pass
+    """)
+    cells = [{"__name__": "cell"} for _ in range(3)]
+    for cell, text in zip(cells, (source, source, source.replace("weight = 1", "weight = 2")), strict=True):
+        exec(text, cell)
+    try:
+        for cell in cells[:2]:  # the cell, run twice
+            register_agent("test-mine", cell["Mine"])
+            register_agent("test-other", cell["Other"])
+        assert sweeplab.AGENTS["test-other"].cls is cells[1]["Other"]
+        assert not same_class(cells[0]["Other"], cells[2]["Other"])  # a base edited: another class
+        # a metaclass of the cell's own, run again, is the same definition too (its frozen __setattr__
+        # holds the class, compared with its metaclass)
+        meta = source.replace("class Mine(TrivialAgent):", "class Mine(TrivialAgent, metaclass=Meta):")
+        meta = meta.replace("@dataclasses.dataclass(frozen=True)\nclass Mine",
+                            "class Meta(type):\n    pass\n\n@dataclasses.dataclass(frozen=True)\nclass Mine")
+        twice = [{"__name__": "cell"} for _ in range(2)]
+        for cell in twice:
+            exec(meta, cell)
+        assert type(twice[0]["Other"]) is not type(twice[1]["Other"])
+        assert same_class(twice[0]["Other"], twice[1]["Other"])
+        with pytest.raises(ValueError, match="registered already"):
+            register_agent("test-other", cells[2]["Other"])
+    finally:
+        for name in ("test-other", "test-mine"):
+            if name in sweeplab.AGENTS:
+                unregister_agent(name)
+
+
 def test_same_function_compares_closures_and_survives_recursion():
     from sweeplab.methods import same_function
 

@@ -411,12 +411,12 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
     functions by :func:`same_function`; ``False`` where comparing fails or gives no single answer."""
     if a is b:
         return True
+    if isinstance(a, type) and isinstance(b, type):  # their metaclasses by definition too
+        return _same_class(a, b, seen)
     if type(a) is not type(b):
         return False
     if inspect.isfunction(a) or isinstance(a, functools.partial):
         return _same_function(a, b, seen)
-    if isinstance(a, type):
-        return _same_class(a, b, seen)
     if isinstance(a, (staticmethod, classmethod, functools.cached_property, property)):
         return all(_same_value(x, y, seen) for x, y in zip(_wrapped(a), _wrapped(b), strict=True))
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
@@ -432,7 +432,8 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
 def same_class(a: object, b: object) -> bool:
     """Whether ``a`` and ``b`` are one class, or one class definition run twice (a notebook cell run again).
 
-    Run twice means the same module, name and bases, and the same attributes:
+    Run twice means the same module and name, bases and metaclass (one class,
+    or one definition run twice too), and the same attributes:
     functions (a dataclass's generated ones with their defaults too) by
     :func:`same_function`, other values by equality.  Docstrings, and the
     ``name`` that registering an agent sets, are not compared.
@@ -460,9 +461,13 @@ def _same_class(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return True
     if not (isinstance(a, type) and isinstance(b, type)):
         return False
-    if (a.__module__, a.__qualname__, a.__bases__) != (b.__module__, b.__qualname__, b.__bases__):
+    if (a.__module__, a.__qualname__, len(a.__bases__)) != (b.__module__, b.__qualname__, len(b.__bases__)):
         return False
     seen.add((id(a), id(b)))  # a class's methods refer to it (a frozen dataclass's __setattr__)
+    # bases and metaclasses by definition too: a cell's class and its subclass (class Other(Mine)) run again
+    if not all(_same_class(x, y, seen) for x, y in zip((type(a), *a.__bases__), (type(b), *b.__bases__),
+                                                          strict=True)):
+        return False
     own_a = {k: v for k, v in vars(a).items() if k not in _CLASS_BOOKKEEPING}
     own_b = {k: v for k, v in vars(b).items() if k not in _CLASS_BOOKKEEPING}
     return own_a.keys() == own_b.keys() and all(_same_value(own_a[k], own_b[k], seen) for k in own_a)
