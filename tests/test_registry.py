@@ -310,6 +310,33 @@ def test_a_cell_defining_an_agent_and_its_subclass_registers_both_again():
                 unregister_agent(name)
 
 
+def test_a_slotted_agent_cell_run_again_registers_again():
+    """@dataclass(frozen=True, slots=True): each run's slots are new descriptor objects, compared by
+    identity, so the same cell run twice was refused."""
+    from sweeplab.agents import register_agent, unregister_agent
+    from sweeplab.methods import same_class
+
+    source = textwrap.dedent("""
+        import dataclasses
+        from sweeplab.agents.basic import TrivialAgent
+
+        @dataclasses.dataclass(frozen=True, slots=True)
+        class Slotted(TrivialAgent):
+            patience: int = 1
+    """)
+    cells = [{"__name__": __name__} for _ in range(3)]  # slots=True reads the module
+    for cell, text in zip(cells, (source, source, source.replace("patience", "haste")), strict=True):
+        exec(text, cell)
+    assert same_class(cells[0]["Slotted"], cells[1]["Slotted"])
+    assert not same_class(cells[0]["Slotted"], cells[2]["Slotted"])  # another field, another slot
+    try:
+        for cell in cells[:2]:
+            register_agent("test-slotted", cell["Slotted"])
+        assert make_agent("test-slotted", patience=3).patience == 3
+    finally:
+        unregister_agent("test-slotted")
+
+
 def test_same_function_compares_closures_and_survives_recursion():
     from sweeplab.methods import same_function
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
-from types import MappingProxyType
+from types import MappingProxyType, MemberDescriptorType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -419,6 +419,8 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return _same_function(a, b, seen)
     if isinstance(a, (staticmethod, classmethod, functools.cached_property, property)):
         return all(_same_value(x, y, seen) for x, y in zip(_wrapped(a), _wrapped(b), strict=True))
+    if isinstance(a, MemberDescriptorType) and isinstance(b, MemberDescriptorType):  # a slot: its name, class
+        return a.__name__ == b.__name__ and _same_class(a.__objclass__, b.__objclass__, seen)
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
