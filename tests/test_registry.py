@@ -337,6 +337,27 @@ def test_a_slotted_agent_cell_run_again_registers_again():
         unregister_agent("test-slotted")
 
 
+def test_same_class_compares_arrays_by_dtype_shape_and_values():
+    """An array class attribute (an agent's guess weights): the same cell run twice was refused (== gives
+    no single answer), while a one-cell array took another shape for the same (== broadcasts)."""
+    from sweeplab.methods import same_class
+
+    source = "import numpy as np\nclass A:\n    weights = np.array([0.25, 0.75])\n"
+    cells = [{} for _ in range(5)]
+    edits = [("", ""), ("", ""), ("0.75", "0.5"), ("[0.25, 0.75]", "[[0.25, 0.75]]"), ("0.25", "np.nan")]
+    for cell, edit in zip(cells, edits, strict=True):
+        exec(source.replace(*edit), cell)
+    assert same_class(cells[0]["A"], cells[1]["A"])
+    assert not same_class(cells[0]["A"], cells[2]["A"]) and not same_class(cells[0]["A"], cells[3]["A"])
+    nan = {}
+    exec(source.replace("0.25", "np.nan"), nan)
+    assert same_class(cells[4]["A"], nan["A"])  # nan is nan here
+    one, other = {}, {}
+    exec("import numpy as np\nclass A:\n    w = np.array([0.5])\n", one)
+    exec("import numpy as np\nclass A:\n    w = np.array([[0.5]])\n", other)
+    assert not same_class(one["A"], other["A"])
+
+
 def test_same_function_compares_closures_and_survives_recursion():
     from sweeplab.methods import same_function
 

@@ -407,8 +407,9 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
 
 
 def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
-    """``a`` and ``b`` of one type and equal, containers element by element (7 is not 7.0, nor 1 True);
-    functions by :func:`same_function`; ``False`` where comparing fails or gives no single answer."""
+    """``a`` and ``b`` of one type and equal, containers element by element (7 is not 7.0, nor 1 True),
+    arrays by dtype, shape and values; functions by :func:`same_function`; ``False`` where comparing
+    fails or gives no single answer."""
     if a is b:
         return True
     if isinstance(a, type) and isinstance(b, type):  # their metaclasses by definition too
@@ -423,6 +424,10 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return a.__name__ == b.__name__ and _same_class(a.__objclass__, b.__objclass__, seen)
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):  # == broadcasts: [0.5] would be [[0.5]]
+        if (a.dtype, a.shape) != (b.dtype, b.shape) or a.dtype.hasobject:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same_value(a[k], b[k], seen) for k in a)
     try:
