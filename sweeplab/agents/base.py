@@ -311,8 +311,8 @@ class Agent:
     # loose noisy bounds is ~5x faster than searching ten times longer (same results).
     max_nodes: int = 200_000
 
-    #: The games' ``agent`` column.  A subclass that gives none is named after its class
-    #: (:class:`_ClassName`), and a registered one after its registration.
+    # the games' "agent" column: a subclass that gives none is named after its class (_ClassName), and a
+    # registered one after its registration
     name: ClassVar[str] = "agent"
     #: Allowed values of options, checked on construction: ``(low, high)`` for a number (``None``:
     #: unbounded), a tuple of choices for a string.  A subclass extends its parent's.
