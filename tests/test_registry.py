@@ -912,3 +912,34 @@ def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option()
         deduce(Observation.from_text("1?"), "rrefs")
     with pytest.raises(ValueError, match=r"unknown method 'rref,trivial' \(one name, not a list\)"):
         deduce(Observation.from_text("1?"), "rref,trivial")  # where one name is wanted, no JSON advice
+
+
+@pytest.mark.parametrize("value, edited", [
+    ("types.MappingProxyType({'cell': (0, 5)})", "types.MappingProxyType({'cell': (0, 5.0)})"),
+    ("collections.defaultdict(int, a=1)", "collections.defaultdict(float, a=1)"),
+    ("frozenset({5})", "frozenset({5.0})"),
+    ("{'w': [1, True]}", "{'w': [1, 1]}"),
+])
+def test_same_class_tells_values_apart_that_compare_equal(value, edited):
+    """A mapping proxy was compared with ==, so (0, 5) was (0, 5.0); a defaultdict's factory and a set's
+    element types were not compared: a changed class was taken for the one registered."""
+    from sweeplab.methods import same_class
+
+    source = "import collections, types\nclass A:\n    table = {}\n"
+    cells = [{} for _ in range(3)]
+    for cell, text in zip(cells, (value, value, edited), strict=True):
+        exec(source.replace("{}", text), cell)
+    assert same_class(cells[0]["A"], cells[1]["A"])
+    assert not same_class(cells[0]["A"], cells[2]["A"])
+
+
+def test_same_class_compares_a_list_that_holds_itself():
+    """Such a list recursed until RecursionError."""
+    from sweeplab.methods import same_class
+
+    source = "class A:\n    table = []\nA.table.append(A.table)\nA.table.append({value})\n"
+    cells = [{} for _ in range(3)]
+    for cell, value in zip(cells, (1, 1, 2), strict=True):
+        exec(source.format(value=value), cell)
+    assert same_class(cells[0]["A"], cells[1]["A"])
+    assert not same_class(cells[0]["A"], cells[2]["A"])

@@ -407,7 +407,8 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
 
 
 def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
-    """``a`` and ``b`` of one type and equal, containers element by element (7 is not 7.0, nor 1 True),
+    """``a`` and ``b`` of one type and equal, containers element by element (7 is not 7.0, nor 1 True;
+    a defaultdict's factory too; a list that holds itself is compared once),
     arrays by dtype, shape and values; functions by :func:`same_function`; ``False`` where comparing
     fails or gives no single answer."""
     if a is b:
@@ -422,14 +423,22 @@ def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return all(_same_value(x, y, seen) for x, y in zip(_wrapped(a), _wrapped(b), strict=True))
     if isinstance(a, MemberDescriptorType) and isinstance(b, MemberDescriptorType):  # a slot: its name, class
         return a.__name__ == b.__name__ and _same_class(a.__objclass__, b.__objclass__, seen)
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):  # == broadcasts: [0.5] would be [[0.5]]
         if (a.dtype, a.shape) != (b.dtype, b.shape) or a.dtype.hasobject:
             return False
         return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same_value(a[k], b[k], seen) for k in a)
+    if isinstance(a, (tuple, list, dict, MappingProxyType)):
+        if (id(a), id(b)) in seen:  # a list that holds itself: the same so far
+            return True
+        seen.add((id(a), id(b)))
+        if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):  # one type (checked above)
+            return len(a) == len(b) and all(_same_value(x, y, seen) for x, y in zip(a, b, strict=True))
+        assert isinstance(a, (dict, MappingProxyType)) and isinstance(b, (dict, MappingProxyType))
+        factories = (getattr(a, "default_factory", None), getattr(b, "default_factory", None))
+        return (a.keys() == b.keys() and all(_same_value(a[k], b[k], seen) for k in a)
+                and _same_value(*factories, seen))
+    if isinstance(a, (set, frozenset)) and isinstance(b, (set, frozenset)):  # == takes 5 for 5.0
+        return {(type(x), x) for x in a} == {(type(y), y) for y in b}
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 -- any comparison error means "not shown equal"
