@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .agents.base import Agent, first_cell, ordered_names
+from .agents.base import Agent, first_cell, first_move_label, ordered_names
 from .errors import check_flag
 from .executor import check_count, check_positive, root_seed
 from .game import LEVELS, new_game, resolve_board
@@ -143,10 +143,6 @@ def _games(shape, n_mines, first_click, seed, start, games):
         board_ss, agent_ss = game_seeds(seed, i)
         game = new_game(shape=shape, mines=n_mines, first_click=first_click, seed=board_ss)
         yield i, game, agent_generator(agent_ss)
-
-
-def _first_move_label(move) -> str:
-    return move if isinstance(move, str) else f"{move[0]},{move[1]}"
 
 
 # ------------------------------------------------------------------------------- reach
@@ -244,7 +240,7 @@ def _reach_point(*, method, level, shape, mines, density, use_total, first_click
     h, w = shape_
     return ({"method": name, "use_total": bool(use_total), "level": level, "height": h, "width": w,
              "mines": n_mines, "density": round(n_mines / (h * w), 4), "first_click": first_click,
-             "first_move": _first_move_label(agent.first_move), "convention": convention}, agent)
+             "first_move": first_move_label(agent.first_move, shape_), "convention": convention}, agent)
 
 
 #: Columns that identify a reach point.

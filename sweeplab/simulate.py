@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import Agent, first_cell, make_agent
-from .agents.base import option_default
+from .agents.base import first_move_label, option_default
 from .errors import check_flag, close_names
 from .game import (
     LEVELS,
@@ -51,7 +51,8 @@ __all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results
 #: Sources of certain moves recorded per game, one ``certain_<source>`` column each.
 SOURCES = tuple(name.replace("-", "_") for name, m in METHODS.items() if m.builtin)
 
-#: Columns of :func:`play`'s result, in order.
+#: Columns of :func:`play`'s result, in order (``first_move`` names the cell the first move opens:
+#: ``agents.base.first_move_label``).
 RESULT_COLUMNS = (
     "agent", "options", "level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p",
     "first_move", "seed", "game", "won", "status", "score", "revealed", "mines_hit", "moves", "reveals",
@@ -328,13 +329,12 @@ def play(
         return concat_results(parts)
     if level is None:
         level = next((n for n, lv in LEVELS.items() if lv.shape == (h, w) and lv.mines == n_mines), None)
-    fm = player.first_move
     params = {
         "agent": player.name, "options": options, "level": level, "height": h, "width": w, "mines": n_mines,
         "first_click": first_click, "mode": mode,
         "noise": None if noise is None else str(noise[0]),
         "noise_p": 0.0 if noise is None else float(noise[1]),
-        "first_move": fm if isinstance(fm, str) else f"{fm[0]},{fm[1]}", "seed": seed,
+        "first_move": first_move_label(player.first_move, (h, w)), "seed": seed,
     }
     indices = range(start, start + games)
     if progress:

@@ -503,3 +503,20 @@ def test_play_losses_reads_the_board_as_play_does():
     assert tuple_level["won"].tolist() == plain["won"].tolist()
     assert play_losses("trivial", games=1, seed=1)["won"].tolist() == sweeplab.play(
         "trivial", level="expert", games=1, seed=1)["won"].tolist()
+
+
+def test_two_spellings_of_one_opening_are_one_point():
+    """"corner" and (0, 0), "centre", "center" and the middle cell open the same cell and play the same
+    games: they were labelled apart, so a summary showed each point twice (and play's tables too)."""
+    from sweeplab.stats import summarize
+
+    point = {"method": "trivial", "level": "beginner", "first_click": "safe", "games": 3, "seed": 4}
+    for spellings, label in [(("corner", (0, 0)), "corner"), (("centre", "center", (4, 4)), "centre"),
+                             (((2, 3),), "2,3")]:
+        rows = pd.concat([reach_games(first_move=m, **point) for m in spellings], ignore_index=True)
+        assert set(rows["first_move"]) == {label}
+        assert reach_summary(rows)["games"].tolist() == [3 * len(spellings)]
+        played = pd.concat([sweeplab.play("trivial", level="beginner", first_move=m, games=3, seed=4)
+                            for m in spellings], ignore_index=True)
+        assert set(played["first_move"]) == {label}
+        assert summarize(played)["games"].tolist() == [3 * len(spellings)]

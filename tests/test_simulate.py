@@ -262,7 +262,7 @@ def test_the_rows_name_the_agent_options_so_runs_with_other_options_stay_apart()
         df = sweeplab.play("chain", level="beginner", games=4, seed=2, methods=["trivial"], workers=workers)
         assert df["options"].tolist() == ['methods=["trivial"]'] * 4
     assert (plain["options"] == "").all() and (bare["options"] == 'methods=["trivial"]').all()
-    assert bare["first_move"].tolist() == ["0,0"] * 4  # in its own column, not among the options
+    assert bare["first_move"].tolist() == ["corner"] * 4  # its own column (the cell by name), not an option
     table = summarize(pd.concat([plain, df], ignore_index=True))
     assert table["options"].tolist() == ["", 'methods=["trivial"]'] and table["games"].tolist() == [4, 4]
     assert summarize(df)["options"].tolist() == ['methods=["trivial"]']  # given: shown, even alone

@@ -24,7 +24,8 @@ from ..game import first_click_fits
 from ..methods import METHODS, deduce, method_info, untimed
 from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
-__all__ = ["Agent", "Move", "FirstMove", "first_cell", "option_default", "random_covered", "frontier_mask"]
+__all__ = ["Agent", "Move", "FirstMove", "first_cell", "first_move_label", "option_default", "random_covered",
+           "frontier_mask"]
 
 Cell = tuple[int, int]
 FirstMove = str | tuple[int, int]
@@ -77,6 +78,25 @@ def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Gen
     if not (0 <= r < h and 0 <= c < w):
         raise ValueError(f"first_move {first_move!r} is outside the {h}x{w} board")
     return (r, c)
+
+
+def first_move_label(first_move: FirstMove, shape: tuple[int, int]) -> str:
+    """The results tables' ``first_move`` column: one label for one opening cell.
+
+    ``"random"``, or the cell a fixed first move opens: ``"corner"`` for (0, 0),
+    ``"centre"`` for the middle cell (``"center"`` too), otherwise ``"row,col"``;
+    so two spellings of one opening are one group of a summary.
+
+    Examples
+    --------
+    >>> [first_move_label(m, (16, 30)) for m in [(0, 0), "center", (8, 15), (2, 2), "random"]]
+    ['corner', 'centre', 'centre', '2,2', 'random']
+    """
+    if first_move == "random":
+        return "random"
+    cell = first_cell(first_move, shape, np.random.default_rng(0))  # a fixed move draws nothing
+    names = {(0, 0): "corner", (shape[0] // 2, shape[1] // 2): "centre"}
+    return names.get(cell, f"{cell[0]},{cell[1]}")
 
 
 def ordered_names(names: Any) -> tuple:
