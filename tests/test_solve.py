@@ -74,6 +74,8 @@ def test_inconsistent_and_bad_input(capsys, monkeypatch):
     assert code == 2 and "unknown character" in err
     code, _, err = solve(["/nonexistent/position.txt"], capsys, monkeypatch)
     assert code == 2
+    code, out, _ = solve(["--help"], capsys, monkeypatch)  # the help says what the statuses mean
+    assert code == 0 and "Exits 1 when no layout fits the position" in " ".join(out.split())
 
 
 def test_helpers(tmp_path):

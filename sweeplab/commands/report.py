@@ -32,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report", help="rebuild the figures and tables into reports/",
         description="Run the experiments behind every figure (quick preset by default, a few minutes: about "
-                    "3 on two idle cores) and write figures (PNG, SVG), tables and reports/index.md.")
+                    "3 on two idle cores) and write figures (PNG, SVG), tables and reports/index.md. "
+                    "Exits 1 when an experiment failed (the others are still written; the output names it).")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--full", action="store_true", help="publication sizes instead of the quick preset")
     size.add_argument("--preset", choices=("smoke", "quick", "full"), default=None,

@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "solve",
         help="analyse a position: each method's deductions and the exact probabilities",
         description="Print the cells each deduction method proves safe (S) or mined (M) on a position, "
-        "with timings, and optionally the exact mine probabilities.",
+        "with timings, and optionally the exact mine probabilities. Exits 1 when no layout fits the "
+        "position or a method raised an exception (the output says which), 2 on bad input.",
     )
     p.add_argument("file", metavar="FILE|-",
                    help="text position (SPEC §1) or sweeplab.position JSON; - for stdin")
