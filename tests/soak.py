@@ -13,7 +13,10 @@ without its fallback), is run with ``proofs=True``, and
   that misses a forced cell or answers a position no layout fits, and
   ``consistent=True`` on such a position are failures;
 * every proof must pass ``sweeplab.check_proof``, and the same proof with its
-  value flipped, or moved to a cell the oracle leaves open, must not.
+  value flipped, or moved to a cell the oracle leaves open, must not;
+* ``sweeplab.probabilities`` must equal the oracle's exact model counts to
+  1e-9 (positions with at most :data:`MAX_MODELS` frontier models), and raise
+  ``InconsistentPositionError`` where no layout fits.
 
 Positions cycle through four kinds, seeded by ``--seed`` alone: random small
 positions (``sweeplab.testing.random_positions``: flags, noise, random clue
@@ -46,6 +49,8 @@ from sweeplab.positions import COVERED  # noqa: E402
 from sweeplab.testing import random_positions  # noqa: E402
 from sweeplab.testing.fuzz import OPTION_SETTINGS  # noqa: E402
 
+#: Largest number of frontier models the oracle counts for a probability check.
+MAX_MODELS = 5000
 #: With ``--options``: budget values for every sound method that takes them, and a few combinations.
 BUDGETS = {"time_limit": (1e-9, 1e-4, 3e-3, 1e-2, 3e-2), "max_bytes": (1, 200, 5000)}
 EXTRA_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -65,11 +70,13 @@ class Soak:
     claims: int = 0
     proofs: int = 0
     mutations: int = 0
+    probabilities: int = 0
     failures: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         return (f"{self.positions} positions, {self.calls} calls, {self.claims} claims, "
-                f"{self.proofs} proofs, {self.mutations} mutated proofs, {len(self.failures)} failures")
+                f"{self.proofs} proofs, {self.mutations} mutated proofs, {self.probabilities} probability "
+                f"tables, {len(self.failures)} failures")
 
 
 def settings(*, options: bool = False) -> list[tuple[str, dict[str, Any]]]:
@@ -115,6 +122,7 @@ def check(obs: Observation, calls: list[tuple[str, dict[str, Any]]], run: Soak, 
         except InconsistentPositionError:
             consistent = False
         checked = obs if use_total else Observation(obs.grid, mines=None, noise=obs.noise)
+        check_probabilities(obs, use_total, consistent, run)
         for method, options in calls:
             run.calls += 1
             where = (f"{method} {options} use_total={use_total} on mines={obs.mines} noise={obs.noise!r}:\n"
@@ -159,6 +167,32 @@ def check(obs: Observation, calls: list[tuple[str, dict[str, Any]]], run: Soak, 
                     if check_proof(checked, bad):
                         run.failures.append(f"a mutated proof of {cell} is accepted ({bad['cell']} = "
                                             f"{bad['value']}): {where}")
+
+
+def check_probabilities(obs: Observation, use_total: bool, consistent: bool, run: Soak) -> None:
+    """``sweeplab.probabilities`` against the oracle's model counts (when it counts them all)."""
+    where = f"probabilities use_total={use_total} on mines={obs.mines} noise={obs.noise!r}:\n{obs.to_text()}"
+    try:
+        truth = oracle.probabilities(obs, use_total=use_total, limit=MAX_MODELS) if consistent else None
+        if consistent and truth is None:
+            return
+        p = sweeplab.probabilities(obs, use_total=use_total)
+    except MethodRefused:
+        return
+    except InconsistentPositionError:
+        if consistent:
+            run.failures.append(f"a consistent position called inconsistent: {where}")
+        return
+    except Exception as exc:  # noqa: BLE001 -- any other error is a failure to report
+        run.failures.append(f"{type(exc).__name__}: {exc}: {where}")
+        return
+    if not consistent:
+        run.failures.append(f"probabilities where no layout fits: {where}")
+        return
+    run.probabilities += 1
+    if not np.allclose(p, truth, rtol=0, atol=1e-9, equal_nan=True):
+        worst = np.nanmax(np.abs(p - truth))
+        run.failures.append(f"probabilities off by {worst:.3g}: {where}")
 
 
 def soak(seed: int, *, positions_: int | None = None, minutes: float | None = None, options: bool = False,

@@ -12,7 +12,7 @@ def test_a_short_soak_finds_nothing():
     run = soak.soak(2026, positions_=12)
     assert not run.failures, "\n".join(run.failures)
     assert run.positions == 12 and run.calls == 12 * 2 * len(soak.settings())
-    assert run.claims > 0 and run.proofs > 0 and run.mutations >= run.proofs
+    assert run.claims > 0 and run.proofs > 0 and run.mutations >= run.proofs and run.probabilities > 0
 
 
 def test_the_positions_of_a_seed_are_fixed():
@@ -49,6 +49,13 @@ def test_the_soak_catches_a_wrong_claim_and_a_missed_cell():
     assert any(f.startswith("WRONG CLAIM") and " soak-wrong " in f for f in run.failures)
     assert any(f.startswith("a complete method missed") and " soak-lazy " in f for f in run.failures)
     assert any(f.startswith("a complete method answered") and " soak-lazy " in f for f in run.failures)
+
+
+def test_the_soak_catches_wrong_probabilities(monkeypatch):
+    exact = sweeplab.probabilities
+    monkeypatch.setattr(sweeplab, "probabilities", lambda obs, **kw: exact(obs, **kw) * 0.999)
+    run = soak.soak(5, positions_=4)
+    assert run.failures and all(f.startswith("probabilities off by") for f in run.failures)
 
 
 def test_the_command_line_needs_a_stop(capsys):
