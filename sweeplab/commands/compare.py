@@ -65,10 +65,8 @@ def run(args: argparse.Namespace) -> int:
     # the first click as played (play's default when not given)
     rules = {"first_click": results["first_click"].iloc[0], **board}
     where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
-    firsts = [g["first_move"].to_numpy() for g in games]
-    shape = (int(results["height"].iloc[0]), int(results["width"].iloc[0]))
-    opened = [g["first_move"].map(lambda text: _opened(text, shape)).to_numpy() for g in games]
-    if rules["first_click"] == "none" or (opened[0] == opened[1]).all():
+    firsts = [g["first_move"].to_numpy() for g in games]  # one label per cell opened ("corner" is (0, 0))
+    if rules["first_click"] == "none" or (firsts[0] == firsts[1]).all():
         print(f"{where}; the same {d.games} games for both (seed {args.seed or 0})")
     else:  # a safe or zero first click moves the mines under it: elsewhere on one board than the other
         cells = " and ".join(f"({f[0]})" if len(set(f)) == 1 else "(varying)" for f in firsts)
@@ -83,20 +81,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"B - A: {d}")
     return 0
 
-
-def _opened(first_move: str, shape: tuple[int, int]) -> str:
-    """A game's ``first_move`` column as the cell it opens (``"corner"`` is ``"0,0"``); ``"random"`` as it is.
-
-    Examples
-    --------
-    >>> _opened("centre", (9, 9)), _opened("4,4", (9, 9)), _opened("random", (9, 9))
-    ('4,4', '4,4', 'random')
-    """
-    import numpy as np
-
-    from ..agents import first_cell
-
-    if first_move == "random" or "," in first_move:
-        return first_move
-    row, col = first_cell(first_move, shape, np.random.default_rng(0))  # draws nothing for a named cell
-    return f"{row},{col}"
