@@ -85,8 +85,9 @@ def settings(*, options: bool = False) -> list[tuple[str, dict[str, Any]]]:
     out += [(m, o) for m, opts in OPTION_SETTINGS.items() if m in METHODS for o in opts]
     if options:
         for m, info in METHODS.items():
-            params = inspect.signature(info.function).parameters if info.sound else {}
-            out += [(m, {k: v}) for k, values in BUDGETS.items() if k in params for v in values]
+            if info.sound:
+                params = inspect.signature(info.function).parameters
+                out += [(m, {k: v}) for k, values in BUDGETS.items() if k in params for v in values]
         out += [(m, o) for m, o in EXTRA_SETTINGS if m in METHODS]
     return out
 
