@@ -33,8 +33,9 @@ import inspect
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,22 @@ def positions(seed: int) -> Iterator[Observation]:
             yield from oracle.play_positions("expert", seed=[seed, i], n=1)
 
 
+def answer(call: Callable[[], Any], consistent: bool, where: str, run: Soak) -> Any:
+    """``call()``, or ``None`` after a refusal, or after recording a failure: a consistent position called
+    inconsistent, or any other exception."""
+    try:
+        return call()
+    except MethodRefused:
+        return None
+    except InconsistentPositionError:
+        if consistent:
+            run.failures.append(f"a consistent position called inconsistent: {where}")
+        return None
+    except Exception as exc:  # noqa: BLE001 -- any other error is a failure to report
+        run.failures.append(f"{type(exc).__name__}: {exc}: {where}")
+        return None
+
+
 def check(obs: Observation, calls: list[tuple[str, dict[str, Any]]], run: Soak, rng: random.Random) -> None:
     """Every call of ``calls`` on ``obs``, both uses of the total, against the oracle."""
     run.positions += 1
@@ -128,16 +145,9 @@ def check(obs: Observation, calls: list[tuple[str, dict[str, Any]]], run: Soak, 
             run.calls += 1
             where = (f"{method} {options} use_total={use_total} on mines={obs.mines} noise={obs.noise!r}:\n"
                      f"{obs.to_text()}")
-            try:
-                d = deduce(obs, method=method, use_total=use_total, proofs=True, **options)
-            except MethodRefused:
-                continue
-            except InconsistentPositionError:
-                if consistent:
-                    run.failures.append(f"a consistent position called inconsistent: {where}")
-                continue
-            except Exception as exc:  # noqa: BLE001 -- any other error is a failure to report
-                run.failures.append(f"{type(exc).__name__}: {exc}: {where}")
+            d = answer(partial(deduce, obs, method=method, use_total=use_total, proofs=True, **options),
+                       consistent, where, run)
+            if d is None:
                 continue
             if not consistent:
                 if METHODS[method].complete:
@@ -173,19 +183,11 @@ def check(obs: Observation, calls: list[tuple[str, dict[str, Any]]], run: Soak, 
 def check_probabilities(obs: Observation, use_total: bool, consistent: bool, run: Soak) -> None:
     """``sweeplab.probabilities`` against the oracle's model counts (when it counts them all)."""
     where = f"probabilities use_total={use_total} on mines={obs.mines} noise={obs.noise!r}:\n{obs.to_text()}"
-    try:
-        truth = oracle.probabilities(obs, use_total=use_total, limit=MAX_MODELS) if consistent else None
-        if consistent and truth is None:
-            return
-        p = sweeplab.probabilities(obs, use_total=use_total)
-    except MethodRefused:
+    truth = oracle.probabilities(obs, use_total=use_total, limit=MAX_MODELS) if consistent else None
+    if consistent and truth is None:
         return
-    except InconsistentPositionError:
-        if consistent:
-            run.failures.append(f"a consistent position called inconsistent: {where}")
-        return
-    except Exception as exc:  # noqa: BLE001 -- any other error is a failure to report
-        run.failures.append(f"{type(exc).__name__}: {exc}: {where}")
+    p = answer(partial(sweeplab.probabilities, obs, use_total=use_total), consistent, where, run)
+    if p is None:
         return
     if not consistent:
         run.failures.append(f"probabilities where no layout fits: {where}")
