@@ -94,8 +94,9 @@ def first_move_label(first_move: FirstMove, shape: tuple[int, int]) -> str:
     """
     if first_move == "random":
         return "random"
-    cell = first_cell(first_move, shape, np.random.default_rng(0))  # a fixed move draws nothing
-    names = {(0, 0): "corner", (shape[0] // 2, shape[1] // 2): "centre"}
+    rng = np.random.default_rng(0)  # a fixed move draws nothing
+    cell = first_cell(first_move, shape, rng)
+    names = {first_cell(name, shape, rng): name for name in ("corner", "centre")}
     return names.get(cell, f"{cell[0]},{cell[1]}")
 
 
