@@ -48,7 +48,7 @@ import sweeplab  # noqa: E402
 from sweeplab import METHODS, InconsistentPositionError, MethodRefused, Observation, check_proof, deduce  # noqa: E402
 from sweeplab.positions import COVERED  # noqa: E402
 from sweeplab.testing import random_positions  # noqa: E402
-from sweeplab.testing.fuzz import OPTION_SETTINGS  # noqa: E402
+from sweeplab.testing.fuzz import _calls as fuzz_calls  # noqa: E402
 
 #: Largest number of frontier models the oracle counts for a probability check.
 MAX_MODELS = 5000
@@ -82,8 +82,7 @@ class Soak:
 
 def settings(*, options: bool = False) -> list[tuple[str, dict[str, Any]]]:
     """The (method, options) calls made on every position."""
-    out = [(m, {}) for m, info in METHODS.items() if info.sound]
-    out += [(m, o) for m, opts in OPTION_SETTINGS.items() if m in METHODS for o in opts]
+    out = list(fuzz_calls())  # the fuzzer's: every sound method, its defaults and OPTION_SETTINGS
     if options:
         for m, info in METHODS.items():
             if info.sound:
