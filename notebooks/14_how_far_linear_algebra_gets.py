@@ -195,7 +195,10 @@ boards
 #   the same per-comparison standard the strongest effect of the table; elsewhere the differences are within
 #   noise at 40-100 games: 16×16 at 0.20, 25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass
 #   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 58%
-#   (+2/−6, p = 0.3). That the total can hurt one RREF pass is possible (the total row changes the
+#   (+2/−6, p = 0.3). More games settle the zero-start case: on 900 paired intermediate games
+#   (`reach_games(method="rref", level="intermediate", use_total=..., games=300, seed=s)` for seeds 4242,
+#   9191 and 5151) one RREF pass wins 45.8% with the total and 50.8% without (+59/−104, p = 0.0005), so
+#   the total costs it there too. That the total can hurt one RREF pass is possible (the total row changes the
 #   reduced basis, and the row bound rule reads a different set of rows), and it happens on single
 #   positions: on notebook 12's board (beginner, seed 3, zero start,
 #   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed

@@ -72,6 +72,9 @@ GRADES = (*CASCADE, "guess")
 MAX_TRIES = 20_000
 #: Repairs of one layout before a fresh draw.
 REPAIRS = 8
+#: Layouts whose verdict :func:`generate_board` remembers (a position's grid each): enough for every
+#: layout of a small board, a few MB on expert.
+SEEN_LIMIT = 4096
 
 
 class BoardNotFound(ValueError):
@@ -297,9 +300,10 @@ def _draw(rng: np.random.Generator, shape: tuple[int, int], mines: int, opening:
     return layout.reshape(h, w), opening
 
 
-def _repair(rng: np.random.Generator, layout: np.ndarray, opening: Cell, game: Game) -> np.ndarray | None:
-    """Move one mine next to the stuck player's revealed area to a covered cell away from it."""
-    grid = game.observation.grid
+def _repair(rng: np.random.Generator, layout: np.ndarray, opening: Cell, grid: np.ndarray
+            ) -> np.ndarray | None:
+    """Move one mine next to the stuck player's revealed area (``grid``, its position) to a covered cell
+    away from it."""
     covered = grid == COVERED
     near = neighbour_counts(grid >= 0) > 0
     frontier_mines = np.flatnonzero((covered & near & layout).ravel())
@@ -401,11 +405,14 @@ def generate_board(
                                                 max_tries)
     rng = as_generator(seed)
     weaker = CASCADE[: CASCADE.index(method)] if exact_grade else ()
+    # verdicts of layouts already replayed: a small board draws the same ones again and again
+    # (a 3x4 board with 2 mines has a few hundred), and a replay is what takes the time
+    seen: dict[tuple[bytes, Cell], tuple[str, np.ndarray | None]] = {}
     tries = 0
     while tries < max_tries:
         layout, cell = _draw(rng, shape_, n_mines, opening)
         tries += 1
-        stuck: Game | None = None
+        stuck: np.ndarray | None = None
         for repair in range(REPAIRS + 1):
             if repair:
                 assert stuck is not None  # a failed replay: repairs follow only a game that got stuck
@@ -414,10 +421,17 @@ def generate_board(
                     break
                 layout = fixed
                 tries += 1
-            stuck = _first_failure(layout, cell, method, weaker)
-            if stuck is None:
+            key = (layout.tobytes(), cell)
+            verdict = seen.get(key)
+            if verdict is None:
+                game = _first_failure(layout, cell, method, weaker)
+                verdict = ("easy", None) if game is None else (game.status, game.observation.grid)
+                if len(seen) < SEEN_LIMIT:
+                    seen[key] = verdict
+            status, stuck = verdict
+            if status == "easy":
                 break  # too easy, or a weaker method wins in some order: draw afresh (repairs only ease it)
-            if stuck.status == "won":
+            if status == "won":
                 layout.setflags(write=False)
                 return Board(layout, cell, grade(layout, cell), method, tries, time.perf_counter() - start)
     raise BoardNotFound(

@@ -494,6 +494,7 @@ def reach(
     """
     from pathlib import Path
 
+    from .game import resolve_board
     from .reach import REACH_METHODS, reach_summary, run_games
 
     methods = REACH_METHODS if methods is None else methods
@@ -502,8 +503,9 @@ def reach(
                        for fc in first_clicks for lv in levels for t in use_totals for m in methods], games)]
     if densities:
         h, w = density_shape
-        runs.append(("density", [{"method": m, "shape": [h, w], "mines": int(round(d * h * w)),
-                                  "first_click": fc, "use_total": t}
+        mines = {d: resolve_board(shape=(h, w), density=d)[1] for d in densities}  # refuses a density > 1
+        runs.append(("density", [{"method": m, "shape": [h, w], "mines": mines[d], "first_click": fc,
+                                  "use_total": t}
                                  for fc in density_first_clicks for d in densities for t in use_totals
                                  for m in methods], density_games or games))
     for sweep, points, n in runs:

@@ -177,6 +177,24 @@ def test_a_board_not_found_is_a_value_error_naming_max_tries():
         generate_board("intermediate", solvable_by="lp", exact_grade=True, max_tries=2, seed=0)
 
 
+def test_a_layout_drawn_again_is_not_replayed_again(monkeypatch: pytest.MonkeyPatch):
+    # a 3x4 board with 2 mines has a few hundred layouts and openings, and no lp-graded board among them:
+    # 20,000 tries replayed each draw (83 s), where every layout is judged once now (about 1 s)
+    from sweeplab import boards
+
+    replayed: list[tuple[bytes, tuple[int, int]]] = []
+    judge = boards._first_failure
+
+    def counted(layout, opening, method, weaker):
+        replayed.append((layout.tobytes(), opening))
+        return judge(layout, opening, method, weaker)
+
+    monkeypatch.setattr(boards, "_first_failure", counted)
+    with pytest.raises(BoardNotFound, match="max_tries=3000"):
+        generate_board(shape=(3, 4), mines=2, solvable_by="lp", exact_grade=True, seed=3, max_tries=3000)
+    assert 0 < len(replayed) == len(set(replayed)) < 3000 / 4
+
+
 def test_grade_refuses_an_opening_that_is_not_a_zero():
     layout = np.zeros((3, 3), dtype=bool)
     layout[0, 0] = True

@@ -13,7 +13,7 @@ import pytest
 import sympy
 
 import sweeplab
-from sweeplab import Game, InconsistentPositionError, Observation
+from sweeplab import Game, InconsistentPositionError, Observation, experiments
 from sweeplab.geometry import block_counts, geometry, log10_layouts
 from sweeplab.noguess import CASCADE, ReachAgent, solve_layout
 from sweeplab.positions import COVERED, neighbour_counts
@@ -103,6 +103,12 @@ def test_reach_summary_names_the_columns_it_needs():
 def test_reach_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         reach_games(**kwargs)
+
+
+def test_reach_names_a_bad_density():
+    # it named the mines it made of the density ("mines must be an integer within [0, 256], got 512")
+    with pytest.raises(ValueError, match="density must be a number within \\[0, 1\\], got 2.0"):
+        experiments.reach(methods=("rref",), levels=("beginner",), densities=(2.0,), games=2, workers=1)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
