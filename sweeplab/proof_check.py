@@ -95,6 +95,12 @@ def check_proof(obs: Any, proof: Any) -> bool:
     steps run (or 200 levels of nesting) the proof is rejected, so sharing
     cannot make the check run for ever.
 
+    Where SPEC §6 leaves a choice, this checker reads it so: a combining step
+    has at least one row (an empty one, ``0 = 0``, is rejected); a modulus is
+    a prime, as GF(p) says (4 is rejected, though reasoning modulo 4 is
+    sound); and ``fixes`` may list some of the cells that the rule fixes, not
+    necessarily all (the methods' proofs list those the argument needs).
+
     A position that no layout fits (a flag on a safe cell can make one) has
     valid proofs of both values of a cell: an ``assume`` reaches a
     contradiction whatever it assumes.  What a proof shows is "in every

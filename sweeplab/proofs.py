@@ -577,11 +577,12 @@ class _Narrator:
             lines.append(f"{indent}  gives  {self.equation(g, beta, others=others, away=away)}.")
         known = {c: fixed[c] for c in g if c in fixed}
         if known:
-            for c, v in known.items():
-                beta -= g.pop(c) * v
+            moved = sum(g.pop(c) * v for c, v in known.items())  # what those cells add to the left side
+            beta -= moved
             what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
             known_or = "known or supposed" if indent else "known"  # inside a case, some values are supposed
-            lines.append(f"{indent}  Substituting what is {known_or} ({what}) leaves  "
+            carried = f"; {moved} moves from the left side to the right" if moved else ""
+            lines.append(f"{indent}  Substituting what is {known_or} ({what}{carried}) leaves  "
                          f"{self.equation(g, beta, others=others, away=away)}.")
         p = step.modulus
         if p:

@@ -70,6 +70,16 @@ def test_valid_total_and_tuples():
     assert check_proof(obs, as_tuples)
 
 
+def test_where_the_spec_leaves_a_choice():
+    # the readings check_proof's Notes state: a step with no rows is rejected, fixes may be a subset
+    assert not check_proof(OBS, proof((0, 1), 0, [combine([]), STEP_121]))
+    # a 3 over three cells fixes all three: a step may list one of them, or two
+    three = Observation.from_text("???\n-3-")
+    for fixes in [((0, 0), 1)], [((0, 2), 1), ((0, 0), 1)]:
+        assert check_proof(three, proof((0, 0), 1, [combine([((1, 1), 1)], fixes)]))
+    assert not check_proof(three, proof((0, 0), 1, [combine([((1, 1), 1)], [((0, 2), 1)])]))
+
+
 def test_valid_modulus():
     obs = Observation.from_text("??????\n?1122?")
     # clue (1,2) - clue (1,3): x(0,1) - x(0,4) = -1; modulo 7 the same, and -1 is the low end

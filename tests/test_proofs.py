@@ -243,6 +243,15 @@ def test_explain_tells_the_reader_what_each_step_gives():
     assert "Substituting what is known or supposed" in cases
     nothing_left = Proof((0, 0), 1, "x", [Assume((0, 0), 0, [Combine([((0, 1), 1)])])])
     assert "No cell is left: 0 = 1 is false, a contradiction." in nothing_left.explain("?1")
+    # known mines move their part of the left side to the right, said so (a reviewer read "leaves 0 = 1"
+    # after "x(0,1) = 1" as a slip); known safe cells move nothing and the clause is left out
+    both = Proof((0, 0), 1, "x", [Assume((0, 0), 0, [Combine([((1, 1), 1)], fixes=[((0, 1), 1)]),
+                                                     Combine([((1, 0), 1)])])])
+    text = " ".join(both.explain("??\n21").split())  # lines wrap where they will
+    assert "((0,0) safe, (0,1) a mine; 1 moves from the left side to the right) leaves 0 = 1." in text
+    chain = Observation.from_text("?2??\n1?5?\n??4?\n?2?2\n??1?\n?1?.", mines=8)
+    text = sweeplab.deduce(chain, "subset", proofs=True).proofs[(4, 0)].explain(chain)
+    assert "Substituting what is known ((4,3) safe) leaves" in text
 
 
 def test_explain_reads_each_position_as_given():

@@ -148,7 +148,7 @@ class Deduction:
             return "the proof is over the prover's budget (its size, or the search's time_limit)"
         info = METHODS.get(self.method)
         if info is not None and not info.sound:
-            return "the method is unsound: the claim is not forced"
+            return "the method is unsound: the claim is not forced (a layout fits with the other value)"
         wrong = "the claim is wrong: a layout fits with the other value"
         return f"{wrong} (method {self.method!r} is registered sound: a bug in it)" if info else wrong
 
