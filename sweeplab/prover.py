@@ -345,11 +345,22 @@ class _Prover:
         except _OverBudget:
             return None
 
-    def count_lp(self) -> None:
-        """One more linear program: :class:`_OverBudget` past ``max_lps`` or the time budget."""
+    def count_lp(self) -> float | None:
+        """One more linear program: :class:`_OverBudget` past ``max_lps`` or the time budget; else the
+        seconds left for it (``None``: no limit).  One program on a large board can take longer than the
+        whole budget: HiGHS is given what is left (a 150x150 board overran 20 s by one program)."""
         self.lps += 1
         if self.lps > self.max_lps or self.out_of_time():
             raise _OverBudget
+        return None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
+
+    def run_program(self, *args: Any, **kwargs: Any) -> np.ndarray | None:
+        """:func:`~sweeplab._highs.solve` counted (:meth:`count_lp`); its point, ``None`` when it has none,
+        :class:`_OverBudget` when the time budget ends during it (no answer, which is not "infeasible")."""
+        res = solve_program(*args, time_limit=self.count_lp(), **kwargs)
+        if res.status == "time limit":
+            raise _OverBudget
+        return res.x
 
     # ---------------------------------------------------------------- cheap rules
 
@@ -570,12 +581,10 @@ class _Prover:
         return A, b, np.array(weights, dtype=float), columns, cols
 
     def _solve(self, c, A_ub, b_ub, integral: bool = False):
-        self.count_lp()
         n = c.size
-        res = solve_program(c, A_ub, np.full(b_ub.size, -np.inf), b_ub, np.zeros(n),
-                            np.full(n, 1000.0 if integral else np.inf), integer=integral,
-                            max_nodes=MIP_NODES if integral else None)
-        return res.x
+        return self.run_program(c, A_ub, np.full(b_ub.size, -np.inf), b_ub, np.zeros(n),
+                                np.full(n, 1000.0 if integral else np.inf), integer=integral,
+                                max_nodes=MIP_NODES if integral else None)
 
     def _certify(self, y: np.ndarray, rows: list[int], fixed: dict[Cell, int], accept) -> _S | None:
         """Rationalise multipliers, scale to integers and keep the first that ``accept`` takes."""
@@ -676,11 +685,10 @@ class _Prover:
         A, b, w, columns, cols = self._matrix(rows, fixed)
         if A.shape[1] == 0:
             return None
-        self.count_lp()
-        res = solve_program(np.zeros(A.shape[1]), A, b, b, np.zeros(w.size), w)
-        if res.x is None:
+        x = self.run_program(np.zeros(A.shape[1]), A, b, b, np.zeros(w.size), w)
+        if x is None:
             return None
-        return {columns[j]: float(res.x[j]) / w[j] for j in range(len(columns))}
+        return {columns[j]: float(x[j]) / w[j] for j in range(len(columns))}
 
     def rows_for(self, seeds: set[Cell], fixed: dict[Cell, int], with_total: bool) -> list[int]:
         comp = self.rows.component(seeds, fixed)

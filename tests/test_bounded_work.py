@@ -191,3 +191,57 @@ def test_solve_time_limit_reaches_the_methods(tmp_path, capsys):
     assert "milp" in capsys.readouterr().out
     assert main(["solve", str(pos), "--time-limit", "-1"]) == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+def test_the_proof_search_stops_within_its_program(monkeypatch):
+    """One linear program of the proof search on a 150x150 board took 1 s, past a budget checked only
+    between programs: HiGHS gets the time left, and running out there is over budget, not "no proof"."""
+    from sweeplab import _highs, prover
+
+    obs = Observation.from_text("*3??\n?5?4\nF?F?", mines=7)  # a position whose proofs solve programs
+    given = []
+
+    def out_of_time(*args, time_limit=None, **kwargs):
+        given.append(time_limit)
+        return _highs.Solution("time limit", None, "Time limit reached")
+
+    monkeypatch.setattr(prover, "solve_program", out_of_time)
+    claims = {(2, 1)}, {(0, 3), (1, 0), (2, 3)}  # rref's
+    proofs, over = prover.prove_all(obs, *claims, style="linear", time_limit=7.0)
+    assert given and all(0 < t <= 7.0 for t in given)
+    assert set(proofs) | over == {(2, 1), (0, 3), (1, 0), (2, 3)}  # none taken for wrong
+    assert all(sweeplab.check_proof(obs, proof) for proof in proofs.values())
+    search = prover._Prover(obs, True, budget=prover.DEFAULT_BUDGET, max_depth=2, max_lps=10, time_limit=7.0)
+    with pytest.raises(prover._OverBudget):  # no answer in time is not "infeasible" (``None``)
+        search.run_program()
+    monkeypatch.undo()
+    proofs, over = prover.prove_all(obs, *claims, style="linear", time_limit=7.0)
+    assert len(proofs) == 4 and not over
+
+
+def test_deduce_bounds_the_proof_search_of_any_method(monkeypatch, tmp_path, capsys):
+    """``trivial`` takes no time_limit, so its proofs had only the prover's 20 s (108 s on 300x300, where
+    programs overran it) and ``solve --explain --time-limit`` did not reach them."""
+    from sweeplab import prover
+    from sweeplab.cli import main
+
+    seen = []
+    search = prover.prove_all
+
+    def recorded(*args, **kwargs):
+        seen.append(kwargs.get("time_limit", prover.TIME_LIMIT))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(prover, "prove_all", recorded)
+    obs = Observation.from_text("?1\n11")  # (0,0) a mine: one clue with one covered cell
+    assert set(deduce(obs, "trivial", proofs=True, proof_time_limit=3).proofs) == {(0, 0)}
+    assert set(deduce(obs, "trivial", proofs=True).proofs) == {(0, 0)}
+    assert seen == [3.0, prover.TIME_LIMIT]
+    for bad in (0, -1, "2", True, float("nan")):
+        with pytest.raises(ValueError, match=r"proof_time_limit must be a positive number of seconds"):
+            deduce(obs, "trivial", proofs=True, proof_time_limit=bad)
+    pos = tmp_path / "p.txt"
+    pos.write_text("?1\n11\n")
+    seen.clear()
+    assert main(["solve", str(pos), "--method", "trivial", "--explain", "--time-limit", "2.5"]) == 0
+    assert seen == [2.5] and "(0,0) is a mine." in capsys.readouterr().out

@@ -195,6 +195,20 @@ def test_register_method_checks_its_arguments(registered):
         sweeplab.unregister_method("trivial")
 
 
+def test_deduce_says_what_register_method_says_of_a_function_without_use_total():
+    # a function given directly raised Python's own TypeError ("unexpected keyword argument")
+    def no_total(obs):
+        return set(), set()
+
+    def buggy(obs, *, use_total=True):
+        raise TypeError("a bug of its own")
+
+    with pytest.raises(ValueError, match="method 'no_total': function must accept the keyword use_total"):
+        deduce("?1\n11", no_total)
+    with pytest.raises(TypeError, match="a bug of its own"):  # the function's own TypeError stays its own
+        deduce("?1\n11", buggy)
+
+
 CELL = """
 def mine(obs, *, use_total=True, limit=LIMIT):
     return single_clue(obs, use_total=use_total)

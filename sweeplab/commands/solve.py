@@ -57,7 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="clue-noise model of the numbers (under: lower bounds, over: upper bounds)")
     p.add_argument("--probabilities", "-p", action="store_true", help="print the exact mine probabilities")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="time budget per method (methods that take time_limit refuse past it)")
+                   help="time budget per method (methods that take time_limit refuse past it) and, with "
+                        "--explain, for its proof search (claims not proved by then say so)")
     p.add_argument("--explain", "-e", action="store_true",
                    help="print a checkable proof of every deduced cell, in words (SPEC §6)")
     p.add_argument("--win-rates", type=int, default=None, metavar="LAYOUTS",
@@ -202,7 +203,7 @@ def _report(
         with contextlib.suppress(Exception):  # imports and compiled kernels, outside the timed call
             deduce(_WARM_UP, name, use_total=use_total, **budget)
         try:
-            d = deduce(obs, name, use_total=use_total, proofs=explain, **budget)
+            d = deduce(obs, name, use_total=use_total, proofs=explain, proof_time_limit=time_limit, **budget)
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"== {name} ({tag}): inconsistent position: {exc}", ""]

@@ -44,6 +44,7 @@ from ..errors import (
     unknown_choice,
 )
 from ..positions import COVERED, Observation, as_observation, cell_pair
+from ._common import _option
 from ._consistency import has_layout
 
 if TYPE_CHECKING:
@@ -342,10 +343,8 @@ def register_method(
             raise ValueError(f"method {name!r}: {function!r} fixes arguments its function does not take "
                              f"(keyword options it takes: {sorted(taken - {'use_total'}) or 'none'}); fix "
                              f"only keyword options of the function") from None
-    accepted, var_kw = _signature(function)
-    if "use_total" not in accepted and not var_kw:
-        raise ValueError(f"method {name!r}: function must accept the keyword use_total "
-                         f"(signature function(obs, *, use_total=True, **options))")
+    if not _takes_use_total(_signature(function)):
+        raise ValueError(_NO_USE_TOTAL.format(name=name))
     for flag, value in (("sound", sound), ("complete", complete), ("reads_bounds", reads_bounds)):
         if not isinstance(value, bool):
             raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
@@ -559,6 +558,16 @@ def untimed(method: str) -> dict[str, Any]:
     return {"time_limit": None} if "time_limit" in accepted else {}
 
 
+_NO_USE_TOTAL = "method {name!r}: function must accept the keyword use_total (signature function(obs, *, " \
+                "use_total=True, **options))"
+
+
+def _takes_use_total(signature: tuple[frozenset[str], bool]) -> bool:
+    """A function of this :func:`_signature` can be called with ``use_total=``."""
+    accepted, var_kw = signature
+    return "use_total" in accepted or var_kw
+
+
 @cache
 def _signature(function: MethodFunction) -> tuple[frozenset[str], bool]:
     """Keyword names ``function`` accepts, and whether it takes ``**kwargs``."""
@@ -645,6 +654,7 @@ def deduce(
     use_total: bool = True,
     check_consistency: bool = True,
     proofs: bool = False,
+    proof_time_limit: float | None = None,
     **options: Any,
 ) -> Deduction:
     """Deduce safe cells and mines of a position with one method (SPEC §4).
@@ -674,6 +684,12 @@ def deduce(
     proofs : bool, default False
         Also find a proof of every claimed cell (``Deduction.proofs``), checkable
         by :func:`sweeplab.check_proof`; costs nothing when False.
+    proof_time_limit : float, optional
+        Seconds for the proof search of ``proofs=True``; the claims it has not
+        proved by then are in ``Deduction.over_budget``.  Default: the
+        method's ``time_limit`` option when given, else 20 s
+        (:func:`sweeplab.prover.prove_all`); a method without that option
+        (``trivial``, say) is bounded here.
     **options
         Method options (for example ``p`` for ``"gfp"``); ``probabilities=True``
         asks a method that gives exact probabilities for them too.
@@ -685,7 +701,8 @@ def deduce(
     Raises
     ------
     ValueError
-        For an unknown method, or an option the method does not take.
+        For an unknown method, an option the method does not take, or a
+        function given directly that does not take ``use_total``.
     InconsistentPositionError
         When the method detects that no mine layout fits the clues.
     MethodRefused
@@ -712,6 +729,13 @@ def deduce(
         use_total = check_flag("use_total", function.keywords["use_total"])  # fixed by its registered name
     check_consistency = check_flag("check_consistency", check_consistency)
     proofs = check_flag("proofs", proofs)
+    search_timed = proof_time_limit is not None  # (a number past float's range reads as no limit)
+    if search_timed:
+        try:
+            proof_time_limit = _option(name, "proof_time_limit", proof_time_limit, "")
+        except ValueError:
+            raise ValueError(f"proof_time_limit must be a positive number of seconds (None: the default), "
+                             f"got {proof_time_limit!r}") from None
     want_probabilities = False
     if options:
         want_probabilities = check_flag("probabilities", options.get("probabilities", False))
@@ -733,6 +757,9 @@ def deduce(
     except Exception as exc:  # a bug or a bad option value: say which method, and on what, in its traceback
         if interrupted(exc):  # a Ctrl-C that compiled code wrapped: not the method's fault
             raise KeyboardInterrupt from exc
+        if (info is None and isinstance(exc, TypeError)  # a function given directly: as register_method says
+                and not _takes_use_total(_signature.__wrapped__(function))):
+            raise ValueError(_NO_USE_TOTAL.format(name=name)) from None
         exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                      f"{obs.to_text()}")
         raise
@@ -764,6 +791,8 @@ def deduce(
     # the proofs' size budget is the documented one: a method's own option budget, max_depth or max_lps
     # (only a method that takes them gets here with them) means something else to it
     own = {k: v for k, v in options.items() if k not in _PROVER_BUDGETS}
+    if search_timed:
+        own["time_limit"] = proof_time_limit
     found, over = proofs_for(obs, name, safe, mines, use_total=use_total,
                              style=None if info is not None else "case", **own)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
