@@ -20,9 +20,9 @@
 # - **A flag is taken as a mine** by every method and by the probabilities (SPEC §1): a flag is your
 #   claim, and the methods reason from it. A wrong flag makes them "prove" cells from a false premise
 #   (the proofs name it: "a flag counts as a mine"), or find that no layout fits. Unflag a cell to weigh it.
-# - **method**: the deduction method whose conclusions are drawn on the covered cells, a white ring for
-#   a safe cell and a purple cross for a mine (colours no clue digit uses). *Apply* plays them all.
-#   Unsound methods (`lstsq`) are marked as such: their claims can be wrong.
+# - **method**: the deduction method whose conclusions are drawn on the covered cells, a white disc
+#   with a dark outline for a safe cell and a purple cross for a mine (colours no clue digit uses).
+#   *Apply* plays them all. Unsound methods (`lstsq`) are marked as such: their claims can be wrong.
 # - **Hover** any cell: its exact mine probability, and for a deduced cell its proof (SPEC §6) in
 #   words, with the clues it uses framed on the board (blue: added, orange: subtracted, grey: both, in
 #   different steps; with their multipliers). Before a first click that the rules make safe no

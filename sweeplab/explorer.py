@@ -29,7 +29,7 @@ import pandas as pd
 from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
-from .errors import MethodRefused, unknown_choice
+from .errors import MethodRefused, mines_text, unknown_choice
 from .executor import check_count
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info, sound_label
@@ -700,10 +700,10 @@ class Explorer:
         grid = obs.grid
         known = int(((grid == FLAG) | (grid == MINE)).sum())
         left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
-        mines = (f"{left} mines left" if left >= 0
+        mines = (f"{mines_text(left)} left" if left >= 0
                  else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
         kind = sound_label(info.sound) + (", complete" if info.complete else "")
-        found = "" if d is None else (f": {len(d.safe)} safe, {len(d.mines)} mines in "
+        found = "" if d is None else (f": {len(d.safe)} safe, {mines_text(len(d.mines))} in "
                                       f"{1000 * d.seconds:.1f} ms")
         start = (f" · the first click is safe (rule {self.game.first_click!r})"
                  if self.game.status == "playing" and self._untouched_safe_start() else "")

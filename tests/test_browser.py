@@ -461,3 +461,27 @@ def test_expert_board_with_the_rref_panel(page, shots):
     undecided = len(covered(expert)) - len(sweeplab.deduce(expert.observation, "enumerate"))
     assert len(page.find_elements("css selector", ".sl-board .sl-prob")) == undecided > 0
     snap(page, shots / "08-expert-rref.png")
+    # a narrow window: the board shrinks to fit (it hid its last 9 columns behind a scrollbar in a
+    # 1024 px window with the file browser open), cells stay clickable, proofs scroll, never break words
+    page.set_window_size(1024, 1400)
+    try:
+        wait(page, lambda d: control(d, "svg.sl-board").rect["width"] < 30 * 26)
+        box = control(page, ".sl-board-box")
+        width = control(page, "svg.sl-board").rect["width"]
+        fits = page.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", box)
+        assert 30 * 16 <= width <= box.rect["width"] and fits[0] <= fits[1], (width, box.rect, fits)
+        assert control(page, "svg.sl-board").rect["height"] == pytest.approx(width * 16 / 30, abs=1)
+        deduced = sweeplab.deduce(expert.observation, "rref", proofs=True)
+        target = max(deduced.proofs, key=lambda c: deduced.proofs[c].size)  # the longest lines
+        on_cell(page, *target, "hover")
+        wait(page, lambda d: d.find_elements("css selector", ".sweeplab-explorer .sl-proof-text"))
+        text = control(page, ".sl-proof-text")
+        assert page.execute_script("return getComputedStyle(arguments[0]).whiteSpace", text) == "pre"
+        assert deduced.proofs[target].explain(expert.observation).splitlines()[0] in text.text
+        safe = min(deduced.safe)
+        on_cell(page, *safe)
+        expert.reveal(*safe)
+        wait(page, lambda d: shows(d, expert))
+        snap(page, shots / "09-expert-narrow.png")
+    finally:
+        page.set_window_size(1500, 1400)

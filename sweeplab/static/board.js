@@ -42,6 +42,8 @@ function percent(p) {
 function cellSize(cols) {
   return Math.max(20, Math.min(34, Math.floor(780 / Math.max(cols, 1))));
 }
+// the least a cell is drawn when the board shrinks to a narrow window (board.css)
+const MIN_CELL = 16;
 
 const key = (r, c) => `${r},${c}`;
 const keys = (cells) => new Set(cells.map(([r, c]) => key(r, c)));
@@ -140,7 +142,7 @@ function drawProof(parent, proof, s) {
     svg("rect", { x: c * s + 1.5, y: r * s + 1.5, width: s - 3, height: s - 3, stroke: colour,
       class: "sl-proof-clue", "data-row": r, "data-col": c }, g);
     svg("text", { x: c * s + s - 2, y: r * s + 2, fill: colour, class: "sl-proof-mult",
-      "font-size": Math.max(8, s * 0.28) }, g, ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(","));
+      "font-size": Math.max(10, s * 0.36) }, g, ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(","));
   }
 }
 
@@ -409,6 +411,7 @@ function render({ model, el }) {
     board.setAttribute("width", cols * s);
     board.setAttribute("height", rows * s);
     board.setAttribute("viewBox", `0 0 ${cols * s} ${rows * s}`);
+    board.style.minWidth = `${cols * Math.min(s, MIN_CELL)}px`;
     board.dataset.cell = s;
     board.dataset.status = model.get("status");
     const view = {
