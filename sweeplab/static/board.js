@@ -411,7 +411,7 @@ function render({ model, el }) {
     board.setAttribute("width", cols * s);
     board.setAttribute("height", rows * s);
     board.setAttribute("viewBox", `0 0 ${cols * s} ${rows * s}`);
-    board.style.minWidth = `${cols * Math.min(s, MIN_CELL)}px`;
+    board.style.minWidth = `${cols * MIN_CELL}px`;
     board.dataset.cell = s;
     board.dataset.status = model.get("status");
     const view = {
