@@ -407,3 +407,15 @@ def test_the_digits_hint_only_names_a_value_that_would_pass(value, hint):
     with pytest.raises(ValueError, match="endgame_budget must be a whole number") as info:
         BestAgent(endgame_budget=value)
     assert ("write it as digits" in str(info.value)) == hint
+
+
+@pytest.mark.parametrize("agent", ["best", "best-v1"])
+def test_the_endgame_holds_at_most_a_million_layouts(agent):
+    """A review: endgame_layouts=2**70 was taken, and the search listed every layout of the position
+    (up to 10^18 over 64 cells): six expert games had not ended after four minutes."""
+    from sweeplab.agents.best_v1 import MAX_ENDGAME_LAYOUTS
+
+    with pytest.raises(ValueError, match=f"{agent}: option endgame_layouts must be a whole number from 0 to "
+                                         f"{MAX_ENDGAME_LAYOUTS}, got {2**70}"):
+        make_agent(agent, endgame_layouts=2**70)
+    assert make_agent(agent, endgame_layouts=MAX_ENDGAME_LAYOUTS).endgame_layouts == MAX_ENDGAME_LAYOUTS

@@ -1001,7 +1001,8 @@ class BestAgent(BestV1Agent):
         z = 3.0), at about half the speed (fourteenth round).
     endgame_cells, endgame_layouts : int, default 64, 2000
         Size limits under which the endgame is searched exhaustively
-        (0: never; 32 and 400 until session 18, 48 and 1,000 until session
+        (0: never; layouts at most :data:`~sweeplab.agents.best_v1.MAX_ENDGAME_LAYOUTS`;
+        32 and 400 until session 18, 48 and 1,000 until session
         29: see the eleventh and fourteenth rounds; 4,000 layouts with a
         budget of 1,000,000 gain about 0.05 points with a zero start, at
         four fifths of the speed: the fifteenth and seventeenth rounds).

@@ -43,7 +43,12 @@ from ..positions import COVERED, FLAG, MINE, Observation, neighbour_sum, neighbo
 from .base import FirstMove, random_covered
 from .probability import ProbabilityAgent
 
-__all__ = ["BestV1Agent", "endgame_layouts", "endgame_choice", "frontier_solutions"]
+__all__ = ["BestV1Agent", "endgame_layouts", "endgame_choice", "frontier_solutions", "MAX_ENDGAME_LAYOUTS"]
+
+#: Most layouts the endgame search may hold (option ``endgame_layouts``): it lists them all, so a limit
+#: past the layouts of a position (up to 10^18 over 64 cells) would never finish; the strongest setting
+#: tried (issue 13) held 10,000.
+MAX_ENDGAME_LAYOUTS = 1_000_000
 
 Cell = tuple[int, int]
 
@@ -329,7 +334,8 @@ class BestV1Agent(ProbabilityAgent):
     progress_weight : float, default 0.5
         Weight of the chance that a guess settles its neighbours.
     endgame_cells, endgame_layouts : int, default 32, 400
-        Size limits under which the endgame is searched exhaustively (0: never).
+        Size limits under which the endgame is searched exhaustively (0: never;
+        at most :data:`MAX_ENDGAME_LAYOUTS` layouts).
     lookahead : int, default 5
         How many of the best-scored candidates get the two-step value
         (0 or 1: none).
@@ -347,7 +353,7 @@ class BestV1Agent(ProbabilityAgent):
     name = "best-v1"
     option_limits = MappingProxyType({
         **ProbabilityAgent.option_limits, "tolerance": (0, None), "progress_weight": (None, None),
-        "endgame_cells": (0, None), "endgame_layouts": (0, None), "lookahead": (0, None),
+        "endgame_cells": (0, None), "endgame_layouts": (0, MAX_ENDGAME_LAYOUTS), "lookahead": (0, None),
         "endgame_budget": (0, None)})
     # What ``best`` changed (issue 13): the endgame search pruned (same choices when it completes,
     # and it completes more often), and no longer "a safest cell with no covered neighbour at once".
