@@ -21,6 +21,7 @@ import time
 import sweeplab
 from sweeplab.agents import make_agent
 from sweeplab.commands.sweep import parse_option
+from sweeplab.simulate import options_text
 
 CASES = [
     ("random", "intermediate", 2000),
@@ -91,8 +92,8 @@ def main() -> None:
                 make_agent(agent, **options)
             except ValueError as exc:
                 parser.error(f"--option: {exc}")
-    given = " ".join(f"{k}={v!r}" for k, v in sorted(options.items())) or "none"
-    print(f"first click {args.first_click}; options {given}; fastest of {args.repeat} rounds")
+    print(f"first click {args.first_click}; options {options_text(options) or 'none'}; "
+          f"fastest of {args.repeat} rounds")
     print(f"{'agent':12s} {'level':13s} {'games':>6s} {'games/s':>9s} {'per CPU s':>9s} {'win %':>7s}")
     for agent, level, games in CASES:
         if wanted is not None and agent not in wanted:
