@@ -134,6 +134,19 @@ def test_a_wrong_claim_of_a_method_registered_sound_is_named_in_its_proofs(clean
     assert "wrong" in reason and "'liar' is registered sound" in reason
 
 
+def test_a_function_given_directly_is_not_blamed_on_the_method_it_is_named_like():
+    """``deduce`` names a function given directly by its ``__name__``; its wrong claim is not a bug of the
+    registered sound method of that name."""
+    def trivial(obs, *, use_total=True):
+        return first_covered_safe(obs, use_total=use_total)
+
+    obs = Observation.from_text("??\n?1", mines=1)
+    d = deduce(obs, trivial, proofs=True)
+    assert d.method == "trivial" and d.unproved == {(0, 0)} and not d.registered
+    assert d.unproved_reason((0, 0), obs) == "the claim is wrong: a layout fits with the other value"
+    assert deduce(obs, "trivial", proofs=True).registered
+
+
 def test_a_registered_methods_option_p_is_not_read_as_a_proofs_modulus(clean_registry):
     """Only gfp's p is a modulus: a method of one's own whose option p is a threshold or a label still
     gets its proofs."""

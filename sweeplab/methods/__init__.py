@@ -107,6 +107,9 @@ class Deduction:
         Every claimed cell without a proof: over budget, not forced (a wrong
         claim of an unsound method), or clues that are only bounds (proofs need
         exact clues, SPEC §6).
+    registered : bool
+        The method was called by its registered name, not given as a function
+        (whose name may be a registered method's).
     """
 
     safe: frozenset[Cell]
@@ -118,6 +121,7 @@ class Deduction:
     proofs: Mapping[Cell, Proof] | None = field(default=None, repr=False, compare=False)
     over_budget: frozenset[Cell] = frozenset()
     unproved: frozenset[Cell] = frozenset()
+    registered: bool = field(default=True, repr=False, compare=False)
 
     @property
     def cells(self) -> frozenset[Cell]:
@@ -147,7 +151,7 @@ class Deduction:
             return "clues that are only bounds have no proof format"
         if pair in self.over_budget:
             return "the proof is over the prover's budget (its size, or the search's time_limit)"
-        info = METHODS.get(self.method)
+        info = METHODS.get(self.method) if self.registered else None
         if info is not None and not info.sound:
             return "the method is unsound: the claim is not forced (a layout fits with the other value)"
         wrong = "the claim is wrong: a layout fits with the other value"
@@ -784,7 +788,7 @@ def deduce(
     if consistent is None and check_consistency and (safe or mines):
         consistent = has_layout(obs, use_total=use_total)
     if not proofs:
-        return _deduction(safe, mines, name, seconds, probabilities, consistent)
+        return _deduction(safe, mines, name, seconds, probabilities, consistent, info is not None)
     from ..prover import proofs_for
 
     # a function given directly is proved by cases, whatever its name (a "gfp" of one's own has no modulus);
@@ -796,7 +800,7 @@ def deduce(
     found, over = proofs_for(obs, name, safe, mines, use_total=use_total,
                              style=None if info is not None else "case", **own)
     return Deduction(safe, mines, name, seconds, probabilities, consistent, MappingProxyType(found),
-                     frozenset(over), (safe | mines) - frozenset(found))
+                     frozenset(over), (safe | mines) - frozenset(found), registered=info is not None)
 
 
 #: Options of :func:`sweeplab.prover.proofs_for` that size its search, never taken from a method's options.
@@ -804,13 +808,14 @@ _PROVER_BUDGETS = ("budget", "max_depth", "max_lps")
 
 
 def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, seconds: float,
-               probabilities: np.ndarray | None, consistent: bool | None) -> Deduction:
+               probabilities: np.ndarray | None, consistent: bool | None, registered: bool) -> Deduction:
     """``Deduction(safe, mines, method, seconds, probabilities, consistent)`` without proofs, built
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): agents make
     one per method call."""
     d = object.__new__(Deduction)
     d.__dict__.update(safe=safe, mines=mines, method=method, seconds=seconds, probabilities=probabilities,
-                      consistent=consistent, proofs=None, over_budget=_EMPTY, unproved=_EMPTY)
+                      consistent=consistent, proofs=None, over_budget=_EMPTY, unproved=_EMPTY,
+                      registered=registered)
     return d
 
 
