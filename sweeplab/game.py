@@ -21,6 +21,7 @@ revealed, so a reveal costs only the cells it opens.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,11 +234,8 @@ def check_noise(noise) -> tuple[str, float] | None:
                          f"probability, for example ('lost', 0.1); got {noise!r}") from None
     if kind not in NOISE_KINDS:
         raise ValueError(f"noise kind must be one of {NOISE_KINDS}, got {kind!r}")
-    try:
-        ok = 0.0 <= float(p) <= 1.0
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
+    # a number, not a flag or text ("0.1" is refused as a sweep grid refuses it)
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
         raise ValueError(f"noise probability must be a number within [0, 1], got {p!r}")
     return str(kind), float(p)
 

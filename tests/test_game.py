@@ -478,6 +478,9 @@ def test_a_level_can_be_height_width_and_mines_or_density():
         ({"level": "beginner", "mode": "zen"}, "mode must be one of"),
         ({"level": "beginner", "noise": ("fuzzy", 0.1)}, "noise kind must be one of"),
         ({"level": "beginner", "noise": ("lost", 1.5)}, "noise probability must be a number within"),
+        ({"level": "beginner", "noise": ("lost", True)}, "noise probability must be a number within"),
+        ({"level": "beginner", "noise": ("lost", "0.1")}, "noise probability must be a number within"),
+        ({"level": "beginner", "noise": ("lost", float("nan"))}, "noise probability must be a number within"),
         ({"level": "beginner", "noise": "lost"}, r"noise must be None or \(kind, p\)"),
     ],
 )
