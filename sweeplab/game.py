@@ -246,6 +246,7 @@ class Game:
     Attributes
     ----------
     status : {"playing", "won", "lost"}
+        Read-only: moves change it.
     moves : list of (str, int, int)
         Every move played: ``("reveal" | "flag" | "unflag", row, col)``.
 
@@ -300,7 +301,7 @@ class Game:
         self._layout: np.ndarray | None = None
         self._mines_hit = 0
         self._revealed_safe = 0
-        self.status = "playing"
+        self._status = "playing"
         self.moves: list[tuple[str, int, int]] = []
         if _layout is not None:
             self._place(np.asarray(_layout, dtype=bool), _shown)
@@ -328,8 +329,15 @@ class Game:
                              f"got ragged or nested {type(layout).__name__} {short_repr(layout)}") from None
         if arr.ndim != 2 or 0 in arr.shape:
             raise ValueError(f"layout must be a non-empty 2-D array, got shape {arr.shape}")
-        if not (arr.dtype == bool or np.issubdtype(arr.dtype, np.number)) or not np.isin(arr, (0, 1)).all():
-            raise ValueError("layout must hold booleans (or 0/1)")
+        if arr.dtype == bool or np.issubdtype(arr.dtype, np.number):
+            bad = np.argwhere(~np.isin(arr, (0, 1)))
+        else:  # text or objects: each value on its own
+            bad = np.argwhere(np.vectorize(lambda v: not (isinstance(v, numbers.Real) and v in (0, 1)),
+                                           otypes=[bool])(arr))
+        if bad.size:
+            r, c = (int(v) for v in bad[0])
+            value = arr[r, c].item() if isinstance(arr[r, c], np.generic) else arr[r, c]
+            raise ValueError(f"layout must hold booleans (or 0/1), got {value!r} at row {r}, column {c}")
         arr = arr.astype(bool)
         return cls(
             arr.shape, int(arr.sum()), first_click="none", mode=mode, noise=noise, seed=seed, _layout=arr
@@ -369,7 +377,7 @@ class Game:
         self._zero_start = (self._counts.reshape(-1) == 0) & ~self._layout_flat
         self._region_of: np.ndarray | None = None
         if self._safe_total == 0:
-            self.status = "won"
+            self._status = "won"
 
     def _draw_shown(self) -> np.ndarray:
         # Clue noise, report 004 §4: each cell is affected with probability p.
@@ -447,6 +455,11 @@ class Game:
         return obs
 
     @property
+    def status(self) -> str:
+        """``"playing"``, ``"won"`` (every safe cell revealed) or ``"lost"``; moves change it."""
+        return self._status
+
+    @property
     def mines_hit(self) -> int:
         """Mines stepped on (score mode can go on after one)."""
         return self._mines_hit
@@ -502,7 +515,7 @@ class Game:
             flat[i] = MINE
             self._mines_hit += 1
             if self._mode == "classic":
-                self.status = "lost"
+                self._status = "lost"
             return 1
         if self._zero_start[i]:
             cells = self._flood(i)
@@ -513,7 +526,7 @@ class Game:
             opened = 1
         self._revealed_safe += opened
         if self._revealed_safe == self._safe_total:
-            self.status = "won"
+            self._status = "won"
         return opened
 
     def _flood(self, i: int) -> np.ndarray:

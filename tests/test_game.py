@@ -515,13 +515,17 @@ def test_bad_moves():
     with pytest.raises(ValueError, match="a move is"):
         game.play([("reveal", 0)])
     assert game.moves == [] and game.status == "playing"
+    with pytest.raises(AttributeError):
+        game.status = "won"  # only moves end a game
     game.reveal(np.int64(0), np.int8(0))  # numpy integers are rows and columns
     assert game.moves == [("reveal", 0, 0)]
 
 
 @pytest.mark.parametrize(
     ("layout", "match"),
-    [([1, 0], "2-D"), ([[0, 2]], "booleans"), ([["a", "b"]], "booleans"), (np.zeros((0, 3)), "2-D")],
+    [([1, 0], "2-D"), ([[0, 2]], r"booleans \(or 0/1\), got 2 at row 0, column 1"),
+     ([[0, 1], [0.5, 0]], "got 0.5 at row 1, column 0"), ([[1, None]], "got None at row 0, column 1"),
+     ([["a", "b"]], "got 'a' at row 0"), (np.zeros((0, 3)), "2-D")],
 )
 def test_bad_layouts(layout, match):
     with pytest.raises(ValueError, match=match):
