@@ -396,9 +396,13 @@ def best_vs_published(
     """
     from .losses import CAUSES, play_losses
 
+    from .warm_up import warm_up
+
     grid = [(lv, fc) for fc in first_clicks for lv in levels]
-    # one untimed game each, on every condition: compiling (and first calls of code only some boards
-    # reach) would count in a row's speed (beginner's first row read 47 games/CPU s, its second 585)
+    # every kernel compiled (a fresh clone has no cache), then one untimed game each on every condition:
+    # compiling and first calls of code only some boards reach would count in a row's speed (beginner's
+    # first row read 47 games/CPU s, its second 585; 32 against best-v1's 1,243 from a fresh clone)
+    warm_up()
     for name in (agent, baseline):
         if name is not None:
             for lv, fc in grid:
