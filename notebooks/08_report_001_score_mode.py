@@ -39,7 +39,7 @@ fig = figures.density_score_figure(scores)
 # %% [markdown]
 # **Reading the curves against the report** (numbers from a `quick` run: 25 games per point, every
 # agent on the same boards; the error bars are 95% intervals of the mean; a difference between agents is
-# a paired 95% t interval over the same 25 boards).
+# a paired 95% t interval over the same 25 boards: the table below).
 #
 # * The advanced agent beats the basic one from density 0.2 to 0.7 (by up to about 0.1 at 0.4–0.5; every
 #   paired interval above 0, at 0.7 just: +0.02 [+0.00, +0.04]), as in the report's Figure 1. The report
@@ -63,9 +63,11 @@ fig = figures.density_score_figure(scores)
 #   last safe cell opens count as identified.
 
 # %%
-# each agent's mean score minus the basic agent's, on the same boards
-wide = scores.pivot(index="density", columns="agent", values="mean_score")
-wide.sub(wide["basic"], axis=0).drop(columns="basic").round(3)
+# each agent's mean score minus the basic agent's on the same boards, with its paired 95% t interval
+diffs = scores[scores["agent"] != scores["baseline"]]
+diffs.assign(difference=[f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                         zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)]
+             ).pivot(index="density", columns="agent", values="difference")
 
 # %% [markdown]
 # ## One game, move by move (report 001 "Performance 1")

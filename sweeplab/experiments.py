@@ -258,20 +258,34 @@ def density_scores(
 
     Returns one row per (agent, noise, density): ``agent, noise, density,
     games, mean_score, sem_score, aborted`` (games the agent could not finish;
-    they count in the mean with the score they reached, as :func:`_play` keeps every game).
+    they count in the mean with the score they reached, as :func:`_play` keeps every game),
+    and against the first agent of ``agents`` on the same boards: ``baseline`` (its label),
+    ``diff`` (this agent's mean score minus the baseline's) and its paired 95 % t interval
+    ``diff_low, diff_high`` (:func:`sweeplab.stats.paired_mean_difference`; ``nan`` for the
+    baseline itself).
     """
+    from .stats import paired_mean_difference
+
     noise = dict(noise or {"exact": None})
     per_noise = {nz: tuple((noise_densities or {}).get(nz, densities)) for nz in noise}
     grid = [(a, nz, d) for a in agents for nz in noise for d in per_noise[nz]]
-    rows = []
+    baseline = next(iter(agents), None)
+    rows, baseline_scores = [], {}
     for label, nz, d in _progress(grid, total=len(grid), desc="density", progress=progress):
         name, options = agents[label]
         # every agent plays the same boards at a given density: paired comparisons
         board_seed = seed + 1000 * list(noise).index(nz) + int(round(1000 * d))
         df = _play(name, options, shape=shape, density=d, games=games, seed=board_seed,
                    first_click=first_click, mode="score", noise=noise[nz])
+        score = df.sort_values("game")["score"].to_numpy(dtype=float)
+        if label == baseline:  # first in ``grid``, so before every other agent's row
+            baseline_scores[nz, d] = score
+            diff = (math.nan, math.nan, math.nan)
+        else:
+            diff = paired_mean_difference(baseline_scores[nz, d], score)
         rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score"),
-                     "aborted": df.attrs["aborted"]})
+                     "aborted": df.attrs["aborted"], "baseline": baseline, "diff": diff[0],
+                     "diff_low": diff[1], "diff_high": diff[2]})
     return pd.DataFrame(rows)
 
 
@@ -395,7 +409,6 @@ def best_vs_published(
     (:data:`sweeplab.losses.CAUSES`) as ``loss: <cause>`` and ``v1 loss: <cause>``.
     """
     from .losses import CAUSES, play_losses
-
     from .warm_up import warm_up
 
     grid = [(lv, fc) for fc in first_clicks for lv in levels]

@@ -8,8 +8,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-__all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifference", "summarize",
-           "format_summary", "GROUP_COLUMNS"]
+__all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifference", "paired_mean_difference",
+           "summarize", "format_summary", "GROUP_COLUMNS"]
 
 #: Parameter columns a summary groups by (those present in the results).
 GROUP_COLUMNS = ("agent", "options", "level", "height", "width", "mines", "first_click", "mode", "noise",
@@ -182,6 +182,33 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
     return PairedDifference(games=n, wins_a=both + only_a, wins_b=both + only_b, only_a=only_a,
                             only_b=only_b, difference=d, low=float(max(-1.0, low)),
                             high=float(min(1.0, high)), p_value=float(p_value), confidence=confidence)
+
+
+def paired_mean_difference(a, b, *, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of ``b - a`` over paired values (the same games) and its t interval: ``(mean, low, high)``.
+
+    For scores rather than wins (reports 001 and 004: the mean score of two agents on the same boards).
+    ``nan`` bounds with fewer than two pairs.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in paired_mean_difference([0.5, 0.6, 0.7, 0.4], [0.6, 0.6, 0.9, 0.5])]
+    [0.1, -0.03, 0.23]
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"a and b must be two 1-D sequences of the same length (paired), got shapes "
+                         f"{x.shape} and {y.shape}")
+    d = y - x
+    mean = float(d.mean()) if d.size else float("nan")
+    if d.size < 2:
+        return mean, float("nan"), float("nan")
+    from scipy.stats import t  # imported here: scipy.stats takes most of a second to import
+
+    half = float(t.ppf(0.5 + confidence / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
+    return mean, mean - half, mean + half
 
 
 def _outcomes(won, name: str) -> np.ndarray:

@@ -492,3 +492,23 @@ def test_the_quick_presets_description_gives_its_real_game_counts():
     assert PRESET_PURPOSES["quick"].startswith(
         f"{min(counts)} to {max(counts)} games per point on the curves against density or area, "
         f"{min(rates)} to {max(rates)} per win rate;")
+
+
+def test_density_scores_give_each_agents_paired_difference_from_the_first():
+    """The ``diff`` columns are the paired t interval of the agents' scores on the same boards, recomputed
+    here from games played by ``sweeplab.play`` on the boards the table names."""
+    import sweeplab
+    from sweeplab.experiments import density_scores
+    from sweeplab.stats import paired_mean_difference
+
+    agents = {"basic": ("trivial", {}), "improved": ("probability", {"use_total": False})}
+    df = density_scores(agents=agents, densities=(0.3,), games=12, seed=5)
+    assert df["baseline"].eq("basic").all() and df.loc[df["agent"] == "basic", "diff"].isna().all()
+    board_seed = 5 + int(round(1000 * 0.3))
+    scores = [sweeplab.play(name, shape=(10, 10), density=0.3, games=12, seed=board_seed, first_click="none",
+                            mode="score", **options)["score"].to_numpy()
+              for name, options in agents.values()]
+    row = df[df["agent"] == "improved"].iloc[0]
+    assert (row["diff"], row["diff_low"], row["diff_high"]) == pytest.approx(paired_mean_difference(*scores))
+    basic = df.loc[df["agent"] == "basic", "mean_score"].iloc[0]
+    assert row["diff"] == pytest.approx(row["mean_score"] - basic)

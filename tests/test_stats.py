@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 
 import sweeplab
-from sweeplab.stats import paired_difference, summarize, wilson_interval
+from sweeplab.stats import paired_difference, paired_mean_difference, summarize, wilson_interval
 
 
 def pairs(both: int, only_a: int, only_b: int, neither: int) -> tuple[np.ndarray, np.ndarray]:
@@ -255,3 +255,22 @@ def test_summarize_keeps_first_click_and_averages_guesses():
     s = summarize(df)
     assert s["first_click"].tolist() == ["zero"]
     assert s["guesses"].tolist() == [1.0]  # (0 + 0 + 3) / 3; the median would be 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_paired_mean_difference_is_scipys_paired_t_interval(seed):
+    from scipy.stats import ttest_rel
+
+    rng = np.random.default_rng(seed)
+    a = rng.random(25)
+    b = np.clip(a + rng.normal(0.05, 0.1, 25), 0, 1)
+    mean, low, high = paired_mean_difference(a, b)
+    ci = ttest_rel(b, a).confidence_interval(0.95)
+    assert mean == pytest.approx(float(np.mean(b - a)))
+    assert (low, high) == pytest.approx((ci.low, ci.high))
+
+
+def test_paired_mean_difference_needs_pairs():
+    assert np.isnan(paired_mean_difference([0.5], [0.7])[1])
+    with pytest.raises(ValueError, match="same length"):
+        paired_mean_difference([0.1, 0.2], [0.3])
