@@ -169,50 +169,49 @@ boards
 # %% [markdown]
 # ## What the numbers say
 #
-# Measured at the `quick` preset (`sweeplab report`, section 014: 100 games per cell of the level
-# table, Wilson 95% intervals of about ±10 points, and 40 per density cell, about ±15; the `full` preset
-# plays 10,000 games per cell, resumable in `sweeps/`).
+# The level figures below come from a larger run than this notebook's: 1,000 games per cell, the boards
+# of root seed 0 (`experiments.reach(games=1000)`, the same code as `sweeplab report`'s section 014 at
+# 10 times the quick preset's games; Wilson 95% intervals of at most ±3.1 points; paired comparisons
+# with `sweeplab.stats.paired_difference`, McNemar's exact p). The density, cascade, dominance and
+# geometry figures are the `quick` preset's (40 games per density cell, about ±15 points; 300 cascade
+# games); the `full` preset plays 10,000 games per cell, resumable in `sweeps/`.
 #
-# - **Reach, first click on a zero, with the total.** Exact enumeration wins 97% of beginner, 64% of
-#   intermediate and 14% of expert games without a single guess; that is the ceiling for every sound
-#   method. The pair rule (`subset`) is almost there (94%, 64%, 10%), and so are bounds propagation
-#   (`bounded`: 97%, 64%, 12%) and the LP relaxation (identical to enumeration on these games). *One pass
-#   of RREF with the row bound rule* wins 83%, 40% and **0%** (beginner, intermediate, expert), fewer
-#   than the pair rule, and GF(7) reduction wins as many (83%, 40%, 0%), though it does not prove the same
-#   cells everywhere (each finds cells the other misses: `gfp-beats-rref` and `smallest-rref-beats-gfp` in
-#   `sweeplab.examples`). Single-clue rules win 70%, 28%, 0%;
-#   the null-space certificate (`lstsq-certified`) and GF(2) stop at 20%, 0%, 0%. So the answer to
-#   "how many expert games can I finish with only RREF" is: almost none (0 of 100; under 4% at 95%);
-#   RREF opens 30% of an expert board before its first forced guess, exact enumeration 61%.
-# - **A safe first click** cuts everything by about half or more (beginner 97% → 51% for enumeration):
-#   51%, 28%, 5% for enumeration, 39%, 14%, 0% for RREF, because a first click that shows a number is
-#   often a guess already.
-# - **The total** helps the strong methods on the same games (beginner 90% → 97% for enumeration, McNemar
-#   p = 0.016 on these 100 games; intermediate 58% → 64%, p = 0.03; the LP relaxation and bounds
-#   propagation alike, the pair rule by +5/−0 and +6/−0, p = 0.06 and 0.03; expert 9% → 14%, +5/−0,
-#   p = 0.06, for enumeration and the LP relaxation). Each p-value is for one comparison: the table holds
-#   over fifty with/without pairs, and none of these would survive a correction for that many. What settles
-#   the direction for enumeration, the LP relaxation, the pair rule and single-clue rules is a theorem, not
-#   these tests: the total is one more constraint, and their answers only grow with what they know, so no
-#   game can go the other way (every pair above is +k/−0). Bounds propagation and one RREF pass have no
-#   such guarantee. The total *costs* one RREF pass (and GF(7), which wins the same games) 8 intermediate
-#   games with a safe first click, 22% → 14%, +0/−8, p = 0.008 (paired 95% interval −14 to −2 points), by
-#   the same per-comparison standard the strongest effect of the table; elsewhere the differences are within
-#   noise at 40-100 games: 16×16 at 0.20, 25% → 35% for enumeration (+4/−0 games, p = 0.13); one RREF pass
-#   with the total, intermediate (zero start) 43% → 40% (+3/−6, p = 0.5) and 16×16 at 0.15 68% → 58%
-#   (+2/−6, p = 0.3). More games settle the zero-start case: on 900 paired intermediate games
-#   (`reach_games(method="rref", level="intermediate", use_total=..., games=300, seed=s)` for seeds 4242,
-#   9191 and 5151) one RREF pass wins 45.8% with the total and 50.8% without (+59/−104, p = 0.0005), so
-#   the total costs it there too. That the total can hurt one RREF pass is possible (the total row changes the
-#   reduced basis, and the row bound rule reads a different set of rows), and it happens on single
-#   positions: on notebook 12's board (beginner, seed 3, zero start,
-#   the click at (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed
-#   corpus (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues)
-#   adding the total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the
-#   reduced rows both with and without the total, so the total costs it nothing there (it gains cells on
-#   33 positions); reading only the rows with the total, it lost cells on 14. The order of the moves
-#   matters to RREF for the same reason: on the same 100 intermediate games it wins 40 applying each
-#   answer at once, 37 opening the safe cells only or one move at a time
+# - **Reach, first click on a zero, with the total.** Exact enumeration wins 92.9% of beginner, 70.5% of
+#   intermediate and 13.4% of expert games without a single guess ([91.1, 94.3], [67.6, 73.2], [11.4,
+#   15.7]); that is the ceiling for every sound method. The LP relaxation wins exactly the same games;
+#   bounds propagation (`bounded`: 92.6%, 68.9%, 11.1%) and the pair rule (`subset`: 91.0%, 67.5%, 9.8%)
+#   come close. *One pass of RREF with the row bound rule* wins 82.6%, 44.9% and **0.8%** (beginner,
+#   intermediate, expert), well below the pair rule, and GF(7) reduction about as many (80.8%, 43.9%,
+#   0.8%), though the two do not prove the same cells everywhere (each finds cells the other misses:
+#   `gfp-beats-rref` and `smallest-rref-beats-gfp` in `sweeplab.examples`). Single-clue rules win 65.4%,
+#   23.3%, 0.1%; the null-space certificate (`lstsq-certified`) and GF(2) 17.8%, 0%, 0%. So the answer to
+#   "how many expert games can I finish with only RREF" is: almost none (8 of 1,000, [0.4%, 1.6%]);
+#   RREF opens 30% of an expert board before its first forced guess, exact enumeration 63%.
+# - **A safe first click** cuts everything by about half or more (beginner 92.9% → 52.9% for
+#   enumeration): 52.9%, 35.8%, 4.4% for enumeration, 42.1%, 19.5%, 0.2% for one RREF pass, because a first
+#   click that shows a number is often a guess already.
+# - **The total** helps every method but one RREF pass and GF(7), on the same games, and never costs them
+#   a game: with a zero start enumeration and the LP relaxation gain 6.2, 7.8 and 4.2 points (beginner,
+#   intermediate, expert; +62/−0, +78/−0, +42/−0 games, p < 10⁻¹²), bounds propagation 6.2, 7.7 and 3.5,
+#   the pair rule 4.5, 5.7 and 1.8, single-clue rules 0.3, 0.6 and 0 (the total settles the last cells);
+#   with a safe first click enumeration gains 3.2, 3.4 and 1.0 points (+32/−0, +34/−0, +10/−0). For
+#   enumeration, the LP relaxation, the pair rule and single-clue rules the direction is a theorem, not
+#   a test: the total is one more constraint, and their answers only grow with what they know, so no game
+#   can go the other way. Bounds propagation has no such guarantee, but it reads the reduced rows both with
+#   and without the total, and lost no game to it here either. The total **costs** one RREF pass: with a
+#   zero start 83.2% → 82.6% on beginner (+58/−64, p = 0.65), 49.1% → 44.9% on intermediate (+59/−101,
+#   p = 0.001, paired interval −6.7 to −1.7 points) and 2.0% → 0.8% on expert (+3/−15, p = 0.008); with a
+#   safe first click 45.4% → 42.1%, 23.7% → 19.5% and 0.8% → 0.2% (+27/−60, +24/−66, +0/−6; p = 0.0005,
+#   0.00001, 0.03). GF(7) loses the same way (intermediate, zero start: 49.0% → 43.9%, +57/−108). The
+#   total row changes the reduced basis, and the row bound rule then reads a different set of rows; it
+#   happens on single positions too: on notebook 12's board (beginner, seed 3, zero start, the click at
+#   (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed corpus
+#   (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues) adding the
+#   total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the reduced rows
+#   both with and without the total, so the total costs it nothing there (it gains cells on 33 positions);
+#   reading only the rows with the total, it lost cells on 14. The order of the moves matters to RREF for
+#   the same reason: on 100 intermediate games (the cell above, at the quick preset) it wins 40 applying
+#   each answer at once, 37 opening the safe cells only or one move at a time
 #   (`sweeplab.stats.paired_difference` tests any such pair).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
 #   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
