@@ -61,8 +61,8 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   splits them into independent components and reduces each exactly; the cost follows the size of the
 #   components, not the board. Our Algorithm B's time per game grows about fourfold from 36 to 1,024
 #   cells, a 28-fold area (the first table above at the quick preset, 2.5 to 9.5 ms; the book runs the smoke
-#   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios do not: Algorithm A,
-#   which opens less, takes about a sixth of B's time at both ends), with no wall at 300 cells: the wall
+#   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios less so: Algorithm
+#   A, which opens less, takes a quarter to a sixth of B's time at both ends), with no wall at 300 cells: the wall
 #   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time
 #   single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic

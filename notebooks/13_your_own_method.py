@@ -102,6 +102,7 @@ ax.barh(table.index, table["win rate"], color="#4c72b0",
 ax.invert_yaxis()
 ax.set_xlabel(f"beginner win rate, Wilson 95% interval ({games} games each, zero first click)")
 ax.set_xlim(0, 1)
+ax.set_title("Win rate of each method chain on the same beginner games")
 fig.tight_layout()
 
 # %% [markdown]

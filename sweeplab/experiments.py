@@ -217,15 +217,15 @@ def convergence(
     """Running win rate against the number of games (report 000 §5.1's convergence graph).
 
     Returns one row per game: ``game`` (1-based), ``won``, ``win_rate`` (so far),
-    ``ci_low``, ``ci_high``.
+    ``ci_low``, ``ci_high``, and the run's ``agent``, ``level`` and ``first_click``.
     """
     df = _play(agent, {"first_move": "random"}, level=level, games=games, seed=seed, first_click=first_click)
     won = df["won"].to_numpy(dtype=int)
     n = np.arange(1, won.size + 1)
     wins = np.cumsum(won)
     lo, hi = wilson_interval(wins, n)
-    return pd.DataFrame({"game": n, "won": won.astype(bool), "win_rate": wins / n,
-                         "ci_low": lo, "ci_high": hi, "agent": agent})
+    return pd.DataFrame({"game": n, "won": won.astype(bool), "win_rate": wins / n, "ci_low": lo,
+                         "ci_high": hi, "agent": agent, "level": level, "first_click": first_click})
 
 
 def density_scores(

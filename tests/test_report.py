@@ -115,7 +115,8 @@ def test_experiment_tables_are_tidy_and_reproducible():
     b = run("000-convergence", preset="smoke")
     assert a.equals(b)
     assert a.attrs["experiment"] == "000-convergence" and a.attrs["preset"] == "smoke"
-    assert list(a.columns) == ["game", "won", "win_rate", "ci_low", "ci_high", "agent"]
+    assert list(a.columns) == ["game", "won", "win_rate", "ci_low", "ci_high", "agent", "level",
+                               "first_click"]
     assert (a["ci_low"] <= a["win_rate"]).all() and (a["win_rate"] <= a["ci_high"]).all()
     # the running rate is the running mean of the games' outcomes, and its interval is Wilson's
     games = a["game"].to_numpy()
