@@ -84,3 +84,8 @@ steps[["step", "kind", "row", "col", "source"]]
 
 # %%
 fig = figures.game_steps_figure(steps)
+
+# %% [markdown]
+# This game ends with a score of 0.50: of its 8 mines, 4 were flagged (proved) and 4 stepped on, each
+# by a guess (moves 10, 11, 22 and 24). The report's example game scored 0.75; one game says little either
+# way, and the density curves above are the comparison.
