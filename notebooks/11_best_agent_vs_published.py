@@ -6,8 +6,6 @@
 #     name: python3
 # ---
 
-# %%
-
 # %% [markdown]
 # # 11. Beyond the reports: the best agent against the published win rates
 #
@@ -65,8 +63,9 @@ for row in best.itertuples():
         verdict = "below the published rate"
     else:
         verdict = "consistent with the published rate"
-    print(f"{row.level:12s} first click {row.first_click}, {row.games:,} games: best {100 * row.win_rate:5.1f}% "
-          f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}], best-v1 {100 * row.v1_win_rate:5.1f}% "
+    print(f"{row.level:12s} first click {row.first_click}, {row.games:,} games: "
+          f"best {100 * row.win_rate:5.1f}% [{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}], "
+          f"best-v1 {100 * row.v1_win_rate:5.1f}% "
           f"[{100 * row.v1_ci_low:.1f}, {100 * row.v1_ci_high:.1f}] vs {100 * row.report:.1f}%: {verdict}")
 
 # %% [markdown]
