@@ -76,8 +76,9 @@ for row in best.itertuples():
 #
 # ## Results at scale
 #
-# Every game the current `best` played on evaluation seeds (seeds on which no option was chosen or
-# tuned; the list is in `sweeplab.agents.best`'s docstring), `sweeplab play --agent best --workers 2`:
+# Every game the current `best` played on evaluation seeds (never used for tuning; three of them, named
+# below, also decided the current defaults; the list is in `sweeplab.agents.best`'s docstring),
+# `sweeplab play --agent best --workers 2`:
 #
 # | level | first click | `best` | games | published | target (issue 13) |
 # |---|---|---|---|---|---|
