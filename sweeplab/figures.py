@@ -179,8 +179,8 @@ def convergence_figure(df: pd.DataFrame):
     ax.set_xlabel("games played")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
-    rules = "".join(f", {df[c].iloc[0]}" + (" first click" if c == "first_click" else "")
-                    for c in ("level", "first_click") if c in df.columns)  # tables saved before had neither
+    rules = (f", {df['level'].iloc[0]}, {df['first_click'].iloc[0]} first click"
+             if "first_click" in df.columns else "")  # tables saved before had neither column
     ax.set_title(f"Convergence of the win rate ({df['agent'].iloc[0]} agent{rules})")
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -234,8 +234,7 @@ def check_noise(noise) -> tuple[str, float] | None:
                          f"probability, for example ('lost', 0.1); got {noise!r}") from None
     if kind not in NOISE_KINDS:
         raise ValueError(f"noise kind must be one of {NOISE_KINDS}, got {kind!r}")
-    # a number, not a flag or text ("0.1" is refused as a sweep grid refuses it)
-    if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
+    if not is_real(p) or not 0.0 <= float(p) <= 1.0:  # not a flag or text ("0.1"), as a sweep grid refuses
         raise ValueError(f"noise probability must be a number within [0, 1], got {p!r}")
     return str(kind), float(p)
 
