@@ -42,9 +42,11 @@ lab: $(STAMP)
 	JUPYTER_CONFIG_PATH=$(CURDIR)/notebooks/.jupyter $(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
-# the book (README, notebooks executed at the smoke preset, API reference): docs/_build/html/index.html
+# the book (README, notebooks executed at the smoke preset, API reference): docs/_build/html/index.html;
+# make docs PRESET=quick executes them at the quick preset (real samples, about 10 minutes)
+PRESET ?= smoke
 docs: $(STAMP)
-	SWEEPLAB_PRESET=smoke $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	SWEEPLAB_PRESET=$(PRESET) $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "the book: docs/_build/html/index.html"
 
 # the explorer in JupyterLab in headless Chromium (skips, saying why, without chromium and chromium-driver)

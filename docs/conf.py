@@ -1,7 +1,8 @@
 """Sphinx configuration of the sweeplab book (``make docs``).
 
-The landing page is the README, the notebooks are executed at the smoke preset
-(their percent-format ``.py`` sources, converted here into ``notebooks/``), and
+The landing page is the README, the notebooks are executed at the smoke preset, or the one
+``SWEEPLAB_PRESET`` names (``make docs PRESET=quick``; their percent-format ``.py`` sources,
+converted here into ``notebooks/``), and
 the API reference comes from the numpydoc docstrings (autodoc with napoleon).
 Warnings are errors: the Makefile runs ``sphinx-build -W``.
 """
@@ -18,9 +19,10 @@ import jupytext
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import sweeplab  # noqa: E402
+from sweeplab.experiments import preset_from_env  # noqa: E402
 
-# the notebooks, from their reviewed sources, executed at the test-sized preset
-os.environ["SWEEPLAB_PRESET"] = "smoke"
+# the notebooks, from their reviewed sources, executed at the test-sized preset unless told otherwise
+os.environ["SWEEPLAB_PRESET"] = PRESET = preset_from_env("smoke")
 os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures
 BUILT = Path(__file__).parent / "notebooks"
 BUILT.mkdir(exist_ok=True)
@@ -40,7 +42,8 @@ exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "notebooks/README.md"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 nb_execution_mode = "cache"
-nb_execution_cache_path = str(Path(__file__).parent / "_build" / ".jupyter_cache")
+# one cache per preset: the cache knows the notebooks' cells, not the preset they read
+nb_execution_cache_path = str(Path(__file__).parent / "_build" / f".jupyter_cache-{PRESET}")
 nb_execution_timeout = 900
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
