@@ -46,6 +46,8 @@ lab: $(STAMP)
 # make docs PRESET=quick executes them at the quick preset (real samples, about 10 minutes)
 PRESET ?= smoke
 docs: $(STAMP)
+	@case "$(PRESET)" in smoke|quick|full) ;; *) echo "make docs: PRESET must be smoke, quick or full," \
+		"got '$(PRESET)': make docs PRESET=quick, for example" >&2; exit 2;; esac
 	SWEEPLAB_PRESET=$(PRESET) $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "the book: docs/_build/html/index.html"
 

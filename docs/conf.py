@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import jupytext
+from sphinx.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -22,7 +23,10 @@ import sweeplab  # noqa: E402
 from sweeplab.experiments import preset_from_env  # noqa: E402
 
 # the notebooks, from their reviewed sources, executed at the test-sized preset unless told otherwise
-os.environ["SWEEPLAB_PRESET"] = PRESET = preset_from_env("smoke")
+try:
+    os.environ["SWEEPLAB_PRESET"] = PRESET = preset_from_env("smoke")
+except ValueError as exc:
+    raise ConfigError(f"{exc}: make docs PRESET=quick, for example") from None
 os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures
 BUILT = Path(__file__).parent / "notebooks"
 BUILT.mkdir(exist_ok=True)
