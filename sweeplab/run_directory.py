@@ -42,7 +42,7 @@ from .provenance import check_same_code, code_fingerprint, environment, method_f
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
-           "write_chunk", "read_chunk", "load_chunk", "json_value"]
+           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "unplanned_message", "json_value"]
 
 log = logging.getLogger(__name__)
 
@@ -505,6 +505,37 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
     if fmt.check_rows is not None:
         fmt.check_rows(df, identity)
     return df
+
+
+def unplanned_chunks(out: Path, chunks: list[Chunk]) -> list[str]:
+    """The files in ``out``'s chunk folder that no chunk of ``chunks`` names: never read, never counted.
+
+    A chunk file copied from another run, or a note left beside them, is not part of this run's results;
+    the runs warn about them rather than ignore them silently.  Temporary and hidden files are not listed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / CHUNKS).mkdir()
+    ...     for name in ("p0000-g000000000.parquet", "p0007-g000000000.parquet", "notes.txt"):
+    ...         _ = (Path(d) / CHUNKS / name).write_text("")
+    ...     unplanned_chunks(Path(d), plan_chunks(1, 10, 10))
+    ['notes.txt', 'p0007-g000000000.parquet']
+    """
+    folder = out / CHUNKS
+    if not folder.is_dir():
+        return []
+    planned = {c.filename for c in chunks}
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".") and p.name not in planned)
+
+
+def unplanned_message(out: Path, names: list[str], noun: str) -> str:
+    """The warning for :func:`unplanned_chunks`' ``names`` (at most three shown)."""
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    one = len(names) == 1
+    return (f"{out / CHUNKS}: {shown} {'is' if one else 'are'} not among the planned chunks of this {noun}, "
+            f"so not in its results; move {'it' if one else 'them'} away to silence this")
 
 
 def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, Any], *, legacy: bool,

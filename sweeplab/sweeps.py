@@ -75,6 +75,8 @@ from .run_directory import (
     prepare_output,
     read_chunk,
     read_manifest,
+    unplanned_chunks,
+    unplanned_message,
     write_chunk,
 )
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
@@ -439,7 +441,8 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
     its identity: a bad one raises ``ValueError`` naming it (running the sweep
     again recomputes it).  Chunks not written yet (a sweep still running, or
     stopped) are left out with a ``UserWarning`` saying how many games the
-    frame holds of those planned.
+    frame holds of those planned; so are files in the chunk folder that no
+    planned chunk names (copied from another run, say), with another.
 
     Examples
     --------
@@ -469,6 +472,9 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
             frames.append(read_chunk(file, SWEEP, identity, legacy=legacy_chunks(manifest)))
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
+    stray = unplanned_chunks(outdir, planned)
+    if stray:
+        warnings.warn(unplanned_message(outdir, stray, SWEEP.noun), UserWarning, stacklevel=2)
     if missing:
         total = sum(c.games for c in planned)
         have = total - sum(c.games for c in missing)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import math
 from pathlib import Path
 
@@ -122,7 +123,7 @@ def test_geometry_bad_counts(kwargs, match):
         geometry_games(**{"level": "beginner", "games": 1, **kwargs})
 
 
-def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
+def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path, caplog):
     points = [{"method": "trivial", "level": "beginner"}, {"method": "subset", "shape": [8, 8], "mines": 9}]
     plain = run_games("reach", points, games=6, seed=2, chunk_size=2)
     out = tmp_path / "run"
@@ -131,7 +132,12 @@ def test_run_games_resumes_and_does_not_depend_on_workers(tmp_path: Path):
     assert len(chunks) == 6
     chunks[3].unlink()
     chunks[0].write_bytes(b"broken")
-    again = run_games("reach", points, games=6, seed=2, out=out)
+    (out / "chunks" / "p0005-g000000000.parquet").write_bytes(chunks[1].read_bytes())  # no point 5
+    with caplog.at_level(logging.WARNING, logger="sweeplab.reach"):
+        again = run_games("reach", points, games=6, seed=2, out=out)
+    said = [r.getMessage() for r in caplog.records]
+    assert any("p0005-g000000000.parquet is not among the planned chunks of this run" in m for m in said)
+    assert any(chunks[0].name in m and "recomputing" in m for m in said)
     cols = [c for c in plain.columns if c != "seconds"]
     assert plain[cols].equals(first[cols]) and plain[cols].equals(again[cols])
     with pytest.raises(ValueError, match="holds another run of run_games"):

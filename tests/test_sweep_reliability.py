@@ -12,6 +12,7 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -211,12 +212,21 @@ def test_foreign_or_broken_chunk_is_refused_then_recomputed(finished, tmp_path, 
 def test_missing_chunk_only_is_rerun(finished, caplog):
     points, out, expected = finished
     (out / "chunks" / "p0001-g000000000.parquet").unlink()
-    stray = out / "chunks" / "p0009-g000000000.parquet"  # not in the plan: ignored
+    stray = out / "chunks" / "p0009-g000000000.parquet"  # not in the plan: not read, and said so
+    said = r"p0009-g000000000\.parquet is not among the planned chunks of this sweep"
     shutil.copy(out / "chunks" / "p0000-g000000000.parquet", stray)
-    with caplog.at_level(logging.WARNING, logger="sweeplab.sweeps"):
+    with caplog.at_level(logging.WARNING, logger="sweeplab.sweeps"), pytest.warns(UserWarning, match=said):
         resumed = run_sweep(points, games=6, seed=3, out=out, workers=1, progress=False)
-    assert not caplog.records
+    assert not caplog.records  # nothing recomputed but the missing chunk
     pd.testing.assert_frame_equal(outcome(resumed), outcome(expected))
+    (out / "chunks" / "notes.txt").write_text("mine")
+    with pytest.warns(UserWarning, match=r"notes\.txt, p0009-g000000000\.parquet are not among"):
+        pd.testing.assert_frame_equal(outcome(load_results(out)), outcome(expected))
+    stray.unlink()
+    (out / "chunks" / "notes.txt").unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_results(out)
 
 
 # --- children die with their parent -----------------------------------------------------------------------
