@@ -271,8 +271,9 @@ def play(
         ``guess`` returns ``None``; for the reports' agents possible only after
         wrong flags),
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
-        cells opened), moves, guesses, certain moves by method, wrong claims,
-        seconds.
+        cells opened), moves, reveals and flags (read ``df["flags"]``: ``df.flags``
+        is pandas' own attribute), guesses, certain moves by method, wrong
+        claims, seconds.
 
     Examples
     --------
