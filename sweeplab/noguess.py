@@ -26,7 +26,7 @@ import numpy as np
 from .agents import Agent
 from .errors import InconsistentPositionError, MethodRefused
 from .game import Game
-from .positions import Observation
+from .positions import Observation, layout_fits
 from .referee import referee
 
 __all__ = ["CASCADE", "CONVENTIONS", "MONOTONE", "Progress", "ReachAgent", "CascadeAgent",
@@ -126,24 +126,28 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     if not isinstance(use_total, bool | np.bool_):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
-    from .methods import METHODS, deduce, untimed
+    from .methods import METHODS, deduce, no_layout_claims, untimed
 
     sound = method in METHODS and METHODS[method].sound
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
         try:
-            for played in referee(agent, game, np.random.default_rng(0)):
-                if played.move.source == "first":
-                    opened_first = 0 if played.hit_mine else played.opened
-                    continue
-                turns = played.turn
-                if sound:
-                    _check_claim(game, method, played.move.kind, (played.move.row, played.move.col))
-                if played.move.kind == "reveal":
-                    reveals += 1
-                else:
-                    flags += 1
+            with no_layout_claims() as no_layout:
+                for played in referee(agent, game, np.random.default_rng(0)):
+                    if played.move.source == "first":
+                        opened_first = 0 if played.hit_mine else played.opened
+                        continue
+                    turns = played.turn
+                    if sound:
+                        _check_claim(game, method, played.move.kind, (played.move.row, played.move.col))
+                    if played.move.kind == "reveal":
+                        reveals += 1
+                    else:
+                        flags += 1
+            if sound and no_layout:  # the agent found no move there and the game ended
+                _, obs, total = no_layout[0]
+                _check_no_layout(game, method, obs, total)
         except MethodRefused:
             return Progress(opened_first, turns, reveals, flags, refused=True)
         return Progress(opened_first, turns, reveals, flags)
@@ -159,6 +163,8 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         except MethodRefused:
             return Progress(opened_first, turns, reveals, flags, refused=True)
         except InconsistentPositionError:
+            if sound:
+                _check_no_layout(game, method, obs, use_total)
             break
         grid = obs.grid
         safe = [c for c in sorted(d.safe) if grid[c] == COVERED]
@@ -192,6 +198,15 @@ def _check_claim(game: Game, method: str, kind: str, cell: tuple[int, int]) -> N
     claim, truth = ("safe", "a mine") if kind == "reveal" else ("a mine", "safe")
     raise ValueError(f"method {method!r}, registered sound, claimed {cell} {claim}, but it is {truth} in "
                      f"this layout: a bug in the method; fix it, or register it with sound=False")
+
+
+def _check_no_layout(game: Game, method: str, obs: Observation, use_total: bool) -> None:
+    """A sound method's "no layout fits" on a position the game's layout fits is its bug, said."""
+    assert game.layout is not None  # placed by the opening click
+    if layout_fits(obs, game.layout, use_total=use_total):
+        raise ValueError(f"method {method!r}, registered sound, said no layout fits this position, but the "
+                         f"game's layout does: a bug in the method; fix it, or register it with sound=False\n"
+                         f"{obs.to_text()}")
 
 
 def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True,

@@ -35,6 +35,7 @@ __all__ = [
     "as_observation",
     "cell_pair",
     "is_real",
+    "layout_fits",
     "neighbour_counts",
     "neighbour_table",
     "short_repr",
@@ -441,6 +442,41 @@ def cell_pair(value: object) -> tuple[int, int] | None:
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_) for v in value):
         return None
     return int(value[0]), int(value[1])
+
+
+def layout_fits(obs: Observation, layout: np.ndarray, *, use_total: bool = True) -> bool:
+    """Whether the mines ``layout`` are one of the layouts of ``obs`` (SPEC §1, §3).
+
+    Every flag and shown mine is on a mine of ``layout``; every other revealed
+    cell is safe and its number counts its mined neighbours (at most that count
+    under clue noise ``"under"``, at least under ``"over"``; a lost clue says
+    nothing); with ``use_total``, the known total is met.  A method that raises
+    ``InconsistentPositionError`` on such a position is wrong.
+
+    Examples
+    --------
+    >>> obs = Observation.from_text("?1\\n11", mines=1)
+    >>> layout_fits(obs, np.array([[1, 0], [0, 0]], dtype=bool))
+    True
+    >>> layout_fits(obs, np.zeros((2, 2), dtype=bool))  # the 1s count no mine
+    False
+    """
+    grid, mask = obs.grid, np.asarray(layout, dtype=bool)
+    if mask.shape != grid.shape:
+        raise ValueError(f"layout has shape {mask.shape}, the position {grid.shape}; give one of its shape")
+    known_mine = (grid == FLAG) | (grid == MINE)
+    revealed = (grid != COVERED) & ~known_mine
+    if not mask[known_mine].all() or mask[revealed].any():
+        return False
+    numbered = grid >= 0
+    shown, true = grid[numbered], neighbour_counts(mask)[numbered]
+    if obs.noise == "under":
+        ok = (shown <= true).all()
+    elif obs.noise == "over":
+        ok = (shown >= true).all()
+    else:
+        ok = (shown == true).all()
+    return bool(ok) and not (use_total and obs.mines is not None and int(mask.sum()) != obs.mines)
 
 
 def is_real(value: object) -> bool:

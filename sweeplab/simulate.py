@@ -3,7 +3,8 @@
 The simulator is the referee: it owns the :class:`~sweeplab.game.Game`, hands
 the agent only ``game.observation`` and plays the moves it gets back.  It knows
 the layout, so it counts the *wrong claims* of unsound agents (a "certain"
-reveal that hits a mine, a "certain" flag on a safe cell).
+reveal that hits a mine, a "certain" flag on a safe cell, a method's "no layout
+fits" on a position the game's layout fits).
 
 Game ``i`` of a run with root seed ``seed`` is seeded by
 ``SeedSequence(seed, spawn_key=(i,))`` (the ``i``-th child of
@@ -41,8 +42,8 @@ from .game import (
     new_game,
     resolve_board,
 )
-from .methods import METHODS, method_seconds
-from .positions import FLAG
+from .methods import METHODS, method_seconds, no_layout_claims
+from .positions import FLAG, layout_fits
 from .referee import referee
 
 __all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results", "options_text",
@@ -154,7 +155,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     spent (``seconds_<method>``) and the certain moves of methods registered
     after import (``certain_<method>``).
     """
-    with method_seconds() as clock:
+    with method_seconds() as clock, no_layout_claims() as no_layout:
         played = list(referee(agent, game, rng))
     moves = [p.move for p in played]
     flag_moves = [m for m in moves if m[0] == "flag"]
@@ -180,6 +181,8 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     # a certain flag on a safe cell is a wrong claim; looked for only when some flag is on a safe cell
     if layout is not None and flags and np.any((game.observation.grid == FLAG) & ~layout):
         wrong += sum(not layout[r, c] for _, r, c, source in flag_moves if source not in ("guess", "first"))
+    if layout is not None and no_layout:  # "no layout fits" where the game's own layout does: one wrong claim
+        wrong += sum(layout_fits(obs, layout, use_total=use_total) for _, obs, use_total in no_layout)
     seconds = dict.fromkeys(SOURCES + chain, 0.0)
     seconds.update((m.replace("-", "_"), t) for m, t in clock.items())
     row = {
@@ -273,7 +276,8 @@ def play(
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
         cells opened), moves, reveals and flags (read ``df["flags"]``: ``df.flags``
         is pandas' own attribute), guesses, certain moves by method, wrong
-        claims, seconds.
+        claims (a "certain" move that was wrong, or a method's "no layout fits"
+        where the game's layout fits), seconds.
 
     Examples
     --------

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import sweeplab
@@ -225,6 +226,56 @@ def test_any_error_a_method_raises_but_a_refusal_names_the_method_and_position(c
     with pytest.raises(MethodRefused) as refused:  # a refusal stays as it is
         deduce(Observation.from_text("??\n1?", noise="under"), "rref")
     assert not getattr(refused.value, "__notes__", None)
+
+
+def no_layout(obs, *, use_total=True):
+    """Wrong on every position a layout fits: says none does."""
+    raise sweeplab.InconsistentPositionError("no layout fits (so this method says)")
+
+
+def test_play_counts_a_false_no_layout_fits_as_a_wrong_claim(clean_registry):
+    """A chain agent meets the claim, finds no move and guesses: every such turn is one wrong claim."""
+    sweeplab.register_method("no-layout", no_layout, sound=True, complete=False)
+    df = sweeplab.play("chain", methods=["no-layout"], level="beginner", games=6, seed=4)
+    assert (df["wrong_claims"] == df["guesses"]).all() and df["guesses"].min() > 0
+    honest = sweeplab.play("chain", methods=["enumerate"], level="beginner", games=6, seed=4)
+    assert (honest["wrong_claims"] == 0).all()
+
+
+def test_play_does_not_count_a_true_no_layout_fits(clean_registry):
+    """Misread noisy clues: enumeration's "no layout fits" is right on what it was given (the true
+    numbers differ from those it read), so only wrong cells count, as without the check."""
+    df = sweeplab.play("chain", methods=["enumerate"], level="beginner", games=30, seed=2,
+                       noise=("under", 0.5), noise_aware=False)
+    from sweeplab.methods import no_layout_claims
+
+    with no_layout_claims() as claims:
+        again = sweeplab.play("chain", methods=["enumerate"], level="beginner", games=30, seed=2,
+                              noise=("under", 0.5), noise_aware=False)
+    assert claims, "no inconsistent position met: the test tests nothing"
+    pd.testing.assert_series_equal(df["wrong_claims"], again["wrong_claims"])
+    sweeplab.register_method("enumerate-again", _enumerate_again, sound=True, complete=True)
+    same = sweeplab.play("chain", methods=["enumerate-again"], level="beginner", games=30, seed=2,
+                         noise=("under", 0.5), noise_aware=False)
+    assert (same["wrong_claims"] == df["wrong_claims"]).all() and (same["won"] == df["won"]).all()
+
+
+def _enumerate_again(obs, *, use_total=True):
+    d = deduce(obs, "enumerate", use_total=use_total)
+    return d.safe, d.mines
+
+
+@pytest.mark.parametrize("convention", ["all", "reveal"])
+def test_reach_refuses_a_sound_method_that_says_no_layout_fits_a_real_game(clean_registry, convention):
+    from sweeplab.noguess import solve_layout
+
+    layout = np.zeros((6, 6), dtype=bool)
+    layout[[0, 1, 3, 5, 5], [5, 3, 2, 0, 3]] = True  # (0, 0) opens a few cells, not the board
+    sweeplab.register_method("no-layout", no_layout, sound=True, complete=False)
+    with pytest.raises(ValueError, match="'no-layout', registered sound, said no layout fits this position"):
+        solve_layout(layout, (0, 0), "no-layout", convention=convention)
+    sweeplab.register_method("no-layout", no_layout, sound=False, complete=False, replace=True)
+    assert solve_layout(layout, (0, 0), "no-layout", convention=convention).status == "playing"
 
 
 # ----------------------------------------------------------------------------- cascades of one's own

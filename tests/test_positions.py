@@ -12,7 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 import sweeplab
 from sweeplab import COVERED, FLAG, MINE, NOCLUE, InconsistentPositionError, Observation
-from sweeplab.positions import as_observation, neighbour_counts, neighbour_table
+from sweeplab.positions import as_observation, layout_fits, neighbour_counts, neighbour_table
 
 
 def test_codes_are_the_spec_ones():
@@ -246,3 +246,58 @@ def test_a_grid_cannot_be_made_writeable_again():
         with pytest.raises(ValueError, match="WRITEABLE"):
             grid.setflags(write=True)
     assert obs == Observation.from_text("?1\n11", mines=1)
+
+
+# --- layout_fits: a layout is one of a position's layouts -----------------------------------------------
+@pytest.mark.parametrize("seed", range(40))
+def test_layout_fits_agrees_with_exact_enumeration_on_small_positions(seed):
+    """Every completion of the covered cells, one by one: those that fit are exactly the layouts whose
+    count and mean :func:`sweeplab.probabilities` gives (or none, where enumeration finds no layout)."""
+    import itertools
+
+    from sweeplab.testing import random_positions
+
+    for obs in random_positions(25, seed=seed, max_side=4):
+        grid = obs.grid
+        covered = np.argwhere(grid == COVERED)
+        known = (grid == FLAG) | (grid == MINE)
+        for use_total in (True, False):
+            fits = []
+            for bits in itertools.product((False, True), repeat=len(covered)):
+                layout = known.copy()
+                layout[tuple(covered.T)] = bits
+                if layout_fits(obs, layout, use_total=use_total):
+                    fits.append(layout)
+            try:
+                p = sweeplab.probabilities(obs, use_total=use_total)
+            except InconsistentPositionError:
+                assert not fits, obs
+                continue
+            assert fits, obs
+            if use_total or obs.mines is None:  # without the total, layouts are not equally weighted
+                mean = np.mean(fits, axis=0)
+                np.testing.assert_allclose(mean[grid == COVERED], p[grid == COVERED], atol=1e-9)
+
+
+def test_layout_fits_reads_noise_as_bounds_and_a_lost_clue_as_nothing():
+    mine_at_corner = np.array([[1, 0], [0, 0]], dtype=bool)
+    for noise, shown, fits in [(None, "1", True), (None, "0", False), ("under", "0", True),
+                               ("under", "2", False), ("over", "3", True), ("over", "0", False)]:
+        obs = Observation.from_text(f"?{shown}\n--", noise=noise)  # "-": revealed, number hidden
+        assert layout_fits(obs, mine_at_corner) is fits, (noise, shown)
+    assert layout_fits(Observation.from_text("?-\n--", noise="lost", mines=1), mine_at_corner)
+    assert not layout_fits(Observation.from_text("F1\n11"), ~mine_at_corner)  # the flag on a safe cell
+    assert layout_fits(Observation.from_text("*1\n11", mines=1), mine_at_corner)  # a shown mine
+    assert not layout_fits(Observation.from_text("?1\n11"), np.ones((2, 2), dtype=bool))  # revealed: safe
+    with pytest.raises(ValueError, match=r"layout has shape \(3, 3\), the position \(2, 2\)"):
+        layout_fits(Observation.from_text("?1\n11"), np.zeros((3, 3), dtype=bool))
+
+
+def test_the_games_layout_fits_every_position_of_the_game():
+    rng = np.random.default_rng(5)
+    for noise in (None, ("lost", 0.3), ("under", 0.5), ("over", 0.5)):
+        game = sweeplab.new_game("beginner", seed=int(rng.integers(1000)), noise=noise)
+        while game.status == "playing":
+            covered = np.argwhere(game.observation.grid == COVERED)
+            game.reveal(*covered[rng.integers(len(covered))])
+            assert layout_fits(game.observation, game.layout)

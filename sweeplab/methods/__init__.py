@@ -60,6 +60,7 @@ __all__ = [
     "plugin_names",
     "method_info",
     "method_seconds",
+    "no_layout_claims",
     "check_name",
     "check_not_taken",
     "register_method",
@@ -651,6 +652,41 @@ class method_seconds:  # noqa: N801 - used like a function: ``with method_second
         _CLOCKS.reset(self.token)
 
 
+_NO_LAYOUT_CLAIMS: ContextVar[tuple[list[tuple[str, Observation, bool]], ...]] = ContextVar(
+    "sweeplab_no_layout_claims", default=())
+
+
+class no_layout_claims:  # noqa: N801 - used like a function: ``with no_layout_claims() as claims``
+    """Collect, inside a ``with`` block, the positions on which a method of :data:`METHODS` raised
+    ``InconsistentPositionError`` in :func:`deduce`: ``(name, observation, use_total)`` each.
+
+    Where the layout is known (a game), a claim on a position it fits
+    (:func:`~sweeplab.positions.layout_fits`) is wrong: :func:`sweeplab.play`
+    counts it in ``wrong_claims``, as a wrong cell, and reach refuses a method
+    registered sound that makes one.
+
+    Examples
+    --------
+    >>> with no_layout_claims() as claims:
+    ...     try:
+    ...         _ = deduce("?2\\n11", "enumerate")  # a 2 beside one covered cell
+    ...     except InconsistentPositionError:
+    ...         pass
+    >>> [(name, use_total) for name, _, use_total in claims]
+    [('enumerate', True)]
+    """
+
+    __slots__ = ("claims", "token")
+
+    def __enter__(self) -> list[tuple[str, Observation, bool]]:
+        self.claims: list[tuple[str, Observation, bool]] = []
+        self.token = _NO_LAYOUT_CLAIMS.set(_NO_LAYOUT_CLAIMS.get() + (self.claims,))
+        return self.claims
+
+    def __exit__(self, *exc: object) -> None:
+        _NO_LAYOUT_CLAIMS.reset(self.token)
+
+
 def deduce(
     obs: Observation | str,
     method: str | MethodFunction = "rref",
@@ -756,7 +792,11 @@ def deduce(
     start = time.perf_counter()
     try:
         result = function(obs, use_total=use_total, **options)
-    except (MethodRefused, InconsistentPositionError):  # the method's answer: the message says it
+    except MethodRefused:  # the method's answer: the message says it
+        raise
+    except InconsistentPositionError:  # an answer too, that a game can check (no_layout_claims)
+        for claims in _NO_LAYOUT_CLAIMS.get() if info is not None else ():
+            claims.append((name, obs, use_total))
         raise
     except Exception as exc:  # a bug or a bad option value: say which method, and on what, in its traceback
         if interrupted(exc):  # a Ctrl-C that compiled code wrapped: not the method's fault
