@@ -74,8 +74,8 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
         raise ValueError(
             f"{file} (module {module.__name__!r}) changed since this process imported it ({stale}): this "
             f"process still runs the code it imported, and its games would be recorded as the new code's. "
-            f"Reload the module (importlib.reload), or restart the process (in Jupyter: restart the kernel), "
-            f"and run again")
+            f"Restart the process (in Jupyter: restart the kernel) and run again; or reload the module "
+            f"(importlib.reload) and register again, with replace=True, each method or agent it registers")
 
 
 def _stale_part(module: ModuleType, file: str, data: bytes) -> str:

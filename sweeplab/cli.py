@@ -14,7 +14,7 @@ import sys
 from typing import NoReturn
 
 from . import __version__
-from .errors import interrupted
+from .errors import MethodBugError, interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
 COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate", "methods", "agents")
@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of raising.
 
     Exit statuses: 0 success; 1 a sub-command's negative answer (``solve`` on an
-    inconsistent position, ``report`` with a failed experiment); 2 bad usage or
+    inconsistent position, ``report`` with a failed experiment) or a method's bug
+    (:class:`~sweeplab.errors.MethodBugError`, printed as below); 2 bad usage or
     input: an unknown option (argparse's message), no sub-command (usage), or a
     ``ValueError``/``OSError`` from the sub-command, printed as one line
     ``sweeplab <command>: error: <message>`` without traceback; 130 on Ctrl-C.
@@ -98,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except SystemExit as exc:  # a sub-command's own argparse-style exit
         return _exit_code(exc.code)
+    except MethodBugError as exc:  # a method's bug, not the input's
+        print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2

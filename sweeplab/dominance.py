@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InconsistentPositionError, MethodRefused, check_flag
+from .errors import InconsistentPositionError, MethodBugError, MethodRefused, check_flag
 from .executor import check_count, check_positive, root_seed
 from .methods import METHODS, deduce, method_info, untimed
 from .methods._consistency import has_layout
@@ -169,9 +169,9 @@ def _check_claims_forced(obs: Observation, claims: dict[str, tuple[frozenset[Cel
     for m, (safe, mines) in claims.items():
         wrong = sorted((safe - forced[0]) | (mines - forced[1]))
         if wrong and METHODS[m].sound:
-            raise ValueError(f"method {m!r} is registered sound but claimed {wrong} otherwise than the "
-                             f"complete methods (not forced): a bug in {m!r}; position (mines={obs.mines}):"
-                             f"\n{obs.to_text()}")
+            raise MethodBugError(f"method {m!r} is registered sound but claimed {wrong} otherwise than "
+                                 f"the complete methods (not forced): a bug in {m!r}; position "
+                                 f"(mines={obs.mines}):\n{obs.to_text()}")
 
 
 def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 import numpy as np
 
 __all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
-           "InvalidClaimError", "MethodRefused", "check_flag", "close_names", "exact_clues_needed",
-           "interrupted", "mines_text", "unknown_choice", "unmet_clue_text"]
+           "InvalidClaimError", "MethodBugError", "MethodRefused", "check_flag", "close_names",
+           "exact_clues_needed", "interrupted", "mines_text", "unknown_choice", "unmet_clue_text"]
 
 
 def close_names(words: Iterable[str], choices: Iterable[str], *, cutoff: float = 0.8) -> list[str]:
@@ -120,7 +120,16 @@ class InconsistentPositionError(ValueError):
     """The clues (and total) of a position admit no mine layout."""
 
 
-class ContradictoryClaimError(ValueError):
+class MethodBugError(ValueError):
+    """A method broke its promise where the truth is at hand: a bug in the method, not bad input.
+
+    A method registered sound that claimed a wrong cell of a known layout, or said no layout fits a
+    position one fits; a claim both ways, or on a cell that is not covered.  The command line exits 1
+    on it (2 is bad input).
+    """
+
+
+class ContradictoryClaimError(MethodBugError):
     """A method claimed cells both safe and a mine on a position some layout fits: a bug in the method.
 
     ``safe`` and ``mines`` hold its claims, ``cells`` those in both.
@@ -135,7 +144,7 @@ class ContradictoryClaimError(ValueError):
         return type(self), (str(self), self.safe, self.mines), self.__dict__
 
 
-class InvalidClaimError(ValueError):
+class InvalidClaimError(MethodBugError):
     """A method claimed a cell that is not a covered cell of the position (revealed, flagged or off the
     board): a bug in the method.  ``cell`` is that cell."""
 

@@ -97,16 +97,15 @@ class BorderFirstAgent(Agent):
         return random_covered(obs.grid, rng, border) or random_covered(obs.grid, rng)
 
 
-if "rref-reversed" not in sweeplab.METHODS:
-    sweeplab.register_method(
-        "rref-reversed", rref_reversed, sound=True, complete=False,
-        summary="exact RREF (sympy) with the column order reversed, then the row bound rule",
-        reference="002 Algorithm 1 (another pivot order)",
-    )
-
-if "border-first" not in sweeplab.AGENTS:
-    sweeplab.register_agent(
-        "border-first", BorderFirstAgent,
-        summary="single-clue rules, then the reversed RREF; guesses on the border first",
-        reference="000 §2.3 (border cells seem a bit better)",
-    )
+# importing this module again registers the same definitions again, which needs no replace=True; after
+# an edit, a reload asks for replace=True (or restart the process)
+sweeplab.register_method(
+    "rref-reversed", rref_reversed, sound=True, complete=False,
+    summary="exact RREF (sympy) with the column order reversed, then the row bound rule",
+    reference="002 Algorithm 1 (another pivot order)",
+)
+sweeplab.register_agent(
+    "border-first", BorderFirstAgent,
+    summary="single-clue rules, then the reversed RREF; guesses on the border first",
+    reference="000 §2.3 (border cells seem a bit better)",
+)

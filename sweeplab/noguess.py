@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .agents import Agent
-from .errors import InconsistentPositionError, MethodRefused
+from .errors import InconsistentPositionError, MethodBugError, MethodRefused
 from .game import Game
 from .positions import Observation, layout_fits
 from .referee import referee
@@ -196,17 +196,17 @@ def _check_claim(game: Game, method: str, kind: str, cell: tuple[int, int]) -> N
     if bool(game.layout[cell]) == (kind == "flag"):
         return
     claim, truth = ("safe", "a mine") if kind == "reveal" else ("a mine", "safe")
-    raise ValueError(f"method {method!r}, registered sound, claimed {cell} {claim}, but it is {truth} in "
-                     f"this layout: a bug in the method; fix it, or register it with sound=False")
+    raise MethodBugError(f"method {method!r}, registered sound, claimed {cell} {claim}, but it is {truth} "
+                         f"in this layout: a bug in the method; fix it, or register it with sound=False")
 
 
 def _check_no_layout(game: Game, method: str, obs: Observation, use_total: bool) -> None:
     """A sound method's "no layout fits" on a position the game's layout fits is its bug, said."""
     assert game.layout is not None  # placed by the opening click
     if layout_fits(obs, game.layout, use_total=use_total):
-        raise ValueError(f"method {method!r}, registered sound, said no layout fits this position, but the "
-                         f"game's layout does: a bug in the method; fix it, or register it with sound=False\n"
-                         f"{obs.to_text()}")
+        raise MethodBugError(f"method {method!r}, registered sound, said no layout fits this position, but "
+                             f"the game's layout does: a bug in the method; fix it, or register it with "
+                             f"sound=False\n{obs.to_text()}")
 
 
 def solve_layout(layout, opening: tuple[int, int], method: str, *, use_total: bool = True,

@@ -80,6 +80,7 @@ def check_proof(obs: Any, proof: Any) -> bool:
     bool
         ``True`` only if every step is justified, every contradiction closes an
         ``assume`` or a split branch, and the top-level steps fix ``cell`` to ``value``.
+        :func:`explain_failure` says why not: the first step that fails, in a sentence.
 
     Raises
     ------

@@ -158,6 +158,22 @@ def test_cli_bench_writes_table_and_manifest(tiny, tmp_path, capsys):
     assert main(["bench", "--corpus", str(corpus), "--methods", "nope", "--out", str(out)]) == 2
 
 
+def test_cli_bench_reads_a_corpus_preset_by_name(tmp_path, capsys, monkeypatch):
+    """As the Python functions do: a committed preset is read (and hashed), another one generated."""
+    monkeypatch.chdir(tmp_path)  # no file named like a preset here
+    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", "t", "--no-progress",
+                 "--slices", "beginner"]) == 0
+    meta = json.loads((tmp_path / "t" / "manifest.json").read_text())
+    assert (meta["corpus"], meta["corpus_preset"], meta["corpus_seed"]) == (None, "tiny", 0)
+    assert set(pd.read_csv(tmp_path / "t" / "bench_positions.csv")["slice"]) == {"beginner"}
+    assert main(["bench", "--corpus", "small", "--methods", "trivial", "--out", "s", "--no-progress",
+                 "--slices", "beginner"]) == 0
+    meta = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert meta["corpus"].endswith("corpus-small.jsonl.gz") and len(meta["corpus_sha256"]) == 64
+    assert main(["bench", "--corpus", "tiny", "--slices", "nope", "--out", "n", "--no-progress"]) == 2
+    assert "its slices are: beginner" in capsys.readouterr().err
+
+
 def test_scaling_study_small_boards():
     table = scaling_study(shapes=[(9, 9), (16, 16)], densities=[0.15], positions=1,
                           methods=["trivial", "rref-components", "rref-whole-dense"], cap_seconds=30)

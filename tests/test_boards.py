@@ -371,7 +371,8 @@ def _wrong_pair(obs, *, use_total=True):
 
 
 @pytest.mark.parametrize("convention", ["all", "reveal", "single"])
-def test_a_wrong_claim_of_a_method_registered_sound_is_said_where_the_layout_is_known(convention):
+def test_a_wrong_claim_of_a_method_registered_sound_is_said_where_the_layout_is_known(convention, tmp_path,
+                                                                                      capsys):
     """Generation, grading and reach play on known layouts: a sound method's wrong claim was read as a
     board it cannot solve (another layout tried), so its bug went unseen."""
     sweeplab.register_method("test-wrong-pair", _wrong_pair, sound=True, complete=False)
@@ -383,8 +384,13 @@ def test_a_wrong_claim_of_a_method_registered_sound_is_said_where_the_layout_is_
                 layout = np.random.default_rng(seed).random((8, 8)) < 0.2
                 layout[:2, :2] = False
                 solves(layout, (0, 0), "test-wrong-pair", convention=convention)
-        with pytest.raises(ValueError, match="registered sound, claimed"):
+        with pytest.raises(sweeplab.errors.MethodBugError, match="registered sound, claimed"):
             generate_board("beginner", solvable_by="test-wrong-pair", seed=1)
+        if convention == "all":  # the command line: a method's bug exits 1, bad input 2
+            out = tmp_path / "boards"
+            assert main(["generate", "--level", "beginner", "--solvable-by", "test-wrong-pair", "--out",
+                         str(out)]) == 1
+            assert "registered sound, claimed" in capsys.readouterr().err
     finally:
         sweeplab.unregister_method("test-wrong-pair")
     sweeplab.register_method("test-wrong-pair", _wrong_pair, sound=False, complete=False)

@@ -228,6 +228,67 @@ def test_any_error_a_method_raises_but_a_refusal_names_the_method_and_position(c
     assert not getattr(refused.value, "__notes__", None)
 
 
+def test_a_function_that_can_never_be_called_as_a_method_is_refused_and_a_missing_option_named(
+        clean_registry):
+    """A parameter only a position can fill is refused at registration; one without a default is an
+    option that deduce names when it is missing (it was a bare TypeError at the first use)."""
+    def positional(obs, system, /, *, use_total=True):
+        return set(), set()
+
+    def with_system(obs, system, *, use_total=True):
+        return set(), set()
+
+    with pytest.raises(ValueError, match=r"function\(obs, system, /, \*, use_total=True\) cannot be "
+                                         r"called as function\(obs, \*, use_total=True, \*\*options\)"):
+        sweeplab.register_method("positional", positional, sound=True, complete=False)
+    assert "positional" not in METHODS
+    sweeplab.register_method("with-system", with_system, sound=True, complete=False)
+    with pytest.raises(ValueError, match=r"method 'with-system' needs the option 'system' \(it has no "
+                                         r"default\): deduce\(obs, 'with-system', system=\.\.\.\)"):
+        deduce("?1\n11", "with-system")
+    assert deduce("?1\n11", "with-system", system=None).cells == frozenset()
+
+
+def test_a_methods_summary_defaults_to_its_docstrings_first_line(clean_registry, capsys):
+    def documented(obs, *, use_total=True):
+        """Nothing, documented.
+
+        More words.
+        """
+        return set(), set()
+
+    assert sweeplab.register_method("documented", documented, sound=True, complete=False,
+                                    reference="my paper").summary == "Nothing, documented."
+    assert main(["methods", "documented"]) == 0
+    head = capsys.readouterr().out.splitlines()[:2]
+    assert head == ["documented: Nothing, documented.", "  sound, not complete; reference: my paper"]
+    given = sweeplab.register_method("plain", nothing, sound=True, complete=False, summary="it")
+    assert given.summary == "it"
+
+
+def test_check_sound_calls_a_method_as_agents_do_with_no_time_limit(clean_registry):
+    """A time_limit option that cannot take None passed check_sound and crashed every agent."""
+    def timed(obs, *, use_total=True, time_limit=1.0):
+        _ = time_limit + 0.0  # as a deadline "now + time_limit" reads it: a TypeError on None
+        return set(), set()
+
+    sweeplab.register_method("timed", timed, sound=True, complete=False)
+    with pytest.raises(TypeError, match="NoneType"):
+        check_sound("timed", positions=random_positions(3))
+    with pytest.raises(TypeError, match="NoneType"):
+        sweeplab.play("chain", methods=["timed"], level="beginner", games=1, seed=0)
+    seen = []
+
+    def untimed_ok(obs, *, use_total=True, time_limit=1.0):
+        seen.append(time_limit)
+        return set(), set()
+
+    three = {"positions": random_positions(3), "use_total": (True,)}
+    assert check_sound(untimed_ok, **three)
+    assert check_sound(untimed_ok, **{**three, "positions": random_positions(3)}, options={"time_limit": 2})
+    assert seen == [None] * 3 + [2] * 3
+
+
 def no_layout(obs, *, use_total=True):
     """Wrong on every position a layout fits: says none does."""
     raise sweeplab.InconsistentPositionError("no layout fits (so this method says)")

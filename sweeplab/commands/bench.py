@@ -24,6 +24,8 @@ def default_corpus() -> str:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ..corpus import PRESETS
+
     p = sub.add_parser(
         "bench", help="recall, wrong claims and speed of each method on a labelled corpus",
         description="Run deduction methods on a labelled position corpus and score them against "
@@ -32,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "manifest.json to OUT. With --scaling, times methods against board area and density "
         "instead (scaling.csv). With --peer, also times ms-toollib on the same positions. Exits 1 "
         "when a method raised an exception or a method registered sound claimed a wrong cell (bugs).")
-    p.add_argument("--corpus", help=f"corpus file (default: {DEFAULT_CORPUS}, of the current directory or "
+    p.add_argument("--corpus", help=f"corpus file, or a preset ({', '.join(PRESETS)}: committed, "
+                   f"else generated from seed 0) (default: {DEFAULT_CORPUS}, of the current directory or "
                    "else the one sweeplab ships)")
     p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
     p.add_argument("--slices", help="comma-separated corpus slices (default: all)")
@@ -136,12 +139,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nwrote {out / 'scaling.csv'}")
         return 0
 
-    from ..corpus import load_corpus
+    from ..corpus import PRESETS, committed_corpus, corpus_positions, load_corpus
 
     if args.corpus is None:
         args.corpus = default_corpus()
+    slices = _split(args.slices, "--slices")
+    preset = args.corpus in PRESETS and not Path(args.corpus).exists()
+    # the manifest names the file read (hashed), or the preset generated
+    source = committed_corpus(args.corpus) if preset else args.corpus
+    generated = {"corpus_preset": args.corpus, "corpus_seed": 0} if preset and source is None else {}
     try:
-        corpus = load_corpus(args.corpus, slices=_split(args.slices, "--slices"))
+        if preset:  # committed, else generated from seed 0
+            every = corpus_positions(args.corpus)
+        else:
+            every = load_corpus(args.corpus)
+        corpus = every if slices is None else [p for p in every if str(p.slice) in slices]
     except ValueError as exc:  # name the file when the reader did not
         message = str(exc)
         raise ValueError(message if args.corpus in message else f"corpus {args.corpus}: {message}") from None
@@ -152,16 +164,16 @@ def run(args: argparse.Namespace) -> int:
     if not corpus:
         if not args.slices:
             raise ValueError(f"no positions in {args.corpus}")
-        have = sorted({str(p.slice) for p in load_corpus(args.corpus)})
+        have = sorted({str(p.slice) for p in every})
         raise ValueError(f"no positions of the slices {args.slices} in {args.corpus}; its slices are: "
                          f"{', '.join(have) or 'none'}")
     totals = {"with": [True], "without": [False], "both": [True, False]}[args.total]
     rows = bench.run_bench(corpus, methods=methods, totals=totals, budget_seconds=args.budget,
                            progress=not args.no_progress, proofs=args.proofs)
     summary = bench.summarize(rows)
-    meta = bench.manifest(corpus_path=args.corpus, methods=list(dict.fromkeys(rows.method)),
+    meta = bench.manifest(corpus_path=source, methods=list(dict.fromkeys(rows.method)),
                           totals=totals, positions=len(corpus), budget_seconds=args.budget,
-                          proofs=args.proofs)
+                          proofs=args.proofs, **generated)
     print(bench.format_table(summary))
     paths = bench.write_bench(out, rows=rows, summary=summary, meta=meta)
     if args.peer:

@@ -59,7 +59,7 @@ def method_text(name: str) -> str:
     info = method_info(name)
     promise = sound_label(info.sound) + (
         ", complete" if info.complete else ", not complete")
-    head = [f"{name}: {info.summary}", f"  {promise}" + (f"; follows report {info.reference}"
+    head = [f"{name}: {info.summary}", f"  {promise}" + (f"; reference: {info.reference}"
                                                          if info.reference else "")]
     function = info.function
     parameters = inspect.signature(function).parameters

@@ -307,7 +307,8 @@ def register_method(
         What the method promises; check them with
         :func:`sweeplab.testing.check_sound`.
     summary, reference : str
-        One line, and the report section (or paper) it follows.
+        One line (default: the first line of the function's docstring), and
+        the report section (or paper) it follows.
     reads_bounds : bool, default False
         The function reads numbers as bounds (``clue_system(obs).lo <= A x <=
         hi``) when clues have ``"under"``/``"over"`` noise.  Otherwise
@@ -350,9 +351,11 @@ def register_method(
                              f"only keyword options of the function") from None
     if not _takes_use_total(_signature(function)):
         raise ValueError(_NO_USE_TOTAL.format(name=name))
+    _check_callable_as_method(name, function)
     for flag, value in (("sound", sound), ("complete", complete), ("reads_bounds", reads_bounds)):
         if not isinstance(value, bool):
             raise ValueError(f"method {name!r}: {flag} must be True or False, got {value!r}")
+    summary = str(summary) or _first_doc_line(function)
     held = _REGISTRY.get(name)
     again = (held is not None and not held.builtin and same_function(held.target, function)
              and (held.sound, held.complete, held.summary, held.reference, held.reads_bounds)
@@ -367,6 +370,40 @@ def register_method(
                       reads_bounds=reads_bounds)
     _REGISTRY[name] = info
     return info
+
+
+def _first_doc_line(function: MethodFunction) -> str:
+    """The first line of a method's docstring (a ``functools.partial``'s function's), else ``""``."""
+    doc = inspect.getdoc(function.func if isinstance(function, functools.partial) else function) or ""
+    return doc.strip().split("\n", 1)[0].strip()
+
+
+def _check_callable_as_method(name: str, function: MethodFunction) -> None:
+    """``ValueError`` when ``function(obs, use_total=True, **options)`` could never be called: no
+    parameter for the position, or another that only a position can fill (``function(obs, system, /)``).
+    Options without a default are options still: ``deduce`` names them when they are not given."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return
+    named = {p.name: None for p in list(signature.parameters.values())[1:]
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty}
+    try:
+        signature.bind(None, **{**named, "use_total": True})
+    except TypeError as exc:
+        raise ValueError(f"method {name!r}: function{signature} cannot be called as function(obs, *, "
+                         f"use_total=True, **options) ({exc}); take the position first and options by "
+                         f"keyword") from None
+
+
+def _required_options(function: MethodFunction) -> list[str]:
+    """The options of ``function`` without a default (by keyword, after the position)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in parameters
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty]
 
 
 def same_function(a: object, b: object) -> bool:
@@ -545,8 +582,8 @@ def method_info(name: str) -> MethodInfo:
         raise ValueError(unknown_choice("method", name, _REGISTRY)) from None
 
 
-def untimed(method: str) -> dict[str, Any]:
-    """``{"time_limit": None}`` when ``method`` takes a wall-clock budget, else ``{}``.
+def untimed(method: str | MethodFunction) -> dict[str, Any]:
+    """``{"time_limit": None}`` when ``method`` (a name or a function) takes a time budget, else ``{}``.
 
     For results that must not depend on the machine: an agent's moves (they
     depend on the observation and its generator only), a board's grade, a
@@ -559,7 +596,7 @@ def untimed(method: str) -> dict[str, Any]:
     >>> untimed("rref"), untimed("trivial")
     ({'time_limit': None}, {})
     """
-    accepted, _ = _signature(method_info(method).function)
+    accepted, _ = _signature(method if callable(method) else method_info(method).function)
     return {"time_limit": None} if "time_limit" in accepted else {}
 
 
@@ -804,6 +841,11 @@ def deduce(
         if (info is None and isinstance(exc, TypeError)  # a function given directly: as register_method says
                 and not _takes_use_total(_signature.__wrapped__(function))):
             raise ValueError(_NO_USE_TOTAL.format(name=name)) from None
+        missing = [o for o in _required_options(function) if o not in options and o != "use_total"]
+        if isinstance(exc, TypeError) and missing:
+            raise ValueError(f"method {name!r} needs the option {missing[0]!r} (it has no default): "
+                             f"deduce(obs, {name!r}, {missing[0]}=...), or --option {missing[0]}=VALUE on "
+                             f"the command line") from None
         exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                      f"{obs.to_text()}")
         raise

@@ -27,7 +27,7 @@ from ..errors import (
     MethodRefused,
     check_flag,
 )
-from ..methods import deduce, method_info
+from ..methods import deduce, method_info, untimed
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
 __all__ = [
@@ -152,7 +152,8 @@ class SoundnessReport:
     ----------
     method : str
     checked : int
-        Calls compared with the oracle (positions times uses of the total).
+        Calls compared with the oracle: positions times uses of the total,
+        less the ``refused`` ones.
     wrong_claims : int
         Claimed cells not forced that way.
     false_inconsistent : int
@@ -230,7 +231,10 @@ def check_sound(
         small (exact enumeration labels each one).
     use_total : iterable of bool, default (True, False)
     options : dict, optional
-        Method options.
+        Method options.  A method that takes ``time_limit`` is called with
+        ``time_limit=None`` unless they give one, as agents call it
+        (:func:`~sweeplab.methods.untimed`): the verdict does not depend on
+        the machine, and a method that cannot take ``None`` fails here.
     keep : int, default 5
         Counterexamples kept in the report.
     complete : bool, optional
@@ -271,7 +275,7 @@ def check_sound(
     name = method if isinstance(method, str) else getattr(method, "__name__", repr(method))
     positions = random_positions(300, seed=0) if positions is None else positions
     totals = tuple(bool(t) for t in use_total)
-    options = dict(options or {})
+    options = {**untimed(method), **(options or {})}
     stats = dict.fromkeys(("checked", "wrong", "false_inconsistent", "refused", "on_inconsistent",
                            "missed", "missed_inconsistent"), 0)
     found: list[Counterexample] = []
