@@ -31,6 +31,11 @@ from sweeplab.explorer import clue_table
 #
 # The report names the ten covered cells $v_1, \dots, v_{10}$ from left to right, top to bottom, and
 # writes one row per revealed number. `clue_system` numbers its variables the same way (row-major), from 0.
+#
+# Boards are written in the text form of `Observation.from_text` (`docs/spec.md` §1), one row per line:
+# `?` (or `#`) is a covered cell, `0`–`8` a revealed number, `.` the same as `0`, `F` a flag (a known
+# mine for every method), `*` a revealed mine (score mode) and `-` a revealed safe cell whose number is
+# hidden (clue noise "lost": it gives no equation). `to_text()` prints covered cells as `?`, zeros as `.`.
 
 # %%
 board = EXAMPLES["002-one-two"].observation
@@ -42,9 +47,10 @@ system
 clue_table(system)
 
 # %% [markdown]
-# Each row is labelled by its clue cell, each column by its cell. The table is exactly the left part of
-# the report's augmented matrix (its first row is `1 1 1 0 0 0 0 0 1 0 | 2`: the 2 at row 1, column 1
-# touches three cells above and the covered cell to its left).
+# Each row is labelled by its clue cell, each column by its cell. The table, `b` included, is row for row
+# the augmented matrix that report 002 (Algorithm 1) row-reduces. Its first row there is
+# `1 1 1 0 0 0 0 0 1 0 | 2`: the 2 at `(1,1)` touches three cells above and the covered cell to its left;
+# its last, `0 0 0 0 0 1 1 1 0 1 | 1`, is the 1 at `(1,6)`.
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 2.1))

@@ -41,26 +41,30 @@ for description, matrix in rref_steps(board, use_total=False):
     display(Math(rf"\text{{{description}}}:\quad " + sympy.latex(matrix)))
 
 # %% [markdown]
-# The final matrix is the report's right-hand matrix (its "What a mess!"). Reading it needs one more
-# fact the linear system forgets: every variable is 0 or 1.
+# The final matrix is the one report 002 (Algorithm 1) shows after its `rref` arrow, row for row (its
+# third row is `0 0 1 0 0 0 1 1 0 1 | 0`), with the comment "What a mess! But we can still interpret the
+# solution." Reading it needs one more fact the linear system forgets: every variable is 0 or 1.
 #
 # **Row bound rule.** A row $\sum_j a_j x_j = b$ with $x_j \in \{0,1\}$ has its left side between
-# $L = \sum_{a_j<0} a_j$ and $U = \sum_{a_j>0} a_j$. If $b = U$, every variable with a positive
-# coefficient is 1 and every one with a negative coefficient is 0; if $b = L$, the reverse.
+# $\mathrm{lo} = \sum_{a_j<0} a_j$ and $\mathrm{hi} = \sum_{a_j>0} a_j$ (the columns `low` and `high` of
+# `bound_table`). If $b = \mathrm{hi}$, every variable with a positive coefficient is 1 and every one with
+# a negative coefficient is 0; if $b = \mathrm{lo}$, the reverse.
 
 # %%
 reduced = rref_table(board, use_total=False)
 bound_table(reduced)
 
 # %% [markdown]
-# Row 3 ($v_3+v_7+v_8+v_{10} = 0$ in the report's 1-based names, our `x2 + x6 + x7 + x9 = 0`) is at its
-# lower bound: all four cells are safe — the row the report reads. But the table shows two more rows at
-# a bound that the report does not use: row 2, $v_2 - v_8 - v_{10} = 1$, and row 5,
-# $v_5 - v_8 - v_{10} = 1$, are at their upper bound, so $v_2 = v_5 = 1$ directly. What one pass cannot
-# get is $v_6 = 1$ and $v_4 = 0$: the report finds them by *removing* the solved columns by hand and
+# Below, a cell is named by its variable and position, `x2` = `(0,2)`; the report's 1-based name, here
+# $v_3$, is given only where the report is quoted. Row `pivot x2`, `x2 + x6 + x7 + x9 = 0`, is at its
+# lower bound: all four cells are safe. It is the row the report reads ("From row 3 we have
+# $v_3+v_7+v_8+v_{10} = 0$"). But the table shows two more rows at a bound that the report does not use:
+# rows `pivot x1`, `x1 - x7 - x9 = 1`, and `pivot x4`, `x4 - x7 - x9 = 1`, are at their upper bound, so
+# `x1` = `(0,1)` and `x4` = `(0,4)` are mines directly. What one pass cannot get is the mine `x5` = `(0,5)`
+# and the safe `x3` = `(0,3)`: the report finds them by *removing* the solved columns by hand and
 # re-reading the matrix. That second step is iteration: substitute what is found and reduce again
-# (`rref` with `iterate=True`, or the `bounded` method, which also reads the original rows; described
-# below).
+# (`rref` with `iterate=True`, or, usually, the `bounded` method, which also reads the original rows,
+# described below; notebook 5 shows an exception).
 #
 # %%
 for method, options in [("rref", {}), ("rref", {"iterate": True}), ("bounded", {}), ("enumerate", {})]:
@@ -76,11 +80,12 @@ for ax, method in zip(axes, ("rref", "bounded"), strict=True):
 plt.show()
 
 # %% [markdown]
-# The report expects `□ X O O X X O O / □ 2 1 1 2 2 1 O` (0-based: mines at top columns 1, 4, 5; safe
-# cells at top columns 2, 3, 6, 7 and the bottom right). One pass finds all but column 3 (safe) and
-# column 5 (mine); iteration finds them all, and `enumerate` (complete) agrees that nothing more is
-# forced: the top-left cell and the cell below it stay open, because $v_1 + v_9 = 1$ has two solutions
-# (the report's $t \in \{0, 1\}$).
+# The report expects `□ X O O X X O O / □ 2 1 1 2 2 1 O` ("X represents mine and O is safe"; □ stays
+# covered): the mines `(0,1)`, `(0,4)`, `(0,5)` and the safe `(0,2)`, `(0,3)`, `(0,6)`, `(0,7)`, `(1,7)`.
+# One pass finds all but `x3` = `(0,3)` (safe) and `x5` = `(0,5)` (mine); iteration finds them all, and
+# `enumerate` (complete) agrees that nothing more is forced: `x0` = `(0,0)` and `x8` = `(1,0)` stay open,
+# because row `pivot x0` leaves `x0 + x8 = 1` once `x6` = 0, and that has two solutions (the report's
+# $t \in \{0, 1\}$).
 #
 # ## Report 002's second board: one pass finds all that is forced
 
@@ -89,12 +94,13 @@ board2 = EXAMPLES["002-one-one-two-two"].observation
 bound_table(rref_table(board2, use_total=False))
 
 # %% [markdown]
-# Only the second reduced row, $v_2 - v_5 = -1$, is at a bound ($L = -1$): $v_2 = 0$, $v_5 = 1$ — the
-# report's "O" and "X", and everything that is forced: `enumerate` (complete) finds the same two cells
-# (below). The report notes that "rearranging the columns [hence changing the RREF]" changes what can be
-# read; on this board another order can only lose: some orders of its eight columns leave no row at a
-# bound, and one pass then finds nothing (we checked all 40,320 orders: each finds these two cells or
-# nothing). The next section shows a position where one pass misses forced cells.
+# Only row `pivot x1`, `x1 - x4 = -1`, is at a bound ($\mathrm{lo} = -1$): `x1` = `(0,1)` is safe and
+# `x4` = `(0,4)` a mine — the report's "O" and "X" ($v_2 = 0$, $v_5 = 1$), and everything that is
+# forced: `enumerate` (complete) finds the same two cells (below). The report notes that "rearranging
+# the columns [hence changing the RREF]" changes what can be read; on this board another order can only
+# lose: some orders of its eight columns leave no row at a bound, and one pass then finds nothing (we
+# checked all 40,320 orders: each finds these two cells or nothing). The next section shows a position
+# where one pass misses forced cells.
 
 # %%
 d = sweeplab.deduce(board2, method="rref", use_total=False)
@@ -120,14 +126,14 @@ display(clue_table(counter, use_total=False))
 display(bound_table(rref_table(counter, use_total=False)))
 
 # %% [markdown]
-# The RREF replaces the first equation by `x0 - x3 - x4 = -1`, which is at no bound ($L=-2$, $U=1$):
-# one pass finds **nothing**, while the single-clue rule reads `x0+x1+x2 = 0` directly (all three safe).
-# The cure is to read the original rows too, substitute what is found, and repeat until nothing
-# changes: the `bounded` method. It reads each row a little more strongly than the row bound rule, cell by
-# cell (*bounds propagation*): with every cell 0 or 1, the rest of the row has a known range, and a value
-# of the cell that would push the rest out of it is impossible. In $-2a + b = 0$ no bound is met
-# ($L = -2$, $U = 1$), yet $a = 1$ would need $b = 2$, so $a = 0$, and then $b = 0$. At a bound this
-# fixes every cell of the row, as the row bound rule does.
+# The RREF replaces the first equation by `x0 - x3 - x4 = -1`, which is at no bound ($\mathrm{lo} = -2$,
+# $\mathrm{hi} = 1$): one pass finds **nothing**, while the single-clue rule reads `x0+x1+x2 = 0` directly
+# (all three safe). The cure is to read the original rows too, substitute what is found, and repeat
+# until nothing changes: the `bounded` method. It reads each row a little more strongly than the row
+# bound rule, cell by cell (*bounds propagation*): with every cell 0 or 1, the rest of the row has a known
+# range, and a value of the cell that would push the rest out of it is impossible. In $-2a + b = 0$ no
+# bound is met ($\mathrm{lo} = -2$, $\mathrm{hi} = 1$), yet $a = 1$ would need $b = 2$, so $a = 0$, and
+# then $b = 0$. At a bound this fixes every cell of the row, as the row bound rule does.
 
 # %%
 for method in ("trivial", "rref", "bounded", "enumerate"):

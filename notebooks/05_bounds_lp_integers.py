@@ -17,7 +17,11 @@
 #    rows, with substitution and the total-mines row, repeated until a pass fixes nothing new (a
 #    *fixpoint*: `bounded`). The total row enters the row reduction and changes the reduced rows, so
 #    `bounded` reads the rows both with and without it: the total never hides a row (notebook 14 counts
-#    the positions where reading only the rows with the total lost cells);
+#    the positions where reading only the rows with the total lost cells). It row-reduces only after
+#    substituting what the original rows fix: the RREF it reads is that of the substituted system, which
+#    can differ from a single `rref` pass, so `bounded` does not contain `rref`: on
+#    `smallest-rref-beats-bounded` below each proves 3 of the 5 forced cells, `rref` the mines `(2,0)` and
+#    `(2,2)`, which `bounded` misses, and `bounded` the safe `(0,1)` and `(1,0)`, which `rref` misses;
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
 #    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
@@ -113,9 +117,9 @@ plt.show()
 # ## Exact probabilities
 #
 # `enumerate` counts the layouts of each component by number of mines and combines them with the
-# unconstrained interior through binomial weights, so every layout consistent with the clues and the
-# total is equally likely. Probability 0 and 1 are the forced cells; the rest is what a guess should
-# minimise (report 004's improved agent, report 000 §3.1.5 "uncertain reasoning").
+# unconstrained interior through binomial weights: the probabilities under the uniform distribution on
+# the layouts that fit the clues and the total. Probability 0 and 1 are the forced cells; the rest is what
+# a guess should minimise (report 004's improved agent, report 000 §3.1.5 "uncertain reasoning").
 
 # %%
 corner = EXAMPLES["000-a-g"].observation

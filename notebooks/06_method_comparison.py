@@ -91,8 +91,10 @@ fig = figures.methods_time_figure(rows)
 # **Reading it.** Only `lstsq` may be wrong (it is unsound, report 000 §3.1); every sound method's wrong
 # count must be 0, and the complete ones (`milp`, `enumerate`, `brute` where it accepts the size) have
 # recall 1. Power is not bought with time in the order of the list (a `quick` run, 349 positions, with
-# the total): `subset`, a local rule on pairs of equations, finds 99.0% of the forced cells at a median
-# 0.19 ms, more than `rref` (73.8%, 1.0 ms) and `gfp` (73.0%), which see whole components but read rows
+# the total; the times are those of one such run, and the table above, this run's, differs with the
+# machine and its load):
+# `subset`, a local rule on pairs of equations, finds 99.0% of the forced cells at a median 0.19 ms,
+# more than `rref` (73.8%, 1.0 ms) and `gfp` (73.0%), which see whole components but read rows
 # only at their bounds, and as many as `bounded` (98.7%, 1.6 ms), which iterates to a fixpoint; `lp`,
 # every linear consequence of $0 \le x \le 1$, finds 99.9% (5.5 ms). Only integer reasoning (`milp`,
 # `enumerate`) is complete, and on these positions `enumerate` is faster than every method but `trivial`
