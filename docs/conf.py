@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+import jupyter_server_mathjax
 import jupytext
 from sphinx.errors import ConfigError
 
@@ -44,6 +45,16 @@ extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ex
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "notebooks/README.md"]
 
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# MathJax from the book itself (jupyter-server-mathjax's copy of MathJax 2), not a CDN: the formulas
+# render in a classroom without a network
+html_static_path = [str(Path(jupyter_server_mathjax.__file__).parent / "static")]
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"  # the one configuration it ships
+mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                               "processEscapes": True, "processClass": "math|output_area",
+                               "ignoreClass": "document"},
+                   # the fonts it ships: STIX, as web fonts (no TeX fonts, no image fonts)
+                   "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web",
+                                "imageFont": None}}
 myst_heading_anchors = 3
 nb_execution_mode = "cache"
 # one cache per preset: the cache knows the notebooks' cells, not the preset they read

@@ -485,3 +485,36 @@ def test_expert_board_with_the_rref_panel(page, shots):
         snap(page, shots / "09-expert-narrow.png")
     finally:
         page.set_window_size(1500, 1400)
+
+
+BOOK = Path(__file__).resolve().parents[1] / "docs" / "_build" / "html"
+
+
+def test_the_books_formulas_render_from_its_own_copy_of_mathjax(tmp_path: Path):
+    """The book loads MathJax from its _static folder, not a CDN: opened from disk, with the network off,
+    every formula of a notebook page (markdown and outputs) is typeset."""
+    page = BOOK / "notebooks" / "02_rref_step_by_step.html"
+    if not page.exists():
+        pytest.skip(f"no book at {BOOK}: build it with `make docs` (CI does, before this test)")
+    found = _chromium()
+    if found is None:
+        pytest.skip("no Chromium and chromedriver found (Debian: apt-get install chromium chromium-driver)")
+    scripts = re.findall(r'<script[^>]*src="([^"]*MathJax[^"]*)"', page.read_text(encoding="utf-8"))
+    assert scripts and all(s.startswith("../_static/MathJax.js") for s in scripts), scripts
+    from selenium import webdriver
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = found[0]
+    for flag in (*FLAGS, "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>"):  # no network
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=found[1]))
+    try:
+        driver.get(page.as_uri())
+        untypeset = """return [...document.querySelectorAll('.math.notranslate')]
+            .filter(e => !e.querySelector('.MathJax, .MathJax_Display')).length"""
+        total = driver.execute_script("return document.querySelectorAll('.math.notranslate').length")
+        assert total > 20  # the matrices of the outputs and the formulas of the text
+        wait(driver, lambda d: d.execute_script(untypeset) == 0, 120)
+    finally:
+        driver.quit()
