@@ -41,16 +41,6 @@ from sweeplab.examples import EXAMPLES
 from sweeplab.figures import FIGURES
 from sweeplab.prover import prove
 
-
-def show(obs, proofs, cells, *, size=2.6):
-    """Draw the proofs of ``cells`` side by side."""
-    fig, axes = plt.subplots(1, len(cells), figsize=(size * len(cells), size + 0.4), squeeze=False)
-    for ax, cell in zip(axes[0], cells, strict=True):
-        sweeplab.plot_proof(obs, proofs[cell], ax=ax)
-    fig.tight_layout()
-    plt.show()
-
-
 # %% [markdown]
 # ## The 1-2-1 pattern
 #
@@ -63,7 +53,8 @@ d = sweeplab.deduce(obs, "rref", proofs=True)
 print(d.proofs[(0, 1)].explain(obs))
 print("\nchecked:", all(sweeplab.check_proof(obs, p) for p in d.proofs.values()))
 print({cell: tuple(p.size) for cell, p in sorted(d.proofs.items())})
-show(obs, d.proofs, sorted(d.proofs))
+sweeplab.plot_proofs(obs, [d.proofs[c] for c in sorted(d.proofs)])
+plt.show()
 
 # %% [markdown]
 # ## The 1-2-2-1 pattern
@@ -82,7 +73,8 @@ print(d.proofs[(0, 0)].explain(obs))
 print({cell: tuple(p.size) for cell, p in sorted(d.proofs.items())}, "(steps, rows)")
 lp_proofs = sweeplab.deduce(obs, "lp", proofs=True).proofs
 print("lp:", {cell: tuple(p.size) for cell, p in sorted(lp_proofs.items())})
-show(obs, d.proofs, sorted(d.proofs))
+sweeplab.plot_proofs(obs, [d.proofs[c] for c in sorted(d.proofs)])
+plt.show()
 
 # %% [markdown]
 # ## Report 002's boards
@@ -106,7 +98,8 @@ sizes = pd.DataFrame([{"cell": c, "value": "mine" if p.value else "safe", "steps
 print(sizes.to_string(index=False))
 print()
 print(d1.proofs[(0, 2)].explain(board1))
-show(board1, d1.proofs, [(0, 1), (0, 2), (0, 6)], size=3.5)
+sweeplab.plot_proofs(board1, [d1.proofs[c] for c in [(0, 1), (0, 2), (0, 6)]])
+plt.show()
 
 board2 = EXAMPLES["002-one-one-two-two"].observation
 for method in ("rref", "gfp"):
@@ -126,7 +119,8 @@ obs = EXAMPLES["proof-needs-total"].observation
 d = sweeplab.deduce(obs, "rref", proofs=True)
 print(d.proofs[(3, 3)].explain(obs))
 print("\nwithout the total:", sorted(sweeplab.deduce(obs, "enumerate", use_total=False).cells))
-show(obs, d.proofs, [(0, 0), (3, 3)], size=3)
+sweeplab.plot_proofs(obs, [d.proofs[(0, 0)], d.proofs[(3, 3)]])
+plt.show()
 
 # %% [markdown]
 # ## One only the LP relaxation finds
@@ -146,7 +140,8 @@ print(pd.Series(found, name="cells found").to_string())
 d = sweeplab.deduce(obs, "lp", proofs=True)
 print()
 print(d.proofs[(0, 0)].explain(obs))
-show(obs, d.proofs, [(0, 0)], size=3)
+sweeplab.plot_proofs(obs, [d.proofs[(0, 0)]])
+plt.show()
 
 # %% [markdown]
 # ## One only GF(p) finds, and one that needs a split
@@ -181,8 +176,8 @@ print(f"\n(3,2) over the integers: {tuple(split_32.size)} (steps, rows), case an
 print("(1,1) without splits:", prove(obs, (1, 1), 1, method="enumerate", max_depth=0))
 split_11 = prove(obs, (1, 1), 1, method="enumerate")
 print(split_11.explain(obs))
-show(obs, {"gfp (3,2)": gfp.proofs[(3, 2)], "split (3,2)": split_32, "split (1,1)": split_11},
-     ["gfp (3,2)", "split (3,2)", "split (1,1)"], size=3.2)
+sweeplab.plot_proofs(obs, [gfp.proofs[(3, 2)], split_32, split_11])
+plt.show()
 
 # %% [markdown]
 # ## Proof size as a measure of difficulty

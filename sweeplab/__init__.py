@@ -17,7 +17,7 @@ from .files import load_game, load_position, save_game, save_position
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, MethodInfo, deduce, register_method, unregister_method
 from .plotting import plot_position
-from .plotting_proofs import plot_proof
+from .plotting_proofs import plot_proof, plot_proofs
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .probability import probabilities
 from .proof_check import check_proof
@@ -56,6 +56,7 @@ __all__ = [
     "play",
     "plot_position",
     "plot_proof",
+    "plot_proofs",
     "probabilities",
     "register_agent",
     "register_method",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .plotting import plot_position
 from .positions import as_observation
 from .proofs import Assume, Combine, Proof, Split
 
-__all__ = ["plot_proof"]
+__all__ = ["plot_proof", "plot_proofs"]
 
 _POSITIVE = "#1f5fd1"  # clues added
 _NEGATIVE = "#e07b00"  # clues subtracted
@@ -86,7 +87,7 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
         clues.append(ax.add_patch(Rectangle((c - 0.45, r - 0.45), 0.9, 0.9, fill=False, edgecolor=colour,
                                             linewidth=2.2, zorder=3)))
         labels.append(ax.text(c + 0.42, r - 0.42, ",".join(f"{m:+d}" for m in ms), ha="right", va="top",
-                              fontsize=6, color=colour, fontweight="bold", zorder=4))
+                              fontsize=8, color=colour, fontweight="bold", zorder=4))
     cells = []
     for r, c in sorted(proof.cells - {cell}):
         cells.append(ax.add_patch(Rectangle((c - 0.38, r - 0.38), 0.76, 0.76, fill=False, edgecolor=_INVOLVED,
@@ -109,5 +110,52 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
 
         if not check_proof(obs, proof.to_dict()):  # drawn as written, but it proves nothing here
             text = f"NOT A VALID PROOF on this position: {text}"
-        art["title"] = ax.set_title(text, fontsize=7)
+        art["title"] = ax.set_title(text, fontsize=8)
     return art
+
+
+def plot_proofs(obs: Any, proofs: Iterable[Proof | dict], *, ncols: int = 2, size: float = 3.2):
+    """Draw several proofs on one position, :func:`plot_proof` each, ``ncols`` to a row.
+
+    Two to a row keep the multipliers legible where the figure is shrunk to a page's width (the book).
+
+    Parameters
+    ----------
+    obs : Observation
+    proofs : iterable of Proof or dict
+    ncols : int, default 2
+        Panels per row.
+    size : float, default 3.2
+        Inches per panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sweeplab import Observation, deduce
+    >>> obs = Observation.from_text("???\\n121")
+    >>> proofs = deduce(obs, "rref", proofs=True).proofs
+    >>> fig = plot_proofs(obs, [proofs[cell] for cell in sorted(proofs)])
+    >>> [ax.get_title().split(":")[0] for ax in fig.axes if ax.get_visible()]
+    ['(0,0) is a mine', '(0,1) is safe', '(0,2) is a mine']
+    """
+    import matplotlib.pyplot as plt
+
+    proofs = list(proofs)
+    if not proofs:
+        raise ValueError("plot_proofs needs at least one proof; got none")
+    if isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1:
+        raise ValueError(f"ncols must be a positive integer, got {ncols!r}")
+    cols = min(ncols, len(proofs))
+    rows = -(-len(proofs) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(size * cols, (size + 0.5) * rows), squeeze=False)
+    for ax, proof in zip(axes.flat, proofs, strict=False):
+        plot_proof(obs, proof, ax=ax)
+    for ax in axes.flat[len(proofs):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig

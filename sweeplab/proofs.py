@@ -332,13 +332,15 @@ class Proof:
         >>> step = Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])
         >>> print(Proof((0, 1), 0, "rref", [step]).explain(obs))
         (0,1) is safe.
-        (Cells are (row,column) from (0,0) at the top left; x(r,c) = 1 if (r,c) is a mine, else 0.)
+        (Cells are (row,column) from (0,0) at the top left;
+         x(r,c) = 1 if (r,c) is a mine, else 0.)
         Step 1. Clue (1,0) - clue (1,1) + clue (1,2), where
             clue (1,0) = 1:  x(0,0) + x(0,1) = 1
             clue (1,1) = 2:  x(0,0) + x(0,1) + x(0,2) = 2
             clue (1,2) = 1:  x(0,1) + x(0,2) = 1
           gives  x(0,1) = 0.
-          Each cell is 0 or 1, so the left side lies in [0, 1]; the right side 0 is its lowest value,
+          Each cell is 0 or 1, so the left side lies in [0, 1];
+          the right side 0 is its lowest value,
           so every cell with a positive coefficient is 0:
           (0,1) is safe.
         So (0,1) is safe.
@@ -358,7 +360,7 @@ class Proof:
 
 
 #: How to read cells and variables, said once at the top of every proof told in words.
-_READING = "(Cells are (row,column) from (0,0) at the top left; x(r,c) = 1 if (r,c) is a mine, else 0.)"
+_READING = ("(Cells are (row,column) from (0,0) at the top left;", " x(r,c) = 1 if (r,c) is a mine, else 0.)")
 
 
 @functools.lru_cache(maxsize=8)
@@ -408,9 +410,18 @@ def _combination(rows: Iterable[tuple[Source, int]]) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-#: Width of the narration: a step over many rows wraps (an equation of 200 cells was one line of 3,800
-#: characters), each continuation indented under its line.
-WIDTH = 110
+#: Width of the narration, a terminal's and the book's page: a step over many rows wraps (an
+#: equation of 200 cells was one line of 3,800 characters), each continuation indented under its line.
+WIDTH = 80
+
+
+def _said(lines: list[str], text: str, equation: str, gap: str) -> None:
+    """``text`` then ``equation`` on one line, or on two (the equation indented under the text) when one
+    would be wider than :data:`WIDTH`: an equation is not broken after its ``=``."""
+    if len(text) + len(gap) + len(equation) <= WIDTH:
+        lines.append(f"{text}{gap}{equation}")
+    else:
+        lines += [text, " " * (len(text) - len(text.lstrip()) + 4) + equation]
 
 
 def _wrapped(lines: list[str]) -> Iterable[str]:
@@ -497,7 +508,7 @@ class _Narrator:
 
     # the proof
     def proof(self, proof: Proof) -> str:
-        lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", _READING]
+        lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", *_READING]
         fixed: dict[Cell, int] = {}
         self.steps(proof.steps, fixed, lines, "", "")
         why = None
@@ -508,8 +519,8 @@ class _Narrator:
         if why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why
-            lines.append(f"This is not a valid proof on this position ({why}): it does not show that "
-                         f"{_name(proof.cell)} is {_status(proof.value)}.")
+            lines.append(f"This is not a valid proof on this position ({why}):")
+            lines.append(f"it does not show that {_name(proof.cell)} is {_status(proof.value)}.")
         return "\n".join(_wrapped(lines))
 
     def steps(self, steps: Sequence[Step], fixed: dict[Cell, int], lines: list[str], number: str,
@@ -565,7 +576,7 @@ class _Narrator:
         away = bool(clue_cells)  # the total's other cells are "away from these clues" (or every cell)
         lines.append(head + (", where" if len(rows) > 1 or rows[0][1] != 1 else ":"))
         for _src, _, (cells, rhs, text) in rows:
-            lines.append(f"{indent}    {text}:  {self.equation(cells, rhs, others=others, away=away)}")
+            _said(lines, f"{indent}    {text}:", self.equation(cells, rhs, others=others, away=away), "  ")
         g: dict[Cell, int] = {}
         beta = 0
         for _, m, (cells, rhs, _) in rows:
@@ -582,8 +593,8 @@ class _Narrator:
             what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
             known_or = "known or supposed" if indent else "known"  # inside a case, some values are supposed
             carried = f"; {moved} moves from the left side to the right" if moved else ""
-            lines.append(f"{indent}  Substituting what is {known_or} ({what}{carried}) leaves  "
-                         f"{self.equation(g, beta, others=others, away=away)}.")
+            _said(lines, f"{indent}  Substituting what is {known_or} ({what}{carried}) leaves",
+                  f"{self.equation(g, beta, others=others, away=away)}.", "  ")
         p = step.modulus
         if p:
             def near(a: int) -> int:
@@ -592,8 +603,8 @@ class _Narrator:
 
             g = {c: near(a) for c, a in g.items() if near(a)}
             reduced = self.equation(g, near(beta), others=others, relation='≡', away=away)
-            lines.append(f"{indent}  Read modulo {p} (congruent coefficients give congruent sums), each "
-                         f"coefficient as its residue nearest 0:")
+            lines.append(f"{indent}  Read modulo {p} (congruent coefficients give congruent sums),")
+            lines.append(f"{indent}  each coefficient as its residue nearest 0:")
             lines.append(f"{indent}    {reduced} (mod {p}).")
         lo = sum(a for a in g.values() if a < 0)
         hi = sum(a for a in g.values() if a > 0)
@@ -601,33 +612,35 @@ class _Narrator:
             first = lo + (beta - lo) % p
             admissible = list(range(first, hi + 1, p))
             if not admissible:
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
-                             f"and no integer there is ≡ {near(beta)} (mod {p}): a contradiction.")
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}],")
+                lines.append(f"{indent}  and no integer there is ≡ {near(beta)} (mod {p}): a contradiction.")
                 return True
             if len(admissible) > 1 or admissible[0] not in (lo, hi):
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the "
-                             f"values there ≡ {near(beta)} (mod {p}) are {admissible}: nothing is fixed"
-                             + (" (this step does not justify its fixes)." if step.fixes else "."))
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+                lines.append(f"{indent}  the values there ≡ {near(beta)} (mod {p}) are {admissible}: "
+                             f"nothing is fixed" + (" (this step does not justify its fixes)." if step.fixes
+                                                    else "."))
                 return False
             end = admissible[0]
-            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the only "
-                         f"value there ≡ {near(beta)} (mod {p}) is {end},")
+            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+            lines.append(f"{indent}  the only value there ≡ {near(beta)} (mod {p}) is {end},")
         else:
             if not g and beta:
                 lines.append(f"{indent}  No cell is left: 0 = {beta} is false, a contradiction.")
                 return True
             if beta < lo or beta > hi:
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}], "
-                             f"but it would have to be {beta}: a contradiction.")
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}],")
+                lines.append(f"{indent}  but it would have to be {beta}: a contradiction.")
                 return True
             if beta not in (lo, hi):
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; "
-                             f"{beta} is inside: nothing is fixed"
+                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+                lines.append(f"{indent}  {beta} is inside: nothing is fixed"
                              + (" (this step does not justify its fixes)." if step.fixes else "."))
                 return False
             end = beta
-            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]; the right "
-                         f"side {beta} is its {'lowest' if end == lo else 'highest'} value,")
+            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+            side = "lowest" if end == lo else "highest"
+            lines.append(f"{indent}  the right side {beta} is its {side} value,")
         has_pos = any(a > 0 for a in g.values())
         has_neg = any(a < 0 for a in g.values())
         if end == lo and lo != hi:
@@ -642,8 +655,9 @@ class _Narrator:
                 rule.append("every cell with a positive coefficient is 1")
             if has_neg:
                 rule.append("every cell with a negative coefficient is 0")
-        rule_text = " and ".join(rule) or "nothing is left to fix"
-        lines.append(f"{indent}  so {rule_text}" + (":" if fixes else "."))
+        said = [f"so {rule[0]}", *(f"and {r}" for r in rule[1:])] if rule else ["so nothing is left to fix"]
+        said[-1] += ":" if fixes else "."
+        lines.extend(f"{indent}  {line}" for line in said)
         if fixes:
             lines.append(f"{indent}  {fixes}.")
         low = end == lo and lo != hi  # the rule's values: positive coefficients 0 at the low end, else 1
