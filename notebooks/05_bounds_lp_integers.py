@@ -125,9 +125,11 @@ plt.show()
 corner = EXAMPLES["000-a-g"].observation
 p = sweeplab.probabilities(corner)
 fig, ax = plt.subplots(figsize=(5, 5))
-drawn = sweeplab.plot_position(corner, ax=ax, probabilities=p)
+drawn = sweeplab.plot_position(corner, ax=ax, probabilities=p,
+                               safe=np.argwhere(p == 0), mines=np.argwhere(p == 1))  # the forced cells
 fig.colorbar(drawn["probabilities"], ax=ax, shrink=0.7, label="P(mine)")
-ax.set_title("report 000's a–g corner: exact mine probabilities")
+ax.set_title("report 000's a–g corner: exact mine probabilities\n"
+             "(circles: forced safe, crosses: forced mines)")
 plt.show()
 print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[3:, 3:]).round(4))
 

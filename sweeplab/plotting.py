@@ -104,11 +104,13 @@ def plot_position(
             raise ValueError(f"probabilities must be an array of the position's shape {grid.shape} (such as "
                              f"sweeplab.probabilities(obs)), got shape {p.shape}")
         shown = np.where(grid == COVERED, p, np.nan)
-        artists["probabilities"] = ax.imshow(shown, cmap="RdYlGn_r", vmin=0, vmax=1, alpha=0.75,
+        # white (safe) to red (a mine): a sequential map, so 0 and a small probability look apart
+        artists["probabilities"] = ax.imshow(shown, cmap="Reds", vmin=0, vmax=1, alpha=0.9,
                                              interpolation="nearest")
         if annotate if annotate is not None else (h <= 20 and w <= 30):
             for r, c in zip(*np.nonzero(np.isfinite(shown)), strict=True):
-                ax.text(c, r, probability_label(shown[r, c]), ha="center", va="center", fontsize=6)
+                ax.text(c, r, probability_label(shown[r, c]), ha="center", va="center", fontsize=7,
+                        color="white" if shown[r, c] > 0.6 else "black")
     small = h * w <= 4000
     texts = []
     if small:
