@@ -80,12 +80,18 @@ pd.DataFrame(N.round(3), index=[str(c) for c in system.cells],
 # accident of the minimum norm. Row `(2,4)` is zero: that cell is determined.
 
 # %%
-fig, axes = plt.subplots(1, 3, figsize=(10, 3.4))
+truth = sweeplab.deduce(obs, method="enumerate", use_total=False)
+fig, axes = plt.subplots(1, 3, figsize=(10, 3.6))
 for ax, method in zip(axes, ("lstsq", "lstsq-certified", "enumerate"), strict=True):
     d = sweeplab.deduce(obs, method=method, use_total=False)
     sweeplab.plot_position(obs, ax=ax, safe=d.safe, mines=d.mines)
+    wrong = sorted((d.safe - truth.safe) | (d.mines - truth.mines))  # claimed, but not forced
+    if wrong:  # framed in red
+        ax.scatter([c for _, c in wrong], [r for r, _ in wrong], s=420, marker="s", facecolors="none",
+                   edgecolors="#d62020", linewidths=2.5)
     sound = "sound" if sweeplab.METHODS[method].sound else "UNSOUND"
-    ax.set_title(f"{method} ({sound})\nsafe {sorted(d.safe)}", fontsize=8)
+    ax.set_title(f"{method} ({sound})\nsafe {sorted(d.safe)}" + (f"\nwrong: {wrong}" if wrong else ""),
+                 fontsize=8, color="#d62020" if wrong else "black")
 plt.show()
 
 # %% [markdown]
