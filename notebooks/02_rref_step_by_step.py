@@ -64,7 +64,7 @@ bound_table(reduced)
 # and the safe `x3` = `(0,3)`: the report finds them by *removing* the solved columns by hand and
 # re-reading the matrix. That second step is iteration: substitute what is found and reduce again
 # (`rref` with `iterate=True`, or, usually, the `bounded` method, which also reads the original rows,
-# described below; notebook 5 shows an exception).
+# described below; [notebook 5](05_bounds_lp_integers.ipynb) shows an exception).
 #
 # %%
 for method, options in [("rref", {}), ("rref", {"iterate": True}), ("bounded", {}), ("enumerate", {})]:

@@ -108,8 +108,9 @@ for method in ("lstsq", "lstsq-certified", "enumerate"):
 # %% [markdown]
 # ## How often, in real play?
 #
-# The benchmark (notebook 6) counts wrong claims of every method on a labelled corpus. Inside a game,
-# the simulator counts the `lstsq` agent's wrong claims (a "certain" reveal that hits a mine):
+# The benchmark ([notebook 6](06_method_comparison.ipynb)) counts wrong claims of every method on a labelled
+# corpus. Inside a game, the simulator counts the `lstsq` agent's wrong claims (a "certain" reveal that hits a
+# mine):
 
 # %%
 PRESET = preset_from_env()

@@ -63,16 +63,15 @@ for method, options in [("rref", {}), ("gf2", {}), ("gfp", {"p": 7})]:
     print(f"{method:5s} {str(options):9s} safe {sorted(d.safe)}  mines {sorted(d.mines)}")
 
 # %% [markdown]
-# The library's `gfp` also applies the **mod-p bound rule**: read each coefficient as its residue
-# nearest 0; the row's integer total over 0/1 cells lies between the sums of its negative and positive
-# coefficients and must be $\equiv r \pmod p$; if the only such integer is an end of that range, the row
-# fixes all its cells. When $p$ is larger than the row's range and every coefficient is below $p/2$ in
-# absolute value (so reading residues changes nothing), this is exactly the rational bound rule on that row.
-# Otherwise it can prove more: $3a + b = 3$ is at no bound over the rationals (3 lies inside $[0, 4]$), so
-# the row bound rule fixes nothing (bounds propagation, notebook 2, would: $a = 0$ would need $b = 3$), but
-# mod 5 it reads $-2a + b \equiv -2$, and in the range $[-2, 1]$ only $-2$ fits, at the lower end: $a = 1$,
-# $b = 0$. And the rows themselves are those of the reduction mod $p$, which need not be the rational
-# RREF's rows.
+# The library's `gfp` also applies the **mod-p bound rule**: read each coefficient as its residue nearest 0;
+# the row's integer total over 0/1 cells lies between the sums of its negative and positive coefficients and
+# must be $\equiv r \pmod p$; if the only such integer is an end of that range, the row fixes all its cells.
+# When $p$ is larger than the row's range and every coefficient is below $p/2$ in absolute value (so reading
+# residues changes nothing), this is exactly the rational bound rule on that row. Otherwise it can prove more:
+# $3a + b = 3$ is at no bound over the rationals (3 lies inside $[0, 4]$), so the row bound rule fixes nothing
+# (bounds propagation, [notebook 2](02_rref_step_by_step.ipynb), would: $a = 0$ would need $b = 3$), but mod 5
+# it reads $-2a + b \equiv -2$, and in the range $[-2, 1]$ only $-2$ fits, at the lower end: $a = 1$, $b = 0$.
+# And the rows themselves are those of the reduction mod $p$, which need not be the rational RREF's rows.
 #
 # ## Rank lost modulo p
 #
@@ -161,7 +160,8 @@ plt.show()
 #    clues `(0,1)`, `(1,2)`, `(3,0)`, plus clue `(2,2)`, gives $-2x_{(0,2)} + x_{(3,2)} = 0$. Over the
 #    rationals 0 lies inside the range $[-2, 1]$, so the row fixes nothing. Modulo 3 the row is
 #    $x_{(0,2)} + x_{(3,2)} \equiv 0$ with range $[0, 2]$, and only 0 fits, so both cells are safe.
-#    (Bounds propagation goes further here: `bounded`, notebook 5, proves all seven forced cells.)
+#    (Bounds propagation goes further here: `bounded`, [notebook 5](05_bounds_lp_integers.ipynb), proves all
+#    seven forced cells.)
 #
 #    ```python
 #    from sweeplab.examples import EXAMPLES
@@ -191,13 +191,13 @@ plt.show()
 #    | 400 (full) | 11 | 108 | 367 | 398 | 400 | 400 | 400 |
 #
 #    So on the smoke and quick positions every $p \ge 7$ gives exactly the cells of `rref`. At the full
-#    preset, $p = 7$ misses cells of `rref` on 2 of the 400 positions, and $p \ge 11$ matches on all of
-#    them. Why large primes act like the rationals: once $p$ divides no pivot, the GF(p) reduction is the
-#    rational RREF taken mod $p$. If a row's coefficients are small integers and its range (from
-#    $\mathrm{lo}$ to $\mathrm{hi}$, notebook 2) is shorter than $p$, the residues nearest 0 are the
-#    coefficients themselves and at most one integer in the range is $\equiv r$, so the mod-p bound rule
-#    *is* the rational one. Only rows with fractions or large entries still read differently, and those
-#    become rarer as $p$ grows.
+#    preset, $p = 7$ misses cells of `rref` on 2 of the 400 positions, and $p \ge 11$ matches on all of them.
+#    Why large primes act like the rationals: once $p$ divides no pivot, the GF(p) reduction is the rational
+#    RREF taken mod $p$. If a row's coefficients are small integers and its range (from $\mathrm{lo}$ to
+#    $\mathrm{hi}$, [notebook 2](02_rref_step_by_step.ipynb)) is shorter than $p$, the residues nearest 0 are
+#    the coefficients themselves and at most one integer in the range is $\equiv r$, so the mod-p bound rule
+#    *is* the rational one. Only rows with fractions or large entries still read differently, and those become
+#    rarer as $p$ grows.
 #
 #    ```python
 #    for n in (6, 60, 400):

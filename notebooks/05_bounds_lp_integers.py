@@ -12,16 +12,17 @@
 # Linear algebra forgets that every cell is 0 or 1. This notebook adds that knowledge back in
 # increasing strength:
 #
-# 1. **bounded deduction** — bounds propagation (notebook 2: a cell value that would push the rest of its
-#    row out of range is impossible; it contains the row bound rule) on RREF rows *and* the original
-#    rows, with substitution and the total-mines row, repeated until a pass fixes nothing new (a
-#    *fixpoint*: `bounded`). The total row enters the row reduction and changes the reduced rows, so
-#    `bounded` reads the rows both with and without it: the total never hides a row (notebook 14 counts
-#    the positions where reading only the rows with the total lost cells). It row-reduces only after
-#    substituting what the original rows fix: the RREF it reads is that of the substituted system, which
-#    can differ from a single `rref` pass, so `bounded` does not contain `rref`: on
-#    `smallest-rref-beats-bounded` below each proves 3 of the 5 forced cells, `rref` the mines `(2,0)` and
-#    `(2,2)`, which `bounded` misses, and `bounded` the safe `(0,1)` and `(1,0)`, which `rref` misses;
+# 1. **bounded deduction** — bounds propagation ([notebook 2](02_rref_step_by_step.ipynb): a cell value that
+#    would push the rest of its row out of range is impossible; it contains the row bound rule) on RREF rows
+#    *and* the original rows, with substitution and the total-mines row, repeated until a pass fixes nothing
+#    new (a *fixpoint*: `bounded`). The total row enters the row reduction and changes the reduced rows, so
+#    `bounded` reads the rows both with and without it: the total never hides a row
+#    ([notebook 14](14_how_far_linear_algebra_gets.ipynb) counts the positions where reading only the rows
+#    with the total lost cells). It row-reduces only after substituting what the original rows fix: the RREF
+#    it reads is that of the substituted system, which can differ from a single `rref` pass, so `bounded` does
+#    not contain `rref`: on `smallest-rref-beats-bounded` below each proves 3 of the 5 forced cells, `rref`
+#    the mines `(2,0)` and `(2,2)`, which `bounded` misses, and `bounded` the safe `(0,1)` and `(1,0)`, which
+#    `rref` misses;
 # 2. **the LP relaxation** — keep $0 \le x \le 1$ but allow fractions: a cell whose maximum is 0 is
 #    safe, whose minimum is 1 is a mine (`lp`, HiGHS through `highspy`);
 # 3. **integers** — proof by contradiction with an integer program per cell (`milp`: report 000's
@@ -64,13 +65,13 @@ for name, ex in EXAMPLES.items():
 pd.DataFrame(rows).set_index("example")
 
 # %% [markdown]
-# Read across a row: only the complete methods solve every example. `bounded` and `lp` are
-# *incomparable*: on `subset-beats-rref` (named for the `subset` rule, which subtracts a clue whose cells
-# lie inside another's; notebook 15 shows it) the LP finds what bounded propagation misses (a consequence of
-# several rows at once), while on `gfp-beats-rref` bounded propagation solves everything and the LP
-# finds nothing — propagation rounds each bound to an integer (a sum at most 3/2 of 0/1 cells is at
-# most 1), an integer argument the LP relaxation cannot make (cutting planes, such as Chvátal–Gomory
-# rounding, add exactly this argument to an LP).
+# Read across a row: only the complete methods solve every example. `bounded` and `lp` are *incomparable*: on
+# `subset-beats-rref` (named for the `subset` rule, which subtracts a clue whose cells lie inside another's;
+# [notebook 15](15_proofs.ipynb) shows it) the LP finds what bounded propagation misses (a consequence of
+# several rows at once), while on `gfp-beats-rref` bounded propagation solves everything and the LP finds
+# nothing — propagation rounds each bound to an integer (a sum at most 3/2 of 0/1 cells is at most 1), an
+# integer argument the LP relaxation cannot make (cutting planes, such as Chvátal–Gomory rounding, add exactly
+# this argument to an LP).
 #
 # ## The LP relaxation, and where it misses an integer deduction
 #
@@ -136,16 +137,16 @@ print("a, b:", p[0, 4].round(3), p[1, 4].round(3), " interior:", np.nanmedian(p[
 # %% [markdown]
 # ## Power and cost on real positions
 #
-# Mid-game intermediate positions, with the total. The complete methods (`milp`, `enumerate`) agree
-# cell for cell. Expect a surprise in the cost column: on such positions the frontier falls apart into
-# small components, so exact enumeration is both complete *and* about the cheapest method here; only the
-# single-clue rules (`trivial`) cost less (notebook 6 times every method on the whole corpus). What the
-# relaxations (`bounded`, `lp`) offer is a bound on the work: row reduction, bounds propagation and linear
-# programming take polynomial time, while the layouts enumeration searches can grow exponentially with a
-# component's size (`enumerate` then counts by dynamic programming and, past its budget, hands the
-# position to `milp`). Note too that `trivial` can find more than `rref`: one pass of the row bound rule
-# on one RREF misses cells a single clue settles (notebook 2's counterexample), and the `rref` here does
-# not iterate.
+# Mid-game intermediate positions, with the total. The complete methods (`milp`, `enumerate`) agree cell for
+# cell. Expect a surprise in the cost column: on such positions the frontier falls apart into small
+# components, so exact enumeration is both complete *and* about the cheapest method here; only the single-clue
+# rules (`trivial`) cost less ([notebook 6](06_method_comparison.ipynb) times every method on the whole
+# corpus). What the relaxations (`bounded`, `lp`) offer is a bound on the work: row reduction, bounds
+# propagation and linear programming take polynomial time, while the layouts enumeration searches can grow
+# exponentially with a component's size (`enumerate` then counts by dynamic programming and, past its budget,
+# hands the position to `milp`). Note too that `trivial` can find more than `rref`: one pass of the row bound
+# rule on one RREF misses cells a single clue settles ([notebook 2](02_rref_step_by_step.ipynb)'s
+# counterexample), and the `rref` here does not iterate.
 
 # %%
 n_positions = {"smoke": 4, "quick": 40, "full": 300}[PRESET]

@@ -91,12 +91,13 @@ for row in rates.itertuples():
 #   seed 0: `sweeplab compare csp "csp use_total=false" --level intermediate --games 2000 --seed 0
 #   [--first-click zero]`). And the report time-limited its OR-tools solver (§4.4.2 "Set a time limit
 #   to ortools Solver"), so it may have proved fewer cells than our exact enumeration.
-# * *Least squares*: report 000's rule claims cells whose minimum-norm least-squares value is near 0
-#   or 1, which is **not sound** (notebook 3 shows a concrete wrong claim; the report itself says "we haven't
-#   had a solid proof for it yet"). Inside this agent the single-clue rules run first and least squares only
-#   when they are stuck, so wrong claims are rare in play (the `wrong_claims` column); the agent loses to CSP
-#   mainly because it proves fewer cells (it finds about half of the forced cells where enumeration
-#   finds all, notebook 6) and ignores the total, as the report notes.
+# * *Least squares*: report 000's rule claims cells whose minimum-norm least-squares value is near 0 or 1,
+#   which is **not sound** ([notebook 3](03_least_squares.ipynb) shows a concrete wrong claim; the report
+#   itself says "we haven't had a solid proof for it yet"). Inside this agent the single-clue rules run first
+#   and least squares only when they are stuck, so wrong claims are rare in play (the `wrong_claims` column);
+#   the agent loses to CSP mainly because it proves fewer cells (it finds about half of the forced cells where
+#   enumeration finds all, [notebook 6](06_method_comparison.ipynb)) and ignores the total, as the report
+#   notes.
 
 # %% [markdown]
 # ## Fixed first cell (report 000 §2.3)

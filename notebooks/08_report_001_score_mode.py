@@ -52,7 +52,7 @@ fig = figures.density_score_figure(scores)
 #   paired interval above 0): a guess is made in almost every game, and where it is made matters more
 #   than a few more proved cells. The report saw its gain "especially for the lower mine densities"; ours
 #   gains nothing at 0.1 and 0.2 (-0.004 and 0.000 against the advanced agent). It is a heuristic, not a
-#   probability (report 004's improved agent, notebook 10, computes exact ones).
+#   probability (report 004's improved agent, [notebook 10](10_report_004_noise.ipynb), computes exact ones).
 # * *Global information* helps only at high density (0.8–0.9: +0.03, paired intervals just above 0;
 #   within noise below), where the total pins the last cells.
 # * **Density 1.0 is degenerate under our rules.** A board with no safe cell is won before the first

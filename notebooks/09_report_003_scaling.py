@@ -62,9 +62,9 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   components, not the board. Our Algorithm B's time per game grows about fourfold from 36 to 1,024
 #   cells, a 28-fold area (the first table above at the quick preset, 2.5 to 9.5 ms; the book runs the smoke
 #   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios less so: Algorithm
-#   A, which opens less, takes a quarter to a sixth of B's time at both ends), with no wall at 300 cells: the wall
-#   is an artefact of the report's implementation, not of linear algebra. Notebook 6 and `sweeplab bench` time
-#   single positions up to a million cells.
+#   A, which opens less, takes a quarter to a sixth of B's time at both ends), with no wall at 300 cells:
+#   the wall is an artefact of the report's implementation, not of linear algebra.
+#   [Notebook 6](06_method_comparison.ipynb) and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list), and its
 #   "performance" axis is not defined precisely; our trend with density — worse as it grows, for both

@@ -9,11 +9,11 @@
 # %% [markdown]
 # # 14. How far does linear algebra get, game by game?
 #
-# The bench (notebook 06) answers the project's question position by position. Players ask it game by
-# game: *with only RREF, how many expert games can I finish without guessing? How much of a game does
-# each method decide? Which method is strictly stronger than which, and what is the smallest board that
-# shows it?* This notebook measures, with the library's experiments (`sweeplab.experiments`, the same
-# tables as the report's section 014):
+# The bench ([notebook 06](06_method_comparison.ipynb)) answers the project's question position by position.
+# Players ask it game by game: *with only RREF, how many expert games can I finish without guessing? How much
+# of a game does each method decide? Which method is strictly stronger than which, and what is the smallest
+# board that shows it?* This notebook measures, with the library's experiments (`sweeplab.experiments`, the
+# same tables as the report's section 014):
 #
 # 1. **reach**: the share of games a method wins alone, never guessing after the opening click;
 # 2. **the cascade**: the share of a game's decisions made by trivial → subset → rref → bounded → lp →
@@ -190,29 +190,29 @@ boards
 # - **A safe first click** cuts everything by about half or more (beginner 92.9% → 52.9% for
 #   enumeration): 52.9%, 35.8%, 4.4% for enumeration, 42.1%, 19.5%, 0.2% for one RREF pass, because a first
 #   click that shows a number is often a guess already.
-# - **The total** helps every method but one RREF pass and GF(7), on the same games, and never costs them
-#   a game: with a zero start enumeration and the LP relaxation gain 6.2, 7.8 and 4.2 points (beginner,
-#   intermediate, expert; +62/−0, +78/−0, +42/−0 games, p < 10⁻¹²), bounds propagation 6.2, 7.7 and 3.5,
-#   the pair rule 4.5, 5.7 and 1.8, single-clue rules 0.3, 0.6 and 0 (the total settles the last cells);
-#   with a safe first click enumeration gains 3.2, 3.4 and 1.0 points (+32/−0, +34/−0, +10/−0). For
-#   enumeration, the LP relaxation, the pair rule and single-clue rules the direction is a theorem, not
-#   a test: the total is one more constraint, and their answers only grow with what they know, so no game
-#   can go the other way. Bounds propagation has no such guarantee, but it reads the reduced rows both with
-#   and without the total, and lost no game to it here either. The total **costs** one RREF pass: with a
-#   zero start 83.2% → 82.6% on beginner (+58/−64, p = 0.65), 49.1% → 44.9% on intermediate (+59/−101,
-#   p = 0.001, paired interval −6.7 to −1.7 points) and 2.0% → 0.8% on expert (+3/−15, p = 0.008); with a
-#   safe first click 45.4% → 42.1%, 23.7% → 19.5% and 0.8% → 0.2% (+27/−60, +24/−66, +0/−6; p = 0.0005,
-#   0.00001, 0.03). GF(7) loses the same way (intermediate, zero start: 49.0% → 43.9%, +57/−108). The
-#   total row changes the reduced basis, and the row bound rule then reads a different set of rows; it
-#   happens on single positions too: on notebook 12's board (beginner, seed 3, zero start, the click at
-#   (4, 4)) one `rref` pass proves 11 cells with the total and 13 without. On the committed corpus
+# - **The total** helps every method but one RREF pass and GF(7), on the same games, and never costs them a
+#   game: with a zero start enumeration and the LP relaxation gain 6.2, 7.8 and 4.2 points (beginner,
+#   intermediate, expert; +62/−0, +78/−0, +42/−0 games, p < 10⁻¹²), bounds propagation 6.2, 7.7 and 3.5, the
+#   pair rule 4.5, 5.7 and 1.8, single-clue rules 0.3, 0.6 and 0 (the total settles the last cells); with a
+#   safe first click enumeration gains 3.2, 3.4 and 1.0 points (+32/−0, +34/−0, +10/−0). For enumeration, the
+#   LP relaxation, the pair rule and single-clue rules the direction is a theorem, not a test: the total is
+#   one more constraint, and their answers only grow with what they know, so no game can go the other way.
+#   Bounds propagation has no such guarantee, but it reads the reduced rows both with and without the total,
+#   and lost no game to it here either. The total **costs** one RREF pass: with a zero start 83.2% → 82.6% on
+#   beginner (+58/−64, p = 0.65), 49.1% → 44.9% on intermediate (+59/−101, p = 0.001, paired interval −6.7 to
+#   −1.7 points) and 2.0% → 0.8% on expert (+3/−15, p = 0.008); with a safe first click 45.4% → 42.1%, 23.7% →
+#   19.5% and 0.8% → 0.2% (+27/−60, +24/−66, +0/−6; p = 0.0005, 0.00001, 0.03). GF(7) loses the same way
+#   (intermediate, zero start: 49.0% → 43.9%, +57/−108). The total row changes the reduced basis, and the row
+#   bound rule then reads a different set of rows; it happens on single positions too: on
+#   [notebook 12](12_explorer.ipynb)'s board (beginner, seed 3, zero start, the click at (4, 4)) one `rref`
+#   pass proves 11 cells with the total and 13 without. On the committed corpus
 #   (`data/corpus/corpus-small.jsonl.gz`, its 323 positions with a known total and exact clues) adding the
-#   total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the reduced rows
-#   both with and without the total, so the total costs it nothing there (it gains cells on 33 positions);
-#   reading only the rows with the total, it lost cells on 14. The order of the moves matters to RREF for
-#   the same reason: on 100 intermediate games (the cell above, at the quick preset) it wins 40 applying
-#   each answer at once, 37 opening the safe cells only or one move at a time
-#   (`sweeplab.stats.paired_difference` tests any such pair).
+#   total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the reduced rows both
+#   with and without the total, so the total costs it nothing there (it gains cells on 33 positions); reading
+#   only the rows with the total, it lost cells on 14. The order of the moves matters to RREF for the same
+#   reason: on 100 intermediate games (the cell above, at the quick preset) it wins 40 applying each answer at
+#   once, 37 opening the safe cells only or one move at a time (`sweeplab.stats.paired_difference` tests any
+#   such pair).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
 #   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
 #   density) exact enumeration still finishes 78%, RREF 58% and single-clue rules 40%; at 25% none.

@@ -79,15 +79,15 @@ plt.show()
 # %% [markdown]
 # ## Report 002's boards
 #
-# The first board (`????????/?211221?`) is the report's worked example of RREF with the row bound rule;
-# the proofs name the clue combination behind each of its rows. Look at the proof of (0,2) (printed, and
-# drawn between those of (0,1) and (0,6)): clue (1,3) − clue (1,4) gives $x_{(0,2)} - x_{(0,5)} = -1$,
-# which fixes (0,5) as a mine too. Yet `rref` does not claim
-# (0,5): its reduced matrix is *one* basis of the row space, and this difference is not one of its rows
-# (notebook 2: the report needs a second pass for that cell). The prover looks for the shortest proof of
-# each claim among all combinations, not among the RREF's rows; `subset` and `lp` find (0,5) directly.
-# On the second board (`??????/?1122?`), the report's reduced row `v2 - v5 = -1` is a difference of two
-# clues; `gfp` finds the same cells with one step read modulo 7.
+# The first board (`????????/?211221?`) is the report's worked example of RREF with the row bound rule; the
+# proofs name the clue combination behind each of its rows. Look at the proof of (0,2) (printed, and drawn
+# between those of (0,1) and (0,6)): clue (1,3) − clue (1,4) gives $x_{(0,2)} - x_{(0,5)} = -1$, which fixes
+# (0,5) as a mine too. Yet `rref` does not claim (0,5): its reduced matrix is *one* basis of the row space,
+# and this difference is not one of its rows ([notebook 2](02_rref_step_by_step.ipynb): the report needs a
+# second pass for that cell). The prover looks for the shortest proof of each claim among all combinations,
+# not among the RREF's rows; `subset` and `lp` find (0,5) directly. On the second board (`??????/?1122?`), the
+# report's reduced row `v2 - v5 = -1` is a difference of two clues; `gfp` finds the same cells with one step
+# read modulo 7.
 
 # %%
 board1 = EXAMPLES["002-one-two"].observation
