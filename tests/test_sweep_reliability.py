@@ -530,7 +530,8 @@ def test_a_resume_after_a_plugin_method_changed_is_refused(tmp_path, plugin_modu
     # this process still runs the code it imported: recorded as the new code's, its games would have
     # joined a later resume by the new code (a researcher's review)
     with pytest.raises(ValueError, match=r"resume_plugin_module.*changed since this process imported it "
-                                         r"\(first_rule differs\).*restart the process"):
+                                         r"\(first_rule differs\).*Restart the process .*register again, "
+                                         r"with replace=True"):
         run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
     importlib.reload(sys.modules["resume_plugin_module"])  # as a new process would: the new code registered
     with pytest.raises(ValueError, match="started by other code of method 'resume-plugin'"):
