@@ -386,10 +386,8 @@ def _check_callable_as_method(name: str, function: MethodFunction) -> None:
         signature = inspect.signature(function)
     except (TypeError, ValueError):  # builtins without a signature: let the call decide
         return
-    named = {p.name: None for p in list(signature.parameters.values())[1:]
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty}
     try:
-        signature.bind(None, **{**named, "use_total": True})
+        signature.bind(None, **{**dict.fromkeys(_required_options(function)), "use_total": True})
     except TypeError as exc:
         raise ValueError(f"method {name!r}: function{signature} cannot be called as function(obs, *, "
                          f"use_total=True, **options) ({exc}); take the position first and options by "
