@@ -74,6 +74,22 @@ print(bad.method, "sound:", bad.sound, "| wrong claims:", bad.wrong_claims)
 print(bad.counterexamples[0])
 
 # %% [markdown]
+# ## Proofs come free
+#
+# A method needs no proof code of its own. `deduce(obs, name, proofs=True)` asks sweeplab's prover for a
+# proof of every claimed cell, built from the clue system alone (SPEC §6), which `sweeplab.check_proof`
+# checks independently. A wrong claim has none, and `unproved_reason` says why:
+
+# %%
+d = sweeplab.deduce(obs, "rref-reversed", proofs=True)
+print("every proof checks:", all(sweeplab.check_proof(obs, p) for p in d.proofs.values()))
+cell = min(d.proofs)
+print(d.proofs[cell].explain(obs))
+example = bad.counterexamples[0]  # the reckless method's first wrong claim, above
+wrong = sweeplab.deduce(example.observation, first_covered_is_safe, proofs=True, use_total=example.use_total)
+print({c: wrong.unproved_reason(c, example.observation) for c in wrong.unproved})
+
+# %% [markdown]
 # ## How far does it get? Beside the built-ins, in whole games
 #
 # A chain agent opens what its methods prove and guesses otherwise. With only one pass of RREF, the
