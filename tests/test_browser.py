@@ -476,7 +476,9 @@ def test_expert_board_with_the_rref_panel(page, shots):
         on_cell(page, *target, "hover")
         wait(page, lambda d: d.find_elements("css selector", ".sweeplab-explorer .sl-proof-text"))
         text = control(page, ".sl-proof-text")
-        assert page.execute_script("return getComputedStyle(arguments[0]).whiteSpace", text) == "pre"
+        # explain() wraps at 80 columns and the panel again at spaces: read without scrolling sideways
+        assert page.execute_script("return getComputedStyle(arguments[0]).whiteSpace", text) == "pre-wrap"
+        assert page.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", text)
         assert deduced.proofs[target].explain(expert.observation).splitlines()[0] in text.text
         safe = min(deduced.safe)
         on_cell(page, *safe)

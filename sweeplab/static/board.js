@@ -39,6 +39,13 @@ function percent(p) {
   return `${Math.round(100 * p)}%`;
 }
 
+// a probability in the cell panel: a percentage, or what 0 and 1 mean
+function percentText(p) {
+  if (p === 0) return "0, certainly safe";
+  if (p === 1) return "1, certainly a mine";
+  return `${(100 * p).toFixed(p < 0.001 || p > 0.999 ? 3 : 1)}%`;
+}
+
 function cellSize(cols) {
   return Math.max(20, Math.min(34, Math.floor(780 / Math.max(cols, 1))));
 }
@@ -141,8 +148,15 @@ function drawProof(parent, proof, s) {
     const colour = Math.min(...ms) > 0 ? ADDED : Math.max(...ms) < 0 ? SUBTRACTED : MIXED;
     svg("rect", { x: c * s + 1.5, y: r * s + 1.5, width: s - 3, height: s - 3, stroke: colour,
       class: "sl-proof-clue", "data-row": r, "data-col": c }, g);
-    svg("text", { x: c * s + s - 2, y: r * s + 2, fill: colour, class: "sl-proof-mult",
-      "font-size": Math.max(10, s * 0.36) }, g, ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(","));
+    // the multipliers on a badge above the cell's top right corner, clear of the digit in its middle
+    const label = ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(",");
+    const size = Math.max(10, s * 0.36);
+    const width = label.length * size * 0.62 + 4;
+    const top = r === 0 ? 1 : r * s - size * 0.55;  // inside the board on its first row
+    svg("rect", { x: c * s + s - width, y: top, width, height: size + 2, rx: 3, stroke: colour,
+      class: "sl-proof-badge" }, g);
+    svg("text", { x: c * s + s - 2, y: top + 1.5, fill: colour, class: "sl-proof-mult", "font-size": size },
+      g, label);
   }
 }
 
@@ -360,13 +374,18 @@ function render({ model, el }) {
     else if (v === MINE) line += "a mine, stepped on";
     else line += v === FLAG ? "flagged: every method takes it as a mine (unflag it to weigh it)" : "covered";
     if (p !== null && p !== undefined && v === COVERED) {
-      line += ` · P(mine) = ${p.toFixed(6)} (${model.get("probability_kind") || "exact"})`;
+      line += ` · P(mine) = ${percentText(p)} (${model.get("probability_kind") || "exact"})`;
+      const claimed = keys(model.get("safe")).has(selected) || keys(model.get("mines")).has(selected);
+      if ((p === 0 || p === 1) && !claimed && (model.get("probability_kind") || "exact") === "exact") {
+        line += `; ${model.get("method")} does not deduce it (enumerate does)`;
+      }
     }
     html("div", { class: "sl-info-cell" }, info, line);
     const proof = model.get("proofs")[selected];
     if (proof) {
       html("div", { class: "sl-info-proof" }, info,
-        `${model.get("method")}: ${proof.value ? "a mine" : "safe"} · proof: ${proof.size}`);
+        `${model.get("method")}: ${proof.value ? "a mine" : "safe"} · a proof of this claim ` +
+        `(sweeplab's prover, whatever the method): ${proof.size}`);
       html("pre", { class: "sl-proof-text" }, info, proof.text);
     } else if (keys(model.get("unproved")).has(selected)) {
       const why = (model.get("unproved_reasons") || {})[selected] || "no proof found";
