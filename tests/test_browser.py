@@ -485,6 +485,12 @@ def test_expert_board_with_the_rref_panel(page, shots):
         expert.reveal(*safe)
         wait(page, lambda d: shows(d, expert))
         snap(page, shots / "09-expert-narrow.png")
+        # a projector's 1024x768: the board keeps to 60% of the height, so the cell panel comes into view
+        page.set_window_size(1024, 768)
+        wait(page, lambda d: control(d, "svg.sl-board").rect["height"]
+             <= 0.6 * d.execute_script("return window.innerHeight") + 1)
+        on_cell(page, *target, "hover")
+        snap(page, shots / "10-expert-projector.png")
     finally:
         page.set_window_size(1500, 1400)
 
