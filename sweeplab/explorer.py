@@ -545,9 +545,8 @@ class Explorer:
         played: list[tuple[str, int, int, str]] = [
             (p.move.kind, p.move.row, p.move.col, p.move.source)
             for p in referee(player, g, self._rng, max_turns=1)]
-        moves = ", ".join(f"{k} ({r},{c}) [{src}]" for k, r, c, src in played)
         hits = [(r, c) for k, r, c, _ in played if k == "reveal" and self._hit(r, c)]
-        self.refresh(message=f"agent {self.board.agent}: {moves or 'no move'}" + _mines_hit(hits))
+        self.refresh(message=f"agent {self.board.agent}: {_moves_text(played)}" + _mines_hit(hits))
         return played
 
     def new(self, *, seed: int | None = None, level: str | None = None) -> Explorer:
@@ -716,6 +715,28 @@ class Explorer:
 def _any_revealed(grid: np.ndarray) -> bool:
     """Some cell is open: a number, a hidden number (lost clue) or a mine stepped on."""
     return bool(((grid >= 0) | (grid == NOCLUE) | (grid == MINE)).any())
+
+
+def _moves_text(played: list[tuple[str, int, int, str]], *, shown: int = 3) -> str:
+    """An agent's turn in a line: its first moves, each with what decided it, then how many more.
+
+    Examples
+    --------
+    >>> _moves_text([("reveal", 0, 0, "first")])
+    'reveal (0,0), the first click'
+    >>> _moves_text([("reveal", 1, 2, "trivial")] * 4 + [("flag", 3, 3, "trivial")])
+    'reveal (1,2) by trivial, reveal (1,2) by trivial, reveal (1,2) by trivial and 2 more (4 reveals, 1 flag)'
+    """
+    if not played:
+        return "no move"
+    why = {"first": ", the first click", "guess": ", a guess"}
+    said = [f"{k} ({r},{c}){why.get(src, f' by {src}')}" for k, r, c, src in played[:shown]]
+    if len(played) <= shown:
+        return ", ".join(said)
+    flags = sum(k == "flag" for k, *_ in played)
+    reveals = len(played) - flags
+    counts = f"{reveals} reveal{'s' * (reveals != 1)}, {flags} flag{'s' * (flags != 1)}"
+    return f"{', '.join(said)} and {len(played) - shown} more ({counts})"
 
 
 def _mines_hit(cells: list[tuple[int, int]]) -> str:

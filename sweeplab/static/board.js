@@ -254,8 +254,9 @@ function render({ model, el }) {
   const bar = html("div", { class: "sl-toolbar" }, el);
   const newButton = html("button", { class: "sl-new", title: "start a new game (next seed)" }, bar, "New game");
   newButton.addEventListener("click", () => send("new"));
+  const levelLabel = html("label", {}, bar, "level ");
   const levelSelect = html("select", { class: "sl-level", title: "a new game on this level",
-                                       "aria-label": "level (a new game)" }, bar);
+                                       "aria-label": "level (a new game)" }, levelLabel);
   levelSelect.addEventListener("change", () => set("level", levelSelect.value));
   const methodLabel = html("label", {}, bar, "method ");
   const methodSelect = html("select", { class: "sl-method" }, methodLabel);
