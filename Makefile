@@ -43,7 +43,7 @@ lab: $(STAMP)
 		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 # the book (README, notebooks executed at the smoke preset, API reference): docs/_build/html/index.html;
-# make docs PRESET=quick executes them at the quick preset (real samples, about 10 minutes)
+# make docs PRESET=quick executes them at the quick preset (real samples, about 4 minutes)
 PRESET ?= smoke
 docs: $(STAMP)
 	@case "$(PRESET)" in smoke|quick|full) ;; *) echo "make docs: PRESET must be smoke, quick or full," \

@@ -608,37 +608,38 @@ class _Narrator:
             lines.append(f"{indent}    {reduced} (mod {p}).")
         lo = sum(a for a in g.values() if a < 0)
         hi = sum(a for a in g.values() if a > 0)
+        lies = f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}]"
         if p:
             first = lo + (beta - lo) % p
             admissible = list(range(first, hi + 1, p))
             if not admissible:
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}],")
+                lines.append(f"{lies},")
                 lines.append(f"{indent}  and no integer there is ≡ {near(beta)} (mod {p}): a contradiction.")
                 return True
             if len(admissible) > 1 or admissible[0] not in (lo, hi):
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+                lines.append(f"{lies};")
                 lines.append(f"{indent}  the values there ≡ {near(beta)} (mod {p}) are {admissible}: "
                              f"nothing is fixed" + (" (this step does not justify its fixes)." if step.fixes
                                                     else "."))
                 return False
             end = admissible[0]
-            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+            lines.append(f"{lies};")
             lines.append(f"{indent}  the only value there ≡ {near(beta)} (mod {p}) is {end},")
         else:
             if not g and beta:
                 lines.append(f"{indent}  No cell is left: 0 = {beta} is false, a contradiction.")
                 return True
             if beta < lo or beta > hi:
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}],")
+                lines.append(f"{lies},")
                 lines.append(f"{indent}  but it would have to be {beta}: a contradiction.")
                 return True
             if beta not in (lo, hi):
-                lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+                lines.append(f"{lies};")
                 lines.append(f"{indent}  {beta} is inside: nothing is fixed"
                              + (" (this step does not justify its fixes)." if step.fixes else "."))
                 return False
             end = beta
-            lines.append(f"{indent}  Each cell is 0 or 1, so the left side lies in [{lo}, {hi}];")
+            lines.append(f"{lies};")
             side = "lowest" if end == lo else "highest"
             lines.append(f"{indent}  the right side {beta} is its {side} value,")
         has_pos = any(a > 0 for a in g.values())
