@@ -71,7 +71,6 @@ from .run_directory import (
     plan_chunks,
     prepare_output,
     unplanned_chunks,
-    unplanned_message,
     write_chunk,
 )
 from .simulate import agent_generator, game_seeds
@@ -681,9 +680,9 @@ def run_games(
         chunks = plan_chunks(len(points), games, size)
         done: dict[Chunk, pd.DataFrame] = {}
         if outdir is not None:
-            stray = unplanned_chunks(outdir, chunks)
+            stray = unplanned_chunks(outdir, chunks, _FORMAT.noun)
             if stray:
-                log.warning("%s", unplanned_message(outdir, stray, _FORMAT.noun))
+                log.warning("%s", stray)
             for c in chunks:
                 df = load_chunk(outdir, _FORMAT, c, _identity(kind, points, c, seed, manifest),
                                 legacy=legacy_chunks(manifest), logger=log)

@@ -42,7 +42,7 @@ from .provenance import check_same_code, code_fingerprint, environment, method_f
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
-           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "unplanned_message", "json_value"]
+           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "json_value"]
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +250,11 @@ def _foreign_files(out: Path) -> list[str]:
     return found
 
 
+def _first_names(names: list[str]) -> str:
+    """The first three of ``names``, and how many more, for a message."""
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def prepare_output(out: Path, noun: str) -> _DirectoryLock:
     """Create ``out`` (and its chunk folder), lock it and check that it is writable.
 
@@ -278,9 +283,8 @@ def prepare_output(out: Path, noun: str) -> _DirectoryLock:
                          f"name: move the file away or give another directory")
     foreign = _foreign_files(out)
     if foreign:
-        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-        raise ValueError(f"out={str(out)!r} holds {shown}: not a directory a {noun} wrote, so nothing in it "
-                         f"is touched; give a new or empty directory")
+        raise ValueError(f"out={str(out)!r} holds {_first_names(foreign)}: not a directory a {noun} wrote, "
+                         f"so nothing in it is touched; give a new or empty directory")
     try:
         (out / CHUNKS).mkdir(parents=True, exist_ok=True)
         lock = _DirectoryLock(out, noun)
@@ -507,11 +511,12 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
     return df
 
 
-def unplanned_chunks(out: Path, chunks: list[Chunk]) -> list[str]:
-    """The files in ``out``'s chunk folder that no chunk of ``chunks`` names: never read, never counted.
+def unplanned_chunks(out: Path, chunks: list[Chunk], noun: str) -> str:
+    """What to say of the files in ``out``'s chunk folder that no chunk of ``chunks`` names (never read,
+    never counted), or ``""`` when there are none; ``noun`` names the run (``"sweep"``).
 
     A chunk file copied from another run, or a note left beside them, is not part of this run's results;
-    the runs warn about them rather than ignore them silently.  Temporary and hidden files are not listed.
+    the runs warn about them rather than ignore them silently.  Temporary and hidden files are not named.
 
     Examples
     --------
@@ -520,22 +525,20 @@ def unplanned_chunks(out: Path, chunks: list[Chunk]) -> list[str]:
     ...     (Path(d) / CHUNKS).mkdir()
     ...     for name in ("p0000-g000000000.parquet", "p0007-g000000000.parquet", "notes.txt"):
     ...         _ = (Path(d) / CHUNKS / name).write_text("")
-    ...     unplanned_chunks(Path(d), plan_chunks(1, 10, 10))
-    ['notes.txt', 'p0007-g000000000.parquet']
+    ...     note = unplanned_chunks(Path(d), plan_chunks(1, 10, 10), "sweep")
+    >>> note.split(": ", 1)[1].split(", so")[0]
+    'notes.txt, p0007-g000000000.parquet are not among the planned chunks of this sweep'
     """
     folder = out / CHUNKS
     if not folder.is_dir():
-        return []
+        return ""
     planned = {c.filename for c in chunks}
-    return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".") and p.name not in planned)
-
-
-def unplanned_message(out: Path, names: list[str], noun: str) -> str:
-    """The warning for :func:`unplanned_chunks`' ``names`` (at most three shown)."""
-    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    names = sorted(p.name for p in folder.iterdir() if not p.name.startswith(".") and p.name not in planned)
+    if not names:
+        return ""
     one = len(names) == 1
-    return (f"{out / CHUNKS}: {shown} {'is' if one else 'are'} not among the planned chunks of this {noun}, "
-            f"so not in its results; move {'it' if one else 'them'} away to silence this")
+    return (f"{folder}: {_first_names(names)} {'is' if one else 'are'} not among the planned chunks of this "
+            f"{noun}, so not in its results; move {'it' if one else 'them'} away to silence this")
 
 
 def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, Any], *, legacy: bool,

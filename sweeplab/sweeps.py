@@ -76,7 +76,6 @@ from .run_directory import (
     read_chunk,
     read_manifest,
     unplanned_chunks,
-    unplanned_message,
     write_chunk,
 )
 from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
@@ -472,9 +471,9 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
             frames.append(read_chunk(file, SWEEP, identity, legacy=legacy_chunks(manifest)))
         except ValueError as exc:
             raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
-    stray = unplanned_chunks(outdir, planned)
+    stray = unplanned_chunks(outdir, planned, SWEEP.noun)
     if stray:
-        warnings.warn(unplanned_message(outdir, stray, SWEEP.noun), UserWarning, stacklevel=2)
+        warnings.warn(stray, UserWarning, stacklevel=2)
     if missing:
         total = sum(c.games for c in planned)
         have = total - sum(c.games for c in missing)
