@@ -265,6 +265,16 @@ def test_a_methods_summary_defaults_to_its_docstrings_first_line(clean_registry,
     given = sweeplab.register_method("plain", nothing, sound=True, complete=False, summary="it")
     assert given.summary == "it"
 
+    def options_only(obs, *, use_total=True, k=1):
+        """Parameters
+        ----------
+        k : int
+            The k.
+        """
+        return set(), set()
+
+    assert sweeplab.register_method("options-only", options_only, sound=True, complete=False).summary == ""
+
 
 def test_check_sound_calls_a_method_as_agents_do_with_no_time_limit(clean_registry):
     """A time_limit option that cannot take None passed check_sound and crashed every agent."""

@@ -373,9 +373,11 @@ def register_method(
 
 
 def _first_doc_line(function: MethodFunction) -> str:
-    """The first line of a method's docstring (a ``functools.partial``'s function's), else ``""``."""
+    """The first line of a method's docstring (a ``functools.partial``'s function's), else ``""``; ``""``
+    too when the docstring opens with a numpydoc section (``Parameters`` over a line of dashes)."""
     doc = inspect.getdoc(function.func if isinstance(function, functools.partial) else function) or ""
-    return doc.strip().split("\n", 1)[0].strip()
+    lines = doc.strip().splitlines() or [""]
+    return "" if len(lines) > 1 and set(lines[1].strip()) == {"-"} else lines[0].strip()
 
 
 def _check_callable_as_method(name: str, function: MethodFunction) -> None:
