@@ -29,6 +29,11 @@
 #   probability is shown: that cell is safe whatever the layout.
 # - **probabilities** colours every covered cell by its exact mine probability, from blue (0) to
 #   orange (1), with the percentage on cells large enough for it.
+# - **deductions**: clear it to hide the method's marks, proofs and certainties (the hover line then
+#   gives no probability unless *probabilities* is on), so a class can play unaided, then check.
+# - The numbers above and left of the board are the rows and columns, from 0, as proofs name cells:
+#   `(2,5)` is row 2, column 5; the hovered cell's numbers are in bold. When the game ends, the layout
+#   shows: mines left covered faded, a wrong flag crossed out (the legend adds both).
 # - **matrix**: `[A | b]` or its exact `RREF` beside the board (below it on a narrow screen), scrolling
 #   on its own; the rows of the hovered cell's proof are highlighted, with their multipliers, and its
 #   column is marked.

@@ -5,7 +5,7 @@ owns both, and sets the widget's synchronised traits (the grid, the deductions, 
 proofs, the probabilities, the matrix panel) after every move.  The browser side,
 ``static/board.js`` with ``static/board.css``, draws exactly that state as an SVG board
 and sends back what the user does: left click, right click (flag), the buttons, and the
-controls (method, agent, flag mode, probabilities, matrix panel), which are traits.
+controls (method, agent, flag mode, probabilities, deductions shown, matrix panel), which are traits.
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ class BoardWidget(anywidget.AnyWidget):
     flag_mode : bool
         Left clicks flag and unflag instead of revealing.
     show_probabilities : bool
+        The probabilities drawn on the covered cells (the hover line gives them always, unless
+        ``show_marks`` is off).
+    show_marks : bool
+        The method's marks, proofs and certainties on the board and in the hover line (on by
+        default); off, a class plays unaided.
     panel : str
         ``"none"``, ``"matrix"`` (``[A | b]``) or ``"rref"``.
     matrix : dict
@@ -104,6 +109,7 @@ class BoardWidget(anywidget.AnyWidget):
     level = t.Unicode("beginner").tag(sync=True)
     flag_mode = t.Bool(False).tag(sync=True)
     show_probabilities = t.Bool(False).tag(sync=True)
+    show_marks = t.Bool(True).tag(sync=True)
     panel = t.Enum(["none", "matrix", "rref"], "none").tag(sync=True)
     matrix = t.Dict().tag(sync=True)
     game_id = t.Int(0).tag(sync=True)

@@ -271,6 +271,11 @@ def cell(driver, r: int, c: int):
     return driver.find_element(By.CSS_SELECTOR, f".sl-board .sl-cell[data-row='{r}'][data-col='{c}']")
 
 
+def margin(driver) -> int:
+    """The margin of the row and column numbers above and left of the cells (px, unscaled)."""
+    return int(control(driver, "svg.sl-board").get_attribute("data-margin"))
+
+
 def control(driver, css: str):
     from selenium.webdriver.common.by import By
 
@@ -407,8 +412,52 @@ def test_methods_draw_their_deductions_and_proofs(page, game, shots):
     snap(page, shots / "04-matrix.png")
     control(page, "button.sl-panel-rref").click()
     wait(page, lambda d: "rank" in control(d, ".sl-matrix-note").text)
-    assert control(page, "svg.sl-board").size["width"] == 9 * 34  # the panel never squeezes the board
+    # the panel never squeezes the board: 9 cells of 34 px and the margin of the row numbers
+    assert control(page, "svg.sl-board").size["width"] == 9 * 34 + margin(page) and margin(page) >= 20
     snap(page, shots / "05-rref.png")
+
+
+def test_row_and_column_numbers_name_the_cells_as_proofs_do(page, game):
+    """A teacher: proofs say "(2,5)", the board had no numbers to find it by."""
+    first_click(page, game)
+    h, w = game.shape
+    for axis, n in (("row", h), ("col", w)):
+        labels = page.find_elements("css selector", f".sl-board .sl-axis-{axis}")
+        assert [x.text for x in labels] == [str(i) for i in range(n)]
+    # each number sits beside its own row or column of cells
+    for r, c in ((0, 0), (h - 1, w - 1), (3, 5)):
+        box = cell(page, r, c).rect
+        row = control(page, f".sl-axis-row[data-index='{r}']").rect
+        col = control(page, f".sl-axis-col[data-index='{c}']").rect
+        assert box["y"] <= row["y"] + row["height"] / 2 <= box["y"] + box["height"] and row["x"] < box["x"]
+        assert box["x"] <= col["x"] + col["width"] / 2 <= box["x"] + box["width"] and col["y"] < box["y"]
+    on_cell(page, 3, 5, "hover")  # the hovered cell's numbers stand out
+    wait(page, lambda d: [x.get_attribute("data-index") for x in
+                          d.find_elements("css selector", ".sl-board .sl-axis-on")] == ["3", "5"])
+
+
+def test_deductions_hide_to_play_unaided(page, game):
+    """Cleared, the deductions box hides the marks, the proofs and what the hover line would give away."""
+    first_click(page, game)
+    select(page, "select.sl-method", "enumerate")
+    deduced = sweeplab.deduce(game.observation, "enumerate", proofs=True)
+    wait(page, lambda d: board(d)["marks"]["safe"] == sorted(map(list, deduced.safe)))
+    probabilities_on = control(page, ".sl-probs input").is_selected()
+    control(page, ".sl-marks input").click()
+    wait(page, lambda d: board(d)["marks"] == {"safe": [], "mine": []})
+    target = min(deduced.proofs)
+    on_cell(page, *target, "hover")
+    wait(page, lambda d: control(d, ".sl-info-cell").text.startswith(f"({target[0]},{target[1]})"))
+    info = control(page, ".sl-info").text
+    assert "proof" not in info and "deduce" not in info and board(page)["proof"] == 0
+    assert ("P(mine)" in info) == probabilities_on
+    legend = control(page, ".sl-legend").text
+    assert "method: safe" not in legend
+    if probabilities_on:  # every covered cell then shows its probability, deduced or not
+        assert len(page.find_elements("css selector", ".sl-board .sl-prob")) == len(covered(game))
+    control(page, ".sl-marks input").click()
+    wait(page, lambda d: board(d)["marks"]["safe"] == sorted(map(list, deduced.safe))
+         and board(d)["proof"] > 0)
 
 
 def test_play_to_the_end_with_clicks(page, game, shots):
@@ -447,17 +496,44 @@ def test_new_game_clears_the_board(page, game, shots):
     snap(page, shots / "07-new-game-clean.png")
 
 
+def test_a_lost_game_shows_the_layout_and_the_wrong_flag(page, shots):
+    control(page, "button.sl-new").click()
+    lost = sweeplab.new_game("beginner", first_click="zero", seed=9)
+    wait(page, lambda d: "seed 9" in board(d)["message"])
+    on_cell(page, 4, 4)
+    lost.reveal(4, 4)
+    wait(page, lambda d: shows(d, lost))
+    layout = lost.layout
+    wrong = next(c for c in covered(lost) if not layout[c])
+    on_cell(page, *wrong, "right")
+    lost.flag(*wrong)
+    wait(page, lambda d: shows(d, lost))
+    mine = next(c for c in covered(lost) if layout[c])
+    on_cell(page, *mine)
+    lost.reveal(*mine)
+    wait(page, lambda d: shows(d, lost) and d.find_elements("css selector", ".sl-board .sl-wrong"))
+    assert len(page.find_elements("css selector", ".sl-board .sl-wrong")) == 1
+    legend = control(page, ".sl-legend").text
+    assert all(x in legend for x in ("mine stepped on", "mine left covered", "wrong flag")), legend
+    on_cell(page, *wrong, "hover")
+    wait(page, lambda d: "a wrong flag" in control(d, ".sl-info-cell").text)
+    other = next(c for c in covered(lost) if layout[c] and c != mine)
+    on_cell(page, *other, "hover")
+    wait(page, lambda d: control(d, ".sl-info-cell").text == f"({other[0]},{other[1]}): covered, a mine")
+    snap(page, shots / "07b-lost-wrong-flag.png")
+
+
 def test_expert_board_with_the_rref_panel(page, shots):
     select(page, "select.sl-level", "expert")
-    expert = sweeplab.new_game("expert", first_click="zero", seed=9)
+    expert = sweeplab.new_game("expert", first_click="zero", seed=10)
     wait(page, lambda d: shows(d, expert))
     on_cell(page, 8, 15)
     expert.reveal(8, 15)
     wait(page, lambda d: shows(d, expert))
     control(page, "button.sl-panel-rref").click()
     wait(page, lambda d: "rank" in control(d, ".sl-matrix-note").text)
-    board_box = control(page, "svg.sl-board").rect
-    assert board_box["width"] == 30 * 26 and board_box["height"] == 16 * 26
+    board_box, m = control(page, "svg.sl-board").rect, margin(page)
+    assert board_box["width"] == 30 * 26 + m and board_box["height"] == 16 * 26 + m
     undecided = len(covered(expert)) - len(sweeplab.deduce(expert.observation, "enumerate"))
     assert len(page.find_elements("css selector", ".sl-board .sl-prob")) == undecided > 0
     snap(page, shots / "08-expert-rref.png")
@@ -470,7 +546,8 @@ def test_expert_board_with_the_rref_panel(page, shots):
         width = control(page, "svg.sl-board").rect["width"]
         fits = page.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", box)
         assert 30 * 16 <= width <= box.rect["width"] and fits[0] <= fits[1], (width, box.rect, fits)
-        assert control(page, "svg.sl-board").rect["height"] == pytest.approx(width * 16 / 30, abs=1)
+        ratio = (16 * 26 + m) / (30 * 26 + m)  # the board scales as a whole, numbers and all
+        assert control(page, "svg.sl-board").rect["height"] == pytest.approx(width * ratio, abs=1)
         deduced = sweeplab.deduce(expert.observation, "rref", proofs=True)
         target = max(deduced.proofs, key=lambda c: deduced.proofs[c].size)  # the longest lines
         on_cell(page, *target, "hover")

@@ -9,8 +9,8 @@ const ADDED = "#1f5fd1", SUBTRACTED = "#e07b00", MIXED = "#7a7a7a";
 // the probability scale runs from blue (0) to orange (1), never as light as a revealed cell
 const LOW = [44, 123, 182], HIGH = [230, 97, 1];
 const DRAWN = ["grid", "status", "summary", "message", "layout", "safe", "mines", "proofs", "unproved", "unproved_reasons",
-  "probabilities", "methods", "method", "agents", "agent", "levels", "level", "flag_mode", "show_probabilities", "panel",
-  "matrix", "game_id"];
+  "probabilities", "methods", "method", "agents", "agent", "levels", "level", "flag_mode", "show_probabilities",
+  "show_marks", "panel", "matrix", "game_id"];
 
 function html(tag, attrs = {}, parent = null, text = null) {
   const node = document.createElement(tag);
@@ -51,6 +51,8 @@ function cellSize(cols) {
 }
 // the least a cell is drawn when the board shrinks to a narrow window (board.css)
 const MIN_CELL = 16;
+// the margin above and left of the cells that holds the column and row numbers proofs name cells by
+const margin = (s) => Math.round(s * 0.75);
 
 const key = (r, c) => `${r},${c}`;
 const keys = (cells) => new Set(cells.map(([r, c]) => key(r, c)));
@@ -78,6 +80,11 @@ function flagGlyph(parent, s) {
   svg("path", { d: `M${s * 0.44},${s * 0.2} L${s * 0.76},${s * 0.34} L${s * 0.44},${s * 0.48} Z`,
     class: "sl-flag-cloth" }, g);
   svg("line", { x1: s * 0.28, y1: s * 0.78, x2: s * 0.6, y2: s * 0.78, class: "sl-flag-pole" }, g);
+}
+
+// a flag found wrong at the end of the game: crossed out
+function wrongFlag(parent, s) {
+  svg("path", { d: `M3,3 L${s - 3},${s - 3}`, class: "sl-wrong" }, parent);
 }
 
 function safeMark(parent, s) {
@@ -110,7 +117,7 @@ function drawCell(parent, r, c, v, s, view) {
     svg("path", { d: `M1,${s - 1} L1,1 L${s - 1},1`, class: "sl-bevel-light" }, g);
     svg("path", { d: `M1,${s - 1} L${s - 1},${s - 1} L${s - 1},1`, class: "sl-bevel-dark" }, g);
     const p = view.probs.length ? view.probs[r][c] : null;
-    const mark = view.safe.has(k) ? "safe" : view.mines.has(k) ? "mine" : null;
+    const mark = !view.showMarks ? null : view.safe.has(k) ? "safe" : view.mines.has(k) ? "mine" : null;
     if (mark) g.dataset.mark = mark;
     if (p !== null && p !== undefined && v !== FLAG) {  // a flag is taken as a mine, not weighed
       g.dataset.probability = p;
@@ -126,7 +133,10 @@ function drawCell(parent, r, c, v, s, view) {
     if (v === FLAG) {
       flagGlyph(g, s);
       title.push("flagged (counts as a mine)");
-      if (view.layout.size && !view.layout.has(k)) svg("path", { d: `M3,3 L${s - 3},${s - 3}`, class: "sl-wrong" }, g);
+      if (view.layout.size && !view.layout.has(k)) {
+        wrongFlag(g, s);
+        title.push("a wrong flag: no mine here");
+      }
     } else if (view.layout.has(k)) {
       mineGlyph(g, s, "sl-mine sl-mine-hidden");
     }
@@ -167,15 +177,17 @@ function legendItem(parent, draw, text) {
   html("span", {}, item, text);
 }
 
-function drawLegend(legend, showProbs) {
+function drawLegend(legend, showProbs, showMarks, over) {
   legend.replaceChildren();
   legendItem(legend, (p, s) => svg("rect", { width: s, height: s, class: "sl-covered" }, p), "covered");
   legendItem(legend, (p, s) => svg("rect", { width: s, height: s, class: "sl-open" }, p), "revealed");
   legendItem(legend, flagGlyph, "flag");
-  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); safeMark(p, s); },
-    "method: safe");
-  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); mineMark(p, s); },
-    "method: mine");
+  if (showMarks) {
+    legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); safeMark(p, s); },
+      "method: safe");
+    legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); mineMark(p, s); },
+      "method: mine");
+  }
   if (showProbs) {
     const item = html("span", { class: "sl-legend-item" }, legend);
     html("span", {}, item, "P(mine) 0%");
@@ -188,6 +200,13 @@ function drawLegend(legend, showProbs) {
   html("span", { class: "sl-key", style: `border-color: ${SUBTRACTED}` }, proof);
   html("span", { class: "sl-key", style: `border-color: ${MIXED}` }, proof);
   html("span", {}, proof, "proof: clue added / subtracted / both");
+  if (!over) return;  // the marks of a finished game
+  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-open sl-hit" }, p);
+    mineGlyph(p, s, "sl-mine"); }, "mine stepped on");
+  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p);
+    mineGlyph(p, s, "sl-mine sl-mine-hidden"); }, "mine left covered");
+  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); flagGlyph(p, s);
+    wrongFlag(p, s); }, "wrong flag");
 }
 
 function fixesText(fixes, columns) {
@@ -276,6 +295,11 @@ function render({ model, el }) {
   const probBox = html("input", { type: "checkbox" }, probLabel);
   probLabel.append(" probabilities");
   probBox.addEventListener("change", () => set("show_probabilities", probBox.checked));
+  const marksLabel = html("label", { class: "sl-marks",
+    title: "the method's safe cells, mines and proofs on the board; clear it to play unaided" }, bar);
+  const marksBox = html("input", { type: "checkbox" }, marksLabel);
+  marksLabel.append(" deductions");
+  marksBox.addEventListener("change", () => set("show_marks", marksBox.checked));
   const panels = html("span", { class: "sl-panels" }, bar);
   html("span", {}, panels, "matrix ");
   const panelButtons = {};
@@ -369,19 +393,27 @@ function render({ model, el }) {
     const v = grid[r][c];
     const probs = model.get("probabilities");
     const p = probs.length ? probs[r][c] : null;
+    const marks = model.get("show_marks");
+    const layout = keys(model.get("layout"));  // sent once the game is over
     let line = `(${r},${c}): `;
     if (v >= 0) line += `revealed, clue ${v}`;
     else if (v === NOCLUE) line += "revealed, number hidden";
     else if (v === MINE) line += "a mine, stepped on";
-    else line += v === FLAG ? "flagged: every method takes it as a mine (unflag it to weigh it)" : "covered";
-    if (p !== null && p !== undefined && v === COVERED) {
+    else if (layout.size) {
+      const mine = layout.has(selected);
+      line += v === FLAG ? (mine ? "flagged, a mine" : "flagged, but safe: a wrong flag") :
+        `covered, ${mine ? "a mine" : "safe"}`;
+    } else line += v === FLAG ? "flagged: every method takes it as a mine (unflag it to weigh it)" : "covered";
+    // with the deductions hidden the probability shows only where the board draws it
+    if (p !== null && p !== undefined && v === COVERED && (marks || model.get("show_probabilities"))) {
       line += ` · P(mine) = ${percentText(p)} (${model.get("probability_kind") || "exact"})`;
       const claimed = keys(model.get("safe")).has(selected) || keys(model.get("mines")).has(selected);
-      if ((p === 0 || p === 1) && !claimed && (model.get("probability_kind") || "exact") === "exact") {
+      if (marks && (p === 0 || p === 1) && !claimed && (model.get("probability_kind") || "exact") === "exact") {
         line += `; ${model.get("method")} does not deduce it (enumerate does)`;
       }
     }
     html("div", { class: "sl-info-cell" }, info, line);
+    if (!marks) return;
     const proof = model.get("proofs")[selected];
     if (proof) {
       html("div", { class: "sl-info-proof" }, info,
@@ -396,13 +428,20 @@ function render({ model, el }) {
 
   function drawDetails() {
     const proofs = model.get("proofs");
-    const proof = selected === null ? null : proofs[selected];
+    const proof = selected === null || !model.get("show_marks") ? null : proofs[selected];
     board.querySelectorAll(".sl-proof, .sl-selected").forEach((n) => n.remove());
+    board.querySelectorAll(".sl-axis-on").forEach((n) => n.classList.remove("sl-axis-on"));
     const s = Number(board.dataset.cell);
-    if (proof) drawProof(board, proof, s);
+    const area = board.querySelector(".sl-area");
+    if (!area) return;
+    if (proof) drawProof(area, proof, s);
     if (selected !== null) {
       const [r, c] = selected.split(",").map(Number);
-      svg("rect", { x: c * s + 0.5, y: r * s + 0.5, width: s - 1, height: s - 1, class: "sl-selected" }, board);
+      svg("rect", { x: c * s + 0.5, y: r * s + 0.5, width: s - 1, height: s - 1, class: "sl-selected" }, area);
+      // the selected cell's row and column numbers stand out, to read it as a proof names it
+      for (const n of board.querySelectorAll(`.sl-axis-row[data-index="${r}"], .sl-axis-col[data-index="${c}"]`)) {
+        n.classList.add("sl-axis-on");
+      }
     }
     drawInfo();
     drawMatrix(matrix, model.get("matrix"), selectedColumn(), proof);
@@ -426,19 +465,29 @@ function render({ model, el }) {
     }
     const grid = model.get("grid");
     const rows = grid.length, cols = rows ? grid[0].length : 0;
-    const s = cellSize(cols);
+    const s = cellSize(cols), m = margin(s);
     board.replaceChildren();
-    board.setAttribute("width", cols * s);
-    board.setAttribute("height", rows * s);
-    board.setAttribute("viewBox", `0 0 ${cols * s} ${rows * s}`);
-    board.style.minWidth = `${cols * MIN_CELL}px`;
+    board.setAttribute("width", cols * s + m);
+    board.setAttribute("height", rows * s + m);
+    board.setAttribute("viewBox", `0 0 ${cols * s + m} ${rows * s + m}`);
+    board.style.minWidth = `${cols * MIN_CELL + margin(MIN_CELL)}px`;
     board.dataset.cell = s;
+    board.dataset.margin = m;
     board.dataset.status = model.get("status");
     const view = {
       safe: keys(model.get("safe")), mines: keys(model.get("mines")), layout: keys(model.get("layout")),
       probs: model.get("probabilities"), showProbs: model.get("show_probabilities"), method: model.get("method"),
+      showMarks: model.get("show_marks"),
     };
-    const cells = svg("g", { class: "sl-cells" }, board);
+    const axes = svg("g", { class: "sl-axes", "font-size": Math.max(9, s * 0.4) }, board);
+    for (let r = 0; r < rows; r++) {
+      svg("text", { x: m - 3, y: m + r * s + s / 2, class: "sl-axis sl-axis-row", "data-index": r }, axes, `${r}`);
+    }
+    for (let c = 0; c < cols; c++) {
+      svg("text", { x: m + c * s + s / 2, y: m - 3, class: "sl-axis sl-axis-col", "data-index": c }, axes, `${c}`);
+    }
+    const area = svg("g", { class: "sl-area", transform: `translate(${m},${m})` }, board);
+    const cells = svg("g", { class: "sl-cells" }, area);
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) drawCell(cells, r, c, grid[r][c], s, view);
     board.classList.toggle("sl-over", model.get("status") !== "playing");
 
@@ -461,6 +510,7 @@ function render({ model, el }) {
     flagButton.classList.toggle("sl-active", model.get("flag_mode"));
     flagButton.setAttribute("aria-pressed", model.get("flag_mode"));
     probBox.checked = model.get("show_probabilities");
+    marksBox.checked = model.get("show_marks");
     for (const [name, b] of Object.entries(panelButtons)) {
       b.classList.toggle("sl-active", model.get("panel") === name);
       b.setAttribute("aria-pressed", model.get("panel") === name);
@@ -473,8 +523,8 @@ function render({ model, el }) {
     html("span", { class: "sl-summary" }, status, model.get("summary").split(" · ").slice(1).join(" · "));
     if (model.get("message")) html("span", { class: "sl-message" }, status, model.get("message"));
     if (!playing) html("span", { class: "sl-message" }, status, "press New game to play again");
-    legend.style.width = `${Math.max(cols * s, 300)}px`;
-    drawLegend(legend, model.get("show_probabilities"));
+    legend.style.width = `${Math.max(cols * s + m, 300)}px`;
+    drawLegend(legend, model.get("show_probabilities"), model.get("show_marks"), !playing);
     drawDetails();
   }
 
