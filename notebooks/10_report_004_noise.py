@@ -29,7 +29,9 @@
 # One rule of ours that report 004 leaves open: the game opens the neighbours of a cell whose *true*
 # count is 0, whatever number the noise shows (the game knows its layout and never opens a mine for the
 # player). So a shown 1 or `-` can open an area, and the cells it opens are safe cells the player sees,
-# as without noise; a shown 0 on a true 1 ("under") opens nothing.
+# as without noise; a shown 0 on a true 1 ("under") opens nothing. The first click is not protected
+# (rule `"none"`, as in report 004, which says nothing of protecting it): like every guess it can hit a
+# mine, which in score mode costs score, not the game.
 
 # %%
 # %matplotlib inline
@@ -64,10 +66,7 @@ print("densities:", list(both.index))
 
 # %%
 # each improved agent's mean score minus the basic agent's on the same boards, with its paired 95% t interval
-diffs = noisy[noisy["agent"] != noisy["baseline"]]
-diffs.assign(difference=[f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" for d, lo, hi in
-                         zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)]
-             ).pivot(index="density", columns=["noise", "agent"], values="difference")
+experiments.difference_table(noisy, columns=("noise", "agent"), digits=2)
 
 # %% [markdown]
 # **Against the report** (numbers from a `quick` run, 12 games per point, every agent on the same boards;

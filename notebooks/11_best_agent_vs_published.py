@@ -18,6 +18,10 @@
 # | intermediate 16×16/40 | 78.2% | 89.1% |
 # | expert 16×30/99 | 41.1% | 54.3% |
 #
+# These are the rates the project's brief (issues 4 and 13) quotes as published, from 10⁸ games (10⁷ for
+# expert with a safe corner), without naming a source we could check; the public figures nearest them
+# are at the end of "Results at scale" below.
+#
 # Our `best` agent (`sweeplab.AGENTS["best"]`) plays every forced cell first (single-clue rules, then exact
 # enumeration with the total), and when it must guess it
 #
@@ -99,7 +103,10 @@ for row in best.itertuples():
 # wins 41.16% [40.68, 41.64] with a safe corner (`best` on the same boards: 40.88% [40.39, 41.36]; the
 # difference, +4,399/-4,285 games, is within noise, z = 1.2) and 54.84% [54.35, 55.33] with a zero start
 # at (3, 3) (`best`: 54.42% [53.93, 54.90]; +2,025/-1,855, z = 2.7, a real lead of 0.4 points). It too
-# would miss the 41.6% target with a safe corner.
+# would miss the 41.6% target with a safe corner. (These two runs cannot be repeated from this repository:
+# they drove JSMinesweeper's own code under Node.js with a harness kept outside it, as that code is not ours
+# to ship. Their boards are those of seed 2026, first played for evaluation and later also used to choose
+# options.)
 #
 # **Speed.** `best` plays 62-73 expert games per CPU second with a safe corner and 52-54 with a zero start
 # (`benchmarks/agent_speed.py --agents best --games 200 --repeat 2 [--first-click zero]`, idle machine,

@@ -33,7 +33,7 @@ import sweeplab
 from sweeplab import experiments, figures
 from sweeplab.dominance import counterexamples
 from sweeplab.noguess import solve_layout
-from sweeplab.reach import geometry_summary, reach_games, reach_summary
+from sweeplab.reach import geometry_summary, published_share_text, reach_games, reach_summary
 
 PRESET = experiments.preset_from_env()
 print(experiments.describe_preset(PRESET))
@@ -96,8 +96,9 @@ fig = figures.cascade_figure(cascade)
 
 # %%
 overall = cascade[(cascade["scope"] == "game") & (cascade["source"] != "first")]
+brief = overall[overall["group"] == "all"].set_index("source")["report"].dropna()
 overall.pivot_table(index="source", columns="group", values="share", sort=False).round(4).assign(
-    published=overall[overall["group"] == "all"].set_index("source")["report"])
+    **{"brief (no source)": {src: published_share_text(src, v) for src, v in brief.items()}})
 
 # %% [markdown]
 # ## 3. Which method finds everything another finds?
@@ -210,14 +211,17 @@ boards
 #   total loses cells on 86 positions for one `rref` pass and for `gfp`. `bounded` reads the reduced rows both
 #   with and without the total, so the total costs it nothing there (it gains cells on 33 positions); reading
 #   only the rows with the total, it lost cells on 14. The order of the moves matters to RREF for the same
-#   reason: on 100 intermediate games (the cell above, at the quick preset) it wins 40 applying each answer at
-#   once, 37 opening the safe cells only or one move at a time (`sweeplab.stats.paired_difference` tests any
-#   such pair).
+#   reason: what one pass proves depends on the reduced basis, so on the order in which cells were
+#   learned (`sweeplab.boards` shows a board where one order of proved moves leaves `gfp` stuck with 29
+#   forced cells covered). Over whole games the effect is small: on 100 intermediate games (the cell
+#   above, at the quick preset) RREF wins 40 applying each answer at once, 37 opening the safe cells only
+#   or one move at a time, a difference noise explains (3 games apart; `sweeplab.stats.paired_difference`
+#   tests such pairs).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
 #   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
 #   density) exact enumeration still finishes 78%, RREF 58% and single-clue rules 40%; at 25% none.
-# - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (published about
-#   88%), 10.5% to the pair rule (published about 8%) and 0.8% to guesses (published under 2%); RREF, the
+# - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (the brief's
+#   unsourced figure: about 88%), 10.5% to the pair rule (about 8%) and 0.8% to guesses (under 2%); RREF, the
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,

@@ -49,6 +49,7 @@ __all__ = [
     "describe_preset",
     "PRESET_PURPOSES",
     "run",
+    "difference_table",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
 ]
@@ -57,8 +58,9 @@ PRESETS = ("smoke", "quick", "full")
 
 #: Report 000's win rates on Intermediate (§2.1.3: 0 wins in 3,000 games; §2.2.3; §2.5.3; §3.1.3).
 PUBLISHED_000 = MappingProxyType({"random": 0.0, "trivial": 0.5825, "csp": 0.712, "lstsq": 0.68})
-#: Published best win rates (issues 4 and 13): first click safe in a corner, and first click always a
-#: zero, as published (10^8 games, expert 10^7 safe; expert zero to three digits).
+#: The best solvers' win rates as the project's brief (issues 4 and 13) quotes them as published: first
+#: click safe in a corner, and first click always a zero (10^8 games, expert 10^7 safe; expert zero to
+#: three digits).  The brief names no source; notebook 11 lists the public figures nearest them.
 PUBLISHED_BEST = MappingProxyType({
     ("beginner", "safe"): 0.9169, ("intermediate", "safe"): 0.7823, ("expert", "safe"): 0.4113,
     ("beginner", "zero"): 0.9717, ("intermediate", "zero"): 0.8908, ("expert", "zero"): 0.543,
@@ -194,7 +196,7 @@ def first_cell_map(
 
     Every ``stride``-th row and column is tried; the same seeds are used for
     every cell, so cells are compared on the same boards.  Returns one row per
-    cell: ``row, col, games, wins, win_rate, ci_low, ci_high``.
+    cell: ``row, col, first_click, games, wins, win_rate, ci_low, ci_high``.
     """
     h, w = LEVELS[level].shape
     cells = [(r, c) for r in range(0, h, stride) for c in range(0, w, stride)]
@@ -202,7 +204,7 @@ def first_cell_map(
     for r, c in _progress(cells, total=len(cells), desc="first cell", progress=progress):
         df = _play(agent, {"first_move": (r, c)}, level=level, games=games_per_cell, seed=seed,
                    first_click=first_click)
-        rows.append({"row": r, "col": c, **_rate_row(df)})
+        rows.append({"row": r, "col": c, "first_click": first_click, **_rate_row(df)})
     return pd.DataFrame(rows)
 
 
@@ -238,6 +240,7 @@ def density_scores(
     noise_densities: Mapping[str, tuple[float, ...]] | None = None,
     first_click: str = "none",
     seed: int = 0,
+    baseline: str | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Average final score in score mode against mine density (reports 001 and 004).
@@ -246,6 +249,12 @@ def density_scores(
     ----------
     agents : mapping
         Label -> ``(agent name, agent options)``.
+    first_click : str, default "none"
+        Neither report protects the first click: like every guess it can hit a mine, which in
+        score mode costs score, not the game.
+    baseline : str, optional
+        The label every other agent is compared with on the same boards (default: the first of
+        ``agents``).
     noise : mapping, optional
         Label -> clue noise ``(kind, p)``; every agent plays every noise model
         (``{"exact": None}`` when omitted).
@@ -259,7 +268,7 @@ def density_scores(
     Returns one row per (agent, noise, density): ``agent, noise, density,
     games, mean_score, sem_score, aborted`` (games the agent could not finish;
     they count in the mean with the score they reached, as :func:`_play` keeps every game),
-    and against the first agent of ``agents`` on the same boards: ``baseline`` (its label),
+    and against ``baseline`` on the same boards: ``baseline`` (its label),
     ``diff`` (this agent's mean score minus the baseline's) and its paired 95 % t interval
     ``diff_low, diff_high`` (:func:`sweeplab.stats.paired_mean_difference`; ``nan`` for the
     baseline itself).
@@ -268,25 +277,55 @@ def density_scores(
 
     noise = dict(noise or {"exact": None})
     per_noise = {nz: tuple((noise_densities or {}).get(nz, densities)) for nz in noise}
+    if baseline is None:
+        baseline = next(iter(agents), None)
+    elif baseline not in agents:
+        raise ValueError(f"baseline {baseline!r} is not one of the agents' labels; "
+                         f"choose from {list(agents)}")
     grid = [(a, nz, d) for a in agents for nz in noise for d in per_noise[nz]]
-    baseline = next(iter(agents), None)
-    rows, baseline_scores = [], {}
+    rows, scores = [], {}
     for label, nz, d in _progress(grid, total=len(grid), desc="density", progress=progress):
         name, options = agents[label]
         # every agent plays the same boards at a given density: paired comparisons
         board_seed = seed + 1000 * list(noise).index(nz) + int(round(1000 * d))
         df = _play(name, options, shape=shape, density=d, games=games, seed=board_seed,
                    first_click=first_click, mode="score", noise=noise[nz])
-        score = df.sort_values("game")["score"].to_numpy(dtype=float)
-        if label == baseline:  # first in ``grid``, so before every other agent's row
-            baseline_scores[nz, d] = score
-            diff = (math.nan, math.nan, math.nan)
-        else:
-            diff = paired_mean_difference(baseline_scores[nz, d], score)
+        scores[label, nz, d] = df.sort_values("game")["score"].to_numpy(dtype=float)
         rows.append({"agent": label, "noise": nz, "density": d, **_mean_row(df, "score"),
-                     "aborted": df.attrs["aborted"], "baseline": baseline, "diff": diff[0],
-                     "diff_low": diff[1], "diff_high": diff[2]})
+                     "aborted": df.attrs["aborted"], "baseline": baseline})
+    for row in rows:
+        key = row["agent"], row["noise"], row["density"]
+        diff = ((math.nan,) * 3 if row["agent"] == baseline
+                else paired_mean_difference(scores[baseline, *key[1:]], scores[key]))
+        row.update(diff=diff[0], diff_low=diff[1], diff_high=diff[2])
     return pd.DataFrame(rows)
+
+
+def difference_table(scores: pd.DataFrame, *, columns: tuple[str, ...] = ("agent",), digits: int = 3
+                     ) -> pd.DataFrame:
+    """Each agent's mean score minus its baseline's, with the paired 95% interval, as text by density.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        A table of :func:`density_scores` (experiments ``"001-density-score"`` and
+        ``"004-density-score"``).
+    columns : tuple of str, default ("agent",)
+        The columns of the table (``("noise", "agent")`` when several noise models play).
+    digits : int, default 3
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"agent": ["a", "b"], "density": [0.5, 0.5], "baseline": ["a", "a"],
+    ...                        "diff": [math.nan, 0.05], "diff_low": [math.nan, 0.01],
+    ...                        "diff_high": [math.nan, 0.09]})
+    >>> difference_table(scores, digits=2).loc[0.5, "b"]
+    '+0.05 [+0.01, +0.09]'
+    """
+    diffs = scores[scores["agent"] != scores["baseline"]]
+    text = [f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+            for d, lo, hi in zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)]
+    return diffs.assign(difference=text).pivot(index="density", columns=list(columns), values="difference")
 
 
 def game_steps(

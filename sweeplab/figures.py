@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -46,6 +47,10 @@ __all__ = [
     "proofs_figure",
     "save_figure",
 ]
+
+
+#: Markers of the lines of methods that may coincide (reach against density).
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 
 
 def _plt():
@@ -152,13 +157,21 @@ def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (
 
 @_draws_table("row", "col", "games", "win_rate")
 def first_cell_figure(df: pd.DataFrame):
-    """Heatmap of the win rate by fixed first cell (report 000 §2.3.2)."""
+    """Heatmap of the win rate by fixed first cell (report 000 §2.3.2).
+
+    The colours start at 0, and the title gives the noise of one cell: with a few games per
+    cell, a scale stretched between the lowest and the highest rate shows patterns of noise.
+    """
     plt, sns = _plt()
     table = df.pivot(index="row", columns="col", values="win_rate")
-    fig, ax = plt.subplots(figsize=(6.4, 5.2))
+    fig, ax = plt.subplots(figsize=(6.4, 5.4))
     sns.heatmap(table, ax=ax, cmap="viridis", annot=len(table) * len(table.columns) <= 64, fmt=".2f",
-                cbar_kws={"label": "win rate"}, square=True)
-    ax.set_title(f"Win rate by first cell ({int(df['games'].iloc[0])} games per cell)")
+                cbar_kws={"label": "win rate"}, square=True, vmin=0, vmax=max(0.5, float(table.max().max())))
+    games = int(df["games"].iloc[0])
+    rule = f"first click rule {df['first_click'].iloc[0]!r}, " if "first_click" in df else ""
+    ax.set_title(f"Win rate by first cell ({games} games per cell, the same boards for every cell)\n"
+                 f"{rule}one cell's 95% interval: up to ±{100 * 1.96 * math.sqrt(0.25 / games):.0f} points",
+                 fontsize=9)
     ax.set(xlabel="column (from 0; report 000 counts from 1)",
            ylabel="row (from 0; report 000 counts from 1)")
     fig.tight_layout()
@@ -320,13 +333,13 @@ def scaling_figure(df: pd.DataFrame):
     at_density = f" (density {densities})" if densities else ""
     at_area = f" ({areas} cells)" if areas else ""
     axes[0, 0].set(xscale="log", xlabel="grid area (cells)", ylabel="ms per game",
-                   title=f"runtime against grid area{at_density}")
+                   title=f"runtime against grid area{at_density}, one timing run")
     axes[0, 0].axvline(300, color="grey", ls=":", label="report 003: B impractical above 300")
     revealed = "fraction of safe cells revealed\n(95% interval)"
     axes[0, 1].set(xscale="log", xlabel="grid area (cells)", ylabel=revealed,
                    title=f"fraction revealed against area{at_density}", ylim=(0, 1.02))
     axes[1, 0].set(xlabel="mine density", ylabel="ms per game",
-                   title=f"runtime against density{at_area}")
+                   title=f"runtime against density{at_area}, one timing run")
     axes[1, 1].set(xlabel="mine density", ylabel=revealed,
                    title=f"fraction revealed against density{at_area}", ylim=(0, 1.02))
     for ax in (axes[0, 0], axes[1, 0]):
@@ -354,7 +367,9 @@ def best_figure(df: pd.DataFrame):
     fig, axes = plt.subplots(1, 2 if causes else 1, figsize=(14 if causes else 7, 4.2), squeeze=False)
     ax = axes[0, 0]
     _grouped_rates(ax, df, group="level", hue="first_click", sns=sns, source="published best")
-    ax.set_title(f"Best agent against the published win rates ({int(df['games'].iloc[0])} games each)")
+    games = int(df["games"].iloc[0])
+    check = "" if games >= 10_000 else ": a check that it plays, not a test"
+    ax.set_title(f"Best agent against the published win rates ({games:,} games each{check})")
     if causes:
         ax = axes[0, 1]
         colours = sns.color_palette("Set2", len(causes))
@@ -484,13 +499,21 @@ def reach_figure(df: pd.DataFrame):
     for (m, t), g in dens.groupby(["method", "use_total"], sort=False):
         g = g.sort_values("density")
         err = [g["win_rate"] - g["ci_low"], g["ci_high"] - g["win_rate"]]
+        # methods that reach the same games draw the same line: each its own marker, the later smaller
+        k = methods.index(m)
         ax.errorbar(g["density"], g["win_rate"], yerr=err, color=colours[m], ls="-" if t else "--",
-                    marker="o", ms=3, capsize=2, label=m if t else None)
+                    marker=_MARKERS[k % len(_MARKERS)], ms=7 - 0.4 * k, mfc="none" if k % 2 else colours[m],
+                    capsize=2, label=m if t else None)
     if len(dens):
         h, w = int(dens["height"].iloc[0]), int(dens["width"].iloc[0])
         dashed = "; dashed: no total" if not dens["use_total"].astype(bool).all() else ""
         ax.set_title(f"{h}x{w} boards against mine density (first click {dclick}{dashed})")
-    ax.set(xlabel="mine density", ylabel="games won without a guess (Wilson 95%)", ylim=(0, 1.05))
+    ax.set(xlabel="mine density (a whole number of mines: ticks at the densities played)",
+           ylabel="games won without a guess (Wilson 95%)", ylim=(0, 1.05))
+    if len(dens):
+        played = sorted(set(dens["density"]))
+        ax.set_xticks(played, [f"{d:.3f}" for d in played], fontsize=7)
+        ax.legend(fontsize=7, loc="upper right")
     ax = axes[2]
     if len(zero):
         table = zero[zero["use_total"] == totals[0]].pivot(index="method", columns="board",
@@ -507,7 +530,8 @@ def reach_figure(df: pd.DataFrame):
 
 @_draws_table("scope", "group", "move", "source", "share", "report", "games")
 def cascade_figure(df: pd.DataFrame):
-    """Share of the decisions of each method of the cascade per level (and published), and by move."""
+    """Share of the decisions of each method of the cascade per level (the brief's shares beside), and by
+    move."""
     plt, sns = _plt()
     games = df[(df["scope"] == "game") & (df["source"] != "first")]
     sources = list(dict.fromkeys(games["source"]))
@@ -524,7 +548,7 @@ def cascade_figure(df: pd.DataFrame):
                 ax.text(i, b0 + v / 2, f"{100 * v:.1f}%", ha="center", va="center", fontsize=7, color="white")
         bottom += share
     published = games[games["group"] == "all"].set_index("source")["report"].dropna()
-    if len(published):  # one more bar: the published shares, the rest left grey
+    if len(published):  # one more bar, hatched: the shares the brief quotes (no source), the rest grey
         from .reach import published_share_text
 
         x, b = len(groups), 0.0
@@ -535,8 +559,8 @@ def cascade_figure(df: pd.DataFrame):
                 ax.text(x, b + v / 2, published_share_text(src, v), ha="center", va="center", fontsize=7,
                         bbox={"fc": "white", "ec": "none", "pad": 1, "alpha": 0.85})  # legible on the hatch
                 b += v
-        ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..", label="published: not stated")
-        ax.set_xticks(np.arange(len(groups) + 1), [*groups, "published"])
+        ax.bar(x, 1 - b, bottom=b, color="#ccc", edgecolor="black", hatch="..", label="brief: not stated")
+        ax.set_xticks(np.arange(len(groups) + 1), [*groups, "brief\n(no source)"])
     ax.set(ylim=(0, 1.02), ylabel="share of the decisions after the opening",
            title=f"who decides each cell ({int(df['games'].iloc[0])} games per level)")
     ax.yaxis.set_major_formatter(_percent())  # as the bars' labels
@@ -657,9 +681,11 @@ def boards_figure(df: pd.DataFrame):
     """Boards per second per level and method, and the grades of the boards made."""
     plt, sns = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(13, 4))
-    sns.barplot(df, x="solvable_by", y="boards_per_second", hue="level", ax=axes[0])
+    # points, not bars: a bar's length means nothing on a log axis (seaborn's dodge needs two levels)
+    sns.pointplot(df, x="solvable_by", y="boards_per_second", hue="level", ax=axes[0], linestyle="none",
+                  dodge=0.3 if df["level"].nunique() > 1 else False, markers="o")
     axes[0].set(yscale="log", ylabel="boards per second (one core)", xlabel="solvable by",
-                title="generation speed")
+                title="generation speed (a level left out was not generated)")
     grades = [c for c in df.columns if c.startswith("grade_")]
     table = df.set_index(df["level"] + " / " + df["solvable_by"])[grades]
     table.columns = [c.removeprefix("grade_") for c in grades]

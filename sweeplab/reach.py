@@ -17,7 +17,8 @@ guesses uniformly only when all fail (:data:`CASCADE`); each decision (a cell
 revealed or flagged) is credited to the first method that proved it.  The
 rows are the decisions of every game, with the move number and the cells each
 decision opened.  :func:`cascade_shares` turns them into the share of a game
-decided by each method, beside the published shares (:data:`PUBLISHED_CASCADE`).
+decided by each method, beside the shares the project's brief quotes as published
+(:data:`PUBLISHED_CASCADE`; it names no source).
 
 **Geometry along a game** (:func:`geometry_games`): the positions the cascade
 player meets, each measured by :func:`sweeplab.geometry.geometry`.
@@ -101,14 +102,15 @@ log = logging.getLogger(__name__)
 REACH_METHODS = ("trivial", "subset", "rref", "lstsq-certified", "gf2", "gfp", "bounded", "lp", "enumerate")
 #: Joins the methods of a cascade in :func:`cascade_games`' ``chain`` column (no method name holds it).
 CHAIN_SEPARATOR = ">"
-#: Published shares of a game's decisions (issue 11): single-clue rules about 88%, subset rules
-#: about 8%, under 2% guessed.
+#: Shares of a game's decisions that the project's brief (issue 11) quotes as published, naming no
+#: source: single-clue rules about 88%, subset rules about 8%, under 2% guessed.  Set beside ours as
+#: the brief's figures, not as a published measurement.
 PUBLISHED_CASCADE = {"trivial": 0.88, "subset": 0.08, "guess": 0.02}
 
 
 def published_share_text(source: str, share: float) -> str:
-    """A published share of :data:`PUBLISHED_CASCADE` as issue 11 states it: ``"<2%"`` for the guesses (an
-    upper bound, not a share of 2%), else the percentage at its published precision.
+    """A share of :data:`PUBLISHED_CASCADE` as issue 11 states it: ``"<2%"`` for the guesses (an upper
+    bound, not a share of 2%), else the percentage at the precision it is quoted to.
 
     Examples
     --------
@@ -345,7 +347,7 @@ def cascade_games(
 
 def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable[int] | None = None
                    ) -> pd.DataFrame:
-    """Share of the decisions (and of the cells) credited to each source, beside the published shares.
+    """Share of the decisions (and of the cells) credited to each source, beside the brief's shares.
 
     Parameters
     ----------
@@ -366,7 +368,7 @@ def cascade_shares(rows: pd.DataFrame, *, by: str = "level", move_bins: Iterable
         nothing too, then ``"guess"``),
         ``decisions``, ``cells``, ``share`` (of the decisions after the
         opening), ``cell_share`` (of every cell the game opened or flagged,
-        opening included), ``report`` (the published share, where there is one).
+        opening included), ``report`` (the brief's share, :data:`PUBLISHED_CASCADE`, where there is one).
 
     Examples
     --------

@@ -371,9 +371,10 @@ def test_board_generation_runs_every_method_before_it_times_a_case(monkeypatch: 
     assert warmed >= {*sweeplab.noguess.CASCADE, "rref"}, calls[:first]
 
 
-def test_the_published_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.MonkeyPatch):
-    """Issue 11 publishes "guessed <2%": the figure's published bar and the index's table say "<2%" (the
-    bar once read "2%"), and the rest of that bar, which nothing published covers, is named."""
+def test_the_briefs_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.MonkeyPatch):
+    """Issue 11 quotes "guessed <2%": the figure's bar of the brief's shares and the index's table say "<2%"
+    (the bar once read "2%"), and the rest of that bar, which the brief does not cover, is named.  The bar
+    and the column say the shares are the brief's, with no source (a reviewer: not a measurement)."""
     monkeypatch.setenv("MPLBACKEND", "Agg")
     from sweeplab.commands.report import _comparison
     from sweeplab.figures import cascade_figure
@@ -382,9 +383,12 @@ def test_the_published_guess_share_reads_as_the_bound_it_is(monkeypatch: pytest.
     ax = cascade_figure(df).axes[0]
     texts = {t.get_text() for t in ax.texts}
     assert texts >= {"88%", "8%", "<2%"} and "2%" not in texts
-    assert "published: not stated" in ax.get_legend_handles_labels()[1]
+    assert "brief: not stated" in ax.get_legend_handles_labels()[1]
+    assert [t.get_text() for t in ax.get_xticklabels()][-1] == "brief\n(no source)"
     rows = {line.split(" | ")[0]: line for line in _comparison("014-cascade", df) if line.startswith("| ")}
     assert rows["| guess"].endswith("| <2% |") and rows["| trivial"].endswith("| 88% |")
+    assert any(line.startswith("| source |") and line.endswith("| brief (no source) |")
+               for line in _comparison("014-cascade", df))
 
 
 def test_the_methods_section_says_its_numbers_are_with_the_total(monkeypatch: pytest.MonkeyPatch):
@@ -513,3 +517,24 @@ def test_density_scores_give_each_agents_paired_difference_from_the_first():
     assert (row["diff"], row["diff_low"], row["diff_high"]) == pytest.approx(paired_mean_difference(*scores))
     basic = df.loc[df["agent"] == "basic", "mean_score"].iloc[0]
     assert row["diff"] == pytest.approx(row["mean_score"] - basic)
+
+
+def test_score_differences_against_any_agent_are_paired_on_the_same_boards():
+    """Notebook 8 quotes intervals against the advanced agent (a reviewer could not see them): with
+    ``baseline="advanced"`` each difference is the default table's, seen from the other side."""
+    from sweeplab.experiments import difference_table
+
+    first = run("001-density-score", preset="smoke")
+    other = run("001-density-score", preset="smoke", baseline="advanced")
+    assert set(other["baseline"]) == {"advanced"}
+    key = ["density"]
+    forward = first[first["agent"] == "advanced"].set_index(key)
+    backward = other[other["agent"] == "basic"].set_index(key)
+    assert np.allclose(forward["diff"], -backward["diff"])
+    assert np.allclose(forward["diff_low"], -backward["diff_high"])
+    assert (first.drop(columns=["baseline", "diff", "diff_low", "diff_high"])
+            .equals(other.drop(columns=["baseline", "diff", "diff_low", "diff_high"])))
+    table = difference_table(other)
+    assert "advanced" not in table.columns and list(table.index) == sorted(set(first["density"]))
+    with pytest.raises(ValueError, match="baseline 'nobody'.*choose from"):
+        run("001-density-score", preset="smoke", baseline="nobody")

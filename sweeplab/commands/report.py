@@ -84,7 +84,8 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
         groups = list(dict.fromkeys(g["group"]))
         lines = ["", "Share of the decisions after the opening credited to each method (a decision: a cell "
                  "revealed or flagged; cells a zero opens around it are not counted):", "",
-                 "| source | " + " | ".join(groups) + " | published |", "|---|" + "---|" * (len(groups) + 1)]
+                 "| source | " + " | ".join(groups) + " | brief (no source) |",
+                 "|---|" + "---|" * (len(groups) + 1)]
         for src, gs in g.groupby("source", sort=False):  # every method of the cascade, 0% ones too
             row = gs.set_index("group").reindex(groups)
             pub = row["report"].iloc[-1]
@@ -92,7 +93,8 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
             published = "—" if math.isnan(pub) else published_share_text(src, pub)
             lines.append(f"| {src} | " + " | ".join(cells) + f" | {published} |")
         lines += ["", "The \"all\" column pools the decisions of every level (expert's games hold most of "
-                  "them); the published shares (issue 11) are not per level either."]
+                  "them); the shares the project's brief (issue 11) quotes as published, naming no source, "
+                  "are not per level either."]
         return lines
     if name == "014-dominance":
         from ..dominance import classes_from_table, counterexamples, hasse_from_table, witness_size
@@ -180,6 +182,9 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
             lines.append(f"- {int(df['games'].min()):,} games a condition: a check that the agent plays, "
                          "not a test against the published rates (their samples are 10^7-10^8 games); the "
                          "README gives rates from 50,000-200,000 evaluation games a condition")
+            lines.append("- the published rates are those the project's brief (issues 4 and 13) quotes, "
+                         "with their sample sizes but no source; notebook 11 lists the public figures "
+                         "nearest them")
         return lines + (_best_lines(df) if name == "011-best" else [])
     if "mean_score" in df.columns:
         lines = []
