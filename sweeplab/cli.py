@@ -13,7 +13,6 @@ import re
 import sys
 from typing import NoReturn
 
-from . import __version__
 from .errors import MethodBugError, interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
@@ -43,13 +42,24 @@ class _Parser(argparse.ArgumentParser):
         return parsed
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and, in a checkout, its commit, asked of git only when wanted."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .provenance import made_by_text
+
+        print(made_by_text())
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sweeplab",
         description="How far linear algebra gets in deducing Minesweeper: "
         "deduction methods, games, sweeps and the reports' figures.",
     )
-    parser.add_argument("--version", action="version", version=f"sweeplab {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the version, and the git commit of a checkout (what to cite), and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:

@@ -36,7 +36,8 @@ from ._source_files import (
     read_source,
 )
 
-__all__ = ["source_commit", "checkout_commit", "code_fingerprint", "method_fingerprints",
+__all__ = ["source_commit", "checkout_commit", "made_by", "made_by_text", "code_fingerprint",
+           "method_fingerprints",
            "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
            "version_differences", "machine", "OUTCOME_PACKAGES"]
 
@@ -56,6 +57,37 @@ def source_commit() -> tuple[str | None, bool | None]:
     change while a process runs.
     """
     return checkout_commit(PACKAGE_DIR.parent)
+
+
+def made_by() -> dict[str, Any]:
+    """What files of results record of the code that made them: ``version``, ``git_commit``,
+    ``git_dirty`` (tracked files differ from that commit) and ``code`` (:func:`code_fingerprint`).
+
+    Examples
+    --------
+    >>> sorted(made_by())
+    ['code', 'git_commit', 'git_dirty', 'version']
+    """
+    from . import __version__
+
+    commit, dirty = source_commit()
+    return {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint()}
+
+
+def made_by_text() -> str:
+    """The version, and the commit of a checkout, in one line: what to cite and what ``--version`` prints.
+
+    Examples
+    --------
+    >>> made_by_text().startswith("sweeplab ")
+    True
+    """
+    from . import __version__
+
+    commit, dirty = source_commit()
+    if commit is None:
+        return f"sweeplab {__version__}"
+    return f"sweeplab {__version__}, commit {commit[:12]}" + (", with local changes" if dirty else "")
 
 
 def checkout_commit(root: Path) -> tuple[str | None, bool | None]:

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .executor import check_plan, check_positive, default_chunk_size
-from .provenance import check_same_code, code_fingerprint, environment, method_fingerprints, source_commit
+from .provenance import check_same_code, code_fingerprint, environment, made_by, method_fingerprints
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
@@ -372,7 +372,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     Returns
     -------
     dict
-        The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``,
+        The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``, ``git_dirty``,
         ``code`` and ``methods`` (fingerprints), ``environment`` (the versions that can change
         games, :func:`~sweeplab.provenance.environment`), ``chunk_fingerprints`` (every chunk
         of this run carries them: see :func:`legacy_chunks`) and ``created``.
@@ -383,8 +383,6 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         The manifest is unreadable, holds another run, or was written by other code; or a new run
         has more chunks than a run plans (:func:`~sweeplab.executor.check_plan`).
     """
-    from . import __version__
-
     path = out / MANIFEST
     mine = json_value({key: run[key] for key in fmt.keys})  # as it reads back (tuples as lists)
     if path.exists():
@@ -401,9 +399,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         return manifest
     chunk_size = chunk_size or default_chunk_size(mine["games"])
     check_plan(len(mine["points"]), mine["games"], chunk_size)  # before a manifest names the run
-    manifest = {**mine, "chunk_size": chunk_size,
-                "version": __version__, "git_commit": source_commit()[0], "code": code_fingerprint(),
-                "environment": environment(),
+    manifest = {**mine, "chunk_size": chunk_size, **made_by(), "environment": environment(),
                 "methods": method_fingerprints(mine["points"]), "chunk_fingerprints": True,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))

@@ -82,7 +82,7 @@ from .simulate import RESULT_COLUMNS, concat_results, is_method_column, play
 from .simulate import options_text as agent_options_text
 
 __all__ = ["Chunk", "expand_grid", "plan_chunks", "run_sweep", "load_results", "options_text", "same_games",
-           "MANIFEST", "LOCK"]
+           "MANIFEST", "LOCK", "MADE_BY"]
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,8 @@ CHUNK_KEY = b"sweeplab.chunk"
 PLAY_KEYS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
 #: Manifest keys that define a sweep.
 SWEEP_KEYS = ("points", "games", "seed")
+#: Manifest keys :func:`load_results` passes on in ``attrs["made_by"]``: the code, the packages and the seed.
+MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "seed", "created")
 
 
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
@@ -436,6 +438,9 @@ def _run(points, chunks, todo, seed, outdir, manifest, workers, scheduler, progr
 def load_results(out: str | os.PathLike) -> pd.DataFrame:
     """Every finished game of a sweep directory, sorted by point and game.
 
+    ``attrs["made_by"]`` holds the manifest's record of the code that played them
+    (:data:`MADE_BY`: version, commit, code fingerprint, package versions, seed, date).
+
     Only the chunks the manifest plans are read, and each is checked against
     its identity: a bad one raises ``ValueError`` naming it (running the sweep
     again recomputes it).  Chunks not written yet (a sweep still running, or
@@ -480,6 +485,8 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
         warnings.warn(f"{outdir}: {len(missing)} of {len(planned)} planned chunks are not written yet (a "
                       f"sweep still running, or stopped): {have} of {total} games; run the sweep again to "
                       f"finish it", UserWarning, stacklevel=2)
-    if not frames:
-        return _with_options(pd.DataFrame(columns=["point", *RESULT_COLUMNS]), points)
-    return _with_options(concat_results(frames), points)
+    frame = (_with_options(concat_results(frames), points) if frames
+             else _with_options(pd.DataFrame(columns=["point", *RESULT_COLUMNS]), points))
+    # where the games come from, for whoever holds only the frame (a CSV written from it does not keep it)
+    frame.attrs["made_by"] = {key: manifest.get(key) for key in MADE_BY}
+    return frame

@@ -249,6 +249,9 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     doc = json.loads((out / names[0]).read_text())
     assert doc["grade"] == "rref" and doc["generator"]["exact_grade"] is True
     assert json.loads((out / names[1]).read_text())["generator"]["exact_grade"] is False
+    from sweeplab.provenance import made_by
+
+    assert doc["generator"]["made_by"] == made_by()  # a grade depends on the methods' code: it is recorded
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     assert main([*base, "--count", "2", "--max-tries", "500"]) == 2
     assert "max_tries 20000 there, 500 here" in capsys.readouterr().err

@@ -16,8 +16,13 @@ SCRIPT = Path(sys.executable).with_name("sweeplab")
 
 
 def test_version_and_help(capsys):
+    """--version names the commit of a checkout too: the version alone does not say which code to cite."""
+    from sweeplab.provenance import source_commit
+
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"sweeplab {sweeplab.__version__}"
+    commit, dirty = source_commit()
+    expected = f"sweeplab {sweeplab.__version__}" + ("" if commit is None else f", commit {commit[:12]}")
+    assert capsys.readouterr().out.strip() == expected + (", with local changes" if dirty else "")
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "usage: sweeplab" in out and "report" in out
@@ -47,7 +52,7 @@ def test_every_sub_command_has_help(capsys):
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the sweeplab script is not installed next to this python")
 def test_installed_script():
     out = subprocess.run([str(SCRIPT), "--version"], capture_output=True, text=True, timeout=120, check=True)
-    assert out.stdout.strip() == f"sweeplab {sweeplab.__version__}"
+    assert out.stdout.startswith(f"sweeplab {sweeplab.__version__}")
     out = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, timeout=120, check=True)
     assert "report" in out.stdout
 
@@ -354,6 +359,8 @@ def test_play_takes_agent_options_after_the_name(capsys):
     wins = sweeplab.play("best", level="beginner", games=20, seed=3, lookahead=1, first_move=(2, 2))["won"]
     assert f" {int(wins.sum())} " in inline.splitlines()[1]
     assert inline.splitlines()[1].split()[:-1] == flags.splitlines()[1].split()[:-1]  # all but games/s
+    # the seed and the code, which the table alone did not say (a researcher pasting it could not rerun it)
+    assert inline.splitlines()[-1].startswith(f"seed 3, games 0..19; sweeplab {sweeplab.__version__}")
 
 
 def test_compare_gives_each_agent_its_own_first_move(capsys):
@@ -518,3 +525,14 @@ def test_a_negative_first_move_is_named_with_its_fix(capsys, args, message):
     ROW,COL" (found in the command-line review)."""
     assert main(["play", "--agent", "best", "--level", "beginner", "--games", "2", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_citation_names_this_version():
+    """CITATION.cff says what to cite; its version is the package's (a reviewer found no way to cite it)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "CITATION.cff").read_text(encoding="utf-8")
+    fields = dict(re.findall(r"^([a-z-]+): *(\S.*)$", text, flags=re.M))
+    assert fields["cff-version"] == "1.2.0" and fields["type"] == "software"
+    assert fields["version"] == sweeplab.__version__ and "sweeplab --version" in text

@@ -30,7 +30,7 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     run(kind, tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert list(manifest) == [*extra, "points", "games", "seed", "chunk_size", "version", "git_commit",
-                              "code", "environment", "methods", "chunk_fingerprints", "created"]
+                              "git_dirty", "code", "environment", "methods", "chunk_fingerprints", "created"]
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
     assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,
@@ -43,7 +43,7 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     legacy = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
     pq.write_table(table.replace_schema_metadata({**table.schema.metadata, key: json.dumps(legacy).encode()}),
                    chunk)
-    del manifest["chunk_fingerprints"]
+    del manifest["chunk_fingerprints"], manifest["git_dirty"]  # git_dirty is recorded since 2026-11-28
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
     with caplog.at_level(logging.WARNING):

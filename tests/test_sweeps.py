@@ -56,6 +56,19 @@ def test_other_sweep_in_same_directory_is_refused(tmp_path):
         run_sweep(POINTS[:1], games=3, seed=1, out=tmp_path, workers=1, progress=False)
 
 
+def test_results_say_which_code_and_seed_played_them(tmp_path):
+    """A researcher: the frame load_results returns carried nothing of the code or the seed, and the
+    manifest had the commit but not whether the checkout held local changes."""
+    from sweeplab.provenance import made_by
+
+    run_sweep([{"agent": "trivial", "level": "beginner"}], games=4, seed=11, out=tmp_path, workers=1,
+              progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    df = load_results(tmp_path)
+    assert df.attrs["made_by"] == {key: manifest[key] for key in df.attrs["made_by"]}
+    assert df.attrs["made_by"]["seed"] == 11 and {**df.attrs["made_by"], **made_by()} == df.attrs["made_by"]
+
+
 def test_resume_after_sigkill(tmp_path):
     out = tmp_path / "sweep"
     args = [sys.executable, "-m", "sweeplab.cli", "sweep", "--agent", "trivial", "--level", "intermediate",

@@ -4,7 +4,8 @@ Example: ``sweeplab generate --level expert --solvable-by rref --count 10 --seed
 Each board is written as ``sweeplab.game`` JSON with no moves yet (``sweeplab.load_game``
 reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the weakest
 method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed``, ``index``,
-``exact_grade``, ``max_tries``, ``--opening`` as given and the layouts tried).  Board ``i``
+``exact_grade``, ``max_tries``, ``--opening`` as given, the layouts tried and ``made_by``, the
+version, commit and code fingerprint that made it: :func:`sweeplab.provenance.made_by`).  Board ``i``
 depends only on these options and ``i``, never on ``--count`` or ``--workers``.  Files are named
 ``<level or HxW-mines>-<method>[-exact]-s<seed>-<i>.json``; a file there already made with other
 options is not overwritten, and one made with the same options is kept rather than made again
@@ -18,6 +19,7 @@ import json
 import time
 from pathlib import Path
 
+from ..provenance import made_by
 from . import add_plugin_argument, plain_text
 
 
@@ -93,12 +95,13 @@ def run(args: argparse.Namespace) -> int:
                                        workers=args.workers)
 
     out.mkdir(parents=True, exist_ok=True)
+    made = made_by()  # a board's grade depends on the methods' code
     start = time.perf_counter()
     grades: dict[str, int] = {}
     n = 0
     for i, board in boards_todo():
         path = path_of(i, board.solvable_by)
-        _dump(board.to_dict(generator={**options, "index": i, "tries": board.tries}), path)
+        _dump(board.to_dict(generator={**options, "index": i, "tries": board.tries, "made_by": made}), path)
         grades[board.grade] = grades.get(board.grade, 0) + 1
         n += 1
         print(f"{path}  grade {board.grade:9s} opening {board.opening}  {board.tries} layouts tried, "

@@ -41,5 +41,8 @@ def run(args: argparse.Namespace) -> int:
     results = run_sweep([point], games=args.games, seed=args.seed or 0, out=args.out,
                         chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
                         progress=args.progress)
+    from ..provenance import made_by_text
+
     print(format_summary(summarize(results)))
+    print(f"seed {args.seed or 0}, games 0..{args.games - 1}; {made_by_text()}")
     return 0

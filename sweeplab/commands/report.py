@@ -22,7 +22,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import interrupted
-from ..provenance import code_fingerprint, environment, machine, source_commit
+from ..provenance import environment, machine
+from ..provenance import made_by as code_made_by
 from ..run_directory import atomic_write
 
 __all__ = ["register", "run", "build_report", "index_lines"]
@@ -363,7 +364,6 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     import matplotlib
 
     matplotlib.use("Agg")
-    from .. import __version__
     from ..experiments import EXPERIMENTS
     from ..experiments import run as run_experiment
     from ..figures import FIGURES, save_figure
@@ -381,9 +381,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         iterator = tqdm(names, desc=f"report ({preset})", unit="experiment")
     else:
         iterator = names
-    commit, dirty = source_commit()
-    made_by = {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint(),
-               "environment": environment(), "machine": machine()}
+    made_by = {**code_made_by(), "environment": environment(), "machine": machine()}
     earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
     results: list[dict[str, Any]] = []
     for name in iterator:
