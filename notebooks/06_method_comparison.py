@@ -23,7 +23,7 @@ from IPython.display import display
 from sweeplab import METHODS, bench, experiments, figures
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 rows = experiments.run("006-methods", preset=PRESET)
 summary = bench.summarize(rows)
 print(f"{rows['id'].nunique()} positions, {len(METHODS)} methods, preset {PRESET}")

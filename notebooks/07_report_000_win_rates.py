@@ -26,12 +26,14 @@
 
 # %%
 # %matplotlib inline
+from IPython.display import display
+
 import sweeplab
 from sweeplab import experiments, figures
 from sweeplab.stats import paired_difference
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 
 # %% [markdown]
 # ## Win rates: the report's number beside ours

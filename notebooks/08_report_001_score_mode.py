@@ -28,10 +28,12 @@
 
 # %%
 # %matplotlib inline
+from IPython.display import display
+
 from sweeplab import experiments, figures
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 scores = experiments.run("001-density-score", preset=PRESET)
 scores.pivot(index="density", columns="agent", values="mean_score").round(3)
 

@@ -37,7 +37,7 @@ from sweeplab.examples import EXAMPLES
 from sweeplab.explorer import bound_table, rref_table
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 scaling = experiments.run("003-scaling", preset=PRESET)
 scaling.round(4)
 

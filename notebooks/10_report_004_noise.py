@@ -35,10 +35,12 @@
 
 # %%
 # %matplotlib inline
+from IPython.display import display
+
 from sweeplab import experiments, figures
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 noisy = experiments.run("004-density-score", preset=PRESET)
 noisy.pivot_table(index="density", columns=["noise", "agent"], values="mean_score").round(2)
 

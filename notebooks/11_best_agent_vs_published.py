@@ -44,13 +44,14 @@
 # %%
 # %matplotlib inline
 import pandas as pd
+from IPython.display import display
 
 from sweeplab import experiments, figures, new_game
 from sweeplab.losses import CAUSES
 from sweeplab.rollouts import move_win_rates
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 best = experiments.run("011-best", preset=PRESET)
 best[["level", "first_click", "games", "win_rate", "ci_low", "ci_high", "v1_win_rate", "v1_ci_low",
       "v1_ci_high", "gained", "lost_vs_v1", "gain", "gain_low", "gain_high", "gain_p", "report",

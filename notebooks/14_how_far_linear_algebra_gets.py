@@ -28,6 +28,7 @@
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd
+from IPython.display import display
 
 import sweeplab
 from sweeplab import experiments, figures
@@ -36,7 +37,7 @@ from sweeplab.noguess import solve_layout
 from sweeplab.reach import geometry_summary, published_share_text, reach_games, reach_summary
 
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 PRESET
 
 # %% [markdown]
@@ -147,8 +148,8 @@ geometry_summary(geometry).round(2)
 #
 # `sweeplab.generate_board` draws boards whose opening is a zero until the named method solves one from
 # the opening without a guess (with the total), repairing stuck layouts by moving a mine away from where
-# the player got stuck; `sweeplab.grade` names the weakest method of the cascade that solves a board, the
-# first in the cascade's order. The methods before it fail; the ones after it need not succeed, as the order
+# the player got stuck; `sweeplab.grade` names the first method of the cascade, in its order, that solves a
+# board. The methods before it fail; the ones after it need not succeed, as the order
 # is not one of strength on whole boards: one RREF pass gets stuck on some boards single-clue rules finish.
 # `sweeplab generate --level expert --solvable-by rref --count 10 --out boards/` writes them as
 # `sweeplab.game` files.

@@ -34,6 +34,7 @@
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd
+from IPython.display import display
 
 import sweeplab
 from sweeplab import bench, experiments
@@ -193,7 +194,7 @@ plt.show()
 
 # %%
 PRESET = experiments.preset_from_env()
-print(experiments.describe_preset(PRESET))
+display(experiments.PresetNote(PRESET))
 rows = experiments.run("015-proofs", preset=PRESET)
 table = bench.summarize(rows)
 cols = ["method", "use_total", "slice", "proved", "over_budget", "proof_steps_median", "proof_steps_p90",

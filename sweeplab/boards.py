@@ -2,7 +2,7 @@
 
 :func:`generate_board` returns a mine layout and an opening cell (whose first
 click opens a zero) that a named method solves from the opening without a
-single guess, using the total number of mines; :func:`grade` tells the weakest
+single guess, using the total number of mines; :func:`grade` tells the first
 method of the cascade ``trivial -> subset -> rref -> bounded -> lp ->
 enumerate`` that solves a board (the first in that order: the methods before it
 fail, though a later one may fail too, see :func:`grade`), or ``"guess"`` when
@@ -66,7 +66,7 @@ from .positions import COVERED, cell_pair, neighbour_counts
 __all__ = ["Board", "BoardNotFound", "generate_board", "generate_boards", "grade", "solves", "GRADES"]
 
 Cell = tuple[int, int]
-#: The grades, weakest first; ``"guess"``: no method of the cascade solves the board.
+#: The grades, in the cascade's order; ``"guess"``: no method of the cascade solves the board.
 GRADES = (*CASCADE, "guess")
 #: Default cap on the layouts tried (fresh draws and repairs) for one board.
 MAX_TRIES = 20_000
@@ -92,7 +92,7 @@ class Board:
     opening : (int, int)
         The first click; it opens a zero.
     grade : str
-        The weakest method of the cascade that solves the board (:func:`grade`).
+        The first method of the cascade that solves the board (:func:`grade`).
     solvable_by : str
         The method the board was generated for (it solves it).
     tries : int
@@ -231,11 +231,11 @@ def solves(layout, opening, method: str, *, use_total: bool = True, convention: 
 
 
 def grade(layout, opening, *, use_total: bool = True) -> str:
-    """The weakest method of the cascade that solves the board from ``opening``, or ``"guess"``.
+    """The first method of the cascade that solves the board from ``opening``, or ``"guess"``.
 
     The cascade is :data:`sweeplab.noguess.CASCADE` (``trivial``, ``subset``,
     ``rref``, ``bounded``, ``lp``, ``enumerate``); each method is tried alone,
-    weakest first, so a board of grade ``"rref"`` is solved by rref and by
+    in that order, so a board of grade ``"rref"`` is solved by rref and by
     neither trivial nor subset.
 
     The grade says which methods *before* it fail, not that the methods after it

@@ -47,8 +47,10 @@ __all__ = [
     "EXPERIMENTS",
     "preset_from_env",
     "describe_preset",
+    "PresetNote",
     "PRESET_PURPOSES",
     "run",
+    "check_overrides",
     "difference_table",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
@@ -105,6 +107,39 @@ which (set SWEEPLAB_PRESET to change it)'
         raise ValueError(f"preset must be one of {PRESETS}, got {preset!r}")
     return (f"preset {preset}: {PRESET_PURPOSES[preset]}; the numbers quoted in the text come from larger "
             f"runs, each says which (set SWEEPLAB_PRESET to change it)")
+
+
+@dataclass(frozen=True)
+class PresetNote:
+    """:func:`describe_preset` as a notebook shows it: a box above the results, yellow at the smoke
+    preset (its tables and figures are noise; the book runs it), so no reader takes them for findings.
+
+    Examples
+    --------
+    >>> str(PresetNote("smoke")) == describe_preset("smoke")
+    True
+    >>> "#fff3cd" in PresetNote("smoke")._repr_html_(), "#fff3cd" in PresetNote("quick")._repr_html_()
+    (True, False)
+    """
+
+    preset: str
+
+    def __post_init__(self) -> None:
+        describe_preset(self.preset)  # ValueError naming the presets
+
+    def __str__(self) -> str:
+        return describe_preset(self.preset)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        noise = self.preset == "smoke"
+        colour, edge = ("#fff3cd", "#d39e00") if noise else ("#eef3fb", "#1f5fd1")
+        head, _, rest = str(self).partition(": ")
+        lead = "These results are noise. " if noise else ""
+        style = f"background:{colour};border-left:5px solid {edge};padding:6px 10px;color:#1d1d1d"
+        return (f'<div style="{style}"><b>{lead}{html.escape(head.capitalize())}</b>: '
+                f"{html.escape(rest)}</div>")
 
 
 # --------------------------------------------------------------------------- play
@@ -962,6 +997,25 @@ _REGISTRY = [
 EXPERIMENTS: MappingProxyType[str, Experiment] = MappingProxyType({e.name: e for e in _REGISTRY})
 
 
+def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
+    """``ValueError`` naming the parameters ``overrides`` gives that experiment ``name`` does not take.
+
+    Examples
+    --------
+    >>> check_overrides("014-reach", {"games": 1000})
+    >>> check_overrides("001-game-steps", {"games": 1000})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: experiment '001-game-steps' has no parameter 'games'; its parameters: ...
+    """
+    exp = EXPERIMENTS[name]
+    accepted = set(inspect.signature(exp.function).parameters) - {"progress"}
+    unknown = sorted(set(overrides) - accepted)
+    if unknown:
+        raise ValueError(f"experiment {name!r} has no parameter {', '.join(map(repr, unknown))}; its "
+                         f"parameters: {', '.join(sorted(accepted))}")
+
+
 def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides: Any) -> pd.DataFrame:
     """Run a registered experiment with a preset's parameters (and any overrides).
 
@@ -987,11 +1041,7 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     except KeyError:
         raise ValueError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
     preset_params = exp.parameters(preset)
-    accepted = set(inspect.signature(exp.function).parameters) - {"progress"}
-    unknown = sorted(set(overrides) - accepted)
-    if unknown:
-        raise ValueError(f"experiment {name!r} has no parameter {', '.join(map(repr, unknown))}; its "
-                         f"parameters: {', '.join(sorted(accepted))}")
+    check_overrides(name, overrides)
     for key, value in overrides.items():  # one name where the preset gives several: agents="trivial"
         if isinstance(value, str) and isinstance(preset_params.get(key), (tuple, list)):
             overrides[key] = (value,)

@@ -2,7 +2,7 @@
 
 Example: ``sweeplab generate --level expert --solvable-by rref --count 10 --seed 1 --out boards/``.
 Each board is written as ``sweeplab.game`` JSON with no moves yet (``sweeplab.load_game``
-reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the weakest
+reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the first
 method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed``, ``index``,
 ``exact_grade``, ``max_tries``, ``--opening`` as given, the layouts tried and ``made_by``, the
 version, commit and code fingerprint that made it: :func:`sweeplab.provenance.made_by`).  Board ``i``

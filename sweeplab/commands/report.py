@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="reports", help="output folder (default: reports)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these experiments")
     p.add_argument("--seed", type=int, default=0, help="root seed added to every experiment's seeds")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="an experiment parameter instead of the preset's, the value as JSON or text "
+                        "(repeatable; with --only: e.g. --only 014-reach --set games=1000)")
     p.add_argument("--list", action="store_true", help="list the experiments and exit")
     p.set_defaults(func=run)
 
@@ -350,7 +353,7 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
 
 
 def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | None = None, seed: int = 0,
-                 progress: bool = True) -> list[dict[str, Any]]:
+                 overrides: dict[str, Any] | None = None, progress: bool = True) -> list[dict[str, Any]]:
     """Run the experiments and write tables, figures, ``manifest.json`` and ``index.md`` under ``out``.
 
     Experiments an earlier report left in ``out`` and not run now (``only``) are
@@ -359,12 +362,16 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     differ.  The manifest and the index are written after each experiment, so a
     report stopped part way (Ctrl-C) describes every table it leaves.
 
+    ``overrides`` replace the preset's parameters in every experiment run (each must take them:
+    :func:`~sweeplab.experiments.check_overrides`); a record's ``preset`` then names them
+    (``"quick, games=1000"``).
+
     Returns one record per experiment run now (name, preset, seed, seconds, paths, comparison lines).
     """
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..experiments import EXPERIMENTS
+    from ..experiments import EXPERIMENTS, check_overrides
     from ..experiments import run as run_experiment
     from ..figures import FIGURES, save_figure
 
@@ -372,6 +379,13 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     unknown = [n for n in names if n not in EXPERIMENTS]
     if unknown:
         raise ValueError(f"unknown experiment(s) {unknown}; choose from {sorted(EXPERIMENTS)}")
+    overrides = dict(overrides or {})
+    for name in names:  # before any experiment runs
+        try:
+            check_overrides(name, overrides)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; choose the experiments that take it with --only") from None
+    label = ", ".join([preset, *(f"{k}={v!r}" for k, v in overrides.items())])
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -388,10 +402,11 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         if progress:
             iterator.set_postfix_str(name)
         start = time.perf_counter()
-        record: dict[str, Any] = {"name": name, "preset": preset, "seed": seed, **made_by, "figures": [],
+        record: dict[str, Any] = {"name": name, "preset": label, "seed": seed, **made_by, "figures": [],
                                   "comparison": []}
         try:
-            df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}))
+            df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}),
+                                **overrides)
             table = out / "tables" / f"{name}.csv"
             df.to_csv(table, index=False)
             record["table"] = str(table)
@@ -404,7 +419,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             record["error"] = f"{type(exc).__name__}: {exc}"
         record["seconds"] = time.perf_counter() - start
         results.append(record)
-        _write_manifest(out, earlier, results, preset=preset, seed=seed)
+        _write_manifest(out, earlier, results, preset=label, seed=seed)
     return results
 
 
@@ -459,6 +474,23 @@ def _earlier_records(out: Path, *, rerun: list[str]) -> list[dict[str, Any]]:
     return kept
 
 
+def _key_value(text: str) -> tuple[str, Any]:
+    """``"games=1000"`` -> ``("games", 1000)``: the value read as JSON (numbers, lists, true), else as text.
+
+    Examples
+    --------
+    >>> _key_value("games=1000"), _key_value('levels=["expert"]'), _key_value("agent=csp")
+    (('games', 1000), ('levels', ['expert']), ('agent', 'csp'))
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ValueError(f"--set takes KEY=VALUE (for example --set games=1000), got {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except ValueError:
+        return key.strip(), value
+
+
 def run(args: argparse.Namespace) -> int:
     from ..experiments import EXPERIMENTS
 
@@ -472,8 +504,11 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
     preset = args.preset or ("full" if args.full else "quick")
+    overrides = dict(_key_value(text) for text in args.overrides)
+    if "seed" in overrides:
+        raise ValueError("give the seed with --seed, not --set seed=...")
     start = time.perf_counter()
-    results = build_report(args.out, preset=preset, only=args.only, seed=args.seed)
+    results = build_report(args.out, preset=preset, only=args.only, seed=args.seed, overrides=overrides)
     print(f"wrote {len(results)} experiments to {args.out}/ in {time.perf_counter() - start:.0f} s "
           f"(preset {preset}); see {args.out}/index.md")
     for res in results:
