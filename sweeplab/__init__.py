@@ -6,7 +6,6 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 :data:`METHODS`).
 """
 
-from importlib.metadata import PackageNotFoundError, version
 
 from . import provenance  # noqa: F401 - first: the fingerprint of the source as this process imports it
 from .agents import AGENTS, register_agent, unregister_agent
@@ -22,12 +21,10 @@ from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .probability import probabilities
 from .proof_check import check_proof
 from .proofs import Proof
+from .provenance import package_version
 from .simulate import play
 
-try:
-    __version__ = version("sweeplab")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0+unknown"
+__version__ = package_version()
 
 __all__ = [
     "COVERED",

@@ -36,10 +36,9 @@ from ._source_files import (
     read_source,
 )
 
-__all__ = ["source_commit", "checkout_commit", "made_by", "made_by_text", "code_fingerprint",
-           "method_fingerprints",
-           "fingerprint_subject", "function_fingerprint", "check_same_code", "environment",
-           "version_differences", "machine", "OUTCOME_PACKAGES"]
+__all__ = ["source_commit", "checkout_commit", "package_version", "made_by", "made_by_text",
+           "code_fingerprint", "method_fingerprints", "fingerprint_subject", "function_fingerprint",
+           "check_same_code", "environment", "version_differences", "machine", "OUTCOME_PACKAGES"]
 
 #: The packages whose version can change the games played: numpy's random streams (it does not
 #: promise the same draws across releases), numba's compiled arithmetic, scipy and HiGHS's programs.
@@ -59,6 +58,17 @@ def source_commit() -> tuple[str | None, bool | None]:
     return checkout_commit(PACKAGE_DIR.parent)
 
 
+def package_version() -> str:
+    """sweeplab's installed version (``"0+unknown"`` in a source tree never installed), as
+    ``sweeplab.__version__`` gives it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sweeplab")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def made_by() -> dict[str, Any]:
     """What files of results record of the code that made them: ``version``, ``git_commit``,
     ``git_dirty`` (tracked files differ from that commit) and ``code`` (:func:`code_fingerprint`).
@@ -68,10 +78,9 @@ def made_by() -> dict[str, Any]:
     >>> sorted(made_by())
     ['code', 'git_commit', 'git_dirty', 'version']
     """
-    from . import __version__
-
     commit, dirty = source_commit()
-    return {"version": __version__, "git_commit": commit, "git_dirty": dirty, "code": code_fingerprint()}
+    return {"version": package_version(), "git_commit": commit, "git_dirty": dirty,
+            "code": code_fingerprint()}
 
 
 def made_by_text() -> str:
@@ -82,12 +91,10 @@ def made_by_text() -> str:
     >>> made_by_text().startswith("sweeplab ")
     True
     """
-    from . import __version__
-
     commit, dirty = source_commit()
     if commit is None:
-        return f"sweeplab {__version__}"
-    return f"sweeplab {__version__}, commit {commit[:12]}" + (", with local changes" if dirty else "")
+        return f"sweeplab {package_version()}"
+    return f"sweeplab {package_version()}, commit {commit[:12]}" + (", with local changes" if dirty else "")
 
 
 def checkout_commit(root: Path) -> tuple[str | None, bool | None]:

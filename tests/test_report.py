@@ -165,7 +165,9 @@ def test_a_report_folder_says_which_code_made_each_table(tmp_path: Path, monkeyp
     code = manifest["code"]
     assert len(code) == 16 and all(e["code"] == code for e in manifest["experiments"])
     assert "Different code" not in (tmp_path / "index.md").read_text()
-    monkeypatch.setattr(report, "code_fingerprint", lambda: "0123456789abcdef")  # as after an edit
+    import sweeplab.provenance
+
+    monkeypatch.setattr(sweeplab.provenance, "code_fingerprint", lambda: "0123456789abcdef")  # after an edit
     report.build_report(tmp_path, preset="smoke", only=["000-convergence"], progress=False)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert [(e["name"], e["code"]) for e in manifest["experiments"]] == [

@@ -365,19 +365,20 @@ def test_a_resume_under_other_package_versions_is_refused(tmp_path):
     pd.testing.assert_frame_equal(outcome(first), outcome(again))
 
 
-@pytest.mark.parametrize(("stamp", "source", "other"), [
-    ("code", "code_fingerprint", lambda real: "0123456789abcdef"),
-    ("environment", "environment", lambda real: {**real, "numpy": "1.0.0"}),
+@pytest.mark.parametrize(("stamp", "module", "source", "other"), [
+    ("code", "provenance", "code_fingerprint", lambda real: "0123456789abcdef"),  # read by made_by()
+    ("environment", "run_directory", "environment", lambda real: {**real, "numpy": "1.0.0"}),
 ])
 def test_chunks_of_other_code_or_versions_are_recomputed_when_the_manifest_is_gone(
-        monkeypatch, tmp_path, caplog, stamp, source, other):
+        monkeypatch, tmp_path, caplog, stamp, module, source, other):
     """Deleting a manifest that refused a resume must not let the old code's (or the old package
     versions') games join the new run: every chunk carries the fingerprints and versions that played it."""
-    import sweeplab.run_directory
+    import importlib
 
+    where = importlib.import_module(f"sweeplab.{module}")
     out = tmp_path / "run"
-    real = getattr(sweeplab.run_directory, source)()
-    monkeypatch.setattr(sweeplab.run_directory, source, lambda: other(real))  # old code or versions
+    real = getattr(where, source)()
+    monkeypatch.setattr(where, source, lambda: other(real))  # old code or versions
     run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     monkeypatch.undo()
     with pytest.raises(ValueError, match="started by other sweeplab code|started with other versions"):
@@ -397,10 +398,10 @@ def test_chunks_without_fingerprints_are_recomputed_under_a_new_manifest(monkeyp
     after a refused resume: the new manifest vouches only for its own code, so they are recomputed."""
     import pyarrow.parquet as pq
 
-    import sweeplab.run_directory
+    import sweeplab.provenance
 
     out = tmp_path / "run"
-    monkeypatch.setattr(sweeplab.run_directory, "code_fingerprint", lambda: "0123456789abcdef")  # old code
+    monkeypatch.setattr(sweeplab.provenance, "code_fingerprint", lambda: "0123456789abcdef")  # old code
     run_sweep([POINT], games=4, seed=1, chunk_size=2, out=out, workers=1, progress=False)
     monkeypatch.undo()
     manifest = json.loads((out / "manifest.json").read_text())
