@@ -99,8 +99,11 @@ def check_proof(obs: Any, proof: Any) -> bool:
     Where SPEC §6 leaves a choice, this checker reads it so: a combining step
     has at least one row (an empty one, ``0 = 0``, is rejected); a modulus is
     a prime, as GF(p) says (4 is rejected, though reasoning modulo 4 is
-    sound); and ``fixes`` may list some of the cells that the rule fixes, not
-    necessarily all (the methods' proofs list those the argument needs).
+    sound); ``fixes`` may list some of the cells that the rule fixes, not
+    necessarily all (the methods' proofs list those the argument needs); and an
+    ``assume`` or a ``split`` names a cell not fixed yet where it stands
+    (assuming the value of a fixed cell, either way, adds nothing a valid proof
+    needs: such a step is rejected).
 
     A position that no layout fits (a flag on a safe cell can make one) has
     valid proofs of both values of a cell: an ``assume`` reaches a
@@ -422,7 +425,8 @@ def _free(board: _Board, cell: tuple[int, int], fixed: dict, label: str) -> None
     if not board.covered(cell):
         raise ProofError(f"{label}: {cell} is not a covered cell")
     if cell in fixed:
-        raise ProofError(f"{label}: {cell} is already fixed")
+        raise ProofError(f"{label}: {cell} is already fixed (to {fixed[cell]}); an assume or a split names a "
+                         f"cell not fixed yet (this checker's reading of SPEC §6)")
 
 
 def _combine(board: _Board, step: Mapping, fixed: dict, label: str) -> bool:

@@ -251,7 +251,7 @@ def test_generate_never_mixes_boards_made_with_other_options(tmp_path: Path, cap
     assert json.loads((out / names[1]).read_text())["generator"]["exact_grade"] is False
     from sweeplab.provenance import made_by
 
-    assert doc["generator"]["made_by"] == made_by()  # a grade depends on the methods' code: it is recorded
+    assert doc["generator"]["made_by"] == {**made_by(), "methods": {}}  # a grade depends on the code
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     assert main([*base, "--count", "2", "--max-tries", "500"]) == 2
     assert "max_tries 20000 there, 500 here" in capsys.readouterr().err
@@ -441,3 +441,41 @@ def test_grade_docs_count_the_boards_a_later_method_of_the_cascade_fails():
     doc = " ".join(grade.__doc__.split())
     assert "failed on 8 of the 41" in doc and "59 of the 131" in doc
     assert "``bounded`` on 3 of those 131" in doc
+
+
+def test_generate_refuses_a_board_graded_by_other_code(tmp_path: Path):
+    """A reviewer: a kept board's grade came from a plugin method since edited (and boards from before
+    boards recorded their code were kept too); a sweep refuses to resume so."""
+    import os
+    import subprocess
+    import sys
+
+    plugin = tmp_path / "myplug.py"
+    source = ("import sweeplab\n\n\ndef mine(obs, *, use_total=True):\n"
+              "    d = sweeplab.deduce(obs, 'subset', use_total=use_total)\n    return d.safe, d.mines\n\n\n"
+              "sweeplab.register_method('mine', mine, sound=True, complete=False)\n")
+    plugin.write_text(source)
+    out = tmp_path / "boards"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def generate(count: int) -> subprocess.CompletedProcess:
+        argv = [sys.executable, "-m", "sweeplab", "generate", "--plugin", "myplug", "--shape", "6", "6",
+                "--mines", "5", "--solvable-by", "mine", "--seed", "1", "--count", str(count),
+                "--out", str(out)]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+
+    assert generate(1).returncode == 0
+    path = next(out.iterdir())
+    assert json.loads(path.read_text())["generator"]["made_by"]["methods"]  # the plugin's fingerprint
+    assert "kept 1 of the 1" in generate(1).stdout  # the same code: kept
+    before = path.read_bytes()
+    plugin.write_text(source.replace("'subset'", "'trivial'"))  # the method edited
+    done = generate(2)
+    assert done.returncode == 2 and "graded by other code (its methods fingerprint differs" in done.stderr
+    assert path.read_bytes() == before and len(list(out.iterdir())) == 1  # nothing written
+    plugin.write_text(source)
+    doc = json.loads(before)
+    del doc["generator"]["made_by"]  # a board from before boards recorded their code
+    path.write_text(json.dumps(doc))
+    done = generate(1)
+    assert done.returncode == 2 and "fingerprint is not recorded" in done.stderr

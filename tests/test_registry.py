@@ -77,6 +77,30 @@ def test_check_sound_passes_the_sound_and_catches_the_unsound(registered):
         assert_sound("test-reckless", positions=positions)
 
 
+def test_check_sound_fails_a_report_of_nothing(registered):
+    """A reviewer: check_sound passed a reckless method when nothing was checked (an iterator of positions
+    an earlier call used up, no value of use_total, every call refused), and read use_total="no" as two
+    Trues."""
+    positions = random_positions(20, seed=1)
+    assert not check_sound("test-reckless", positions=positions)  # 99 wrong claims
+    used_up = check_sound("test-reckless", positions=positions)
+    assert used_up.checked == 0 and used_up.sound and not used_up.ok
+    assert str(used_up).startswith("test-reckless: NOTHING CHECKED") and "pass a list" in str(used_up)
+    with pytest.raises(AssertionError, match="NOTHING CHECKED"):
+        assert_sound("test-single", use_total=())
+
+    def refuses(obs, *, use_total=True):
+        raise sweeplab.MethodRefused("never")
+
+    report = check_sound(refuses, positions=list(random_positions(5, seed=1)))
+    assert report.refused == 10 and not report.ok
+    for bad in ("no", "false", 1, None):
+        with pytest.raises(ValueError, match="use_total"):
+            check_sound("test-single", positions=[], use_total=bad)
+    one = check_sound("test-single", positions=list(random_positions(10, seed=1)), use_total=False)
+    assert one.checked + one.refused == 10  # one call a position: without the total only
+
+
 def test_check_sound_holds_a_method_registered_complete_to_its_promise():
     positions = list(random_positions(60, seed=4))
     sweeplab.register_method("test-overpromised", single_clue, sound=True, complete=True)

@@ -5,11 +5,13 @@ Each board is written as ``sweeplab.game`` JSON with no moves yet (``sweeplab.lo
 reads it) plus ``opening`` (the first click, which opens a zero), ``grade`` (the first
 method of the cascade that solves it), ``solvable_by`` and ``generator`` (``seed``, ``index``,
 ``exact_grade``, ``max_tries``, ``--opening`` as given, the layouts tried and ``made_by``, the
-version, commit and code fingerprint that made it: :func:`sweeplab.provenance.made_by`).  Board ``i``
+version, commit and code fingerprint that made it, :func:`sweeplab.provenance.made_by`, with a plugin
+method's fingerprint in ``methods``).  Board ``i``
 depends only on these options and ``i``, never on ``--count`` or ``--workers``.  Files are named
 ``<level or HxW-mines>-<method>[-exact]-s<seed>-<i>.json``; a file there already made with other
-options is not overwritten, and one made with the same options is kept rather than made again
-(the same board), so a stopped run resumes where it stopped.
+options is not overwritten, and one made with the same options by the same code is kept rather than
+made again (the same board), so a stopped run resumes where it stopped; one graded by other code is
+refused, naming it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 import time
 from pathlib import Path
 
-from ..provenance import made_by
+from ..provenance import made_by, method_fingerprints
 from . import add_plugin_argument, plain_text
 
 
@@ -81,8 +83,10 @@ def run(args: argparse.Namespace) -> int:
     _sound(args.solvable_by, what="--solvable-by")
     method = _request(args.level, shape, args.mines, args.solvable_by, opening, args.exact_grade,
                       max_tries)[0]
+    # a board's grade depends on the methods' code: sweeplab's, and a plugin's own
+    made = {**made_by(), "methods": method_fingerprints([method])}
     todo = [i for i in range(args.start, args.start + args.count)
-            if not _same_options_there(path_of(i, method), {**options, "index": i})]
+            if not _same_options_there(path_of(i, method), {**options, "index": i}, made)]
     if len(todo) < args.count:
         print(f"kept {args.count - len(todo)} of the {args.count} boards, in {out} already (the same options "
               f"give the same board)", flush=True)
@@ -95,7 +99,6 @@ def run(args: argparse.Namespace) -> int:
                                        workers=args.workers)
 
     out.mkdir(parents=True, exist_ok=True)
-    made = made_by()  # a board's grade depends on the methods' code
     start = time.perf_counter()
     grades: dict[str, int] = {}
     n = 0
@@ -136,10 +139,11 @@ def _shape(tokens: list[str]) -> tuple[int, int]:
     return h, w
 
 
-def _same_options_there(path: Path, options: dict) -> bool:
-    """Whether ``path`` holds the board these options make (kept as it is); ``ValueError`` when it holds
-    one made with other options (never overwritten); ``False`` when there is none, or no board at all
-    (a file cut off by an older version stopped mid-write: made again)."""
+def _same_options_there(path: Path, options: dict, made: dict) -> bool:
+    """Whether ``path`` holds the board these options make with this code (kept as it is); ``ValueError``
+    when it holds one made with other options or by other code (sweeplab's fingerprint ``code``, or a
+    plugin method's in ``methods``; never overwritten, as a sweep refuses to resume under other code);
+    ``False`` when there is none, or no board at all (a file cut off mid-write: made again)."""
     from ..files import game_from_dict
 
     if not path.exists():
@@ -160,4 +164,12 @@ def _same_options_there(path: Path, options: dict) -> bool:
                            for k in differ)
         raise ValueError(f"{path} holds a board generated with other options ({detail}); choose another "
                          f"--out, or delete it to replace it")
+    theirs_made = theirs.get("made_by")
+    theirs_made = theirs_made if isinstance(theirs_made, dict) else {}
+    other = [k for k in ("code", "methods") if theirs_made.get(k, "not recorded") != made[k]]
+    if other:
+        raise ValueError(f"{path} holds a board graded by other code (its {' and '.join(other)} fingerprint "
+                         f"{'is not recorded' if not theirs_made else 'differs'}: made before a change to "
+                         f"sweeplab or to the method); its grade may not hold for this code: choose another "
+                         f"--out, or delete it to make it again")
     return True

@@ -193,20 +193,26 @@ class SoundnessReport:
 
     @property
     def ok(self) -> bool:
-        """Sound, and when held to completeness, no forced cell nor position no layout fits missed."""
-        return self.sound and not (self.complete and (self.missed or self.missed_inconsistent))
+        """Something was checked; sound; and when held to completeness, no forced cell nor position no
+        layout fits missed.  A report of nothing (no positions, say an iterator an earlier call used up,
+        or every call refused) is not ok: it shows nothing about the method."""
+        return (self.checked > 0 and self.sound
+                and not (self.complete and (self.missed or self.missed_inconsistent)))
 
     def __bool__(self) -> bool:
         return self.ok
 
     def __str__(self) -> str:
-        verdict = ("UNSOUND" if not self.sound else "INCOMPLETE" if not self.ok
-                   else "sound and complete" if self.complete else "sound")
+        verdict = ("UNSOUND" if not self.sound else "NOTHING CHECKED" if not self.checked
+                   else "INCOMPLETE" if not self.ok else "sound and complete" if self.complete else "sound")
         head = (f"{self.method}: {verdict} on {self.checked} checks "
                 f"({self.wrong_claims} wrong claims, {self.false_inconsistent} false inconsistencies, "
                 f"{self.refused} refused, {self.missed} forced cells missed"
                 + (f", {self.missed_inconsistent} inconsistent positions not detected)"
                    if self.missed_inconsistent else ")"))
+        if not self.checked:
+            head += (": no positions (an iterator such as random_positions(...) is used up by the call that "
+                     "reads it: pass a list to check twice), no value of use_total, or every call refused")
         return "\n\n".join([head, *map(str, self.counterexamples)])
 
 
@@ -214,7 +220,7 @@ def check_sound(
     method: str | Callable[..., Any],
     *,
     positions: Iterable[Observation] | None = None,
-    use_total: Iterable[bool] = (True, False),
+    use_total: bool | Iterable[bool] = (True, False),
     options: dict[str, Any] | None = None,
     keep: int = 5,
     complete: bool | None = None,
@@ -229,7 +235,8 @@ def check_sound(
     positions : iterable of Observation, optional
         Default: 300 positions of :func:`random_positions` (seed 0).  Keep them
         small (exact enumeration labels each one).
-    use_total : iterable of bool, default (True, False)
+    use_total : bool or iterable of bool, default (True, False)
+        With the total, without it, or both.
     options : dict, optional
         Method options.  A method that takes ``time_limit`` is called with
         ``time_limit=None`` unless they give one, as agents call it
@@ -274,7 +281,11 @@ def check_sound(
     complete = registered_complete if complete is None else check_flag("complete", complete)
     name = method if isinstance(method, str) else getattr(method, "__name__", repr(method))
     positions = random_positions(300, seed=0) if positions is None else positions
-    totals = tuple(bool(t) for t in use_total)
+    if isinstance(use_total, (bool, np.bool_)):
+        use_total = (bool(use_total),)
+    if isinstance(use_total, (str, bytes)) or not isinstance(use_total, Iterable):
+        raise ValueError(f"use_total takes booleans, (True, False) for both, got {use_total!r}")
+    totals = tuple(check_flag("use_total", t) for t in use_total)  # "no" is not two Trues
     options = {**untimed(method), **(options or {})}
     stats = dict.fromkeys(("checked", "wrong", "false_inconsistent", "refused", "on_inconsistent",
                            "missed", "missed_inconsistent"), 0)
