@@ -542,7 +542,7 @@ def test_expert_board_with_the_rref_panel(page, shots):
     page.set_window_size(1024, 1400)
     try:
         wait(page, lambda d: control(d, "svg.sl-board").rect["width"] < 30 * 26)
-        box = control(page, ".sl-board-box")
+        box = control(page, ".sl-main")  # stacked: the board box lends its items to it
         width = control(page, "svg.sl-board").rect["width"]
         fits = page.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", box)
         assert 30 * 16 <= width <= box.rect["width"] and fits[0] <= fits[1], (width, box.rect, fits)
@@ -567,6 +567,13 @@ def test_expert_board_with_the_rref_panel(page, shots):
         wait(page, lambda d: control(d, "svg.sl-board").rect["height"]
              <= 0.6 * d.execute_script("return window.innerHeight") + 1)
         on_cell(page, *target, "hover")
+        # the side panel wrapped below the board: the cell panel, with the proof, comes straight under it
+        # and the legend after (it sat below the legend, off a projector's screen)
+        wait(page, lambda d: "sl-stacked" in control(d, ".sl-main").get_attribute("class"))
+        board_box, info = control(page, "svg.sl-board").rect, control(page, ".sl-info").rect
+        legend = control(page, ".sl-legend").rect
+        assert board_box["y"] + board_box["height"] <= info["y"] < legend["y"], (board_box, info, legend)
+        assert info["y"] - board_box["y"] < 0.75 * page.execute_script("return window.innerHeight")
         snap(page, shots / "10-expert-projector.png")
     finally:
         page.set_window_size(1500, 1400)

@@ -526,7 +526,17 @@ function render({ model, el }) {
     legend.style.width = `${Math.max(cols * s + m, 300)}px`;
     drawLegend(legend, model.get("show_probabilities"), model.get("show_marks"), !playing);
     drawDetails();
+    stack();
   }
+
+  // When the side panel wraps below the board (a narrow notebook, a projector), it comes straight under
+  // the board and the legend after it: the hovered cell's proof is then in view with the board.
+  function stack() {
+    main.classList.remove("sl-stacked");
+    main.classList.toggle("sl-stacked", side.offsetTop > boardBox.offsetTop + 1);
+  }
+  const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => stack());
+  if (resized) resized.observe(el);
 
   // Python sends a whole state at once: draw once per batch of changes
   let pending = false;
@@ -537,7 +547,10 @@ function render({ model, el }) {
   };
   for (const name of DRAWN) model.on(`change:${name}`, schedule);
   draw();
-  return () => { for (const name of DRAWN) model.off(`change:${name}`, schedule); };
+  return () => {
+    for (const name of DRAWN) model.off(`change:${name}`, schedule);
+    if (resized) resized.disconnect();
+  };
 }
 
 export default { render };
