@@ -699,7 +699,8 @@ class Explorer:
         grid = obs.grid
         known = int(((grid == FLAG) | (grid == MINE)).sum())
         left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
-        mines = (f"{mines_text(left)} left" if left >= 0
+        over = "not flagged" if self.game.status == "lost" else "left"  # a lost game ends with mines to find
+        mines = (f"{mines_text(left)} {over}" if left >= 0
                  else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
         kind = sound_label(info.sound) + (", complete" if info.complete else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {mines_text(len(d.mines))} in "

@@ -174,6 +174,10 @@ def test_a_seed_that_is_no_integer_is_refused_and_a_won_game_has_no_mine_left():
     ex = Explorer(sweeplab.new_game(shape=(3, 3), mines=8, first_click="safe", seed=1))
     ex.click(0, 0)
     assert ex.game.status == "won" and ex.board.summary.startswith("won · 0 mines left")
+    # a lost game's mines were not all found: "not flagged", not "left" to play
+    lost = Explorer(sweeplab.Game.from_layout(np.array([[True, False, True]])))
+    lost.click(0, 0)
+    assert lost.game.status == "lost" and lost.board.summary.startswith("lost · 1 mine not flagged")  # the other one stepped on
 
 
 def test_new_game_clears_everything(explorer: Explorer):
