@@ -177,7 +177,8 @@ def test_a_seed_that_is_no_integer_is_refused_and_a_won_game_has_no_mine_left():
     # a lost game's mines were not all found: "not flagged", not "left" to play
     lost = Explorer(sweeplab.Game.from_layout(np.array([[True, False, True]])))
     lost.click(0, 0)
-    assert lost.game.status == "lost" and lost.board.summary.startswith("lost · 1 mine not flagged")  # the other one stepped on
+    assert lost.game.status == "lost"  # on (0, 0): the other mine is not flagged
+    assert lost.board.summary.startswith("lost · 1 mine not flagged")
 
 
 def test_new_game_clears_everything(explorer: Explorer):
