@@ -170,23 +170,23 @@ function drawProof(parent, proof, s) {
   }
 }
 
-function legendItem(parent, draw, text) {
+// one legend entry: a cell of rect class cls (null: no cell), the marks drawn on it, and its words
+function legendItem(parent, cls, marks, text) {
   const item = html("span", { class: "sl-legend-item" }, parent);
   const pic = svg("svg", { width: 18, height: 18, viewBox: "0 0 18 18" }, item);
-  draw(pic, 18);
+  if (cls) svg("rect", { width: 18, height: 18, class: cls }, pic);
+  for (const mark of marks) mark(pic, 18);
   html("span", {}, item, text);
 }
 
 function drawLegend(legend, showProbs, showMarks, over) {
   legend.replaceChildren();
-  legendItem(legend, (p, s) => svg("rect", { width: s, height: s, class: "sl-covered" }, p), "covered");
-  legendItem(legend, (p, s) => svg("rect", { width: s, height: s, class: "sl-open" }, p), "revealed");
-  legendItem(legend, flagGlyph, "flag");
+  legendItem(legend, "sl-covered", [], "covered");
+  legendItem(legend, "sl-open", [], "revealed");
+  legendItem(legend, null, [flagGlyph], "flag");
   if (showMarks) {
-    legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); safeMark(p, s); },
-      "method: safe");
-    legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); mineMark(p, s); },
-      "method: mine");
+    legendItem(legend, "sl-covered", [safeMark], "method: safe");
+    legendItem(legend, "sl-covered", [mineMark], "method: mine");
   }
   if (showProbs) {
     const item = html("span", { class: "sl-legend-item" }, legend);
@@ -201,12 +201,9 @@ function drawLegend(legend, showProbs, showMarks, over) {
   html("span", { class: "sl-key", style: `border-color: ${MIXED}` }, proof);
   html("span", {}, proof, "proof: clue added / subtracted / both");
   if (!over) return;  // the marks of a finished game
-  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-open sl-hit" }, p);
-    mineGlyph(p, s, "sl-mine"); }, "mine stepped on");
-  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p);
-    mineGlyph(p, s, "sl-mine sl-mine-hidden"); }, "mine left covered");
-  legendItem(legend, (p, s) => { svg("rect", { width: s, height: s, class: "sl-covered" }, p); flagGlyph(p, s);
-    wrongFlag(p, s); }, "wrong flag");
+  legendItem(legend, "sl-open sl-hit", [(p, s) => mineGlyph(p, s, "sl-mine")], "mine stepped on");
+  legendItem(legend, "sl-covered", [(p, s) => mineGlyph(p, s, "sl-mine sl-mine-hidden")], "mine left covered");
+  legendItem(legend, "sl-covered", [flagGlyph, wrongFlag], "wrong flag");
 }
 
 function fixesText(fixes, columns) {
