@@ -571,8 +571,10 @@ def test_expert_board_with_the_rref_panel(page, shots):
         # and the legend after (it sat below the legend, off a projector's screen)
         wait(page, lambda d: "sl-stacked" in control(d, ".sl-main").get_attribute("class"))
         board_box, info = control(page, "svg.sl-board").rect, control(page, ".sl-info").rect
-        legend = control(page, ".sl-legend").rect
-        assert board_box["y"] + board_box["height"] <= info["y"] < legend["y"], (board_box, info, legend)
+        legend, matrix = control(page, ".sl-legend").rect, control(page, ".sl-matrix").rect
+        # ...and the matrix (open here, and long) after the legend
+        assert board_box["y"] + board_box["height"] <= info["y"] < legend["y"] < matrix["y"], (
+            board_box, info, legend, matrix)
         assert info["y"] - board_box["y"] < 0.75 * page.execute_script("return window.innerHeight")
         snap(page, shots / "10-expert-projector.png")
     finally:

@@ -150,7 +150,7 @@ def test_a_report_run_into_a_folder_keeps_each_experiments_preset(tmp_path: Path
     assert made == [("000-convergence", "quick", 3), ("001-game-steps", "smoke", 0)]
     assert manifest["preset"] == "mixed" and len(manifest["code"]) == 16 and "git_dirty" in manifest
     index = (tmp_path / "index.md").read_text()
-    assert "Preset **mixed**" in index and "| quick, 3 |" in index and "| smoke, 0 |" in index
+    assert "Preset **mixed**" in index and "| quick | 3 |" in index and "| smoke | 0 |" in index
     assert index.count("## 001: ") == 1 and "final score" in index  # the kept section, with its numbers
 
 
@@ -206,7 +206,7 @@ def test_a_report_stopped_part_way_describes_every_table_it_leaves(tmp_path: Pat
         build_report(tmp_path, preset="smoke", only=only, seed=7, progress=False)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert [(e["name"], e["seed"]) for e in manifest["experiments"]] == [(only[0], 7), (only[1], 0)]
-    assert manifest["seed"] == "mixed" and "| smoke, 7 |" in (tmp_path / "index.md").read_text()
+    assert manifest["seed"] == "mixed" and "| smoke | 7 |" in (tmp_path / "index.md").read_text()
 
 
 @pytest.mark.parametrize("manifest", [
@@ -553,7 +553,7 @@ def test_report_takes_parameters_beside_the_preset(tmp_path: Path, capsys: pytes
     assert set(table.loc[table["sweep"] == "level", "games"]) == {6}
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["preset"] == "smoke, games=6" and manifest["experiments"][0]["parameters"]["games"] == "6"
-    assert "smoke, games=6" in (out / "index.md").read_text()
+    assert "| smoke, games=6 | 0 |" in (out / "index.md").read_text()
     # refused before anything runs: an experiment that has no such parameter, the seed, a bad form
     for bad, message in ((["--set", "games=6"], "'000-first-cell' has no parameter 'games'.*--only"),
                          (["--only", "014-reach", "--set", "seed=3"], "--seed"),

@@ -333,15 +333,15 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
         + (" **Different code made these experiments**: each one's git commit and code fingerprint are in "
            "`manifest.json`." if mixed_code else ""),
         "",
-        "| report | report's figure | our figure | table | preset, seed | seconds |",
-        "|---|---|---|---|---|---|",
+        "| report | report's figure | our figure | table | preset | seed | seconds |",
+        "|---|---|---|---|---|---|---|",
     ]
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         fig = f"[{res['name']}](figures/{res['name']}.png)" if res.get("figures") else "—"
         table = f"[csv](tables/{res['name']}.csv)" if res.get("table") else "—"
-        made = f"{res.get('preset', preset)}, {res.get('seed', 0)}"
-        lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {made} | {res['seconds']:.1f} |")
+        lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {res.get('preset', preset)} | "
+                     f"{res.get('seed', 0)} | {res['seconds']:.1f} |")
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: "
