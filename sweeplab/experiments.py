@@ -1016,6 +1016,11 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
                          f"parameters: {', '.join(sorted(accepted))}")
 
 
+def _tuples(value: Any) -> Any:
+    """``value`` with every list in it a tuple (``[["beginner", "rref"]]`` -> ``(("beginner", "rref"),)``)."""
+    return tuple(map(_tuples, value)) if isinstance(value, list) else value
+
+
 def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides: Any) -> pd.DataFrame:
     """Run a registered experiment with a preset's parameters (and any overrides).
 
@@ -1045,6 +1050,8 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     for key, value in overrides.items():  # one name where the preset gives several: agents="trivial"
         if isinstance(value, str) and isinstance(preset_params.get(key), (tuple, list)):
             overrides[key] = (value,)
+        elif isinstance(value, list):  # JSON from `report --set`: tuples, as the presets give them
+            overrides[key] = _tuples(value)
     params = {**preset_params, **overrides}
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True

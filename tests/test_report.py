@@ -547,13 +547,17 @@ def test_report_takes_parameters_beside_the_preset(tmp_path: Path, capsys: pytes
     """A researcher could rebuild the README's 1,000-game reach table only from Python: --set gives any
     parameter on the command line, and the record and the index say the run was not the preset's."""
     out = tmp_path / "r"
-    argv = ["report", "--preset", "smoke", "--only", "014-reach", "--set", "games=6", "--out", str(out)]
+    argv = ["report", "--preset", "smoke", "--only", "014-reach", "--set", "games=6",
+            "--set", "densities=[0.1]", "--out", str(out)]
     assert main(argv) == 0
     table = pd.read_csv(out / "tables" / "014-reach.csv")
     assert set(table.loc[table["sweep"] == "level", "games"]) == {6}
+    assert table.loc[table["sweep"] == "density", "density"].round(1).unique().tolist() == [0.1]
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["preset"] == "smoke, games=6" and manifest["experiments"][0]["parameters"]["games"] == "6"
-    assert "| smoke, games=6 | 0 |" in (out / "index.md").read_text()
+    parameters = manifest["experiments"][0]["parameters"]
+    assert manifest["preset"] == "smoke, games=6, densities=[0.1]" and parameters["games"] == "6"
+    assert parameters["densities"] == "(0.1,)"  # a JSON list read as the tuple the presets give
+    assert "| smoke, games=6, densities=[0.1] | 0 |" in (out / "index.md").read_text()
     # refused before anything runs: an experiment that has no such parameter, the seed, a bad form
     for bad, message in ((["--set", "games=6"], "'000-first-cell' has no parameter 'games'.*--only"),
                          (["--only", "014-reach", "--set", "seed=3"], "--seed"),
