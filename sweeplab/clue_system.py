@@ -105,6 +105,18 @@ class ClueSystem:
         the total is used and known.
     position : Observation or None
         The position the system was built from (``None`` for a component).
+
+    Examples
+    --------
+    A 1 in the corner and one mine in all: the clue's row, then the total's
+    (``None`` in ``clues``), over three frontier and two interior cells:
+
+    >>> from sweeplab import Observation
+    >>> s = clue_system(Observation.from_text("1??\\n???", mines=1))
+    >>> s.cells, s.n_frontier, s.n_interior
+    (((0, 1), (1, 0), (1, 1), (0, 2), (1, 2)), 3, 2)
+    >>> s.A.tolist(), s.b.tolist(), s.clues
+    ([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], [1, 1], ((0, 0), None))
     """
 
     def __init__(self, position: Observation | None, *, use_total: bool, shape: tuple[int, int],

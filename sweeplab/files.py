@@ -337,12 +337,33 @@ def _dump(document: dict[str, Any], path: str | os.PathLike, **kwargs: Any) -> N
 
 
 def save_position(obs: Observation, path: str | Path, **extra: Any) -> None:
-    """Write a position as JSON."""
+    """Write a position as JSON (a ``sweeplab.position`` document; :func:`load_position` reads it).
+
+    Parameters
+    ----------
+    obs : Observation
+    path : str or path-like
+        Written whole or not at all (a run stopped mid-write leaves no cut-off file).
+    **extra
+        More keys for the document, JSON values (``source="report 002 §3"``, a note...).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from sweeplab import Observation, load_position, save_position
+    >>> obs = Observation.from_text("1?\\n??", mines=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "corner.json"
+    >>> save_position(obs, path, source="a 1 in the corner")
+    >>> load_position(path) == obs
+    True
+    """
     _dump(position_to_dict(obs, **extra), path, indent=1)
 
 
 def load_position(path: str | Path) -> Observation:
     """Read a position written by :func:`save_position` (a UTF-8 byte-order mark is accepted).
+
+    The example of :func:`save_position` reads one back.
 
     Raises
     ------
@@ -366,12 +387,29 @@ def load_position(path: str | Path) -> Observation:
 
 
 def save_game(game: Game, path: str | Path) -> None:
-    """Write a game (layout, rules, moves) as JSON."""
+    """Write a game (layout, rules, moves) as JSON (a ``sweeplab.game`` document; :func:`load_game` reads it).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from sweeplab import load_game, new_game, save_game
+    >>> game = new_game("beginner", seed=1)
+    >>> _ = game.reveal(0, 0)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+    >>> save_game(game, path)
+    >>> again = load_game(path)  # the moves replayed on the saved layout
+    >>> again.moves == game.moves and again.observation == game.observation
+    True
+    """
     _dump(game_to_dict(game), path)
 
 
 def load_game(path: str | Path, *, replay: bool = True) -> Game:
     """Read a game written by :func:`save_game`, replaying its moves.
+
+    With ``replay=False`` the game starts on the saved layout with no move
+    played (the moves are read and checked, not played).  The example of
+    :func:`save_game` reads one back.
 
     Raises
     ------

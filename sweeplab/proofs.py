@@ -229,6 +229,21 @@ class Proof:
     method : str
         The method whose claim this proves.
     steps : sequence of Combine, Assume, Split
+
+    Examples
+    --------
+    Under three covered cells, clues 1, 2, 1: the first and last clue less the
+    middle one fix the middle cell (one combining step, the row bound rule):
+
+    >>> from sweeplab import Observation, check_proof, deduce
+    >>> obs = Observation.from_text("???\\n121")
+    >>> proof = deduce(obs, "rref", proofs=True).proofs[(0, 1)]
+    >>> proof.value, proof.size
+    (0, ProofSize(steps=1, rows=3))
+    >>> proof.to_dict()["steps"]
+    [{'rows': [[[1, 0], 1], [[1, 1], -1], [[1, 2], 1]], 'modulus': None, 'fixes': [[[0, 1], 0]]}]
+    >>> check_proof(obs, proof.to_dict())
+    True
     """
 
     cell: Cell

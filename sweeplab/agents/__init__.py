@@ -152,7 +152,29 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
 
 
 def unregister_agent(name: str) -> None:
-    """Remove an agent added by :func:`register_agent` (built-ins stay); its class gets its own name back."""
+    """Remove an agent added by :func:`register_agent` (built-ins stay); its class gets its own name back.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not registered (the message names the agents) or is built in.
+
+    Examples
+    --------
+    >>> @dataclass(frozen=True)
+    ... class Careful(TrivialAgent):  # single-clue rules, then subset rules; else a random cell
+    ...     methods: tuple[str, ...] = ("trivial", "subset")
+    >>> _ = register_agent("careful", Careful)
+    >>> make_agent("careful").name
+    'careful'
+    >>> unregister_agent("careful")
+    >>> "careful" in AGENTS, Careful.name  # its own name again: its class's
+    (False, 'Careful')
+    >>> unregister_agent("best")
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'best' is built in and cannot be removed
+    """
     info = _REGISTRY.get(name)
     if info is None:
         raise ValueError(f"unknown agent {name!r}; choose from {sorted(_REGISTRY)}")
@@ -181,6 +203,16 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
     """An agent from its name, its entry of :data:`AGENTS` (or a copy of an agent) with options applied.
 
     Raises ``ValueError`` for an unknown name or option.
+
+    Examples
+    --------
+    >>> agent = make_agent("best", lookahead=3)
+    >>> agent.name, agent.lookahead
+    ('best', 3)
+    >>> make_agent("best", look_ahead=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'best' has no option 'look_ahead'; its options: ... (did you mean lookahead?)
     """
     if isinstance(agent, AgentInfo):
         agent = agent.name

@@ -322,6 +322,23 @@ class Agent:
         is counted by dynamic programming instead (exact: the same moves).
         Only past that programme's caps (:class:`~sweeplab.MethodRefused`)
         does the agent move on to its next method or its guess.
+
+    Examples
+    --------
+    An agent of single-clue rules, then subset rules, that guesses at random
+    (:func:`sweeplab.register_agent` makes it playable by name):
+
+    >>> from dataclasses import dataclass
+    >>> import numpy as np
+    >>> from sweeplab import Observation
+    >>> @dataclass(frozen=True)
+    ... class Timid(Agent):
+    ...     methods: tuple[str, ...] = ("trivial", "subset")
+    ...     def guess(self, obs, rng):
+    ...         return random_covered(obs.grid, rng)
+    >>> obs = Observation.from_text("1?\\n?1\\n11", mines=1)
+    >>> Timid().next_moves(obs, np.random.default_rng(0))  # doctest: +NORMALIZE_WHITESPACE
+    [Move(kind='reveal', row=0, col=1, source='trivial'), Move(kind='flag', row=1, col=0, source='trivial')]
     """
 
     first_move: FirstMove = "random"

@@ -111,6 +111,13 @@ class Deduction:
     registered : bool
         The method was called by its registered name, not given as a function
         (whose name may be a registered method's).
+
+    Examples
+    --------
+    >>> from sweeplab import deduce
+    >>> d = deduce("???\\n121", "rref")
+    >>> sorted(d.safe), sorted(d.mines), len(d), d.consistent
+    ([(0, 1)], [(0, 0), (0, 2)], 3, True)
     """
 
     safe: frozenset[Cell]
@@ -182,6 +189,15 @@ class MethodInfo:
         Reads numbers as bounds (``lo <= A x <= hi``) under ``"under"``/``"over"``
         clue noise.  A method that does not is refused such positions, and
         agents put ``enumerate`` in its place in their chains.
+
+    Examples
+    --------
+    >>> from sweeplab import METHODS
+    >>> info = METHODS["lstsq"]
+    >>> info.sound, info.complete, info.reference
+    (False, False, '000 §3.1')
+    >>> [name for name, i in METHODS.items() if i.complete and i.builtin]
+    ['milp', 'enumerate', 'brute']
     """
 
     name: str
@@ -567,7 +583,27 @@ def sound_label(sound: bool) -> str:
 
 
 def unregister_method(name: str) -> None:
-    """Remove a method added by :func:`register_method` (built-ins stay)."""
+    """Remove a method added by :func:`register_method` (built-ins stay).
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not registered (the message names the methods) or is built in.
+
+    Examples
+    --------
+    >>> import sweeplab
+    >>> def nothing(obs, *, use_total=True):
+    ...     return set(), set()
+    >>> _ = sweeplab.register_method("nothing", nothing, sound=True, complete=False)
+    >>> sweeplab.unregister_method("nothing")
+    >>> "nothing" in sweeplab.METHODS
+    False
+    >>> sweeplab.unregister_method("rref")
+    Traceback (most recent call last):
+    ...
+    ValueError: method 'rref' is built in and cannot be removed
+    """
     info = method_info(name)
     if info.builtin:
         raise ValueError(f"method {name!r} is built in and cannot be removed")
