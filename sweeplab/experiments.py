@@ -1017,7 +1017,8 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
 
 
 def _tuples(value: Any) -> Any:
-    """``value`` with every list in it a tuple (``[["beginner", "rref"]]`` -> ``(("beginner", "rref"),)``)."""
+    """``value`` with its lists, and lists in them, as tuples (``[["beginner", "rref"]]`` ->
+    ``(("beginner", "rref"),)``; a dict's values stay as they are)."""
     return tuple(map(_tuples, value)) if isinstance(value, list) else value
 
 
@@ -1032,7 +1033,8 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
     progress : bool
         Show a progress bar where the experiment loops.
     **overrides
-        Parameters replacing the preset's.
+        Parameters replacing the preset's.  A list (JSON from ``sweeplab report
+        --set``) becomes a tuple, lists in it too, as the presets give them.
 
     Returns
     -------

@@ -345,16 +345,20 @@ def save_position(obs: Observation, path: str | Path, **extra: Any) -> None:
     path : str or path-like
         Written whole or not at all (a run stopped mid-write leaves no cut-off file).
     **extra
-        More keys for the document, JSON values (``source="report 002 §3"``, a note...).
+        More keys for the document, JSON values (``source="report 002 §3"``, a note...);
+        not the position's own ``format``, ``version``, ``rows``, ``mines`` and ``noise``.
+        :func:`load_position` returns the position only (the extras stay in the file's JSON).
 
     Examples
     --------
-    >>> import pathlib, tempfile
+    >>> import tempfile
+    >>> from pathlib import Path
     >>> from sweeplab import Observation, load_position, save_position
     >>> obs = Observation.from_text("1?\\n??", mines=1)
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "corner.json"
-    >>> save_position(obs, path, source="a 1 in the corner")
-    >>> load_position(path) == obs
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     save_position(obs, Path(folder) / "corner.json", source="a 1 in the corner")
+    ...     again = load_position(Path(folder) / "corner.json")
+    >>> again == obs
     True
     """
     _dump(position_to_dict(obs, **extra), path, indent=1)
@@ -391,13 +395,14 @@ def save_game(game: Game, path: str | Path) -> None:
 
     Examples
     --------
-    >>> import pathlib, tempfile
+    >>> import tempfile
+    >>> from pathlib import Path
     >>> from sweeplab import load_game, new_game, save_game
     >>> game = new_game("beginner", seed=1)
     >>> _ = game.reveal(0, 0)
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
-    >>> save_game(game, path)
-    >>> again = load_game(path)  # the moves replayed on the saved layout
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     save_game(game, Path(folder) / "game.json")
+    ...     again = load_game(Path(folder) / "game.json")  # the moves replayed on the saved layout
     >>> again.moves == game.moves and again.observation == game.observation
     True
     """
@@ -405,18 +410,21 @@ def save_game(game: Game, path: str | Path) -> None:
 
 
 def load_game(path: str | Path, *, replay: bool = True) -> Game:
-    """Read a game written by :func:`save_game`, replaying its moves.
+    """Read a game written by :func:`save_game`, replaying its moves (with ``replay``).
 
-    With ``replay=False`` the game starts on the saved layout with no move
-    played (the moves are read and checked, not played).  The example of
-    :func:`save_game` reads one back.
+    With ``replay=False`` the game starts afresh on the saved layout: the
+    moves are checked for form only (``[kind, row, col]`` on the board) and
+    not kept, the saved ``status`` and ``mines_hit`` are not compared, and
+    the first-click rule is not applied again (the layout is the one the
+    first click of the saved game left).  The example of :func:`save_game`
+    reads one back.
 
     Raises
     ------
     OSError
         A missing or unreadable file.
     ValueError
-        A file that is not a valid ``sweeplab.game`` document or whose moves do not replay,
-        with the file name and the reason.
+        A file that is not a valid ``sweeplab.game`` document or (with ``replay``) whose moves do not
+        replay, with the file name and the reason.
     """
     return _load(path, lambda data: game_from_dict(data, replay=replay))

@@ -161,6 +161,8 @@ def unregister_agent(name: str) -> None:
 
     Examples
     --------
+    >>> from dataclasses import dataclass
+    >>> from sweeplab.agents import AGENTS, TrivialAgent, make_agent, register_agent, unregister_agent
     >>> @dataclass(frozen=True)
     ... class Careful(TrivialAgent):  # single-clue rules, then subset rules; else a random cell
     ...     methods: tuple[str, ...] = ("trivial", "subset")
@@ -206,6 +208,7 @@ def make_agent(agent: str | Agent | AgentInfo, **options: Any) -> Agent:
 
     Examples
     --------
+    >>> from sweeplab.agents import make_agent
     >>> agent = make_agent("best", lookahead=3)
     >>> agent.name, agent.lookahead
     ('best', 3)

@@ -325,20 +325,26 @@ class Agent:
 
     Examples
     --------
-    An agent of single-clue rules, then subset rules, that guesses at random
-    (:func:`sweeplab.register_agent` makes it playable by name):
+    An agent of single-clue rules, then subset rules, that guesses the first
+    covered cell in reading order (the base class guesses at random;
+    :func:`sweeplab.register_agent` makes it playable by name):
 
     >>> from dataclasses import dataclass
     >>> import numpy as np
     >>> from sweeplab import Observation
+    >>> from sweeplab.agents import Agent
+    >>> from sweeplab.positions import COVERED
     >>> @dataclass(frozen=True)
-    ... class Timid(Agent):
+    ... class FirstCovered(Agent):
     ...     methods: tuple[str, ...] = ("trivial", "subset")
     ...     def guess(self, obs, rng):
-    ...         return random_covered(obs.grid, rng)
-    >>> obs = Observation.from_text("1?\\n?1\\n11", mines=1)
-    >>> Timid().next_moves(obs, np.random.default_rng(0))  # doctest: +NORMALIZE_WHITESPACE
+    ...         r, c = np.argwhere(obs.grid == COVERED)[0]
+    ...         return int(r), int(c)
+    >>> agent, rng = FirstCovered(), np.random.default_rng(0)
+    >>> agent.next_moves(Observation.from_text("1?\\n?1\\n11", mines=1), rng)  # proved by the 1s
     [Move(kind='reveal', row=0, col=1, source='trivial'), Move(kind='flag', row=1, col=0, source='trivial')]
+    >>> agent.next_moves(Observation.from_text("1??\\n???", mines=2), rng)  # nothing proved: a guess
+    [Move(kind='reveal', row=0, col=1, source='guess')]
     """
 
     first_move: FirstMove = "random"
