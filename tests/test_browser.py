@@ -577,6 +577,18 @@ def test_expert_board_with_the_rref_panel(page, shots):
             board_box, info, legend, matrix)
         assert info["y"] - board_box["y"] < 0.75 * page.execute_script("return window.innerHeight")
         snap(page, shots / "10-expert-projector.png")
+        # narrower than the board's smallest cells (a phone, a split screen): the board scrolls in its own
+        # box, the page does not (stacked, the board's box lends its items to the row and could not scroll)
+        page.set_window_size(800, 900)
+        smallest = page.execute_script("return parseFloat(arguments[0].style.minWidth)",
+                                       control(page, "svg.sl-board"))
+        assert smallest == 30 * 16 + round(0.75 * 16)  # board.js: MIN_CELL and margin(s)
+        wait(page, lambda d: control(d, "svg.sl-board").rect["width"] == pytest.approx(smallest, abs=1))
+        sizes = page.execute_script(
+            "return [arguments[0].scrollWidth, arguments[0].clientWidth, arguments[1].scrollWidth, "
+            "arguments[1].clientWidth]", control(page, ".sl-main"), control(page, ".sl-board-scroll"))
+        assert sizes[0] <= sizes[1] + 1 and sizes[2] > sizes[3], sizes
+        snap(page, shots / "11-expert-phone.png")
     finally:
         page.set_window_size(1500, 1400)
 

@@ -309,13 +309,15 @@ function render({ model, el }) {
   const status = html("div", { class: "sl-status", role: "status", "aria-live": "polite" }, el);
   const main = html("div", { class: "sl-main" }, el);
   const boardBox = html("div", { class: "sl-board-box" }, main);
+  // the board's own scroll box: below the board's min-width it scrolls, not the page (also when stacked)
+  const boardScroll = html("div", { class: "sl-board-scroll" }, boardBox);
   // JupyterLab opens its own menu on a right click unless told not to: the right click flags
   // ...and its own shortcuts on keys the board uses (data-lm-suppress-shortcuts)
   const board = svg("svg", { class: "sl-board", role: "application", tabindex: 0,
                              "data-jp-suppress-context-menu": "", "data-lm-suppress-shortcuts": "true",
                              "aria-label": "Minesweeper board: click a cell to reveal it, right-click to flag it; "
                                + "from the keyboard, arrows move, Enter or Space reveals, F flags" },
-                    boardBox);
+                    boardScroll);
   const legend = html("div", { class: "sl-legend" }, boardBox);
   const side = html("div", { class: "sl-side" }, main);
   const info = html("div", { class: "sl-info" }, side);
