@@ -109,8 +109,8 @@ for method in ("lstsq", "lstsq-certified", "enumerate"):
 # ## How often, in real play?
 #
 # The benchmark ([notebook 6](06_method_comparison.ipynb)) counts wrong claims of every method on a labelled
-# corpus. Inside a game, the simulator counts the `lstsq` agent's wrong claims (a "certain" reveal that hits a
-# mine):
+# corpus. Inside a game, the simulator counts the `lstsq` agent's wrong claims (a "certain" reveal of a mine
+# or flag on a safe cell, played or not: a zero's flood can open a cell before the same turn's flag on it):
 
 # %%
 PRESET = preset_from_env()

@@ -132,15 +132,20 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
+
+        def check_claims(turn: int, moves: list) -> None:  # every claim, also one a zero's flood makes moot
+            for kind, r, c, source in moves:
+                if source not in ("first", "guess"):
+                    _check_claim(game, method, kind, (r, c))
+
         try:
             with no_layout_claims() as no_layout:
-                for played in referee(agent, game, np.random.default_rng(0)):
+                for played in referee(agent, game, np.random.default_rng(0),
+                                      on_moves=check_claims if sound else None):
                     if played.move.source == "first":
                         opened_first = 0 if played.hit_mine else played.opened
                         continue
                     turns = played.turn
-                    if sound:
-                        _check_claim(game, method, played.move.kind, (played.move.row, played.move.col))
                     if played.move.kind == "reveal":
                         reveals += 1
                     else:
@@ -166,6 +171,10 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
             if sound:
                 _check_no_layout(game, method, obs, use_total)
             break
+        if sound:  # every claim, also those the convention does not apply
+            for kind, cells in (("reveal", d.safe), ("flag", d.mines)):
+                for cell in sorted(cells):
+                    _check_claim(game, method, kind, cell)
         grid = obs.grid
         safe = [c for c in sorted(d.safe) if grid[c] == COVERED]
         if convention == "single":
@@ -180,11 +189,7 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
             if game.status == "playing" and game.observation.grid[cell] == COVERED:
                 game.reveal(*cell)
                 reveals += 1
-                if sound:
-                    _check_claim(game, method, "reveal", cell)
         for cell in mines:
-            if sound:
-                _check_claim(game, method, "flag", cell)
             game.flag(*cell)
             flags += 1
     return Progress(opened_first, turns, reveals, flags)

@@ -57,6 +57,7 @@ def referee(
     *,
     max_turns: int | None = None,
     on_turn: Callable[[int, Observation], None] | None = None,
+    on_moves: Callable[[int, list[Move]], None] | None = None,
 ) -> Generator[Played, None, str]:
     """Play ``agent`` on ``game``, yielding every move that changed the board.
 
@@ -72,6 +73,10 @@ def referee(
         ``4 * cells + 10``, past which the game is ``"stuck"``).
     on_turn : callable, optional
         ``on_turn(turn, observation)`` before each agent call.
+    on_moves : callable, optional
+        ``on_moves(turn, moves)`` with every move the agent returned, before
+        any is applied: the claims a move of the same turn makes moot (a cell
+        opened by a zero's flood before its flag) are claims all the same.
 
     Returns
     -------
@@ -99,6 +104,8 @@ def referee(
             on_turn(turn, obs)
         changed = False
         moves = list(agent.next_moves(obs, rng))
+        if on_moves is not None:
+            on_moves(turn, moves)
         for move in moves:
             if game.status != "playing":
                 break

@@ -43,7 +43,7 @@ from .game import (
     resolve_board,
 )
 from .methods import METHODS, method_seconds, no_layout_claims
-from .positions import FLAG, layout_fits
+from .positions import layout_fits
 from .referee import referee
 
 __all__ = ["play", "play_game", "game_seeds", "agent_generator", "concat_results", "options_text",
@@ -155,8 +155,13 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     spent (``seconds_<method>``) and the certain moves of methods registered
     after import (``certain_<method>``).
     """
+    claims: set[tuple[str, int, int]] = set()
+
+    def note_claims(turn: int, moves: list) -> None:
+        claims.update((kind, r, c) for kind, r, c, source in moves if source not in ("guess", "first"))
+
     with method_seconds() as clock, no_layout_claims() as no_layout:
-        played = list(referee(agent, game, rng))
+        played = list(referee(agent, game, rng, on_moves=note_claims))
     moves = [p.move for p in played]
     flag_moves = [m for m in moves if m[0] == "flag"]
     # the sources tallied in C; the per-move work stays in the referee
@@ -174,13 +179,12 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     flags = len(flag_moves)
     reveals = len(moves) - flags
     guesses = by_source["guess"]
-    wrong = sum(p.move.source not in ("guess", "first") for p in played if p.hit_mine)
     # the referee's verdict: an unfinished game after every turn it allows is stuck
     status = "stuck" if game.status == "playing" else game.status
     layout = game.layout
-    # a certain flag on a safe cell is a wrong claim; looked for only when some flag is on a safe cell
-    if layout is not None and flags and np.any((game.observation.grid == FLAG) & ~layout):
-        wrong += sum(not layout[r, c] for _, r, c, source in flag_moves if source not in ("guess", "first"))
+    # every certain move the agent returned, played or not, is a claim: a zero's flood may open a cell
+    # before the same turn's wrong flag on it (no layout before the first reveal: nothing claimed yet)
+    wrong = 0 if layout is None else sum(bool(layout[r, c]) != (kind == "flag") for kind, r, c in claims)
     if layout is not None and no_layout:  # "no layout fits" where the game's own layout does: one wrong claim
         wrong += sum(layout_fits(obs, layout, use_total=use_total) for _, obs, use_total in no_layout)
     seconds = dict.fromkeys(SOURCES + chain, 0.0)
@@ -276,8 +280,9 @@ def play(
         ``score`` (share of mines not stepped on), ``revealed`` (share of safe
         cells opened), moves, reveals and flags (read ``df["flags"]``: ``df.flags``
         is pandas' own attribute), guesses, certain moves by method, wrong
-        claims (a "certain" move that was wrong, or a method's "no layout fits"
-        where the game's layout fits), seconds.
+        claims (a "certain" move the agent returned that was wrong, played or
+        not: a zero's flood can open a cell before the same turn's flag on it;
+        or a method's "no layout fits" where the game's layout fits), seconds.
 
     Examples
     --------

@@ -95,7 +95,8 @@ def test_wrong_claims_are_counted():
 
     game = sweeplab.Game.from_layout([[1, 0, 0], [0, 0, 0], [0, 0, 1]])
     out = play_game(Reckless(first_move="centre"), game, rng())
-    assert out["wrong_claims"] == 1 and out["status"] == "lost"
+    # both mines were claimed safe in one turn: two wrong claims, though the game ended on the first
+    assert out["wrong_claims"] == 2 and out["status"] == "lost" and out["mines_hit"] == 1
 
 
 def test_wrong_certain_flags_are_counted_and_guessed_flags_are_not():

@@ -218,6 +218,33 @@ def test_a_first_click_rule_that_cannot_fit_is_refused_before_any_game_starts(ca
     assert len(sweeplab.play("trivial", shape=(3, 3), mines=mines, first_click="none", games=2)) == 2
 
 
+def _safe_corner_and_a_wrong_mine(obs, *, use_total=True):
+    """A method with a bug: (0, 0) safe (true on the board below) and (0, 1) a mine (false)."""
+    covered = obs.grid == sweeplab.positions.COVERED
+    return {(0, 0)} & ({(0, 0)} if covered[0, 0] else set()), ({(0, 1)} if covered[0, 1] else set())
+
+
+@pytest.mark.parametrize("sound", [True, False])
+def test_a_wrong_flag_the_same_turn_makes_moot_is_a_wrong_claim(sound):
+    """An adversarial review: on 0 0 1 * the safe (0, 0) is revealed first, its zero's flood opens (0, 1),
+    and the same turn's wrong flag on (0, 1) was skipped, so it was never counted (and the game won)."""
+    from sweeplab.noguess import solve_layout
+
+    layout = np.array([[0, 0, 0, 1]], dtype=bool)
+    sweeplab.register_method("test-moot-flag", _safe_corner_and_a_wrong_mine, sound=sound, complete=False)
+    try:
+        game = sweeplab.Game.from_layout(layout)
+        row = play_game(make_agent("chain", methods=("test-moot-flag",), first_move=(0, 2)), game,
+                        np.random.default_rng(0))
+        assert game.status == "won" and row["flags"] == 0 and row["wrong_claims"] == 1
+        if sound:  # generation, grading and reach: a sound method's wrong claim is its bug, said
+            for convention in ("all", "reveal", "single"):
+                with pytest.raises(sweeplab.errors.MethodBugError, match=r"claimed \(0, 1\) a mine"):
+                    solve_layout(layout, (0, 2), "test-moot-flag", convention=convention)
+    finally:
+        sweeplab.unregister_method("test-moot-flag")
+
+
 def test_an_opening_click_on_a_mine_is_not_a_wrong_claim():
     """The opening move is no method's claim: stepping on a mine with it is a loss, not a wrong claim."""
     layout = np.zeros((4, 4), dtype=bool)
