@@ -96,12 +96,23 @@ SWEEP_KEYS = ("points", "games", "seed")
 MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "seed", "created")
 
 
+#: Arguments of :func:`run_sweep` (and :func:`sweeplab.play`) that say how or which games run, never what
+#: a point plays: in a point, two points differing only there would play the same games.
+RUN_KEYS = ("games", "seed", "start", "workers", "scheduler", "progress", "out", "chunk_size")
+
+
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-friendly copy of a point: tuples as lists, keys sorted."""
     if not isinstance(point, Mapping):
         raise ValueError(f"a sweep point is a dict of sweeplab.play arguments, got {point!r}")
     if "agent" not in point:
         raise ValueError(f"every sweep point needs an 'agent', got {dict(point)!r}")
+    run = sorted(set(point) & set(RUN_KEYS))
+    if run:
+        raise ValueError(f"sweep point {dict(point)!r} gives {', '.join(map(repr, run))}: how the sweep "
+                         f"runs, not what a point plays (points differing only there would play the same "
+                         f"games); "
+                         f"give {run[0]}= to run_sweep, or on the command line --{run[0].replace('_', '-')}")
     try:
         return {key: json_value(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):

@@ -360,7 +360,13 @@ def test_play_takes_agent_options_after_the_name(capsys):
     assert f" {int(wins.sum())} " in inline.splitlines()[1]
     assert inline.splitlines()[1].split()[:-1] == flags.splitlines()[1].split()[:-1]  # all but games/s
     # the seed and the code, which the table alone did not say (a researcher pasting it could not rerun it)
-    assert inline.splitlines()[-1].startswith(f"seed 3, games 0..19; sweeplab {sweeplab.__version__}")
+    # ...and the rules, which the table leaves out when they are fixed (noise and mode looked the same)
+    assert inline.splitlines()[-1].startswith("beginner; first click safe; classic mode; no clue noise; "
+                                              f"seed 3, games 0..19; sweeplab {sweeplab.__version__}")
+    common[1:2] = ["intermediate", "--mode", "score", "--noise", "under:0.3"]
+    assert main(["play", "--agent", "trivial", *common]) == 0
+    said = "intermediate; first click safe; score mode; clue noise under, p = 0.3; seed 3"
+    assert said in capsys.readouterr().out
 
 
 def test_compare_gives_each_agent_its_own_first_move(capsys):

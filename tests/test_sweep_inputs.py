@@ -58,6 +58,18 @@ def test_a_point_that_plays_the_same_games_is_refused(other):
         run_sweep([best, {**best, "lookahead": 5}], games=2, workers=1, progress=False)
 
 
+@pytest.mark.parametrize("key, value", [("workers", 2), ("progress", False), ("scheduler", None), ("seed", 5),
+                                        ("games", 3), ("start", 10)])
+def test_a_point_that_says_how_the_sweep_runs_is_refused(key, value, capsys):
+    """An adversarial review: points differing only by workers (progress, scheduler) played the same games
+    and were pooled as one sample twice the size; seed, games and start failed as 'the wrong type'."""
+    with pytest.raises(ValueError, match=f"gives '{key}': how the sweep runs, not what a point plays"):
+        run_sweep([POINT, {**POINT, key: value}], games=2, workers=1, progress=False)
+    assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", "2", "--option",
+                 f"{key}={json.dumps(value)}"]) == 2
+    assert f"give {key}= to run_sweep, or on the command line --{key}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("first, other", [
     ({"agent": "best", "level": "expert", "first_click": "zero"},  # "auto" opens (3, 3) there
      {"agent": "best", "level": "expert", "first_click": "zero", "first_move": [3, 3]}),

@@ -24,6 +24,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run, agent="best")
 
 
+def rules_text(row) -> str:
+    """The board and rules a row of games was played by, which the table leaves out when they are fixed.
+
+    Examples
+    --------
+    >>> rules_text({"level": None, "height": 5, "width": 6, "mines": 7, "first_click": "zero",
+    ...             "mode": "score", "noise": "under", "noise_p": 0.3})
+    '5x6, 7 mines; first click zero; score mode; clue noise under, p = 0.3'
+    """
+    level = row["level"]
+    board = level if isinstance(level, str) else f"{row['height']}x{row['width']}, {row['mines']} mines"
+    noise = row["noise"]
+    said = f"clue noise {noise}, p = {row['noise_p']:g}" if isinstance(noise, str) else "no clue noise"
+    return f"{board}; first click {row['first_click']}; {row['mode']} mode; {said}"
+
+
 def run(args: argparse.Namespace) -> int:
     from ..stats import format_summary, summarize
     from ..sweeps import run_sweep
@@ -44,5 +60,6 @@ def run(args: argparse.Namespace) -> int:
     from ..provenance import made_by_text
 
     print(format_summary(summarize(results)))
-    print(f"seed {args.seed or 0}, games 0..{args.games - 1}; {made_by_text()}")
+    games = f"seed {args.seed or 0}, games 0..{args.games - 1}"
+    print(f"{rules_text(results.iloc[0])}; {games}; {made_by_text()}")
     return 0
