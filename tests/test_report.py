@@ -242,9 +242,16 @@ def test_a_ctrl_c_wrapped_by_compiled_code_stops_the_report(tmp_path: Path, monk
     def broken(name, **kwargs):
         raise SystemError("a real failure")
 
+    monkeypatch.undo()
+    build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+    made = [tmp_path / "tables" / f"{FAST[0]}.csv", tmp_path / "figures" / f"{FAST[0]}.png"]
+    assert all(p.exists() for p in made)
     monkeypatch.setattr("sweeplab.experiments.run", broken)
     results = build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
     assert results[0]["error"] == "SystemError: a real failure"
+    # the earlier run's table and figure are gone: they passed for this failed run's (an adversarial review)
+    assert not any(p.exists() for p in made)
+    assert "Ours: none (failed)." in (tmp_path / "index.md").read_text()
 
 
 def test_an_unknown_experiment_is_a_value_error():

@@ -344,8 +344,8 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
                      f"{res.get('seed', 0)} | {res['seconds']:.1f} |")
     for res in results:
         exp = EXPERIMENTS[res["name"]]
-        lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: "
-                  f"`figures/{res['name']}.png`.", ""]
+        ours = f"`figures/{res['name']}.png`" if res.get("figures") else "none (failed)"
+        lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: {ours}.", ""]
         if res.get("error"):
             lines.append(f"- **failed**: {res['error']}")
         lines += res.get("comparison", [])
@@ -417,6 +417,10 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             if interrupted(exc):  # a Ctrl-C that compiled code wrapped stops the report, as any Ctrl-C
                 raise KeyboardInterrupt from exc
             record["error"] = f"{type(exc).__name__}: {exc}"
+            # an earlier run's table and figures would pass for this run's: gone, as the index says
+            figures = [out / "figures" / f"{name}.{ext}" for ext in ("png", "svg")]
+            for path in (out / "tables" / f"{name}.csv", *figures):
+                path.unlink(missing_ok=True)
         record["seconds"] = time.perf_counter() - start
         results.append(record)
         _write_manifest(out, earlier, results, preset=label, seed=seed)
