@@ -29,7 +29,7 @@ from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
 from .executor import check_count, root_seed, run_tasks
-from .game import Game, as_generator
+from .game import Game, as_generator, check_rules
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair, short_repr
 from .probability import probabilities
 from .referee import referee
@@ -163,7 +163,8 @@ def _one_layout(obs: Observation, p: np.ndarray, rng: np.random.Generator) -> np
 
 def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Agent = "best",
                    samples: int = 100, seed: int = 0, mines: int | None = None, confidence: float = 0.95,
-                   workers: int | None = 1, progress: bool = False) -> pd.DataFrame:
+                   first_click: str = "none", workers: int | None = 1, progress: bool = False
+                   ) -> pd.DataFrame:
     """How often each move wins from a position, played out on sampled layouts.
 
     Each of ``samples`` layouts (drawn as :func:`sample_layouts` draws, layout
@@ -190,6 +191,11 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
         The total, for a position given without one (text, codes).
     confidence : float, default 0.95
         Of the Wilson interval of each win rate.
+    first_click : {"none", "safe", "zero"}, default "none"
+        The rule the position's game was played under.  Past the first click
+        it changes no layout, only how ``agent`` sets itself up for the game
+        (:meth:`~sweeplab.agents.Agent.for_rules`: ``best`` credits coin flips
+        under a zero start on expert-dense boards).
     workers : int, optional
         Local processes (``None``: every core); the result is the same for any number.
     progress : bool, default False
@@ -229,7 +235,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     if len(set(moves)) < len(moves):
         raise ValueError(f"every move once: {moves} repeats a cell")
     player = make_agent(agent)  # a name or an agent; anything else is refused naming the choices
-    player = player.for_rules(first_click="none", shape=obs.shape)
+    check_rules(first_click, "classic")
+    player = player.for_rules(first_click=first_click, shape=obs.shape, mines=obs.mines)
     tasks = [{"obs": obs, "p": p, "moves": moves, "agent": player, "seed": seed, "first": first,
               "last": min(n, first + _CHUNK)} for first in range(0, n, _CHUNK)]
     wins = np.zeros(len(moves), dtype=np.int64)

@@ -304,3 +304,27 @@ def test_given_cells_draw_uniformly_from_the_layouts_that_have_them():
 def test_given_cells_are_checked(given, match):
     with pytest.raises(ValueError, match=match):
         sample_layouts(Observation.from_text("???\n121", mines=2), count=1, given=given)
+
+
+def test_the_finishing_agent_is_set_up_for_the_games_rules(monkeypatch):
+    """An adversarial review: best finished every game as if the first click were unprotected and the total
+    unknown, so without the coin-flip credit it plays on an expert zero start."""
+    import sweeplab.rollouts as rollouts
+
+    seen = []
+    real = rollouts.run_tasks
+
+    def recording(function, tasks, **kwargs):
+        seen.extend(task["agent"] for task in tasks)
+        return real(function, tasks, **kwargs)
+
+    monkeypatch.setattr(rollouts, "run_tasks", recording)
+    grid = np.full((16, 30), COVERED, dtype=np.int8)
+    grid[0, 0] = 1  # a 1 in the corner of an expert board
+    position = Observation(grid, mines=99)
+    for first_click, credit in (("zero", 0.9), ("safe", 0.0), ("none", 0.0)):
+        seen.clear()
+        rollouts.move_win_rates(position, [(0, 1)], samples=1, first_click=first_click)
+        assert {agent.coin_flip_credit for agent in seen} == {credit}
+    with pytest.raises(ValueError, match="first_click must be one of none, safe, zero, got 'zeros'"):
+        rollouts.move_win_rates(position, [(0, 1)], samples=1, first_click="zeros")
