@@ -185,7 +185,8 @@ game = new_game("expert", first_click="safe", seed=1)
 game.reveal(0, 0)
 print(game.observation.to_text().splitlines()[0])
 layouts = {"smoke": 10, "quick": 200, "full": 1000}[PRESET]
-move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], samples=layouts, seed=7)
+move_win_rates(game.observation, [(0, 2), (2, 0), (2, 2), (0, 29), (15, 29)], samples=layouts, seed=7,
+               first_click="safe")
 
 # %% [markdown]
 # ## What was tried
