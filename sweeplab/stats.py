@@ -286,6 +286,8 @@ def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
     table = summary.copy()
     if "level" in table:  # a board given by its shape has no level: its height and width say it
         table["level"] = table["level"].astype(object).fillna("-")
+    if "noise" in table:  # exact clues: no noise kind
+        table["noise"] = table["noise"].astype(object).fillna("none")
     label = f"{round(confidence * 100)}% CI"
     table["win %"] = (100 * table["win_rate"]).map("{:.2f}".format)
     bounds = zip(table["win_low"], table["win_high"], strict=True)

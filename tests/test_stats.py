@@ -163,6 +163,11 @@ def test_a_summary_by_noise_shows_its_probability():
     table = summarize(pd.concat(rows, ignore_index=True))
     assert "noise_p" in table.columns and table["games"].tolist() == [4, 4, 4]
     assert sorted(table["noise_p"].tolist()) == [0.0, 0.1, 0.1]
+    from sweeplab.stats import format_summary
+
+    text = format_summary(table)  # exact clues read "none", not NaN
+    kinds = [line.split()[3] for line in text.splitlines()[1:]]
+    assert "NaN" not in text and kinds == ["lost", "under", "none"]
 
 
 def test_a_summary_of_a_board_given_by_its_shape_names_the_board():
