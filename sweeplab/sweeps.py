@@ -111,8 +111,8 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     if run:
         raise ValueError(f"sweep point {dict(point)!r} gives {', '.join(map(repr, run))}: how the sweep "
                          f"runs, not what a point plays (points differing only there would play the same "
-                         f"games); "
-                         f"give {run[0]}= to run_sweep, or on the command line --{run[0].replace('_', '-')}")
+                         f"games); give {run[0]}= to run_sweep, or on the command line "
+                         f"--{run[0].replace('_', '-')}")
     try:
         return {key: json_value(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):
