@@ -282,9 +282,9 @@ def load_config(path: str) -> dict[str, Any]:
     grid = config.get("grid")
     if not isinstance(grid, dict):
         raise ValueError(f"config {path}: a sweep config needs a [grid] table of parameters")
-    # the config's own top-level keys, and the run's command-line flags
-    run_keys = set(CONFIG_KEYS) - {"grid"} | {"workers", "scheduler", "progress", "start"}
-    run_level = sorted(set(grid) & run_keys)
+    from ..sweeps import RUN_KEYS  # the config's own top-level keys, and the run's command-line flags
+
+    run_level = sorted(set(grid) & set(RUN_KEYS))
     if run_level:
         raise ValueError(f"config {path}: [grid] holds {', '.join(map(repr, run_level))}, which belong to "
                          f"the whole run: put them at the top level (games, seed, out, chunk_size) or give "
