@@ -67,7 +67,8 @@ def test_a_point_that_says_how_the_sweep_runs_is_refused(key, value, capsys):
         run_sweep([POINT, {**POINT, key: value}], games=2, workers=1, progress=False)
     assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", "2", "--option",
                  f"{key}={json.dumps(value)}"]) == 2
-    assert f"give {key}= to run_sweep, or on the command line --{key}" in capsys.readouterr().err
+    flag = {"progress": "--no-progress", "start": "--seed"}.get(key, f"--{key}")
+    assert f"{key} is not an agent option but how the games run: give {flag}" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("first, other", [
