@@ -247,6 +247,7 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
     """
     from matplotlib.patches import Rectangle
 
+    from .methods import RESERVED_SOURCES
     from .plotting import plot_position
     from .positions import Observation
 
@@ -269,7 +270,7 @@ def game_steps_figure(df: pd.DataFrame, *, columns: int = 6, max_panels: int = 1
         obs = Observation.from_text(row.position)
         plot_position(obs, ax=ax)
         if row.kind != "start":  # the move's cell outlined, not covered: proved green, guessed orange
-            colour = "#d95f02" if row.source in ("guess", "first") else "#1b9e3a"
+            colour = "#d95f02" if row.source in RESERVED_SOURCES else "#1b9e3a"
             ax.add_patch(Rectangle((row.col - 0.5, row.row - 0.5), 1, 1, fill=False, edgecolor=colour,
                                    linewidth=1.8, zorder=5))
         what = "start" if row.kind == "start" else f"{row.kind} ({row.row},{row.col})\n{row.source}"

@@ -126,7 +126,7 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     if not isinstance(use_total, bool | np.bool_):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
-    from .methods import METHODS, deduce, no_layout_claims, untimed
+    from .methods import METHODS, RESERVED_SOURCES, deduce, no_layout_claims, untimed
 
     sound = method in METHODS and METHODS[method].sound
     opened_first = turns = reveals = flags = 0
@@ -135,7 +135,7 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
 
         def check_claims(turn: int, moves: list) -> None:  # every claim, also one a zero's flood makes moot
             for kind, r, c, source in moves:
-                if source not in ("first", "guess"):
+                if source not in RESERVED_SOURCES:
                     _check_claim(game, method, kind, (r, c))
 
         try:

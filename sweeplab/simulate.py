@@ -42,7 +42,7 @@ from .game import (
     new_game,
     resolve_board,
 )
-from .methods import METHODS, method_seconds, no_layout_claims
+from .methods import METHODS, RESERVED_SOURCES, method_seconds, no_layout_claims
 from .positions import layout_fits
 from .referee import referee
 
@@ -158,7 +158,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     claims: set[tuple[str, int, int]] = set()
 
     def note_claims(turn: int, moves: list) -> None:
-        claims.update((kind, r, c) for kind, r, c, source in moves if source not in ("guess", "first"))
+        claims.update((kind, r, c) for kind, r, c, source in moves if source not in RESERVED_SOURCES)
 
     with method_seconds() as clock, no_layout_claims() as no_layout:
         played = list(referee(agent, game, rng, on_moves=note_claims))
@@ -173,7 +173,7 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     counts = dict.fromkeys(SOURCES + chain, 0)
     for tally in (by_source, flag_sources):
         for source, n in tally.items():
-            if n and source not in ("guess", "first"):
+            if n and source not in RESERVED_SOURCES:
                 key = source.replace("-", "_")
                 counts[key] = counts.get(key, 0) + n
     flags = len(flag_moves)
