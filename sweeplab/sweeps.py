@@ -101,6 +101,19 @@ MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "seed", 
 RUN_KEYS = ("games", "seed", "start", "workers", "scheduler", "progress", "out", "chunk_size")
 
 
+def run_key_flag(key: str) -> str:
+    """How the command line gives run key ``key`` (:data:`RUN_KEYS`).
+
+    Examples
+    --------
+    >>> run_key_flag("chunk_size"), run_key_flag("progress")
+    ('--chunk-size', '--no-progress')
+    """
+    return {"progress": "--no-progress",
+            "start": "--seed for other games (sweeplab.play(start=...) plays later games of a seed)",
+            }.get(key, f"--{key.replace('_', '-')}")
+
+
 def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
     """A JSON-friendly copy of a point: tuples as lists, keys sorted."""
     if not isinstance(point, Mapping):
@@ -112,7 +125,7 @@ def _normalise(point: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"sweep point {dict(point)!r} gives {', '.join(map(repr, run))}: how the sweep "
                          f"runs, not what a point plays (points differing only there would play the same "
                          f"games); give {run[0]}= to run_sweep, or on the command line "
-                         f"--{run[0].replace('_', '-')}")
+                         f"{run_key_flag(run[0])}")
     try:
         return {key: json_value(point[key]) for key in sorted(point)}
     except (TypeError, ValueError):

@@ -42,18 +42,15 @@ def rules_text(row) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..stats import format_summary, summarize
-    from ..sweeps import RUN_KEYS, run_sweep
+    from ..sweeps import RUN_KEYS, run_key_flag, run_sweep
 
     point = grid_from_args(args, lists=False)
     name, options = parse_agent(point["agent"])  # "best lookahead=10", as sweeplab compare takes it
     run_level = sorted((set(options) | set(point)) & set(RUN_KEYS))
     if run_level:  # how the games run, given as an agent option (--option workers=2)
         key = run_level[0]
-        flag = {"progress": "--no-progress",
-                "start": "--seed for other games (sweeplab.play(start=...) plays later games of a seed)",
-                }.get(key, f"--{key.replace('_', '-')}")
-        raise ValueError(f"{key} is not an agent option but how the games run: give {flag} (the agent's "
-                         f"options: sweeplab agents {name})")
+        raise ValueError(f"{key} is not an agent option but how the games run: give {run_key_flag(key)} (the "
+                         f"agent's options: sweeplab agents {name})")
     twice = sorted(options.keys() & point.keys())
     if twice:
         flags = sorted({f"--{k.replace('_', '-')}" if k in GRID_FLAGS else "--option" for k in twice})
