@@ -776,12 +776,16 @@ FIGURES: dict[str, Callable[[pd.DataFrame], object]] = {
 }
 
 
+#: The files :func:`save_figure` writes for one figure: ``<stem>.png`` and ``<stem>.svg``.
+FIGURE_FORMATS = ("png", "svg")
+
+
 def save_figure(fig, path_stem) -> list[str]:
-    """Write ``<stem>.png`` and ``<stem>.svg``; returns the paths written."""
+    """Write ``<stem>.png`` and ``<stem>.svg`` (:data:`FIGURE_FORMATS`); returns the paths written."""
     import matplotlib.pyplot as plt
 
     paths = []
-    for ext in ("png", "svg"):
+    for ext in FIGURE_FORMATS:
         path = f"{path_stem}.{ext}"
         fig.savefig(path, dpi=130, bbox_inches="tight")
         paths.append(path)

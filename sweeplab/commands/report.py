@@ -373,7 +373,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     matplotlib.use("Agg")
     from ..experiments import EXPERIMENTS, check_overrides
     from ..experiments import run as run_experiment
-    from ..figures import FIGURES, save_figure
+    from ..figures import FIGURE_FORMATS, FIGURES, save_figure
 
     names = list(only) if only else list(EXPERIMENTS)
     unknown = [n for n in names if n not in EXPERIMENTS]
@@ -418,7 +418,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
                 raise KeyboardInterrupt from exc
             record["error"] = f"{type(exc).__name__}: {exc}"
             # an earlier run's table and figures would pass for this run's: gone, as the index says
-            figures = [out / "figures" / f"{name}.{ext}" for ext in ("png", "svg")]
+            figures = [out / "figures" / f"{name}.{ext}" for ext in FIGURE_FORMATS]
             for path in (out / "tables" / f"{name}.csv", *figures):
                 path.unlink(missing_ok=True)
         record["seconds"] = time.perf_counter() - start
