@@ -69,6 +69,10 @@ def test_a_point_that_says_how_the_sweep_runs_is_refused(key, value, capsys):
                  f"{key}={json.dumps(value)}"]) == 2
     flag = {"progress": "--no-progress", "start": "--seed"}.get(key, f"--{key}")
     assert f"{key} is not an agent option but how the games run: give {flag}" in capsys.readouterr().err
+    # compare says the same of an option in an agent's text (it said "sweep point ... gives")
+    assert main(["compare", f"trivial {key}={json.dumps(value)}", "subset", "--level", "beginner",
+                 "--games", "2"]) == 2
+    assert f"{key} is not an agent option but how the games run: give {flag}" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("first, other", [

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 
 from . import add_plugin_argument, plain_text
-from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent
+from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent, refuse_run_keys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
     specs = (args.first, args.second)
     agents = [parse_agent(text) for text in specs]
+    for name, options in agents:
+        refuse_run_keys(options, name)
     if agents[0] == agents[1]:
         raise ValueError(f"both agents are {args.first!r}: compare two different agents or option sets")
     board = grid_from_args(args, lists=False)

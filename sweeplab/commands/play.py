@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 
 from . import add_plugin_argument, plain_text
-from .sweep import GRID_FLAGS, add_board_arguments, add_run_arguments, grid_from_args, parse_agent
+from .sweep import (
+    GRID_FLAGS,
+    add_board_arguments,
+    add_run_arguments,
+    grid_from_args,
+    parse_agent,
+    refuse_run_keys,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,15 +49,11 @@ def rules_text(row) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..stats import format_summary, summarize
-    from ..sweeps import RUN_KEYS, run_key_flag, run_sweep
+    from ..sweeps import run_sweep
 
     point = grid_from_args(args, lists=False)
     name, options = parse_agent(point["agent"])  # "best lookahead=10", as sweeplab compare takes it
-    run_level = sorted((set(options) | set(point)) & set(RUN_KEYS))
-    if run_level:  # how the games run, given as an agent option (--option workers=2)
-        key = run_level[0]
-        raise ValueError(f"{key} is not an agent option but how the games run: give {run_key_flag(key)} (the "
-                         f"agent's options: sweeplab agents {name})")
+    refuse_run_keys(set(options) | set(point), name)  # --option workers=2 too
     twice = sorted(options.keys() & point.keys())
     if twice:
         flags = sorted({f"--{k.replace('_', '-')}" if k in GRID_FLAGS else "--option" for k in twice})

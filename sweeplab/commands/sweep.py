@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,26 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     if len(parsed) != len(options):
         raise ValueError(f"agent {text!r}: an option is given twice")
     return name, parsed
+
+
+def refuse_run_keys(options: Iterable[str], agent: str) -> None:
+    """Refuse agent options that say how the games run (``workers=2``): they belong to flags.
+
+    Examples
+    --------
+    >>> refuse_run_keys(["lookahead"], "best")
+    >>> refuse_run_keys(["workers"], "best")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: workers is not an agent option but how the games run: give --workers (...)
+    """
+    from ..sweeps import RUN_KEYS, run_key_flag
+
+    run_level = sorted(set(options) & set(RUN_KEYS))
+    if run_level:
+        key = run_level[0]
+        raise ValueError(f"{key} is not an agent option but how the games run: give {run_key_flag(key)} (the "
+                         f"agent's options: sweeplab agents {agent})")
 
 
 def _parse_int(text: str) -> int:
