@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import logging
 import os
@@ -42,7 +43,7 @@ from .provenance import check_same_code, code_fingerprint, environment, made_by,
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
-           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "json_value"]
+           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "json_value", "rows_digest"]
 
 log = logging.getLogger(__name__)
 
@@ -375,7 +376,8 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         The manifest: ``run``'s keys, ``chunk_size``, ``version``, ``git_commit``, ``git_dirty``,
         ``code`` and ``methods`` (fingerprints), ``environment`` (the versions that can change
         games, :func:`~sweeplab.provenance.environment`), ``chunk_fingerprints`` (every chunk
-        of this run carries them: see :func:`legacy_chunks`) and ``created``.
+        of this run carries them: see :func:`legacy_chunks`), ``chunk_digests`` (every chunk of
+        this run carries a digest of its rows: see :func:`chunk_identity`) and ``created``.
 
     Raises
     ------
@@ -401,7 +403,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
     check_plan(len(mine["points"]), mine["games"], chunk_size)  # before a manifest names the run
     manifest = {**mine, "chunk_size": chunk_size, **made_by(), "environment": environment(),
                 "methods": method_fingerprints(mine["points"]), "chunk_fingerprints": True,
-                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                "chunk_digests": True, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2), encoding="utf-8"))
     return manifest
 
@@ -418,6 +420,9 @@ def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest:
     carried them is read on the manifest's word alone, and only under a manifest written before
     then (:func:`legacy_chunks`).
 
+    Under a manifest with ``chunk_digests`` the identity says ``rows_digest``: the chunk carries a
+    digest of its rows (:func:`rows_digest`), so rows edited after the run wrote them are refused.
+
     Examples
     --------
     >>> identity = chunk_identity(Chunk(1, 20, 10), {"agent": "trivial"}, 7, {"code": "ab12", "methods": {}})
@@ -425,8 +430,24 @@ def chunk_identity(chunk: Chunk, params: Mapping[str, Any], seed: int, manifest:
     ({'agent': 'trivial'}, 20, 'ab12')
     """
     versions = {"environment": manifest["environment"]} if "environment" in manifest else {}
+    digest = {"rows_digest": True} if manifest.get("chunk_digests") else {}
     return {**extra, "point": chunk.point, "params": params, "start": chunk.start, "games": chunk.games,
-            "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods"), **versions}
+            "seed": seed, "code": manifest.get("code"), "methods": manifest.get("methods"), **versions,
+            **digest}
+
+
+def rows_digest(df: pd.DataFrame) -> str:
+    """A SHA-256 digest of a chunk's rows: its column names and every value (pandas' value hashes).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"game": [0, 1], "won": [True, False]})
+    >>> rows_digest(a) == rows_digest(a.copy()), rows_digest(a) == rows_digest(a.assign(won=[True, True]))
+    (True, False)
+    """
+    digest = hashlib.sha256(json.dumps([str(c) for c in df.columns]).encode())
+    digest.update(pd.util.hash_pandas_object(df, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
 
 
 def legacy_chunks(manifest: Mapping[str, Any]) -> bool:
@@ -444,6 +465,11 @@ def legacy_chunks(manifest: Mapping[str, Any]) -> bool:
     return not manifest.get("chunk_fingerprints", False)
 
 
+def _digest_key(fmt: RunFormat) -> bytes:
+    """The Parquet metadata key of a chunk's :func:`rows_digest`, beside its identity's."""
+    return fmt.chunk_key + b".rows"
+
+
 def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, identity: Mapping[str, Any]
                 ) -> None:
     """Write a chunk's rows atomically, with ``identity`` under ``fmt.chunk_key`` in the Parquet metadata.
@@ -457,8 +483,10 @@ def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, ident
 
     code_fingerprint()  # checked at every chunk, not only when the run starts
     table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           fmt.chunk_key: json.dumps(identity).encode()})
+    stored = {fmt.chunk_key: json.dumps(identity).encode()}
+    if identity.get("rows_digest"):  # of the rows as read back, which is what read_chunk compares
+        stored[_digest_key(fmt)] = rows_digest(table.to_pandas()).encode()
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **stored})
     # page checksums: a flipped bit in the rows is an unreadable chunk (recomputed), not other results
     atomic_write(out / CHUNKS / chunk.filename,
                  lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
@@ -470,7 +498,8 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
 
     The stored identity must be ``identity`` (without its fingerprints when the chunk has none and
     ``legacy``, :func:`legacy_chunks`); every row must be of its point, its seed and one of its
-    games; then ``fmt.check_rows`` checks the rows.
+    games; then ``fmt.check_rows`` checks the rows; and their digest must be the one written with
+    them when either identity says ``rows_digest``.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -489,8 +518,11 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
     if legacy and isinstance(theirs, dict) and not {"code", "methods"} & theirs.keys():
         # written before chunks carried fingerprints: the manifest's check of the code stands for them
         identity = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
+    if isinstance(theirs, dict) and theirs.get("rows_digest") is True:  # checked under any manifest
+        identity = {**identity, "rows_digest": True}
     if not isinstance(theirs, dict) or theirs != identity:
-        differ = sorted(k for k in identity if not isinstance(theirs, dict) or theirs.get(k) != identity[k])
+        keys = identity.keys() | (theirs.keys() if isinstance(theirs, dict) else set())
+        differ = sorted(k for k in keys if not isinstance(theirs, dict) or theirs.get(k) != identity.get(k))
         raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} "
                          f"{'differs' if len(differ) == 1 else 'differ'})")
     try:
@@ -504,6 +536,10 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
         raise ValueError("its rows are not the games its identity names")
     if fmt.check_rows is not None:
         fmt.check_rows(df, identity)
+    if identity.get("rows_digest"):
+        written = (table.schema.metadata or {}).get(_digest_key(fmt), b"").decode(errors="replace")
+        if written != rows_digest(df):
+            raise ValueError("its rows are not those the run wrote (their digest differs: edited since?)")
     return df
 
 

@@ -30,20 +30,24 @@ def test_the_format_is_unchanged_and_a_finished_run_resumes_without_replaying(tm
     run(kind, tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert list(manifest) == [*extra, "points", "games", "seed", "chunk_size", "version", "git_commit",
-                              "git_dirty", "code", "environment", "methods", "chunk_fingerprints", "created"]
+                              "git_dirty", "code", "environment", "methods", "chunk_fingerprints",
+                              "chunk_digests", "created"]
     chunk = tmp_path / "chunks" / "p0000-g000000002.parquet"
     identity = json.loads(pq.read_schema(chunk).metadata[key])
     assert identity == {**extra, "point": 0, "params": params, "start": 2, "games": 2, "seed": 3,
-                        "code": manifest["code"], "methods": {}, "environment": manifest["environment"]}
+                        "code": manifest["code"], "methods": {}, "environment": manifest["environment"],
+                        "rows_digest": True}
     assert list(identity) == [*extra, "point", "params", "start", "games", "seed", "code", "methods",
-                              "environment"]
+                              "environment", "rows_digest"]
+    assert len(pq.read_schema(chunk).metadata[key + b".rows"]) == 64  # SHA-256, hex
     # a chunk written before chunks carried the code's fingerprints still resumes under a manifest
     # written before then too (on its word)
     table = pq.read_table(chunk)
-    legacy = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
+    legacy = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment", "rows_digest")}
     pq.write_table(table.replace_schema_metadata({**table.schema.metadata, key: json.dumps(legacy).encode()}),
                    chunk)
-    del manifest["chunk_fingerprints"], manifest["git_dirty"]  # git_dirty is recorded since 2026-11-28
+    # git_dirty is recorded since 2026-11-28, chunk digests since 2026-11-29
+    del manifest["chunk_fingerprints"], manifest["git_dirty"], manifest["chunk_digests"]
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
     with caplog.at_level(logging.WARNING):
@@ -157,6 +161,54 @@ def test_a_chunk_with_a_flipped_bit_in_its_rows_is_refused_never_read_otherwise(
         except ValueError:
             continue
         assert rows.equals(expected), offset
+
+
+@pytest.mark.parametrize("kind", ["sweep", "reach"])
+def test_rows_edited_with_the_identity_kept_are_recomputed_or_refused(tmp_path, caplog, kind):
+    """Values changed in place (the identity and page checksums rewritten as they were, as a script that
+    edits a chunk with pyarrow keeps them) were read as the run's games: the digest of the rows tells."""
+    from sweeplab.sweeps import load_results
+
+    expected = run(kind, tmp_path)
+    chunk = tmp_path / "chunks" / "p0000-g000000000.parquet"
+    original = pq.read_table(chunk)
+    flipped = pa.array([not won for won in original.column("won").to_pylist()])
+    edited = original.set_column(original.schema.get_field_index("won"), "won", flipped)
+    pq.write_table(edited.replace_schema_metadata(original.schema.metadata), chunk, write_page_checksum=True)
+    if kind == "sweep":
+        with pytest.raises(ValueError, match="not those the run wrote"):
+            load_results(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        resumed = run(kind, tmp_path)
+    assert any(str(chunk) in r.getMessage() and "digest differs" in r.getMessage() for r in caplog.records)
+    timing = [c for c in expected.columns if c.startswith("seconds")]
+    assert resumed.drop(columns=timing).equals(expected.drop(columns=timing))
+    # the digest taken away with the edit: the identity still says there was one
+    pq.write_table(edited.replace_schema_metadata({k: v for k, v in original.schema.metadata.items()
+                                                   if not k.endswith(b".rows")}), chunk)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        run(kind, tmp_path)
+    assert any(str(chunk) in r.getMessage() and "digest differs" in r.getMessage() for r in caplog.records)
+
+
+def test_chunks_without_digests_resume_under_a_manifest_from_before_digests(tmp_path, caplog):
+    run("sweep", tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    del manifest["chunk_digests"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    for chunk in (tmp_path / "chunks").glob("*.parquet"):
+        table = pq.read_table(chunk)
+        metadata = {k: v for k, v in table.schema.metadata.items() if not k.endswith(b".rows")}
+        identity = json.loads(metadata[b"sweeplab.chunk"])
+        del identity["rows_digest"]
+        metadata[b"sweeplab.chunk"] = json.dumps(identity).encode()
+        pq.write_table(table.replace_schema_metadata(metadata), chunk)
+    files = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").glob("*.parquet")}
+    with caplog.at_level(logging.WARNING):
+        assert len(run("sweep", tmp_path)) == 4
+    assert not caplog.records
+    assert {p: p.stat().st_mtime_ns for p in files} == files
 
 
 def test_a_chunk_with_corrupt_pandas_metadata_is_recomputed(tmp_path, caplog):

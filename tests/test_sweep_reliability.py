@@ -155,7 +155,7 @@ def test_chunk_metadata_names_point_games_seed_and_code(finished):
     meta = pq.read_schema(out / "chunks" / "p0001-g000000004.parquet").metadata[b"sweeplab.chunk"]
     assert json.loads(meta) == {"point": 1, "params": points[1], "start": 4, "games": 2, "seed": 3,
                                 "code": manifest["code"], "methods": manifest["methods"],
-                                "environment": manifest["environment"]}
+                                "environment": manifest["environment"], "rows_digest": True}
 
 
 def damage_swap(chunks, other):
