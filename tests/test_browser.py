@@ -589,6 +589,14 @@ def test_expert_board_with_the_rref_panel(page, shots):
             "arguments[1].clientWidth]", control(page, ".sl-main"), control(page, ".sl-board-scroll"))
         assert sizes[0] <= sizes[1] + 1 and sizes[2] > sizes[3], sizes
         snap(page, shots / "11-expert-phone.png")
+        # the narrowest legend (a split screen's notebook): each item wraps its parts inside it (the
+        # probability scale and the proof's keys ran past its edge, as one unbreakable row)
+        overflow = page.execute_script(
+            "const legend = arguments[0]; legend.style.width = '140px';"
+            "const right = legend.getBoundingClientRect().right;"
+            "return [...legend.children].map(c => c.getBoundingClientRect().right - right)",
+            control(page, ".sl-legend"))
+        assert max(overflow) <= 1, overflow
     finally:
         page.set_window_size(1500, 1400)
 
