@@ -671,14 +671,22 @@ class _Narrator:
                 rule.append("every cell with a positive coefficient is 1")
             if has_neg:
                 rule.append("every cell with a negative coefficient is 0")
+        low = end == lo and lo != hi  # the rule's values: positive coefficients 0 at the low end, else 1
+        given = {c: int((a > 0) != low) for c, a in g.items()}
+        unjustified = [(c, v) for c, v in step.fixes if given.get(c) != v]
         said = [f"so {rule[0]}", *(f"and {r}" for r in rule[1:])] if rule else ["so nothing is left to fix"]
-        said[-1] += ":" if fixes else "."
+        said[-1] += ":" if fixes and not unjustified else "."
         lines.extend(f"{indent}  {line}" for line in said)
+        if unjustified:  # narrate what the rule gives, never the proof's wrong fix as its conclusion
+            if given:
+                lines.append(f"{indent}  That makes {_cells_text(sorted(given.items()))},")
+            claimed = _cells_text(unjustified)
+            lines.append(f"{indent}  not {claimed} as this step says: it does not justify that.")
+            return False
         if fixes:
             lines.append(f"{indent}  {fixes}.")
-        low = end == lo and lo != hi  # the rule's values: positive coefficients 0 at the low end, else 1
         named = {c for c, _ in step.fixes}
-        also = sorted((c, int((a > 0) != low)) for c, a in g.items() if c not in named)
+        also = sorted((c, v) for c, v in given.items() if c not in named)
         if also and step.fixes:
             lines.append(f"{indent}  (The rule also makes {_cells_text(also)}; not needed here.)")
         for c, v in step.fixes:

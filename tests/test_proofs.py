@@ -653,3 +653,16 @@ def test_unproved_reason_refuses_its_arguments_swapped():
     assert d.unproved_reason((0, 1), obs) == ""  # no claim
     with pytest.raises(ValueError, match=r"takes a cell \(row, col\), then .* got \(Observation, tuple\)"):
         d.unproved_reason(obs, (0, 0))
+
+
+def test_explain_never_states_a_fix_the_rule_contradicts():
+    """An independent review: a step claiming (0,1) a mine where its rule makes it safe was narrated
+    "every cell with a positive coefficient is 0: (0,1) is a mine" before the verdict."""
+    obs = Observation.from_text("???\n121")
+    rows = [((1, 0), 1), ((1, 1), -1), ((1, 2), 1)]
+    text = Proof((0, 1), 1, "x", [Combine(rows, fixes=[((0, 1), 1)])]).explain(obs)
+    assert "is 0:\n" not in text and "That makes (0,1) safe,\n  not (0,1) a mine as this step says" in text
+    assert "not a valid proof on this position" in text and not sweeplab.check_proof(
+        obs, Proof((0, 1), 1, "x", [Combine(rows, fixes=[((0, 1), 1)])]))
+    good = Proof((0, 1), 0, "x", [Combine(rows, fixes=[((0, 1), 0)])]).explain(obs)
+    assert "is 0:\n  (0,1) is safe." in good and good.endswith("So (0,1) is safe.")
