@@ -54,7 +54,6 @@ from .agents.best import free_coin_flip_cells
 from .errors import InconsistentPositionError, MethodRefused
 from .executor import check_count, root_seed
 from .game import board_arguments, new_game, resolve_board
-from .methods import RESERVED_SOURCES
 from .methods.enumerate import probabilities
 from .positions import COVERED, NOCLUE, Observation, is_real, neighbour_counts
 from .referee import referee
@@ -268,7 +267,7 @@ def play_losses(
                 # when it guessed (a guess is a turn's only move)
                 loss = classify_loss(seen[played.turn], (played.move.row, played.move.col), layout,
                                      first=played.move.source == "first",
-                                     claimed=played.move.source not in RESERVED_SOURCES, **options)
+                                     claimed=played.move.claimed, **options)
                 row.update(asdict(loss))
                 break
         row["won"] = game.status == "won" and game.mines_hit == 0

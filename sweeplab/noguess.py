@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .agents import Agent
+from .agents import Agent, Move
 from .errors import InconsistentPositionError, MethodBugError, MethodRefused
 from .game import Game
 from .positions import Observation, layout_fits
@@ -126,17 +126,17 @@ def play_without_guessing(game: Game, method: str, opening: tuple[int, int], *, 
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     if not isinstance(use_total, bool | np.bool_):
         raise ValueError(f"use_total must be True or False, got {use_total!r}")
-    from .methods import METHODS, RESERVED_SOURCES, deduce, no_layout_claims, untimed
+    from .methods import METHODS, deduce, no_layout_claims, untimed
 
     sound = method in METHODS and METHODS[method].sound
     opened_first = turns = reveals = flags = 0
     if convention == "all":
         agent = ReachAgent(methods=(method,), use_total=use_total, first_move=opening)
 
-        def check_claims(turn: int, moves: list) -> None:  # every claim, also one a zero's flood makes moot
-            for kind, r, c, source in moves:
-                if source not in RESERVED_SOURCES:
-                    _check_claim(game, method, kind, (r, c))
+        def check_claims(turn: int, moves: list[Move]) -> None:  # every claim, one a flood makes moot too
+            for move in moves:
+                if move.claimed:
+                    _check_claim(game, method, move.kind, (move.row, move.col))
 
         try:
             with no_layout_claims() as no_layout:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .agents import Agent, first_cell, make_agent
+from .agents import Agent, Move, first_cell, make_agent
 from .agents.base import first_move_label, option_default
 from .errors import check_flag, close_names
 from .game import (
@@ -157,8 +157,8 @@ def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, A
     """
     claims: set[tuple[str, int, int]] = set()
 
-    def note_claims(turn: int, moves: list) -> None:
-        claims.update((kind, r, c) for kind, r, c, source in moves if source not in RESERVED_SOURCES)
+    def note_claims(turn: int, moves: list[Move]) -> None:
+        claims.update((m.kind, m.row, m.col) for m in moves if m.claimed)
 
     with method_seconds() as clock, no_layout_claims() as no_layout:
         played = list(referee(agent, game, rng, on_moves=note_claims))

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InconsistentPositionError, MethodRefused, unknown_choice
 from ..game import first_click_fits
-from ..methods import METHODS, deduce, method_info, untimed
+from ..methods import METHODS, RESERVED_SOURCES, deduce, method_info, untimed
 from ..positions import COVERED, Observation, cell_pair, neighbour_counts, short_repr
 
 __all__ = ["Agent", "Move", "FirstMove", "first_cell", "first_move_label", "option_default", "random_covered",
@@ -45,6 +45,17 @@ class Move(NamedTuple):
     row: int
     col: int
     source: str
+
+    @property
+    def claimed(self) -> bool:
+        """Whether a method proved the move (neither the opening nor a guess): a claim about the cell.
+
+        Examples
+        --------
+        >>> Move("flag", 0, 1, "trivial").claimed, Move("reveal", 0, 0, "guess").claimed
+        (True, False)
+        """
+        return self.source not in RESERVED_SOURCES
 
 
 def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Generator) -> Cell:
