@@ -120,6 +120,21 @@ def default_chunk_size(games: int) -> int:
     return max(1, min(200, -(-games // 20)))
 
 
+def split_range(total: int, size: int) -> list[tuple[int, int]]:
+    """``total`` items in consecutive parts of ``size`` (the last may be smaller), as ``(start, count)``.
+
+    How every parallel run cuts its games, positions or layouts into tasks.
+
+    Examples
+    --------
+    >>> split_range(5, 2)
+    [(0, 2), (2, 2), (4, 1)]
+    >>> split_range(0, 3)
+    []
+    """
+    return [(start, min(size, total - start)) for start in range(0, total, size)]
+
+
 #: The most chunks (tasks) a run plans: they are listed in memory before the first game, and a run
 #: directory keeps a file for each.
 MAX_CHUNKS = 1_000_000

@@ -28,7 +28,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.base import Agent, frontier_mask
 from .errors import InconsistentPositionError, mines_text
-from .executor import check_count, root_seed, run_tasks
+from .executor import check_count, root_seed, run_tasks, split_range
 from .game import Game, as_generator, check_rules
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair, short_repr
 from .probability import probabilities
@@ -238,7 +238,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     check_rules(first_click, "classic")
     player = player.for_rules(first_click=first_click, shape=obs.shape, mines=obs.mines)
     tasks = [{"obs": obs, "p": p, "moves": moves, "agent": player, "seed": seed, "first": first,
-              "last": min(n, first + _CHUNK)} for first in range(0, n, _CHUNK)]
+              "last": first + count} for first, count in split_range(n, _CHUNK)]
     wins = np.zeros(len(moves), dtype=np.int64)
     bar = None
     if progress:

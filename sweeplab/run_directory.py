@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .executor import check_plan, check_positive, default_chunk_size
+from .executor import check_plan, check_positive, default_chunk_size, split_range
 from .provenance import check_same_code, code_fingerprint, environment, made_by, method_fingerprints
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
@@ -126,8 +126,8 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
     """
     check_positive("chunk_size", chunk_size)
     check_plan(n_points, games, chunk_size)
-    starts = range(0, games, chunk_size)
-    return [Chunk(p, s, min(chunk_size, games - s)) for p in range(n_points) for s in starts]
+    parts = split_range(games, chunk_size)
+    return [Chunk(p, s, n) for p in range(n_points) for s, n in parts]
 
 
 def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:

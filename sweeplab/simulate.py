@@ -303,7 +303,15 @@ def play(
         raise
     level, shape, mines, density = board_arguments(level, shape, mines, density)  # (16, 30, 99) as a level
     (h, w), n_mines = resolve_board(level, shape=shape, mines=mines, density=density)
-    from .executor import check_count, check_plan, check_positive, default_chunk_size, root_seed, run_tasks
+    from .executor import (
+        check_count,
+        check_plan,
+        check_positive,
+        default_chunk_size,
+        root_seed,
+        run_tasks,
+        split_range,
+    )
 
     games, seed, start = check_count("games", games), root_seed(seed), check_count("start", start)
     noise = check_noise(noise)
@@ -321,7 +329,7 @@ def play(
         check_plan(1, games, size, chunks_chosen=False)
         common = {"agent": agent, "level": level, "shape": shape, "mines": mines, "density": density,
                   "seed": seed, "first_click": first_click, "mode": mode, "noise": noise, **agent_options}
-        tasks = [{**common, "start": start + s, "games": min(size, games - s)} for s in range(0, games, size)]
+        tasks = [{**common, "start": start + s, "games": n} for s, n in split_range(games, size)]
         parts: list = [None] * len(tasks)
         bar = None
         if progress:

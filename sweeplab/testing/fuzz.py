@@ -199,10 +199,10 @@ def fuzz_parts(n: int, *, seed: int = 0, start: int = 0, workers: int | None = 1
     """:func:`fuzz` in parts of ``part`` positions on ``workers`` processes (same positions, result)."""
     if workers == 1:
         return fuzz(n, seed=seed, start=start, progress=progress, methods=methods)
-    from ..executor import run_tasks
+    from ..executor import run_tasks, split_range
 
-    tasks = [{"n": min(part, n - k), "seed": seed, "start": start + k, "methods": methods}
-             for k in range(0, n, part)]
+    tasks = [{"n": count, "seed": seed, "start": start + k, "methods": methods}
+             for k, count in split_range(n, part)]
     n_calls, failures = 0, []
     bar = None
     if progress:
