@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 
 import sweeplab
 from sweeplab.examples import EXAMPLES
-from sweeplab.explorer import clue_table
+from sweeplab.explorer import clue_table, rref_table
 
 # %% [markdown]
 # ## Report 002: the "classic 1-2 combination"
@@ -123,12 +123,21 @@ plt.show()
 # Report 001 stores rules `(list of hidden cells, number)`: `A+B+C = 1` and `A+C+D = 2`. That is a
 # two-row matrix; the report notes the rule `D - B = 1` it cannot derive one rule at a time. The
 # catalogue's board puts B, A, C, D in the top row (revealed cells without a number, `-`, keep the
-# equations exactly these two). The next notebook shows row reduction finding `D - B = 1`.
+# equations exactly these two). Row reduction finds that rule in one step.
 
 # %%
 kb = EXAMPLES["001-abc"]
 print(kb.description)
 clue_table(kb.observation, use_total=False)
+
+# %% [markdown]
+# The reduced rows (exact Gauss–Jordan elimination): the first reads `x0 - x3 = -1`, that is
+# `B - D = -1`, the report's `D - B = 1`. As every cell is 0 or 1, it also settles both cells: B is
+# safe and D a mine. [Notebook 2](02_rref_step_by_step.ipynb) does the elimination one pivot at a time and
+# turns such readings into the row bound rule.
+
+# %%
+rref_table(kb.observation, use_total=False)
 
 # %% [markdown]
 # ## Try it

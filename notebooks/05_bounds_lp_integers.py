@@ -217,9 +217,10 @@ plt.show()
 #    # subset-beats-rref bounded only [] lp only [(0, 2), (1, 2)]
 #    ```
 #
-# 3. `enumerate` is much faster: about 0.2 ms per position, against 9–37 ms for `milp`, on five 30×30
-#    positions (20% mines, 40% of the safe cells open; three runs on a busy 2-core machine, after a
-#    warm-up call; the times vary from run to run). Both find the same cells. Why: the frontier falls
+# 3. `enumerate` is much faster: about 0.1–0.2 ms per position, against 6–14 ms for `milp`, on five 30×30
+#    positions (20% mines, 40% of the safe cells open; three runs on an idle core, after a warm-up call;
+#    on a busy machine `milp` took up to ten times longer, as solver calls suffer most from sharing a
+#    core). Both find the same cells. Why: the frontier falls
 #    apart into 2 to 7 components (`components()`), and `enumerate`'s compiled backtracking settles each
 #    one in a fraction of a millisecond. `milp` first solves LPs in HiGHS, then one integer program for
 #    each cell still undecided; those solver calls add up to milliseconds.
@@ -231,7 +232,7 @@ plt.show()
 #        e, m = sweeplab.deduce(obs, "enumerate"), sweeplab.deduce(obs, "milp")
 #        print(f"enumerate {1000 * e.seconds:.2f} ms, milp {1000 * m.seconds:.1f} ms,",
 #              "same", e.cells == m.cells)
-#    # enumerate 0.15-0.23 ms, milp 8.7-37.1 ms (three runs), same True on all five
+#    # enumerate 0.10-0.17 ms, milp 6.0-14.3 ms (three runs, idle core), same True on all five
 #    ```
 #
 # </details>

@@ -59,11 +59,13 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   revealed cell and a column per cell of the board (its "2d array of size grid area squared"), so a
 #   step costs $O(n^3)$ in the area $n$. Our `rref` method builds only the frontier's equations,
 #   splits them into independent components and reduces each exactly; the cost follows the size of the
-#   components, not the board. Our Algorithm B's time per game grows about fourfold from 36 to 1,024
-#   cells, a 28-fold area (the first table above at the quick preset, 2.5 to 9.5 ms; the book runs the smoke
-#   preset, 36 and 100 cells only; the milliseconds depend on the machine, the ratios less so: Algorithm
-#   A, which opens less, takes a quarter to a sixth of B's time at both ends), with no wall at 300 cells:
-#   the wall is an artefact of the report's implementation, not of linear algebra.
+#   components, not the board. Our Algorithm B's time per game grows about fivefold from 36 to 1,024
+#   cells, a 28-fold area (1.2 to 6.7 ms on 400 boards a point, the quick preset's parameters with
+#   `games=400`; Algorithm A, which opens less, takes about a sixth of B's time at both ends), with no
+#   wall at 300 cells: the wall is an artefact of the report's implementation, not of linear algebra.
+#   The first table above plays the quick preset's 15 games a point (the book: the smoke preset, 36 and
+#   100 cells only), where a few long games move a point's time twofold between runs, and the
+#   milliseconds depend on the machine.
 #   [Notebook 6](06_method_comparison.ipynb) and `sweeplab bench` time single positions up to a million cells.
 # * *Fraction revealed.* We measure the share of safe cells opened before the game ends (classic
 #   rules, safe first click). Report 003 continues after a mine (it collects a bomb list). For A it
@@ -75,15 +77,17 @@ dens = scaling[scaling["sweep"] == "density"].pivot(index="density", columns="ag
 #   Between the algorithms we disagree above 400 cells: the report has "Algorithm A far outperforms this
 #   algorithm on matrices of grid area 400+" because its B stops row-reducing there, while ours reduces
 #   at every size. On 400 boards a point (the quick preset's parameters with `games=400`, both
-#   algorithms on the same boards), ours opens 0.69, 0.70 and 0.69 of the safe cells at 306, 484 and
-#   1,024 cells, A 0.65, 0.62 and 0.68 (standard errors 0.023): B ahead at 484 cells, within noise of A
-#   at 1,024, and nowhere behind. (The quick preset's 15 boards a point, in the table above, cannot
+#   algorithms on the same boards), ours opens 0.72, 0.68 and 0.72 of the safe cells at 306, 484 and
+#   1,024 cells, A 0.66, 0.64 and 0.67 (standard errors 0.022): on the same boards B opens more by 0.066,
+#   0.045 and 0.044 (paired standard errors 0.011; B opens more in 121, 118 and 139 games, A in 29, 20
+#   and 19), ahead at every size. (The quick preset's 15 boards a point, in the table above, cannot
 #   order them: standard errors near 0.12.) A different Algorithm B, not a different finding about
 #   row reduction.
 # * *Runtime against density.* The report's runtime grows with density. Ours, for B, rises to a peak
-#   near density 0.15 and then falls (the second table above at the quick preset, one timing run: 1.82,
-#   5.97 and 1.32 ms per game at density 0.05, 0.15 and 0.3); A's times, under a millisecond, move by
-#   as much between runs as between densities, so we read no trend into them. A classic game stops at
+#   near density 0.15 to 0.2 and then falls (1.0, 3.5, 3.8 and 1.3 ms per game at density 0.05, 0.15,
+#   0.2 and 0.3 on 400 boards a point; the second table above, at 15 games a point, moves twofold
+#   between runs); A's times, under a millisecond, move by as much between runs as between densities,
+#   so we read no trend into them. A classic game stops at
 #   the first mine, and on dense boards the first guesses soon hit one, while the report's algorithms
 #   play on after a mine ("the algorithm adjusts and continues") until every bomb is listed, so their
 #   work grows with the mines. Only B's rise up to the peak is comparable.

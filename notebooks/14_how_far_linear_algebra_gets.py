@@ -213,8 +213,8 @@ boards
 #   with and without the total, so the total costs it nothing there (it gains cells on 33 positions); reading
 #   only the rows with the total, it lost cells on 14. The order of the moves matters to RREF for the same
 #   reason: what one pass proves depends on the reduced basis, so on the order in which cells were
-#   learned (`sweeplab.boards` shows a board where one order of proved moves leaves `gfp` stuck with 29
-#   forced cells covered). Over whole games the effect is small: on 100 intermediate games (the cell
+#   learned (`sweeplab.boards` shows a board where one order of proved moves leaves `gfp` stuck with 32
+#   forced cells covered, 29 safe and 3 mines). Over whole games the effect is small: on 100 intermediate games (the cell
 #   above, at the quick preset) RREF wins 40 applying each answer at once, 37 opening the safe cells only
 #   or one move at a time, a difference noise explains (3 games apart; `sweeplab.stats.paired_difference`
 #   tests such pairs).
