@@ -43,7 +43,8 @@ from .provenance import check_same_code, code_fingerprint, environment, made_by,
 
 __all__ = ["MANIFEST", "LOCK", "CHUNKS", "Chunk", "RunFormat", "plan_chunks", "atomic_write", "output_path",
            "prepare_output", "read_manifest", "open_manifest", "chunk_identity", "legacy_chunks",
-           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "json_value", "rows_digest"]
+           "write_chunk", "read_chunk", "load_chunk", "unplanned_chunks", "json_value", "rows_digest",
+           "same_json"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,25 @@ def json_value(value: Any) -> Any:
     {'shape': [9, 9], 'mines': 10}
     """
     return json.loads(json.dumps(value, default=_numpy_value))
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` write the same JSON: ``==`` that tells ``1`` from ``1.0`` and ``True``.
+
+    A run's points and identities are compared so: a resume that spelt an option ``1.0`` where the run
+    wrote ``1`` would otherwise pass as the same run and label its new rows with the other spelling.
+
+    Examples
+    --------
+    >>> {"bonus": 1} == {"bonus": 1.0}, same_json({"bonus": 1}, {"bonus": 1.0})
+    (True, False)
+    >>> same_json({"shape": (9, 9), "mines": np.int64(10)}, {"mines": 10, "shape": [9, 9]})
+    True
+    """
+    def text(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, default=_numpy_value)
+
+    return text(a) == text(b)
 
 
 def _numpy_value(value: Any) -> Any:
@@ -391,7 +411,7 @@ def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size:
         manifest = read_manifest(path, fmt)
         if chunk_size is not None:
             mine["chunk_size"] = chunk_size
-        differ = [k for k in mine if manifest[k] != mine[k]]
+        differ = [k for k in mine if not same_json(manifest[k], mine[k])]
         if differ:
             detail = "; ".join(_difference(k, manifest[k], mine[k]) for k in differ)
             raise ValueError(f"{path} holds another {fmt.noun}: its {', '.join(map(repr, differ))} "
@@ -520,9 +540,10 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
         identity = {k: v for k, v in identity.items() if k not in ("code", "methods", "environment")}
     if isinstance(theirs, dict) and theirs.get("rows_digest") is True:  # checked under any manifest
         identity = {**identity, "rows_digest": True}
-    if not isinstance(theirs, dict) or theirs != identity:
+    if not isinstance(theirs, dict) or not same_json(theirs, identity):
         keys = identity.keys() | (theirs.keys() if isinstance(theirs, dict) else set())
-        differ = sorted(k for k in keys if not isinstance(theirs, dict) or theirs.get(k) != identity.get(k))
+        differ = sorted(k for k in keys
+                        if not isinstance(theirs, dict) or not same_json(theirs.get(k), identity.get(k)))
         raise ValueError(f"it belongs to another chunk or {fmt.noun} (its {', '.join(differ)} "
                          f"{'differs' if len(differ) == 1 else 'differ'})")
     try:

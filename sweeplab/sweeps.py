@@ -75,6 +75,7 @@ from .run_directory import (
     prepare_output,
     read_chunk,
     read_manifest,
+    same_json,
     unplanned_chunks,
     write_chunk,
 )
@@ -360,7 +361,7 @@ def _as_started(outdir: Path, points: list[Mapping[str, Any]]) -> list[Mapping[s
         started = read_manifest(path, SWEEP)["points"]
     except ValueError:
         return points  # open_manifest says what is wrong with it
-    if (started != points and len(started) == len(points)
+    if (not same_json(started, points) and len(started) == len(points)
             and all(same_games(a, b) for a, b in zip(started, points, strict=True))):
         return started
     return points

@@ -376,6 +376,40 @@ def test_a_resume_that_restates_a_point_differently_plays_nothing_again(tmp_path
         run_sweep([{**POINT, "first_click": "zero"}], games=4, seed=3, out=out, workers=1, progress=False)
 
 
+def test_a_resume_that_spells_a_float_option_otherwise_keeps_one_label(tmp_path):
+    """An adversarial review: a sweep started with progress_bonus=1 and resumed with 1.0 passed as the same
+    run (1 == 1.0) and labelled its new chunks with the other spelling: one point read as two samples."""
+    from sweeplab.stats import summarize
+
+    out = tmp_path / "s"
+    point = {"agent": "best", "level": "beginner", "progress_bonus": 1}
+    whole = run_sweep([point], games=4, seed=3, chunk_size=2, out=out, workers=1, progress=False)
+    (out / "chunks" / "p0000-g000000002.parquet").unlink()  # as an interrupted run leaves it
+    resumed = run_sweep([{**point, "progress_bonus": 1.0}], games=4, seed=3, chunk_size=2, out=out,
+                        workers=1, progress=False)
+    assert set(resumed["options"]) == {"progress_bonus=1"}
+    assert summarize(resumed)["games"].tolist() == [4]
+    cols = [c for c in whole.columns if not c.startswith("seconds")]
+    assert resumed[cols].equals(whole[cols])
+    assert set(load_results(out)["options"]) == {"progress_bonus=1"}
+
+
+def test_a_float_option_written_as_a_whole_number_is_the_same_agent(capsys):
+    """0 and 0.0 for a float option play the same games: a grid giving both, or compare given both, was
+    accepted and played (or compared) the same games twice."""
+    from sweeplab.agents import make_agent
+
+    assert make_agent("best", progress_bonus=0) == make_agent("best")
+    assert make_agent("best", coin_flip_credit=1).coin_flip_credit == 1.0
+    one = {"agent": "best", "level": "beginner", "progress_bonus": 1}
+    assert same_games(one, {**one, "progress_bonus": 1.0})
+    with pytest.raises(ValueError, match="sweep point 1 .* plays the same games as point 0"):
+        run_sweep(expand_grid({"agent": "best", "level": "beginner", "progress_bonus": [0, 0.0]}), games=2,
+                  workers=1, progress=False)
+    assert main(["compare", "best", "best progress_bonus=0", "--level", "beginner", "--games", "2"]) == 2
+    assert "are the same agent" in capsys.readouterr().err
+
+
 def test_grids_of_the_wrong_shape_are_named_and_numpy_numbers_are_numbers():
     import numpy as np
 

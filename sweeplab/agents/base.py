@@ -241,6 +241,31 @@ def check_option_types(agent: Agent) -> None:
                              f"got {value!r} (default {default!r}){hint}")
 
 
+def _as_declared(agent: Agent) -> None:
+    """Checked options as their declared types: ``1`` as ``1.0`` for a ``float`` option (when exact:
+    ``10**30`` stays), numpy scalars as Python's.  Two spellings of one setting then make equal agents,
+    as sweeps and ``compare`` take agents with equal settings to play the same games.
+
+    Examples
+    --------
+    >>> from sweeplab.agents.best import BestAgent
+    >>> BestAgent(progress_bonus=0) == BestAgent(), BestAgent(lookahead=np.int64(3)).lookahead
+    (True, 3)
+    """
+    for name, kind, _default, _optional in _plain_fields(type(agent)):
+        value = getattr(agent, name)
+        if isinstance(value, (bool, np.bool_)):
+            value = bool(value) if kind is bool else value
+        elif kind is float and isinstance(value, (int, float, np.integer, np.floating)):
+            try:
+                value = float(value) if float(value) == value else value
+            except OverflowError:  # an int past any float: its own, exact value
+                pass
+        elif kind is int and isinstance(value, np.integer):
+            value = int(value)
+        object.__setattr__(agent, name, value)
+
+
 def random_covered(grid: np.ndarray, rng: np.random.Generator, mask: np.ndarray | None = None) -> Cell | None:
     """A uniformly random covered, unflagged cell (within ``mask`` if given), or ``None``."""
     cand = grid == COVERED
@@ -385,6 +410,7 @@ class Agent:
 
     def __post_init__(self) -> None:
         check_option_types(self)
+        _as_declared(self)
         object.__setattr__(self, "first_move", check_first_move(self.first_move))
         try:
             methods = ordered_names(self.methods)
