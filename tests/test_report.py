@@ -253,6 +253,21 @@ def test_a_ctrl_c_wrapped_by_compiled_code_stops_the_report(tmp_path: Path, monk
     assert not any(p.exists() for p in made)
     assert "Ours: none (failed)." in (tmp_path / "index.md").read_text()
 
+    # a failure after the table and figures were saved: the record and the index name none of them
+    monkeypatch.undo()
+    import sweeplab.commands.report as report
+
+    def no_comparison(name, df):
+        raise KeyError("a late failure")
+
+    monkeypatch.setattr(report, "_comparison", no_comparison)
+    results = build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+    assert results[0]["error"] == "KeyError: 'a late failure'"
+    assert results[0]["figures"] == [] and "table" not in results[0] and not any(p.exists() for p in made)
+    index = (tmp_path / "index.md").read_text()
+    assert "Ours: none (failed)." in index and f"figures/{FAST[0]}.png" not in index
+    assert json.loads((tmp_path / "manifest.json").read_text())["experiments"][0]["figures"] == []
+
 
 def test_an_unknown_experiment_is_a_value_error():
     """SPEC §4: unknown names (method, agent, level, experiment) raise ValueError naming the choices."""

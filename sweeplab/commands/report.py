@@ -417,7 +417,10 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             if interrupted(exc):  # a Ctrl-C that compiled code wrapped stops the report, as any Ctrl-C
                 raise KeyboardInterrupt from exc
             record["error"] = f"{type(exc).__name__}: {exc}"
-            # an earlier run's table and figures would pass for this run's: gone, as the index says
+            # no table or figures, whether from an earlier run or saved before the failure: gone, as the
+            # index says (the record named those saved before the failure)
+            record.pop("table", None)
+            record.update(figures=[], comparison=[])
             figures = [out / "figures" / f"{name}.{ext}" for ext in FIGURE_FORMATS]
             for path in (out / "tables" / f"{name}.csv", *figures):
                 path.unlink(missing_ok=True)
