@@ -469,6 +469,8 @@ class _Narrator:
             if self.obs.mines is None:
                 return None
             cells = {(r, c): 1 for r in range(h) for c in range(w) if grid[r, c] == _COVERED}
+            if not cells:  # as the checker: a row is of covered cells
+                return None
             known = sum(1 for r in range(h) for c in range(w) if grid[r, c] in (_FLAG, _MINE))
             rhs = self.obs.mines - known
             label = (f"the total (all covered cells; {mines_text(self.obs.mines)}"
@@ -486,6 +488,8 @@ class _Narrator:
                             cells[(rr, cc)] = 1
                         elif grid[rr, cc] in (_FLAG, _MINE):
                             known_at.append((rr, cc))
+            if not cells:
+                return None
             rhs = int(grid[r, c]) - len(known_at)
             label = f"clue {_name(src)} = {int(grid[r, c])}"
             if known_at:
@@ -552,20 +556,28 @@ class _Narrator:
                              f"(x{_name(step.cell)} = {v}).")
                 inner = dict(fixed)
                 inner[step.cell] = v
-                self.steps(step.steps, inner, lines, f"{label}.", indent + "    ")
-                lines.append(f"{indent}  That is impossible, so {_name(step.cell)} is {_status(1 - v)}.")
-                fixed[step.cell] = 1 - v
+                if self.steps(step.steps, inner, lines, f"{label}.", indent + "    "):
+                    lines.append(f"{indent}  That is impossible, so {_name(step.cell)} is {_status(1 - v)}.")
+                    fixed[step.cell] = 1 - v
+                else:
+                    lines.append(f"{indent}  These steps reach no contradiction: they do not show that "
+                                 f"{_name(step.cell)} is {_status(1 - v)}.")
                 closed = False
             else:
                 lines.append(f"{indent}Step {label}. Either {_name(step.cell)} is safe or it is a mine.")
+                open_cases = []
                 for v, branch in ((0, step.if_0), (1, step.if_1)):
                     name = _name(step.cell)
                     lines.append(f"{indent}  Case {'ab'[v]}: if {name} is {_status(v)} (x{name} = {v}):")
                     inner = dict(fixed)
                     inner[step.cell] = v
-                    self.steps(branch, inner, lines, f"{label}{'ab'[v]}.", indent + "    ")
-                lines.append(f"{indent}  Both cases are impossible: a contradiction.")
-                closed = True
+                    if not self.steps(branch, inner, lines, f"{label}{'ab'[v]}.", indent + "    "):
+                        open_cases.append("ab"[v])
+                closed = not open_cases
+                verb = "reaches" if len(open_cases) == 1 else "reach"
+                lines.append(f"{indent}  Both cases are impossible: a contradiction." if closed else
+                             f"{indent}  Case {' and '.join(open_cases)} {verb} no contradiction: "
+                             f"this split shows nothing.")
         return closed
 
     def combine(self, step: Combine, fixed: dict[Cell, int], lines: list[str], label: str,
@@ -574,6 +586,14 @@ class _Narrator:
         fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
         head = f"{indent}Step {label}. {_combination(step.rows) or 'No rows (0 = 0)'}"
         rows = [(src, m, r) for src, m, r in read if r is not None]
+        if self.grid is not None and (len(rows) < len(read) or not rows):  # the checker rejects it
+            missing = [src for src, _, r in read if r is None]
+            what = (f"{', '.join('the total' if isinstance(src, str) else _name(src) for src in missing)} "
+                    f"{'is not a row' if len(missing) == 1 else 'are not rows'} of this position (a "
+                    f"revealed number with a covered neighbour, or the total when it is known)"
+                    if missing else "a step needs at least one row")
+            lines.append(f"{head}: {what}, so this step shows nothing.")
+            return False
         if len(rows) < len(read) or not rows:
             # no position (or a source it does not have): the recipe only
             mod = f", read modulo {step.modulus}" if step.modulus else ""

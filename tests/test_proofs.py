@@ -666,3 +666,31 @@ def test_explain_never_states_a_fix_the_rule_contradicts():
         obs, Proof((0, 1), 1, "x", [Combine(rows, fixes=[((0, 1), 1)])]))
     good = Proof((0, 1), 0, "x", [Combine(rows, fixes=[((0, 1), 0)])]).explain(obs)
     assert "is 0:\n  (0,1) is safe." in good and good.endswith("So (0,1) is safe.")
+
+
+def test_explain_draws_no_conclusion_the_checker_rejects():
+    """An adversarial review: a clue with no covered neighbour was narrated as 0 = 0 with the step's fix as
+    its conclusion, and an assume whose steps reach no contradiction still ended "That is impossible"."""
+    from sweeplab.proofs import Assume, Split
+
+    bare = Observation.from_text("???F\n1232\n....")
+    step = Combine([((2, 1), 1), ((1, 2), -2)], fixes=[((0, 1), 1)])
+    text = Proof((0, 1), 1, "x", [step]).explain(bare)
+    assert "(2,1) is not a row of this position" in text and "is a mine:" not in text
+    assert "0 = 0" not in text and not sweeplab.check_proof(bare, Proof((0, 1), 1, "x", [step]))
+
+    obs = Observation.from_text("???\n121")
+    open_step = Combine([((1, 0), 1)], fixes=[((0, 1), 0)])  # true under the assumption, no contradiction
+    text = Proof((0, 0), 0, "x", [Assume((0, 0), 1, [open_step])]).explain(obs)
+    assert "That is impossible" not in text
+    assert "These steps reach no contradiction" in text
+    split = Proof((0, 0), 0, "x", [Split((0, 2), [open_step], [open_step])])
+    text = split.explain(obs)
+    assert "Both cases are impossible" not in text and "Case a and b reach no contradiction" in text
+    assert not sweeplab.check_proof(obs, split)
+    # a valid case analysis still ends in its contradiction and conclusion
+    closing = [Combine([((1, 0), 1)], fixes=[((0, 0), 0)]), Combine([((1, 1), 1)], fixes=[((0, 2), 1)]),
+               Combine([((1, 2), 1)], fixes=[])]
+    good = Proof((0, 1), 0, "x", [Assume((0, 1), 1, closing)])
+    assert sweeplab.check_proof(obs, good)
+    assert "That is impossible, so (0,1) is safe." in good.explain(obs)
