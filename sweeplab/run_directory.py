@@ -524,6 +524,8 @@ def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legac
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    if path.is_dir():  # pyarrow would read the files in it as one table
+        raise ValueError(f"a directory where a chunk file belongs: move it out of {path.parent}")
     try:
         table = pq.read_table(path, page_checksum_verification=True)
     except (OSError, ValueError, pa.ArrowException) as exc:
@@ -605,6 +607,8 @@ def load_chunk(out: Path, fmt: RunFormat, chunk: Chunk, identity: Mapping[str, A
     try:
         return read_chunk(path, fmt, identity, legacy=legacy)
     except ValueError as exc:
+        if path.is_dir():  # not ours to delete
+            raise ValueError(f"{path}: {exc}, then resume") from None
         logger.warning("%s: %s; recomputing it", path, exc)
         path.unlink(missing_ok=True)
         return None

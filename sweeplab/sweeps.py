@@ -500,7 +500,8 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
         try:
             frames.append(read_chunk(file, SWEEP, identity, legacy=legacy_chunks(manifest)))
         except ValueError as exc:
-            raise ValueError(f"{file}: {exc}; run the sweep again to recompute it") from None
+            again = ", then resume" if file.is_dir() else "; run the sweep again to recompute it"
+            raise ValueError(f"{file}: {exc}{again}") from None
     stray = unplanned_chunks(outdir, planned, SWEEP.noun)
     if stray:
         warnings.warn(stray, UserWarning, stacklevel=2)

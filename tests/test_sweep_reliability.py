@@ -1017,3 +1017,21 @@ def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypa
             function_fingerprint(cc_rules.rule)
     finally:
         sys.modules.pop("cc_rules", None)
+
+
+def test_a_directory_where_a_chunk_belongs_is_named_not_read_or_deleted(tmp_path):
+    """An adversarial review: a directory at a chunk's path was read as the table of the files in it, or
+    (holding another file) named unreadable, and the resume it advised died deleting it (Errno 21)."""
+    out = tmp_path / "s"
+    point = {"agent": "trivial", "level": "beginner"}
+    run_sweep([point], games=4, seed=3, chunk_size=2, out=out, workers=1, progress=False)
+    chunk = out / "chunks" / "p0000-g000000002.parquet"
+    inside = chunk.with_suffix(".moved")
+    chunk.rename(inside)
+    chunk.mkdir()
+    inside.rename(chunk / "part.parquet")  # a valid chunk inside: pyarrow read the directory as it
+    resume = {"games": 4, "seed": 3, "chunk_size": 2, "out": out, "workers": 1, "progress": False}
+    for call in (lambda: load_results(out), lambda: run_sweep([point], **resume)):
+        with pytest.raises(ValueError, match="a directory where a chunk file belongs: move it .*then resume"):
+            call()
+        assert (chunk / "part.parquet").is_file()
