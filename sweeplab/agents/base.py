@@ -10,6 +10,7 @@ generator state always give the same moves.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import typing
 from collections.abc import KeysView, Mapping
 from collections.abc import Set as AbstractSet
@@ -254,15 +255,17 @@ def _as_declared(agent: Agent) -> None:
     """
     for name, kind, _default, _optional in _plain_fields(type(agent)):
         value = getattr(agent, name)
-        if isinstance(value, (bool, np.bool_)):
-            value = bool(value) if kind is bool else value
-        elif kind is float and isinstance(value, (int, float, np.integer, np.floating)):
-            try:
-                value = float(value) if float(value) == value else value
-            except OverflowError:  # an int past any float: its own, exact value
-                pass
+        if kind is bool and isinstance(value, np.bool_):
+            value = bool(value)
         elif kind is int and isinstance(value, np.integer):
             value = int(value)
+        elif kind is float and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            try:
+                value = float(value) if float(value) == value else value
+            except OverflowError:  # an int past any float keeps its own, exact value
+                continue
+        else:
+            continue
         object.__setattr__(agent, name, value)
 
 
