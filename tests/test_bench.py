@@ -158,6 +158,19 @@ def test_cli_bench_writes_table_and_manifest(tiny, tmp_path, capsys):
     assert main(["bench", "--corpus", str(corpus), "--methods", "nope", "--out", str(out)]) == 2
 
 
+@pytest.mark.parametrize("flags, named", [
+    (["--corpus", "tiny", "--areas", "100", "--seed", "4"], "--areas, --seed are options of the scaling"),
+    (["--scaling", "--total", "without"], "--total is an option of the corpus bench"),
+    (["--scaling", "--slices", "nosuch", "--proofs", "--peer"], "--slices, --proofs, --peer are options"),
+])
+def test_cli_bench_refuses_the_flags_of_the_mode_it_does_not_run(flags, named, tmp_path, capsys):
+    """An adversarial review: they were accepted and dropped; --scaling --total without measured with the
+    total, and said nothing."""
+    assert main(["bench", *flags, "--methods", "trivial", "--out", str(tmp_path / "b"), "--no-progress"]) == 2
+    assert named in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
 def test_cli_bench_reads_a_corpus_preset_by_name(tmp_path, capsys, monkeypatch):
     """As the Python functions do: a committed preset is read (and hashed), another one generated."""
     monkeypatch.chdir(tmp_path)  # no file named like a preset here

@@ -23,6 +23,11 @@ def default_corpus() -> str:
     return str(shipped) if not Path(DEFAULT_CORPUS).exists() and shipped is not None else DEFAULT_CORPUS
 
 
+#: The scaling study's flags and their defaults (``--scaling``; refused without it).
+SCALING_DEFAULTS = {"areas": "81,256,480,900,2500,10000,99856,1000000", "densities": "0.1,0.15,0.2",
+                    "positions": 3, "cap": 20.0, "seed": 0}
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from ..corpus import PRESETS
 
@@ -39,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "else the one sweeplab ships)")
     p.add_argument("--methods", help="comma-separated methods (default: every method of sweeplab.METHODS)")
     p.add_argument("--slices", help="comma-separated corpus slices (default: all)")
-    p.add_argument("--total", choices=("with", "without", "both"), default="both",
+    p.add_argument("--total", choices=("with", "without", "both"),
                    help="bench with the total mines, without, or both (default)")
     p.add_argument("--budget", type=float, default=None,
                    help="seconds per method and slice; later positions are counted as skipped")
@@ -49,13 +54,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also prove every claim (SPEC §6) and report proof sizes (combining steps, distinct "
                    "rows), the share needing case analysis and the claims over the prover's budget")
     p.add_argument("--scaling", action="store_true", help="run the scaling study instead of the corpus bench")
-    p.add_argument("--areas", default="81,256,480,900,2500,10000,99856,1000000",
-                   help="scaling: board areas (square boards except 480 = expert's 16x30)")
-    p.add_argument("--densities", default="0.1,0.15,0.2", help="scaling: mine densities")
-    p.add_argument("--positions", type=int, default=3, help="scaling: positions per board (default 3)")
-    p.add_argument("--cap", type=float, default=20.0,
+    p.add_argument("--areas", help=f"scaling: board areas (square boards except 480 = expert's 16x30; "
+                   f"default {SCALING_DEFAULTS['areas']})")
+    p.add_argument("--densities", help=f"scaling: mine densities (default {SCALING_DEFAULTS['densities']})")
+    p.add_argument("--positions", type=int, help="scaling: positions per board (default 3)")
+    p.add_argument("--cap", type=float,
                    help="scaling: seconds per method and board before it is stopped (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="scaling: seed of the positions")
+    p.add_argument("--seed", type=int, help="scaling: seed of the positions (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_plugin_argument(p)
     p.set_defaults(func=run)
@@ -100,7 +105,21 @@ def _numbers(text: str, flag: str, kind: type, lo: float, hi: float | None = Non
 
 
 def _check_run_arguments(args: argparse.Namespace) -> None:
-    """Refuse bad flag values before any work is done (each error names its flag)."""
+    """Refuse bad flag values, and flags of the other mode, before any work is done (each error names its
+    flag); then fill in the defaults of the mode run."""
+    scaling = {f"--{k}": getattr(args, k) for k in SCALING_DEFAULTS}
+    corpus = {"--corpus": args.corpus, "--slices": args.slices, "--total": args.total,
+              "--budget": args.budget, "--proofs": args.proofs or None, "--peer": args.peer or None}
+    other = [flag for flag, value in (corpus if args.scaling else scaling).items() if value is not None]
+    if other:
+        mode = "the corpus bench (without --scaling)" if args.scaling else "the scaling study (--scaling)"
+        raise ValueError(f"{', '.join(other)} {'is an option' if len(other) == 1 else 'are options'} of "
+                         f"{mode}, which this run is not: drop {'it' if len(other) == 1 else 'them'}")
+    for key, default in SCALING_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, default)
+    if args.total is None:
+        args.total = "both"
     for flag, value, lo in (("--positions", args.positions, 1), ("--seed", args.seed, 0)):
         if value < lo:
             raise ValueError(f"{flag} must be at least {lo}, got {value}")
