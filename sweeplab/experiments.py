@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import json
 import math
 import os
 import time
@@ -51,6 +52,7 @@ __all__ = [
     "PRESET_PURPOSES",
     "run",
     "check_overrides",
+    "check_override_values",
     "difference_table",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
@@ -1016,10 +1018,84 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
                          f"parameters: {', '.join(sorted(accepted))}")
 
 
+def check_override_values(name: str, overrides: Mapping[str, Any]) -> None:
+    """``ValueError`` naming a parameter of experiment ``name`` whose value in ``overrides`` is not of the
+    kind it takes (``games="abc"``, a negative count; :func:`check_overrides` first).
+
+    Examples
+    --------
+    >>> check_override_values("014-reach", {"games": 1000, "levels": "expert"})
+    >>> check_override_values("014-reach", {"games": [1000]})
+    Traceback (most recent call last):
+    ...
+    ValueError: experiment '014-reach': games takes a whole number (such as 4), got [1000]
+    """
+    exp = EXPERIMENTS[name]
+    for key, value in overrides.items():
+        _as_parameter(name, key, value, _reference(exp, key))
+
+
+def _reference(exp: Experiment, key: str) -> Any:
+    """What experiment ``exp`` gives parameter ``key`` when not overridden: a preset's value, else the
+    function's default; ``None`` (any value passes) when neither says what it takes, or one is ``None``."""
+    default = inspect.signature(exp.function).parameters[key].default
+    given = [exp.presets[p][key] for p in PRESETS if key in exp.presets[p]]
+    if default is not inspect.Parameter.empty:
+        given.append(default)
+    return None if not given or None in given else given[0]
+
+
+def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
+    """``value`` for parameter ``key`` in the form of ``reference`` (what the preset or default gives):
+    lists as tuples, lists in them too, one value where it gives several as a list of one
+    (``levels="expert"``); ``ValueError`` naming the parameter and the form it takes when the kinds
+    differ (``games="abc"``, a negative count).
+
+    Examples
+    --------
+    >>> _as_parameter("014-reach", "levels", "expert", ("beginner", "intermediate"))
+    ('expert',)
+    >>> _as_parameter("014-reach", "games", "abc", 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: experiment '014-reach': games takes a whole number (such as 100), got 'abc'
+    """
+    def kind(v: Any) -> str | None:
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, int):
+            return "int"
+        if isinstance(v, float):
+            return "number"
+        if isinstance(v, str):
+            return "text"
+        if isinstance(v, Mapping):
+            return "mapping"
+        return "list" if isinstance(v, (tuple, list)) else None
+
+    words = {"bool": "true or false", "int": "a whole number", "number": "a number", "text": "a name",
+             "mapping": "a JSON object", "list": "a JSON list"}
+    want, got = kind(reference), kind(value)
+    nested = want == "list" and any(isinstance(v, (tuple, list, dict)) for v in reference)
+    if want == "list" and not nested and got not in ("list", "mapping", None):  # one where it takes several
+        value, got = (value,), "list"
+    if want is None or got == want or (want == "number" and got == "int"):
+        if want == "int" and value < 0:
+            raise ValueError(f"experiment {name!r}: {key} takes a count, at least 0, got {value!r}")
+        return _tuples(value)
+    raise ValueError(f"experiment {name!r}: {key} takes {words[want]} (such as "
+                     f"{json.dumps(_lists(reference))}), got {value!r}")
+
+
 def _tuples(value: Any) -> Any:
     """``value`` with its lists, and lists in them, as tuples (``[["beginner", "rref"]]`` ->
     ``(("beginner", "rref"),)``; a dict's values stay as they are)."""
     return tuple(map(_tuples, value)) if isinstance(value, list) else value
+
+
+def _lists(value: Any) -> Any:
+    """``value`` with its tuples as lists, as JSON (``--set``) writes them."""
+    return list(map(_lists, value)) if isinstance(value, tuple) else value
 
 
 def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides: Any) -> pd.DataFrame:
@@ -1049,11 +1125,10 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
         raise ValueError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
     preset_params = exp.parameters(preset)
     check_overrides(name, overrides)
-    for key, value in overrides.items():  # one name where the preset gives several: agents="trivial"
-        if isinstance(value, str) and isinstance(preset_params.get(key), (tuple, list)):
-            overrides[key] = (value,)
-        elif isinstance(value, list):  # JSON from `report --set`: tuples, as the presets give them
-            overrides[key] = _tuples(value)
+    check_override_values(name, overrides)
+    # in the preset's form: tuples for JSON lists, one name where it gives several (agents="trivial")
+    overrides = {key: _as_parameter(name, key, value, preset_params.get(key, _reference(exp, key)))
+                 for key, value in overrides.items()}
     params = {**preset_params, **overrides}
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True

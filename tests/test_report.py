@@ -587,3 +587,25 @@ def test_report_takes_parameters_beside_the_preset(tmp_path: Path, capsys: pytes
         fresh = tmp_path / "fresh"
         assert main(["report", "--preset", "smoke", *bad, "--out", str(fresh)]) == 2
         assert re.search(message, capsys.readouterr().err) and not (fresh / "tables").exists()
+
+
+def test_set_takes_one_value_where_a_list_is_taken_and_refuses_other_kinds(tmp_path, capsys):
+    """An adversarial review: --set levels=expert ran with the levels 'e', 'x', 'p'... ("unknown level 'e'"),
+    use_totals=true failed with a TypeError, and games=abc ran the report to a FAILED exit 1."""
+    from sweeplab.experiments import _as_parameter, check_override_values
+
+    assert _as_parameter("014-reach", "levels", "expert", ("beginner",)) == ("expert",)
+    assert _as_parameter("014-reach", "use_totals", True, (True, False)) == (True,)
+    assert _as_parameter("014-reach", "densities", 0.1, (0.1, 0.2)) == (0.1,)
+    assert _as_parameter("x", "cases", [["a", "b"]], (("c", "d"),)) == (("a", "b"),)
+    for name, exp in EXPERIMENTS.items():  # each preset's own values, as JSON gives them back, pass
+        for preset in PRESETS:
+            check_override_values(name, json.loads(json.dumps(exp.parameters(preset))))
+    for value, message in [("abc", "games takes a whole number"), ("-3", "games takes a count, at least 0"),
+                           ("[10]", "games takes a whole number")]:
+        assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", f"games={value}",
+                     "--out", str(tmp_path / "r")]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+    df = run("014-reach", preset="smoke", levels="beginner", methods="trivial")
+    assert set(df["level"].dropna()) == {"beginner"} and set(df["method"]) == {"trivial"}

@@ -371,7 +371,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..experiments import EXPERIMENTS, check_overrides
+    from ..experiments import EXPERIMENTS, check_override_values, check_overrides
     from ..experiments import run as run_experiment
     from ..figures import FIGURE_FORMATS, FIGURES, save_figure
 
@@ -385,6 +385,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             check_overrides(name, overrides)
         except ValueError as exc:
             raise ValueError(f"{exc}; choose the experiments that take it with --only") from None
+        check_override_values(name, overrides)
     label = ", ".join([preset, *(f"{k}={v!r}" for k, v in overrides.items())])
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
