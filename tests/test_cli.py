@@ -542,3 +542,15 @@ def test_the_citation_names_this_version():
     fields = dict(re.findall(r"^([a-z-]+): *(\S.*)$", text, flags=re.M))
     assert fields["cff-version"] == "1.2.0" and fields["type"] == "software"
     assert fields["version"] == sweeplab.__version__ and "sweeplab --version" in text
+
+
+@pytest.mark.parametrize("command", [["bench", "--corpus", "tiny", "--methods", "trivial"],
+                                     ["generate", "--level", "beginner", "--count", "1"],
+                                     ["report", "--only", "014-reach", "--preset", "smoke"]])
+def test_an_empty_out_is_refused_not_the_current_directory(command, tmp_path, monkeypatch, capsys):
+    """An adversarial review: bench and generate wrote into the current directory (bench replacing any
+    manifest.json there), as play and sweep refuse."""
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--out", ""]) == 2
+    assert "--out '' names no directory; give a path (--out . for" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -7,9 +7,10 @@ import inspect
 import re
 import textwrap
 from collections.abc import Iterable
+from pathlib import Path
 
-__all__ = ["add_catalogue_parser", "add_plugin_argument", "catalogue_entry", "options_text", "parameter_docs",
-           "plain_text"]
+__all__ = ["add_catalogue_parser", "add_plugin_argument", "catalogue_entry", "options_text",
+           "output_directory", "parameter_docs", "plain_text"]
 
 
 def plain_text(doc: str | None) -> str:
@@ -133,3 +134,25 @@ def add_plugin_argument(p: argparse.ArgumentParser) -> None:
                    help="import MODULE first (it registers methods or agents: sweeplab.register_method, "
                    "sweeplab.register_agent); "
                    "repeatable; worker processes import it too")
+
+
+def output_directory(out: str) -> Path:
+    """``--out`` of a command that writes files into a directory (created later if missing); ``ValueError``
+    for an empty name (the current directory by accident: an unset variable in ``--out "$DIR"``, where
+    files of the same names would be replaced) or a file.
+
+    Examples
+    --------
+    >>> output_directory("reports/bench")
+    PosixPath('reports/bench')
+    >>> output_directory(" ")
+    Traceback (most recent call last):
+    ...
+    ValueError: --out ' ' names no directory; give a path (--out . for the current directory)
+    """
+    if not out.strip():
+        raise ValueError(f"--out {out!r} names no directory; give a path (--out . for the current directory)")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {path} is a file; give a directory (it is created if missing)")
+    return path

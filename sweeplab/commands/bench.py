@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import add_plugin_argument
+from . import add_plugin_argument, output_directory
 
 DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
 
@@ -126,9 +126,7 @@ def _check_run_arguments(args: argparse.Namespace) -> None:
     for flag, value in (("--cap", args.cap), ("--budget", args.budget)):
         if value is not None and not value > 0:  # also refuses nan
             raise ValueError(f"{flag} must be a positive number of seconds, got {value}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
+    output_directory(args.out)
 
 
 def run(args: argparse.Namespace) -> int:

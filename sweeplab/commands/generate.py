@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from ..provenance import made_by, method_fingerprints
-from . import add_plugin_argument, plain_text
+from . import add_plugin_argument, output_directory, plain_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,9 +67,7 @@ def run(args: argparse.Namespace) -> int:
     for flag, value, least in checks:
         if value is not None and value < least:
             raise ValueError(f"{flag} must be an integer >= {least}, got {value}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
+    out = output_directory(args.out)
     max_tries = MAX_TRIES if args.max_tries is None else args.max_tries
     opening = None if args.opening is None else tuple(args.opening)
     name = args.level if shape is None else f"{shape[0]}x{shape[1]}-{args.mines}"

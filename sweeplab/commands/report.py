@@ -25,6 +25,7 @@ from ..errors import interrupted
 from ..provenance import environment, machine
 from ..provenance import made_by as code_made_by
 from ..run_directory import atomic_write
+from . import output_directory
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -508,9 +509,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.seed < 0:  # every experiment would fail on it, after the others had run
         raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file; give a directory (it is created if missing)")
+    output_directory(args.out)
     preset = args.preset or ("full" if args.full else "quick")
     overrides = dict(_key_value(text) for text in args.overrides)
     if "seed" in overrides:
