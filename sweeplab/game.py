@@ -164,6 +164,8 @@ def resolve_board(
     if pair is None or min(pair) < 1:
         raise ValueError(f"shape must be two positive integers (height, width), got {short_repr(shape)}")
     h, w = pair
+    if h * w > MAX_CELLS:  # numpy's own limits come first ("Maximum allowed size exceeded")
+        raise ValueError(_too_large(h, w))
     if (mines is None) == (density is None):
         raise ValueError("give exactly one of mines= or density= with shape")
     if density is not None:
@@ -174,6 +176,14 @@ def resolve_board(
     if not is_real(mines) or int(mines) != mines or not 0 <= mines <= h * w:
         raise ValueError(f"mines must be an integer within [0, {h * w}], got {short_repr(mines)}")
     return (h, w), int(mines)
+
+
+#: The most cells a board may have: 2**48, far past any machine's memory, short of numpy's index limits.
+MAX_CELLS = 2**48
+
+
+def _too_large(h: int, w: int) -> str:
+    return f"a {h}x{w} board ({h * w:,} cells) does not fit in this machine's memory; choose a smaller shape"
 
 
 def kept_free(first_click: str, shape: tuple[int, int], cell: tuple[int, int]) -> np.ndarray:
@@ -293,8 +303,7 @@ class Game:
             self._noise_draws = None if self._noise is None or _shown is not None else rng.random((2, h, w))
             self._grid = np.full(shape, COVERED, dtype=np.int8)
         except MemoryError:
-            raise ValueError(f"a {h}x{w} board ({h * w:,} cells) does not fit in this machine's memory; "
-                             f"choose a smaller shape") from None
+            raise ValueError(_too_large(h, w)) from None
         self._flat = self._grid.reshape(-1)
         self._obs: Observation | None = None
         self._layout: np.ndarray | None = None

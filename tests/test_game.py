@@ -582,3 +582,16 @@ def test_an_agent_moving_off_the_board_is_an_error_not_a_skipped_move():
     game = new_game("beginner", seed=0)
     with pytest.raises(ValueError, match="'off-board' returned the move reveal at .99, 99., outside the 9x9"):
         list(referee(OffBoard(first_move=(0, 0)), game, np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize("shape", [(3, 10**20), (3, 2**63 - 1), (2**40, 2**40)])
+def test_a_board_past_numpys_limits_is_named_with_its_size(shape):
+    """An adversarial review: such shapes gave numpy's "Maximum allowed size exceeded" (or "high is out of
+    bounds for int64" in generate), where smaller but still too large ones get this message."""
+    from sweeplab.boards import generate_boards
+
+    message = rf"a {shape[0]}x{shape[1]} board \(.* cells\) does not fit in this machine's memory"
+    for call in (lambda: resolve_board(shape=shape, mines=1), lambda: new_game(shape=shape, mines=1),
+                 lambda: generate_boards(shape=shape, mines=1, count=1, solvable_by="rref")):
+        with pytest.raises(ValueError, match=message):
+            call()
