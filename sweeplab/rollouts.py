@@ -185,6 +185,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     agent : str or Agent, default "best"
         Who finishes the games (see :data:`sweeplab.AGENTS`).
     samples : int, default 100
+        Layouts to draw, at least 1.
     seed : int or numpy.random.Generator, default 0
         Layouts and agent choices are a function of it (a ``Generator`` gives it by one draw).
     mines : int, optional
@@ -215,6 +216,8 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     """
     obs = _exact_position(obs, mines, "move_win_rates")
     n = check_count("samples", samples)
+    if n < 1:  # no layout would leave every win rate undefined
+        raise ValueError(f"samples must be at least 1 (the layouts each move is played on), got {samples!r}")
     seed = root_seed(seed)
     lost = np.argwhere(obs.grid == NOCLUE)
     if lost.size:

@@ -224,6 +224,8 @@ def test_moves_are_checked():
             move_win_rates(obs, bad, samples=2)
     with pytest.raises(ValueError, match="samples must be a non-negative integer"):
         move_win_rates(obs, samples=2.5)
+    with pytest.raises(ValueError, match=r"samples must be at least 1 \(the layouts each move"):
+        move_win_rates(obs, samples=0)  # was a table of NaN win rates (an adversarial review)
     for seed in (-1, None):
         with pytest.raises(ValueError, match="seed must be a non-negative integer"):
             move_win_rates(obs, samples=2, seed=seed)

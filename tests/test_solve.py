@@ -167,6 +167,8 @@ def test_undecodable_stdin_is_one_line(capsys, monkeypatch):
         (["-", "--mines", "2", "--win-rates", "5", "--move", "0;1"], ["--move takes ROW,COL", "'0;1'"]),
         (["-", "--mines", "2", "--win-rates", "5", "--move", "1,1"], ["move (1, 1) is not a covered cell"]),
         (["-", "--mines", "2", "--win-rates", "5", "--agent", "nope"], ["nope"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--agent", "best lookahed=2"], ["did you mean lookahead"]),
+        (["-", "--mines", "2", "--win-rates", "5", "--agent", "best workers=2"], ["give --workers"]),
         (["-", "--mines", "2", "--win-rates", "5", "--workers", "0"], ["workers must be a positive integer"]),
         (["-", "--mines", "2", "--win-rates", "0"], ["--win-rates takes a positive number", "got 0"]),
         (["-", "--mines", "2", "--agent", "best"], ["--agent needs --win-rates"]),
@@ -188,6 +190,13 @@ def test_win_rates_of_moves(capsys, monkeypatch):
     # (0, 1) is safe and the rest then follows: always won; (0, 0) is a mine: never
     assert rows[0].split()[:5] == ["(0,", "1)", "0.000", "30", "100.0%"]
     assert rows[1].split()[:5] == ["(0,", "0)", "1.000", "0", "0.0%"]
+
+
+def test_win_rates_take_an_agent_with_options(capsys, monkeypatch):
+    """As play and compare take it: ``--agent "best lookahead=2"`` was an "unknown agent" (a review)."""
+    code, out, _ = solve(["-", "--mines", "2", "--win-rates", "10", "--agent", "trivial first_move=corner"],
+                         capsys, monkeypatch, stdin="???\n121\n")
+    assert code == 0 and "10 layouts drawn from the position, trivial first_move=corner finishing" in out
 
 
 def test_a_method_that_raises_is_shown_and_the_others_still_run(capsys, monkeypatch):

@@ -21,12 +21,15 @@ import argparse
 import contextlib
 import inspect
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..positions import COVERED, NOISE_KINDS, Observation
 from . import add_plugin_argument
+
+if TYPE_CHECKING:
+    from ..agents.base import Agent
 
 #: A tiny position each method runs on once before it is timed (imports, compiled kernels).
 _WARM_UP = Observation.from_text("??\n11", mines=1)
@@ -68,7 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--move", action="append", default=None, metavar="ROW,COL",
                    help="a move for --win-rates (repeat for several)")
     p.add_argument("--agent", default=None,
-                   help="the agent that finishes the games of --win-rates (default best)")
+                   help="the agent that finishes the games of --win-rates, with options as play takes it "
+                   "('best lookahead=10'; default best)")
     p.add_argument("--seed", type=int, default=None, help="seed of --win-rates (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="processes for --win-rates (the same table for any number; default 1)")
@@ -285,6 +289,8 @@ def run(args: argparse.Namespace) -> int:
                              f"LAYOUTS (how many layouts to play each move on)")
     elif args.win_rates < 1:
         raise ValueError(f"--win-rates takes a positive number of layouts, got {args.win_rates}")
+    if args.win_rates is not None:
+        _finisher(args.agent or "best")  # refused before any method runs
     if args.win_rates is not None and (obs.mines is None or args.no_total):
         raise ValueError("--win-rates draws layouts with the total number of mines: give --mines N "
                          "(and no --no-total)")
@@ -319,6 +325,17 @@ def _cell(text: str) -> tuple[int, int]:
     return r, c
 
 
+def _finisher(text: str) -> Agent:
+    """``--agent``'s text, ``"best"`` or with options as play and compare take it (``"best lookahead=2"``),
+    as an agent; ``ValueError`` naming what is wrong."""
+    from ..agents import make_agent
+    from .sweep import parse_agent, refuse_run_keys
+
+    name, options = parse_agent(text)
+    refuse_run_keys(options, name)
+    return make_agent(name, **options)
+
+
 def win_rate_report(obs: Observation, moves: list[tuple[int, int]] | None, *, samples: int,
                     agent: str = "best", seed: int = 0, workers: int | None = 1,
                     progress: bool = False) -> str:
@@ -335,7 +352,7 @@ def win_rate_report(obs: Observation, moves: list[tuple[int, int]] | None, *, sa
     """
     from ..rollouts import move_win_rates
 
-    table = move_win_rates(obs, moves, agent=agent, samples=samples, seed=seed, workers=workers,
+    table = move_win_rates(obs, moves, agent=_finisher(agent), samples=samples, seed=seed, workers=workers,
                            progress=progress)
     lines = ["", f"win rates, {samples} layouts drawn from the position, {agent} finishing (seed {seed}):",
              f"{'move':>6s}  {'mine probability':>16s}  {'wins':>4s}  {'win rate':>8s}  {'95% CI':>14s}"]
