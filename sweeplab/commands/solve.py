@@ -54,10 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of --method (repeatable), e.g. --method gfp --option p=3; "
                    "sweeplab methods NAME lists them")
-    p.add_argument("--mines", type=int, default=None, help="total number of mines on the board")
+    p.add_argument("--mines", type=int, default=None,
+                   help="total number of mines on the board (replaces a JSON position's own)")
     p.add_argument("--no-total", action="store_true", help="ignore the total number of mines")
     p.add_argument("--noise", choices=NOISE_KINDS, default=None,
-                   help="clue-noise model of the numbers (under: lower bounds, over: upper bounds)")
+                   help="clue-noise model of the numbers (under: lower bounds, over: upper bounds; "
+                   "replaces a JSON position's own)")
     p.add_argument("--probabilities", "-p", action="store_true", help="print the exact mine probabilities")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                    help="time budget per method (methods that take time_limit refuse past it) and, with "
