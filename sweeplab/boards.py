@@ -57,11 +57,11 @@ from typing import Any
 
 import numpy as np
 
-from .errors import check_flag
+from .errors import MethodRefused, check_flag
 from .game import Game, as_generator, resolve_board
-from .methods import METHODS, method_info
+from .methods import METHODS, deduce, method_info
 from .noguess import CASCADE, CONVENTIONS, MONOTONE, solve_layout
-from .positions import COVERED, cell_pair, neighbour_counts
+from .positions import COVERED, Observation, cell_pair, neighbour_counts
 
 __all__ = ["Board", "BoardNotFound", "generate_board", "generate_boards", "grade", "solves", "GRADES"]
 
@@ -434,10 +434,23 @@ def generate_board(
             if status == "won":
                 layout.setflags(write=False)
                 return Board(layout, cell, grade(layout, cell), method, tries, time.perf_counter() - start)
+    advice = (_refusal(method, stuck, n_mines)
+              or "raise max_tries, or ask for fewer mines or a stronger method")
     raise BoardNotFound(
         f"no {shape_[0]}x{shape_[1]} board with {n_mines} mines solvable by {method!r}"
-        f"{' and by no weaker method' if exact_grade else ''} in max_tries={max_tries} layouts; "
-        f"raise max_tries, or ask for fewer mines or a stronger method")
+        f"{' and by no weaker method' if exact_grade else ''} in max_tries={max_tries} layouts; {advice}")
+
+
+def _refusal(method: str, stuck: np.ndarray | None, mines: int) -> str | None:
+    """What to say when ``method`` refuses the position a search last stopped at (``brute``'s cap on
+    the cells it enumerates): more tries would not help."""
+    if stuck is None:
+        return None
+    try:
+        deduce(Observation(stuck, mines=mines), method)
+    except MethodRefused as exc:
+        return f"{method!r} refused the last position it met ({exc}): more tries will not help"
+    return None
 
 
 def _one(index: int, seed: int, options: dict[str, Any]) -> Board:

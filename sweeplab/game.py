@@ -483,8 +483,9 @@ class Game:
 
     @property
     def revealed_fraction(self) -> float:
-        """Share of the safe cells revealed so far."""
-        return 1.0 if self._safe_total == 0 else self._revealed_safe / self._safe_total
+        """Share of the safe cells revealed so far (0 before the first click, which places the mines)."""
+        safe = self._shape[0] * self._shape[1] - self._n_mines
+        return 1.0 if safe == 0 else self._revealed_safe / safe
 
     # moves ------------------------------------------------------------------
     def _index(self, row: int, col: int) -> int:

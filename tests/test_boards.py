@@ -173,8 +173,16 @@ def test_a_board_with_no_room_for_any_zero_does_not_advise_a_corner_opening(shap
 
 
 def test_a_board_not_found_is_a_value_error_naming_max_tries():
-    with pytest.raises(BoardNotFound, match="max_tries=2"):
+    with pytest.raises(BoardNotFound, match="max_tries=2 layouts; raise max_tries"):
         generate_board("intermediate", solvable_by="lp", exact_grade=True, max_tries=2, seed=0)
+
+
+def test_a_method_that_refuses_boards_of_the_size_asked_is_named_not_more_tries():
+    """An adversarial review: brute (at most 20 frontier cells) cannot solve a 16x16 board's positions, and
+    after every try the message said to raise max_tries or ask for a stronger method."""
+    with pytest.raises(BoardNotFound, match=r"'brute' refused the last position it met \(brute force over "
+                       r".* the limit is max_variables=20 .*\): more tries will not help"):
+        generate_board(shape=(16, 16), mines=40, solvable_by="brute", seed=1, max_tries=30)
 
 
 def test_a_layout_drawn_again_is_not_replayed_again(monkeypatch: pytest.MonkeyPatch):

@@ -595,3 +595,12 @@ def test_a_board_past_numpys_limits_is_named_with_its_size(shape):
                  lambda: generate_boards(shape=shape, mines=1, count=1, solvable_by="rref")):
         with pytest.raises(ValueError, match=message):
             call()
+
+
+def test_revealed_fraction_before_the_first_click_is_zero():
+    """An adversarial review: it raised AttributeError until the first click placed the mines (a referee
+    callback reading it at turn 0 crashed)."""
+    game = new_game("beginner", seed=1)
+    assert game.revealed_fraction == 0.0
+    game.reveal(0, 0)
+    assert 0.0 < game.revealed_fraction <= 1.0
