@@ -39,6 +39,8 @@ from .game import (
     check_first_click_fits,
     check_noise,
     check_rules,
+    first_click_fits,
+    kept_free,
     new_game,
     resolve_board,
 )
@@ -322,6 +324,13 @@ def play(
     if player.first_move != "random":  # a cell off the board, or one the zero rule cannot clear: refused
         cell = first_cell(player.first_move, (h, w), np.random.default_rng(0))
         check_first_click_fits(first_click, (h, w), n_mines, cell=cell)
+    elif first_click == "zero":  # a random first cell may be one with the most neighbours, as (1, 1)
+        cell = (min(1, h - 1), min(1, w - 1))
+        if not first_click_fits("zero", (h, w), n_mines, cell):
+            raise ValueError(f"first_move='random' may open a cell such as {cell}, and a zero first click "
+                             f"there cannot fit: {n_mines} mines on {h}x{w} leave fewer than the "
+                             f"{kept_free('zero', (h, w), cell).size} cells it keeps free; give a first move "
+                             f"(a corner) or fewer mines")
 
     parallel = check_positive("workers", workers, none="every core") != 1 or scheduler is not None
     if parallel and games:

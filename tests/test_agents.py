@@ -238,11 +238,16 @@ def test_every_agent_plays_narrow_boards_under_both_rules(shape, mines):
         for first_click in ("safe", "zero"):
             if first_click == "zero" and shape == (2, 2):
                 continue  # a zero first click cannot fit there: refused by the game (tests/test_game.py)
-            df = sweeplab.play(name, shape=shape, mines=mines, games=3, seed=5, first_click=first_click,
-                               workers=1)
-            assert df["status"].isin(["won", "lost"]).all(), (name, shape, first_click)
             agent = make_agent(name).for_rules(first_click=first_click, shape=shape, mines=mines)
             assert agent.first_move in ("corner", "random"), (name, shape, first_click)
+            kw = {"shape": shape, "mines": mines, "games": 3, "seed": 5, "first_click": first_click,
+                  "workers": 1}
+            if first_click == "zero" and shape == (3, 3) and agent.first_move == "random":
+                with pytest.raises(ValueError, match="first_move='random' may open a cell such as"):
+                    sweeplab.play(name, **kw)  # the centre leaves no room for its 9 free cells
+                continue
+            df = sweeplab.play(name, **kw)
+            assert df["status"].isin(["won", "lost"]).all(), (name, shape, first_click)
 
 
 @pytest.mark.parametrize("mode", ["classic", "score"])
@@ -420,3 +425,22 @@ def test_the_endgame_holds_at_most_a_million_layouts(agent):
                                          f"{MAX_ENDGAME_LAYOUTS}, got {2**70}"):
         make_agent(agent, endgame_layouts=2**70)
     assert make_agent(agent, endgame_layouts=MAX_ENDGAME_LAYOUTS).endgame_layouts == MAX_ENDGAME_LAYOUTS
+
+
+def test_random_opens_the_first_move_asked_for_and_a_random_one_by_default():
+    """An adversarial review: random took first_move (documented, and recorded in the results) and always
+    opened a random cell."""
+    blank = Observation.from_text("????\n????\n????")
+    rng = np.random.default_rng(0)
+    for asked, cell in (("corner", (0, 0)), ((1, 2), (1, 2))):
+        move = make_agent("random", first_move=asked).next_moves(blank, rng)[0]
+        assert (move.row, move.col, move.source) == (*cell, "first")
+    assert make_agent("random").next_moves(blank, rng)[0].source == "guess"  # the report's agent, unchanged
+
+
+def test_a_random_first_move_the_zero_rule_may_not_clear_is_refused_before_any_game():
+    """It failed at the first game that drew an interior cell, with advice a random move cannot follow."""
+    with pytest.raises(ValueError, match=r"first_move='random' may open a cell such as \(1, 1\)"):
+        sweeplab.play("trivial", shape=(4, 4), mines=9, first_click="zero", first_move="random", games=5)
+    corner = sweeplab.play("trivial", shape=(4, 4), mines=9, first_click="zero", first_move="corner", games=5)
+    assert len(corner) == 5

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..positions import Observation
+from ..positions import COVERED, Observation
 from .base import Agent, Move
 
 __all__ = ["RandomAgent", "TrivialAgent", "CspAgent", "LstsqAgent", "RrefAgent", "ChainAgent"]
@@ -32,6 +32,8 @@ class RandomAgent(Agent):
     unused_options = frozenset({"use_total", "noise_aware", "methods", "max_nodes"})  # it deduces nothing
 
     def next_moves(self, obs: Observation, rng: np.random.Generator) -> list[Move]:
+        if self.first_move != "random" and not np.count_nonzero(obs.grid != COVERED):
+            return super().next_moves(obs, rng)  # the opening cell asked for (it was ignored)
         cell = self.guess(obs, rng)
         return [] if cell is None else [Move("reveal", cell[0], cell[1], "guess")]
 

@@ -942,6 +942,13 @@ class BestAgent(BestV1Agent):
     :class:`~sweeplab.agents.base.Agent`'s (the total used, forced cells from
     ``("trivial", "enumerate")``); ``sweeplab agents best`` lists every option.
 
+    The two-step value, the coin-flip rules and the endgame search count layouts with the total and
+    exact clues: with ``use_total=False``, or under any clue noise (``"lost"`` too, whose shown clues
+    are exact: the agent is told the kind of noise, not its rate), ``best`` guesses the safest cell by
+    the cheap score alone and ``lookahead``, ``candidates``, ``progress_bonus``, ``coin_flip_credit``,
+    ``coin_flips_first``, ``free_coin_flips``, ``isolated_regions`` and the endgame options change
+    nothing.
+
     Parameters
     ----------
     first_move : default "auto"
