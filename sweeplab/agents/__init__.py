@@ -38,7 +38,11 @@ __all__ = ["AGENTS", "AgentInfo", "Agent", "Move", "make_agent", "first_cell", "
 
 @dataclass(frozen=True)
 class AgentInfo:
-    """An agent class, the report section it follows and a one-line summary."""
+    """An agent class, the report section it follows and a one-line summary.
+
+    ``sound``: its certain moves are never wrong with its default ``methods`` (a ``methods=`` naming an
+    unsound method, as ``lstsq``, gives up that promise; the ``wrong_claims`` column counts them).
+    """
 
     name: str
     cls: type[Agent]

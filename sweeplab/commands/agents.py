@@ -66,7 +66,10 @@ def agent_text(name: str) -> str:
         raise ValueError(unknown_choice("agent", name, AGENTS))
     info = AGENTS[name]
     cls = info.cls
+    methods = "methods" in {f.name for f in dataclasses.fields(cls)} - getattr(cls, "unused_options", set())
     head = [f"{name}: {info.summary}", f"  {sound_label(info.sound)}"
+            + (" with sound methods (its default; methods= may name an unsound one, as lstsq)"
+               if info.sound and methods else "")
             + (f"; reference: {info.reference}" if info.reference else "")]
     docs: dict[str, tuple[str, str]] = {}
     for klass in reversed(cls.__mro__):  # a subclass's entry replaces its parent's
