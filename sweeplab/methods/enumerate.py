@@ -434,7 +434,8 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     ``(status, safe_g, mine_g, prob_g, interior_safe, interior_mine,
     interior_prob)``; status 1: a block has no layout; 2: no frontier total fits
     the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``; 4: the inner
-    steps would exceed ``MAX_COMBINE_STEPS`` (:func:`_combine_steps`).
+    steps would exceed ``MAX_COMBINE_STEPS`` (:func:`_combine_steps`); 5: (with
+    ``want_probs``) a frontier total the total favours underflowed.
     """
     n_comp = coff.size - 1
     K1 = 1
@@ -554,6 +555,17 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     for S in range(L):
         if logw[S] > -np.inf:
             wt[S] = np.exp(logw[S] - best)
+    if want_probs:
+        # A frontier total whose float product underflowed (below ~1e-290: thousands of blocks) while
+        # the total's weight favours it would be left out of every probability: refuse instead.
+        dominant = -np.inf
+        for S in range(L):
+            if suf_f[0, S] > 0 and logw[S] > -np.inf:
+                dominant = max(dominant, np.log(suf_f[0, S]) + logw[S] - best)
+        for S in range(L):
+            if (suf_b[0, S] and lo_s <= S <= hi_s and suf_f[0, S] < 1e-290 and logw[S] > -np.inf
+                    and np.log(1e-290) + logw[S] - best > dominant - 30.0):
+                return 5, safe_g, mine_g, prob_g, False, False, 0.0
     interior_prob = 0.0
     if I > 0:
         num = 0.0
@@ -1052,6 +1064,11 @@ def _run(obs: Observation, use_total: bool, probabilities: bool, max_nodes: int,
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: combining them "
             f"through the total would take more than {MAX_COMBINE_STEPS:,} steps; without the total "
             f"(use_total=False) each block is exact on its own")
+    if status == 5:
+        raise ComponentTooLargeError(
+            f"{coff.size - 1} independent blocks with a wide spread of mine counts: the probabilities of "
+            f"some totals fall below floating point while the total favours them; the forced cells alone "
+            f"(probabilities=False) and use_total=False are exact")
     if status == 3:
         raise ComponentTooLargeError(
             f"{coff.size - 1} independent blocks with a wide spread of mine counts: the combination "
