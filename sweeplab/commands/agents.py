@@ -66,11 +66,6 @@ def agent_text(name: str) -> str:
         raise ValueError(unknown_choice("agent", name, AGENTS))
     info = AGENTS[name]
     cls = info.cls
-    methods = "methods" in {f.name for f in dataclasses.fields(cls)} - getattr(cls, "unused_options", set())
-    head = [f"{name}: {info.summary}", f"  {sound_label(info.sound)}"
-            + (" with sound methods (its default; methods= may name an unsound one, as lstsq)"
-               if info.sound and methods else "")
-            + (f"; reference: {info.reference}" if info.reference else "")]
     docs: dict[str, tuple[str, str]] = {}
     for klass in reversed(cls.__mro__):  # a subclass's entry replaces its parent's
         docs.update(parameter_docs(klass.__doc__))
@@ -79,6 +74,11 @@ def agent_text(name: str) -> str:
     for f in dataclasses.fields(cls):  # register_agent takes dataclasses only
         if f.init and f.name not in unused:
             found.append((f.name, option_default(f), _described(docs.get(f.name))))
+    methods = any(option == "methods" for option, _, _ in found)
+    head = [f"{name}: {info.summary}", f"  {sound_label(info.sound)}"
+            + (" with sound methods (its default; methods= may name an unsound one, as lstsq)"
+               if info.sound and methods else "")
+            + (f"; reference: {info.reference}" if info.reference else "")]
     usage = f'sweeplab play --agent "{name} KEY=VALUE"; sweeplab.play({name!r}, KEY=VALUE, ...)'
     return catalogue_entry(head, usage, found)
 
