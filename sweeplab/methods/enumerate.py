@@ -13,9 +13,11 @@ standard refinements:
    interior cells (covered cells next to no clue) through the total: a frontier
    layout with ``S`` mines leaves ``C(I, R - S)`` interior layouts (``I``
    interior cells, ``R`` unknown mines).  Weights are kept in log space relative
-   to their largest term, so a million-cell board does not overflow, while
-   *which* cells are forced is decided on exact Boolean feasibility sets, never
-   on rounded weights.
+   to their largest term, so a million-cell board does not overflow; where
+   thousands of blocks would underflow the products at the totals the interior
+   favours, every block's counts are tilted towards them (a saddle point: the
+   products are unchanged).  *Which* cells are forced is decided on exact
+   Boolean feasibility sets, never on rounded weights.
 3. **Propagation.**  Groups are visited in breadth-first order along the clue
    graph, and each group's value range is cut by every clue it belongs to
    (``lo <= sum <= hi``) given what is assigned and what capacity remains, so
@@ -430,12 +432,17 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     mine counts each block allows; probabilities use float convolutions
     normalised at each step and interior weights ``C(I, R - S)`` in log space
     relative to their largest term.  Each block's counts are shifted to start at
-    its fewest mines, so blocks with a fixed count cost nothing.  Returns
-    ``(status, safe_g, mine_g, prob_g, interior_safe, interior_mine,
-    interior_prob)``; status 1: a block has no layout; 2: no frontier total fits
-    the total; 3: the work arrays would exceed ``MAX_COMBINE_CELLS``; 4: the inner
-    steps would exceed ``MAX_COMBINE_STEPS`` (:func:`_combine_steps`); 5: (with
-    ``want_probs``) a frontier total the total favours underflowed.
+    its fewest mines, so blocks with a fixed count cost nothing.  Where a
+    frontier total the interior's weight favours underflowed (thousands of
+    blocks), the combination is repeated with every block tilted by
+    ``exp(theta k)`` and the weights by ``exp(-theta S)`` (exact: the products
+    are unchanged), ``theta`` chosen so the float products peak where the
+    weight lies (:func:`_saddle_tilt`).  Returns ``(status, safe_g, mine_g,
+    prob_g, interior_safe, interior_mine, interior_prob)``; status 1: a block
+    has no layout; 2: no frontier total fits the total; 3: the work arrays
+    would exceed ``MAX_COMBINE_CELLS``; 4: the inner steps would exceed
+    ``MAX_COMBINE_STEPS`` (:func:`_combine_steps`); 5: (with ``want_probs``) a
+    frontier total the total favours underflowed even so.
     """
     n_comp = coff.size - 1
     K1 = 1
@@ -471,6 +478,98 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
             mine_g[g] = not anysafe
             prob_g[g] = m / z[comp[g]] / gsize[g]
         return 0, safe_g, mine_g, prob_g, False, False, 0.5
+    K0 = 0
+    L = 1
+    for c in range(n_comp):
+        K0 += kmin[c]
+        L += klen[c] - 1
+    # Blocks with a fixed number of mines only shift the totals: the chains of
+    # prefix and suffix products run over the other blocks alone.
+    nv = 0
+    for c in range(n_comp):
+        if klen[c] > 1:
+            nv += 1
+    if (nv + 1) * L > MAX_COMBINE_CELLS:
+        return 3, safe_g, mine_g, prob_g, False, False, 0.0
+    result = _combine_with_total(0.0, comp, counts, coff, gmines, cansafe, goff, gsize, R, I, want_probs,
+                                 kmin, klen, K0, L, K1)
+    if result[0] == 5:
+        theta = _saddle_tilt(counts, coff, kmin, klen, R - K0, I, L)
+        result = _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize, R, I,
+                                     want_probs, kmin, klen, K0, L, K1)
+    return result
+
+
+@numba.njit(cache=True)
+def _tilted_mean(counts, coff, kmin, klen, theta):  # pragma: no cover - compiled
+    """Mean number of mines (shifted by the fewest) over the blocks, each block's counts times
+    ``exp(theta k)``."""
+    total = 0.0
+    for c in range(coff.size - 1):
+        if klen[c] == 1:
+            continue
+        top = -np.inf
+        for k in range(klen[c]):
+            v = counts[coff[c] + kmin[c] + k]
+            if v > 0:
+                top = max(top, math.log(v) + theta * k)
+        z = 0.0
+        m = 0.0
+        for k in range(klen[c]):
+            v = counts[coff[c] + kmin[c] + k]
+            if v > 0:
+                e = math.exp(math.log(v) + theta * k - top)
+                z += e
+                m += k * e
+        total += m / z
+    return total
+
+
+@numba.njit(cache=True)
+def _saddle_tilt(counts, coff, kmin, klen, Rs, I, L):  # pragma: no cover - compiled
+    """The tilt ``theta`` of :func:`_combine`: the blocks' counts times ``exp(theta k)`` have their
+    mean total ``S*`` where the interior's weight ``C(I, Rs - S)`` has slope ``theta`` (the
+    saddle point of the product, where the combined weight peaks); ``S*`` at an end of the
+    totals the interior allows when the slope cannot match there."""
+    lo = max(0.0, float(Rs - I))
+    hi = min(float(L - 1), float(Rs))
+
+    def slope(S):  # d/dS log C(I, Rs - S), continuous
+        t = min(max(Rs - S, 0.5), I - 0.5)
+        return math.log(t / (I - t))
+
+    target = hi
+    if I > 0 and lo < hi:
+        if _tilted_mean(counts, coff, kmin, klen, slope(lo)) <= lo:
+            target = lo
+        elif _tilted_mean(counts, coff, kmin, klen, slope(hi)) < hi:
+            a, b = lo, hi  # mean(slope(S)) - S decreases in S: bisection for its zero
+            for _ in range(100):
+                mid = 0.5 * (a + b)
+                if _tilted_mean(counts, coff, kmin, klen, slope(mid)) > mid:
+                    a = mid
+                else:
+                    b = mid
+            return slope(0.5 * (a + b))
+    a, b = -50.0, 50.0  # the mean rises with theta: bisection for mean == target
+    for _ in range(100):
+        mid = 0.5 * (a + b)
+        if _tilted_mean(counts, coff, kmin, klen, mid) < target:
+            a = mid
+        else:
+            b = mid
+    return 0.5 * (a + b)
+
+
+@numba.njit(cache=True)
+def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize, R, I, want_probs,
+                        kmin, klen, K0, L, K1):  # pragma: no cover - compiled
+    """:func:`_combine` with the total, every block tilted by ``exp(theta k)`` (none at 0)."""
+    n_comp = coff.size - 1
+    G = gsize.size
+    safe_g = np.zeros(G, np.bool_)
+    mine_g = np.zeros(G, np.bool_)
+    prob_g = np.zeros(G)
     # groups of each block (CSR)
     gptr = np.zeros(n_comp + 1, np.int64)
     for g in range(G):
@@ -482,27 +581,25 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     for g in range(G):
         glist[fill[comp[g]]] = g
         fill[comp[g]] += 1
-    K0 = 0
-    L = 1
-    for c in range(n_comp):
-        K0 += kmin[c]
-        L += klen[c] - 1
-    # Blocks with a fixed number of mines only shift the totals: the chains of
-    # prefix and suffix products run over the other blocks alone.
     var = np.empty(n_comp, np.int64)
     nv = 0
     for c in range(n_comp):
         if klen[c] > 1:
             var[nv] = c
             nv += 1
-    if (nv + 1) * L > MAX_COMBINE_CELLS:
-        return 3, safe_g, mine_g, prob_g, False, False, 0.0
-    scale = np.ones(n_comp)
+    # each count (and each group's mine count) is divided by its block's largest count, or with a
+    # tilt by exp(top - theta k), top the largest tilted log count: the weights stay at most 1
+    div = np.ones(counts.size)
     for c in range(n_comp):
         mx = 0.0
+        top = -np.inf
         for k in range(klen[c]):
-            mx = max(mx, counts[coff[c] + kmin[c] + k])
-        scale[c] = mx
+            v = counts[coff[c] + kmin[c] + k]
+            mx = max(mx, v)
+            if v > 0:
+                top = max(top, math.log(v) + theta * k)
+        for k in range(klen[c]):
+            div[coff[c] + kmin[c] + k] = mx if theta == 0.0 else math.exp(top - theta * k)
     # suffix products of the blocks c.. (Boolean and normalised float), shifted by the kmin
     suf_b = np.zeros((nv + 1, L), np.bool_)
     suf_f = np.zeros((nv + 1, L))
@@ -518,7 +615,7 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
                     v = counts[coff[c] + kmin[c] + k]
                     if v > 0:
                         suf_b[u, i + k] = True
-                        suf_f[u, i + k] += suf_f[u + 1, i] * v / scale[c]
+                        suf_f[u, i + k] += suf_f[u + 1, i] * v / div[coff[c] + kmin[c] + k]
         suf_span[u] = span + klen[c] - 1
         mx = suf_f[u, : suf_span[u]].max()
         for i in range(suf_span[u]):
@@ -539,7 +636,7 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
         return 2, safe_g, mine_g, prob_g, False, False, 0.0
     interior_safe = I > 0 and not interior_mine_possible
     interior_mine = I > 0 and not interior_safe_possible
-    # interior weights wt[S] = C(I, R - K0 - S) / max, from C(I,t)/C(I,t+1) = (t+1)/(I-t)
+    # interior weights wt[S] = C(I, R - K0 - S) exp(-theta S) / max, from C(I,t)/C(I,t+1) = (t+1)/(I-t)
     logw = np.full(L, -np.inf)
     first = max(0, lo_s)
     if first < L and first <= hi_s:
@@ -547,6 +644,8 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
         for S in range(first + 1, min(hi_s, L - 1) + 1):
             t = R - K0 - S
             logw[S] = logw[S - 1] + np.log((t + 1.0) / (I - t))
+    for S in range(L):
+        logw[S] -= theta * S
     best = -np.inf
     for S in range(L):
         if suf_f[0, S] > 0 and logw[S] > best:
@@ -611,7 +710,7 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
                             okk[k] = True
                         w += others_f[s2] * wt[k + s2]
                 W[k] = w
-        _groups(c, gptr, glist, klen, kmin, counts, coff, scale, gmines, cansafe, goff, gsize, okk, W,
+        _groups(c, gptr, glist, klen, kmin, counts, coff, div, gmines, cansafe, goff, gsize, okk, W,
                 want_probs, safe_g, mine_g, prob_g)
         if klen[c] == 1:
             continue
@@ -627,7 +726,7 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
                     v = counts[coff[c] + kmin[c] + k]
                     if v > 0:
                         nxt_b[i + k] = True
-                        nxt_f[i + k] += pre_f[i] * v / scale[c]
+                        nxt_f[i + k] += pre_f[i] * v / div[coff[c] + kmin[c] + k]
         mx = 0.0
         for i in range(new_span):
             mx = max(mx, nxt_f[i])
@@ -653,12 +752,13 @@ def _others(pre_b, pre_f, pre_span, suf_b, suf_f, suf_span, others_b, others_f):
 
 
 @numba.njit(cache=True)
-def _groups(c, gptr, glist, klen, kmin, counts, coff, scale, gmines, cansafe, goff, gsize, okk, W,
+def _groups(c, gptr, glist, klen, kmin, counts, coff, div, gmines, cansafe, goff, gsize, okk, W,
             want_probs, safe_g, mine_g, prob_g):  # pragma: no cover
-    """Forced flags and probabilities of the groups of block ``c`` given its weights ``W``."""
+    """Forced flags and probabilities of the groups of block ``c`` given its weights ``W`` (counts
+    divided by ``div``, :func:`_combine_with_total`)."""
     z = 0.0
     for k in range(klen[c]):
-        z += counts[coff[c] + kmin[c] + k] / scale[c] * W[k]
+        z += counts[coff[c] + kmin[c] + k] / div[coff[c] + kmin[c] + k] * W[k]
     for t in range(gptr[c], gptr[c + 1]):
         g = glist[t]
         anymine = False
@@ -669,7 +769,7 @@ def _groups(c, gptr, glist, klen, kmin, counts, coff, scale, gmines, cansafe, go
             if okk[k]:
                 anymine |= gmines[kk] > 0
                 anysafe |= cansafe[kk]
-            m += gmines[kk] / scale[c] * W[k]
+            m += gmines[kk] / div[coff[c] + kmin[c] + k] * W[k]
         safe_g[g] = not anymine
         mine_g[g] = not anysafe
         if want_probs:
@@ -965,48 +1065,83 @@ def _block_counts(p: GroupedSystem, max_nodes: int, budget: Budget):
 def _log_layouts(counts: np.ndarray, coff: np.ndarray, R: int | None, I: int) -> float:
     """Natural log of the number of layouts: the blocks' counts by number of mines convolved (scaled
     to their largest term), then with the total ``sum_S C(I, R - S)`` over the interior, without it
-    ``2 ** I`` (SPEC §4's two conventions).  ``-inf`` when no layout fits."""
-    return float(_log_layouts_kernel(counts, coff, -1 if R is None else R, I, R is not None))
+    ``2 ** I`` (SPEC §4's two conventions).  ``-inf`` when no layout fits.  Where a scaled product
+    came near underflow (thousands of blocks), it is repeated with the tilt of :func:`_combine`."""
+    r = -1 if R is None else R
+    value, tiny = _log_layouts_kernel(counts, coff, r, I, R is not None, 0.0)
+    if tiny and R is not None:
+        n = coff.size - 1
+        kmin = np.zeros(n, np.int64)
+        klen = np.ones(n, np.int64)
+        for c in range(n):
+            first, last = _mine_count_span(counts, coff, c)
+            if last < 0:
+                return -math.inf
+            kmin[c], klen[c] = first, last - first + 1
+        theta = _saddle_tilt(counts, coff, kmin, klen, r - int(kmin.sum()), I, int(1 + (klen - 1).sum()))
+        value, _ = _log_layouts_kernel(counts, coff, r, I, True, theta)
+    return float(value)
+
+
+#: A scaled weight below this may have lost products to underflow (two such factors make ~1e-300).
+_TINY = 1e-150
 
 
 @numba.njit(cache=True)
-def _log_layouts_kernel(counts, coff, R, I, use_total):  # pragma: no cover - compiled
-    """:func:`_log_layouts`, compiled (``R`` is ignored without ``use_total``)."""
+def _log_layouts_kernel(counts, coff, R, I, use_total, theta):  # pragma: no cover - compiled
+    """:func:`_log_layouts`, compiled (``R`` is ignored without ``use_total``), with every block's
+    count at ``k`` mines times ``exp(theta k)`` (none at 0).  Also returns whether a scaled weight
+    fell below :data:`_TINY`."""
     poly = np.ones(1)
     log_scale = 0.0
+    tiny = False
     for c in range(coff.size - 1):
         block = counts[coff[c]: coff[c + 1]]
         top = 0.0
         for v in block:
             top = max(top, v)
         if top <= 0:
-            return -math.inf
+            return -math.inf, tiny
         if not use_total:  # blocks are independent: multiply their totals
             log_scale += math.log(block.sum())
             continue
+        weight = block / top
+        if theta != 0.0:
+            ltop = -math.inf
+            for j in range(block.size):
+                if block[j] > 0:
+                    ltop = max(ltop, math.log(block[j]) + theta * j)
+            for j in range(block.size):
+                weight[j] = math.exp(math.log(block[j]) + theta * j - ltop) if block[j] > 0 else 0.0
+            top = math.exp(ltop)
         nxt = np.zeros(poly.size + block.size - 1)
         for i in range(poly.size):
             for j in range(block.size):
-                nxt[i + j] += poly[i] * (block[j] / top)
+                nxt[i + j] += poly[i] * weight[j]
         peak = nxt.max()
         poly = nxt / peak
-        log_scale += math.log(top) + math.log(peak)
+        log_scale += (math.log(top) if theta == 0.0 else ltop) + math.log(peak)
+        for j in range(block.size):
+            tiny |= 0.0 < weight[j] < _TINY
+        for S in range(poly.size):
+            tiny |= 0.0 < poly[S] < _TINY
     if not use_total:
-        return log_scale + I * math.log(2.0)
+        return log_scale + I * math.log(2.0), tiny
     best = -math.inf
     terms = np.full(poly.size, -math.inf)
     for S in range(poly.size):
         t = R - S
         if 0 <= t <= I and poly[S] > 0:
-            terms[S] = math.log(poly[S]) + math.lgamma(I + 1) - math.lgamma(t + 1) - math.lgamma(I - t + 1)
+            terms[S] = (math.log(poly[S]) - theta * S + math.lgamma(I + 1) - math.lgamma(t + 1)
+                        - math.lgamma(I - t + 1))
             best = max(best, terms[S])
     if best == -math.inf:
-        return -math.inf
+        return -math.inf, tiny
     total = 0.0
     for S in range(poly.size):
         if terms[S] > -math.inf:
             total += math.exp(terms[S] - best)
-    return log_scale + best + math.log(total)
+    return log_scale + best + math.log(total), tiny
 
 
 def block_counts(obs: Observation, *, use_total: bool = True, max_nodes: int = MAX_NODES,
