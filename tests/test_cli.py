@@ -554,3 +554,14 @@ def test_an_empty_out_is_refused_not_the_current_directory(command, tmp_path, mo
     assert main([*command, "--out", ""]) == 2
     assert "--out '' names no directory; give a path (--out . for" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_refusals_name_the_flag_that_raises_the_budget(capsys, tmp_path):
+    """Session 47's review: a refusal said "raise the option time_limit", which the shell spells
+    --time-limit (and refuses as --option time_limit=...)."""
+    position = tmp_path / "p.txt"
+    position.write_text("??????\n?1221?\n??????\n")
+    assert main(["solve", str(position), "--method", "enumerate", "--time-limit", "1e-9"]) == 0
+    out = capsys.readouterr().out
+    assert "refused: method 'enumerate' ran past its time budget" in out
+    assert "raise the option time_limit (seconds, or None for no limit; here --time-limit SECONDS)" in out

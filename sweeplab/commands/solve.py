@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import inspect
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -216,7 +217,7 @@ def _report(
             summary.append(f"{name:16s} {'inconsistent':>12s}")
             continue
         except MethodRefused as exc:
-            out += [f"== {name} ({tag}): refused: {exc}", ""]
+            out += [f"== {name} ({tag}): refused: {_on_the_command_line(str(exc))}", ""]
             summary.append(f"{name:16s} {'refused':>12s}")
             continue
         except Exception as exc:  # noqa: BLE001 - a bug in the method: shown, the others still run
@@ -241,6 +242,20 @@ def _report(
         else:
             out += ["exact mine probabilities (S/M: forced):", probability_grid(obs, probs)]
     return "\n".join(out).rstrip() + "\n", consistent, failed
+
+
+def _on_the_command_line(message: str) -> str:
+    """A refusal's advice to raise an option, with the flag that sets it here.
+
+    >>> _on_the_command_line("... raise the option time_limit (seconds, or None for no limit)")
+    '... raise the option time_limit (seconds, or None for no limit; here --time-limit SECONDS)'
+    >>> _on_the_command_line("... raise the option max_bytes (bytes, or None for no limit)")
+    '... raise the option max_bytes (bytes, or None for no limit; here --option max_bytes=BYTES)'
+    """
+    flags = {"time_limit": "--time-limit SECONDS", "max_bytes": "--option max_bytes=BYTES"}
+    for option, flag in flags.items():
+        message = re.sub(rf"(raise the option {option} \([^)]*)\)", rf"\1; here {flag})", message)
+    return message
 
 
 def _explanations(obs: Observation, d) -> list[str]:
