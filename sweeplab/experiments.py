@@ -1018,30 +1018,39 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
                          f"parameters: {', '.join(sorted(accepted))}")
 
 
-def check_override_values(name: str, overrides: Mapping[str, Any]) -> None:
-    """``ValueError`` naming a parameter of experiment ``name`` whose value in ``overrides`` is not of the
-    kind it takes (``games="abc"``, a negative count; :func:`check_overrides` first).
+def check_override_values(name: str, overrides: Mapping[str, Any], *, preset: str | None = None) -> dict[str, Any]:
+    """``overrides`` in the form experiment ``name`` takes them (lists as tuples, one name where it
+    takes several as a list of one); ``ValueError`` naming a parameter whose value is not of the
+    kind it takes (``games="abc"``, a negative count; :func:`check_overrides` first).  Checked
+    against what ``preset`` gives (as :func:`run` does), or without one against any preset's value.
 
     Examples
     --------
     >>> check_override_values("014-reach", {"games": 1000, "levels": "expert"})
+    {'games': 1000, 'levels': ('expert',)}
     >>> check_override_values("014-reach", {"games": [1000]})
     Traceback (most recent call last):
     ...
     ValueError: experiment '014-reach': games takes a whole number (such as 4), got [1000]
     """
     exp = EXPERIMENTS[name]
-    for key, value in overrides.items():
-        _as_parameter(name, key, value, _reference(exp, key))
+    chosen = {} if preset is None else exp.parameters(preset)
+    return {key: None if value is None and None in _given(exp, key)  # a preset or the default has None
+            else _as_parameter(name, key, value, chosen.get(key, _reference(exp, key)))
+            for key, value in overrides.items()}
+
+
+def _given(exp: Experiment, key: str) -> list[Any]:
+    """The values experiment ``exp``'s presets and its function's default give parameter ``key``."""
+    default = inspect.signature(exp.function).parameters[key].default
+    given = [exp.presets[p][key] for p in PRESETS if key in exp.presets[p]]
+    return given if default is inspect.Parameter.empty else [*given, default]
 
 
 def _reference(exp: Experiment, key: str) -> Any:
     """What experiment ``exp`` gives parameter ``key`` when not overridden: a preset's value, else the
     function's default; ``None`` (any value passes) when neither says what it takes, or one is ``None``."""
-    default = inspect.signature(exp.function).parameters[key].default
-    given = [exp.presets[p][key] for p in PRESETS if key in exp.presets[p]]
-    if default is not inspect.Parameter.empty:
-        given.append(default)
+    given = _given(exp, key)
     return None if not given or None in given else given[0]
 
 
@@ -1077,7 +1086,9 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
              "mapping": "a JSON object", "list": "a JSON list"}
     want, got = kind(reference), kind(value)
     nested = want == "list" and any(isinstance(v, (tuple, list, dict)) for v in reference)
-    if want == "list" and not nested and got not in ("list", "mapping", None):  # one where it takes several
+    item = kind(reference[0]) if want == "list" and reference else None
+    if (want == "list" and not nested and got not in ("list", "mapping", None)
+            and item in (None, got, "number" if got == "int" else None)):  # one where it takes several
         value, got = (value,), "list"
     if want is None or got == want or (want == "number" and got == "int"):
         if want == "int" and value < 0:
@@ -1125,11 +1136,8 @@ def run(name: str, *, preset: str = "quick", progress: bool = False, **overrides
         raise ValueError(f"unknown experiment {name!r}; choose from {sorted(EXPERIMENTS)}") from None
     preset_params = exp.parameters(preset)
     check_overrides(name, overrides)
-    check_override_values(name, overrides)
     # in the preset's form: tuples for JSON lists, one name where it gives several (agents="trivial")
-    overrides = {key: _as_parameter(name, key, value, preset_params.get(key, _reference(exp, key)))
-                 for key, value in overrides.items()}
-    params = {**preset_params, **overrides}
+    params = {**preset_params, **check_override_values(name, overrides, preset=preset)}
     if progress and "progress" in inspect.signature(exp.function).parameters:
         params["progress"] = True
     df = exp.function(**params)

@@ -600,7 +600,10 @@ def test_set_takes_one_value_where_a_list_is_taken_and_refuses_other_kinds(tmp_p
     assert _as_parameter("x", "cases", [["a", "b"]], (("c", "d"),)) == (("a", "b"),)
     for name, exp in EXPERIMENTS.items():  # each preset's own values, as JSON gives them back, pass
         for preset in PRESETS:
-            check_override_values(name, json.loads(json.dumps(exp.parameters(preset))))
+            own = json.loads(json.dumps(exp.parameters(preset)))
+            for chosen in (None, *PRESETS):
+                checked = check_override_values(name, own, preset=chosen)
+                assert json.dumps(checked) == json.dumps(exp.parameters(preset))
     for value, message in [("abc", "games takes a whole number"), ("-3", "games takes a count, at least 0"),
                            ("[10]", "games takes a whole number")]:
         assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", f"games={value}",
@@ -609,3 +612,19 @@ def test_set_takes_one_value_where_a_list_is_taken_and_refuses_other_kinds(tmp_p
     assert not (tmp_path / "r").exists()
     df = run("014-reach", preset="smoke", levels="beginner", methods="trivial")
     assert set(df["level"].dropna()) == {"beginner"} and set(df["method"]) == {"trivial"}
+
+
+def test_set_values_are_checked_against_the_preset_that_runs(tmp_path, capsys):
+    """Session 47's re-read: --set was checked against any preset's value (None where one preset gives
+    None passed anything) and converted again against the chosen preset's inside the run, so
+    --set slices=3 passed the early check and failed the experiment (exit 1, a half-written report)."""
+    from sweeplab.experiments import check_override_values
+
+    assert check_override_values("015-proofs", {"slices": None}, preset="smoke") == {"slices": None}
+    assert check_override_values("015-proofs", {"slices": "expert"}, preset="smoke") == {"slices": ("expert",)}
+    with pytest.raises(ValueError, match="slices takes a JSON list"):
+        check_override_values("015-proofs", {"slices": 3}, preset="smoke")
+    assert main(["report", "--only", "015-proofs", "--preset", "smoke", "--set", "slices=3",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "slices takes a JSON list" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

@@ -386,7 +386,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
             check_overrides(name, overrides)
         except ValueError as exc:
             raise ValueError(f"{exc}; choose the experiments that take it with --only") from None
-        check_override_values(name, overrides)
+        check_override_values(name, overrides, preset=preset)
     label = ", ".join([preset, *(f"{k}={v!r}" for k, v in overrides.items())])
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
