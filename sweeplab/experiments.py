@@ -1018,7 +1018,8 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
                          f"parameters: {', '.join(sorted(accepted))}")
 
 
-def check_override_values(name: str, overrides: Mapping[str, Any], *, preset: str | None = None) -> dict[str, Any]:
+def check_override_values(name: str, overrides: Mapping[str, Any], *,
+                          preset: str | None = None) -> dict[str, Any]:
     """``overrides`` in the form experiment ``name`` takes them (lists as tuples, one name where it
     takes several as a list of one); ``ValueError`` naming a parameter whose value is not of the
     kind it takes (``games="abc"``, a negative count; :func:`check_overrides` first).  Checked

@@ -621,7 +621,8 @@ def test_set_values_are_checked_against_the_preset_that_runs(tmp_path, capsys):
     from sweeplab.experiments import check_override_values
 
     assert check_override_values("015-proofs", {"slices": None}, preset="smoke") == {"slices": None}
-    assert check_override_values("015-proofs", {"slices": "expert"}, preset="smoke") == {"slices": ("expert",)}
+    one = check_override_values("015-proofs", {"slices": "expert"}, preset="smoke")
+    assert one == {"slices": ("expert",)}
     with pytest.raises(ValueError, match="slices takes a JSON list"):
         check_override_values("015-proofs", {"slices": 3}, preset="smoke")
     assert main(["report", "--only", "015-proofs", "--preset", "smoke", "--set", "slices=3",
