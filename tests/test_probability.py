@@ -39,8 +39,13 @@ def exact(n_three: int, n_five: int, interior: int, total: int):
     """Integer references of :func:`pockets`: P(middle of a three-cell pocket is a mine), P(middle of
     a five-cell pocket), P(an interior cell) and the log of the number of layouts."""
     def spread(a, b):  # layouts by the number of pockets holding two mines
-        return [sum(comb(a, i) * comb(b, j - i) * 4 ** (j - i) for i in range(max(0, j - b), min(a, j) + 1))
-                for j in range(a + b + 1)]
+        threes = [comb(a, i) for i in range(a + 1)]
+        fives = [comb(b, i) * 4 ** i for i in range(b + 1)]
+        out = [0] * (a + b + 1)
+        for i, x in enumerate(threes):
+            for j, y in enumerate(fives):
+                out[i + j] += x * y
+        return out
 
     def weigh(poly, base):
         return sum(v * comb(interior, total - base - j) for j, v in enumerate(poly)
@@ -65,6 +70,8 @@ def exact(n_three: int, n_five: int, interior: int, total: int):
     (1960, 40, 40, 100),  # two kinds of pocket, the middle cell's odds differ
     (1960, 40, 0, 1500),
     (400, 0, 40, 100),    # small enough for the plain combination
+    (4000, 0, 40, 1000),  # past the chains' budget (10^10 steps): the tree of products
+    (3960, 40, 0, 3000),
 ])
 def test_thousands_of_blocks_give_exact_probabilities_and_counts(n_three, n_five, interior_rows, extra):
     """The float products of thousands of blocks underflow (< 1e-308) at the totals the interior's
@@ -101,21 +108,25 @@ def _blocks(obs: Observation):
         kmin, klen
 
 
-def test_the_plain_combination_underflows_where_the_tilted_one_is_used():
-    """The cases above reach the tilt: at theta = 0 the combination reports the underflow (status 5)."""
+def test_the_cases_above_reach_the_tilt_and_the_tree():
+    """At theta = 0 the combination reports the underflow (status 5), and the chains of products
+    would take more than their budget of steps on 4,000 blocks, the tree far fewer."""
     obs = pockets(2000, 0, 40, 2800)
     p, args, kmin, klen = _blocks(obs)
     shape = (int(kmin.sum()), int(1 + (klen - 1).sum()), int(np.diff(args[2]).max()))
-    assert en._combine_with_total(0.0, *args, True, kmin, klen, *shape)[0] == 5
+    assert en._combine_with_total(0.0, *args, True, kmin, klen, *shape, False)[0] == 5
     theta = en._saddle_tilt(args[1], args[2], kmin, klen, args[7] - shape[0], args[8], shape[1])
-    assert en._combine_with_total(theta, *args, True, kmin, klen, *shape)[0] == 0
+    assert en._combine_with_total(theta, *args, True, kmin, klen, *shape, False)[0] == 0
+    _, (_, counts, coff, *_), kmin, klen = _blocks(pockets(4000, 0, 40, 5000))  # and the tree
+    assert en._combine_steps(counts, coff) > en.MAX_COMBINE_STEPS > en._tree_work(klen, 4000)[1]
 
 
-@pytest.mark.parametrize("theta", [-3.0, -0.7, 0.4, 2.5])
-def test_any_tilt_gives_the_same_probabilities(theta):
+@pytest.mark.parametrize("theta, tree", [(0.0, True), (-3.0, False), (-0.7, True), (0.4, False), (2.5, True)])
+def test_any_tilt_and_the_tree_give_the_same_probabilities(theta, tree):
     """Tilting every block by exp(theta k) and the interior's weights by exp(-theta S) leaves every
-    product unchanged: on ordinary random positions (several blocks, fixed and varying) the
-    probabilities and forced cells agree with the untilted ones."""
+    product unchanged, and the tree of products gives each block the same context as the chains:
+    on ordinary random positions (several blocks, fixed and varying) the probabilities and forced
+    cells agree with the chains' untilted ones."""
     from sweeplab.testing import random_positions
 
     compared = 0
@@ -129,8 +140,8 @@ def test_any_tilt_gives_the_same_probabilities(theta):
         if any(args[1][args[2][c]:args[2][c + 1]].max() <= 0 for c in range(args[2].size - 1)):
             continue  # a block without a layout: status 1 before any tilt
         shape = (int(kmin.sum()), int(1 + (klen - 1).sum()), max(1, int(np.diff(args[2]).max(initial=1))))
-        plain = en._combine_with_total(0.0, *args, True, kmin, klen, *shape)
-        tilted = en._combine_with_total(theta, *args, True, kmin, klen, *shape)
+        plain = en._combine_with_total(0.0, *args, True, kmin, klen, *shape, False)
+        tilted = en._combine_with_total(theta, *args, True, kmin, klen, *shape, tree)
         assert plain[0] == tilted[0], obs.to_text()
         if plain[0]:
             continue

@@ -437,7 +437,10 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     blocks), the combination is repeated with every block tilted by
     ``exp(theta k)`` and the weights by ``exp(-theta S)`` (exact: the products
     are unchanged), ``theta`` chosen so the float products peak where the
-    weight lies (:func:`_saddle_tilt`).  Returns ``(status, safe_g, mine_g,
+    weight lies (:func:`_saddle_tilt`).  Each block's weights come from the
+    product of all the others: chains of prefix and suffix products, or past
+    their budget a balanced tree of products (:func:`_combine_with_total`;
+    a 1000x1000 board in mid-game has thousands of blocks).  Returns ``(status, safe_g, mine_g,
     prob_g, interior_safe, interior_mine, interior_prob)``; status 1: a block
     has no layout; 2: no frontier total fits the total; 3: the work arrays
     would exceed ``MAX_COMBINE_CELLS``; 4: the inner steps would exceed
@@ -460,8 +463,6 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
             return 1, safe_g, mine_g, prob_g, False, False, 0.5
         kmin[c] = first
         klen[c] = last - first + 1
-    if use_total and _combine_steps(counts, coff) > MAX_COMBINE_STEPS:
-        return 4, safe_g, mine_g, prob_g, False, False, 0.0
     if not use_total:
         z = np.zeros(n_comp)
         for c in range(n_comp):
@@ -489,15 +490,67 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     for c in range(n_comp):
         if klen[c] > 1:
             nv += 1
-    if (nv + 1) * L > MAX_COMBINE_CELLS:
-        return 3, safe_g, mine_g, prob_g, False, False, 0.0
+    # the chains, or past their budget (thousands of blocks) the tree of :func:`_tree_shape`
+    tree = (nv + 1) * L > MAX_COMBINE_CELLS or _combine_steps(counts, coff) > MAX_COMBINE_STEPS
+    if tree:
+        cells, steps = _tree_work(klen, nv)
+        if cells > MAX_COMBINE_CELLS:
+            return 3, safe_g, mine_g, prob_g, False, False, 0.0
+        if steps > MAX_COMBINE_STEPS:
+            return 4, safe_g, mine_g, prob_g, False, False, 0.0
     result = _combine_with_total(0.0, comp, counts, coff, gmines, cansafe, goff, gsize, R, I, want_probs,
-                                 kmin, klen, K0, L, K1)
+                                 kmin, klen, K0, L, K1, tree)
     if result[0] == 5:
         theta = _saddle_tilt(counts, coff, kmin, klen, R - K0, I, L)
         result = _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize, R, I,
-                                     want_probs, kmin, klen, K0, L, K1)
+                                     want_probs, kmin, klen, K0, L, K1, tree)
     return result
+
+
+@numba.njit(cache=True)
+def _tree_shape(klen, nv):  # pragma: no cover - compiled
+    """A balanced tree over the ``nv`` blocks whose mine count varies (leaves ``0..nv-1`` in block
+    order, each inner node the product of two neighbours, the root last): ``(left, right, span,
+    off)``, ``span`` the number of totals a node's product spans and ``off`` where its entries start
+    in a flat array."""
+    n_nodes = max(1, 2 * nv - 1)
+    left = np.full(n_nodes, -1, np.int64)
+    right = np.full(n_nodes, -1, np.int64)
+    span = np.ones(n_nodes, np.int64)
+    c = 0
+    for i in range(nv):
+        while klen[c] == 1:
+            c += 1
+        span[i] = klen[c]
+        c += 1
+    level = np.arange(nv)
+    node = nv
+    while level.size > 1:
+        up = np.empty((level.size + 1) // 2, np.int64)
+        for j in range(level.size // 2):
+            a, b = level[2 * j], level[2 * j + 1]
+            left[node], right[node] = a, b
+            span[node] = span[a] + span[b] - 1
+            up[j] = node
+            node += 1
+        if level.size % 2:
+            up[-1] = level[-1]
+        level = up
+    off = np.zeros(n_nodes + 1, np.int64)
+    for i in range(n_nodes):
+        off[i + 1] = off[i] + span[i]
+    return left, right, span, off
+
+
+@numba.njit(cache=True)
+def _tree_work(klen, nv):  # pragma: no cover - compiled
+    """Work cells and inner steps of :func:`_combine` through the tree (each inner node's product
+    and its two children's contexts)."""
+    left, right, span, off = _tree_shape(klen, nv)
+    steps = 0
+    for n in range(nv, 2 * nv - 1):
+        steps += 3 * span[left[n]] * span[right[n]]
+    return 2 * off[-1], steps
 
 
 @numba.njit(cache=True)
@@ -563,8 +616,14 @@ def _saddle_tilt(counts, coff, kmin, klen, Rs, I, L):  # pragma: no cover - comp
 
 @numba.njit(cache=True)
 def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize, R, I, want_probs,
-                        kmin, klen, K0, L, K1):  # pragma: no cover - compiled
-    """:func:`_combine` with the total, every block tilted by ``exp(theta k)`` (none at 0)."""
+                        kmin, klen, K0, L, K1, tree):  # pragma: no cover - compiled
+    """:func:`_combine` with the total, every block tilted by ``exp(theta k)`` (none at 0).
+
+    What each block needs is the product of all the others against the interior's weights.  The
+    chains of prefix and suffix products give it in ``nv * L * spread`` steps; with ``tree`` a
+    balanced tree of products does (:func:`_tree_shape`): each node's context, the weights its
+    totals get from everything outside it, is its parent's context against its sibling's product,
+    about ``L ** 2`` steps in all."""
     n_comp = coff.size - 1
     G = gsize.size
     safe_g = np.zeros(G, np.bool_)
@@ -600,26 +659,49 @@ def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize,
                 top = max(top, math.log(v) + theta * k)
         for k in range(klen[c]):
             div[coff[c] + kmin[c] + k] = mx if theta == 0.0 else math.exp(top - theta * k)
-    # suffix products of the blocks c.. (Boolean and normalised float), shifted by the kmin
-    suf_b = np.zeros((nv + 1, L), np.bool_)
-    suf_f = np.zeros((nv + 1, L))
-    suf_span = np.ones(nv + 1, np.int64)
-    suf_b[nv, 0] = True
-    suf_f[nv, 0] = 1.0
-    for u in range(nv - 1, -1, -1):
-        c = var[u]
-        span = suf_span[u + 1]
-        for i in range(span):
-            if suf_b[u + 1, i]:
+    if tree:
+        left, right, t_span, t_off = _tree_shape(klen, nv)
+        t_b = np.zeros(t_off[-1], np.bool_)
+        t_f = np.zeros(t_off[-1])
+        for n in range(max(1, 2 * nv - 1)):  # products, children before parents
+            if n < nv:
+                c = var[n]
                 for k in range(klen[c]):
                     v = counts[coff[c] + kmin[c] + k]
-                    if v > 0:
-                        suf_b[u, i + k] = True
-                        suf_f[u, i + k] += suf_f[u + 1, i] * v / div[coff[c] + kmin[c] + k]
-        suf_span[u] = span + klen[c] - 1
-        mx = suf_f[u, : suf_span[u]].max()
-        for i in range(suf_span[u]):
-            suf_f[u, i] /= mx
+                    t_b[t_off[n] + k] = v > 0
+                    t_f[t_off[n] + k] = v / div[coff[c] + kmin[c] + k] if v > 0 else 0.0
+            elif nv:
+                _convolve(t_b, t_f, t_off[left[n]], t_span[left[n]], t_off[right[n]], t_span[right[n]],
+                          t_off[n])
+        root = max(0, 2 * nv - 2)
+        full_b = t_b[t_off[root]: t_off[root] + L] if nv else np.ones(1, np.bool_)
+        full_f = t_f[t_off[root]: t_off[root] + L] if nv else np.ones(1)
+        suf_b = np.zeros((1, L), np.bool_)
+        suf_f = np.zeros((1, L))
+        suf_span = np.full(1, L, np.int64)
+        suf_b[0] = full_b
+        suf_f[0] = full_f
+    else:
+        # suffix products of the blocks c.. (Boolean and normalised float), shifted by the kmin
+        suf_b = np.zeros((nv + 1, L), np.bool_)
+        suf_f = np.zeros((nv + 1, L))
+        suf_span = np.ones(nv + 1, np.int64)
+        suf_b[nv, 0] = True
+        suf_f[nv, 0] = 1.0
+        for u in range(nv - 1, -1, -1):
+            c = var[u]
+            span = suf_span[u + 1]
+            for i in range(span):
+                if suf_b[u + 1, i]:
+                    for k in range(klen[c]):
+                        v = counts[coff[c] + kmin[c] + k]
+                        if v > 0:
+                            suf_b[u, i + k] = True
+                            suf_f[u, i + k] += suf_f[u + 1, i] * v / div[coff[c] + kmin[c] + k]
+            suf_span[u] = span + klen[c] - 1
+            mx = suf_f[u, : suf_span[u]].max()
+            for i in range(suf_span[u]):
+                suf_f[u, i] /= mx
     lo_s = R - I - K0  # shifted range of frontier totals the interior allows
     hi_s = R - K0
     ok = False
@@ -693,6 +775,29 @@ def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize,
             if lo_s <= s2 <= hi_s:
                 fixed_ok = True
             fixed_w += suf_f[0, s2] * wt[s2]
+    if tree:
+        c_b = np.zeros(t_off[-1], np.bool_)
+        c_f = np.zeros(t_off[-1])
+        for S in range(L):  # the root's context: the interior's weights
+            c_b[t_off[root] + S] = lo_s <= S <= hi_s
+            c_f[t_off[root] + S] = wt[S]
+        for n in range(2 * nv - 2, nv - 1, -1):  # parents before children
+            a, b = left[n], right[n]
+            _context(c_b, c_f, t_b, t_f, t_off[n], t_off[a], t_span[a], t_off[b], t_span[b])
+            _context(c_b, c_f, t_b, t_f, t_off[n], t_off[b], t_span[b], t_off[a], t_span[a])
+        n = 0
+        for c in range(n_comp):
+            if klen[c] == 1:
+                okk[0] = fixed_ok
+                W[0] = fixed_w
+            else:
+                for k in range(klen[c]):
+                    okk[k] = c_b[t_off[n] + k]
+                    W[k] = c_f[t_off[n] + k]
+                n += 1
+            _groups(c, gptr, glist, klen, kmin, counts, coff, div, gmines, cansafe, goff, gsize, okk, W,
+                    want_probs, safe_g, mine_g, prob_g)
+        return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
     u = 0
     for c in range(n_comp):
         if klen[c] == 1:
@@ -735,6 +840,44 @@ def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize,
             pre_f[i] = nxt_f[i] / mx
         pre_span = new_span
     return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
+
+
+@numba.njit(cache=True)
+def _convolve(t_b, t_f, a, na, b, nb, out):  # pragma: no cover - compiled
+    """The product of the tree nodes at ``a`` and ``b`` (``na`` and ``nb`` totals) into ``out``,
+    the floats scaled to their largest."""
+    for i in range(na):
+        if t_b[a + i]:
+            for j in range(nb):
+                if t_b[b + j]:
+                    t_b[out + i + j] = True
+                    t_f[out + i + j] += t_f[a + i] * t_f[b + j]
+    mx = 0.0
+    for i in range(na + nb - 1):
+        mx = max(mx, t_f[out + i])
+    if mx > 0:
+        for i in range(na + nb - 1):
+            t_f[out + i] /= mx
+
+
+@numba.njit(cache=True)
+def _context(c_b, c_f, t_b, t_f, parent, child, n_child, sibling, n_sibling):  # pragma: no cover
+    """A tree node's context: total ``s`` of ``child`` with every total ``t`` of its sibling's
+    product, weighted by the parent's context at ``s + t`` (floats scaled to their largest)."""
+    mx = 0.0
+    for s in range(n_child):
+        ok = False
+        w = 0.0
+        for t in range(n_sibling):
+            if t_b[sibling + t]:
+                ok |= c_b[parent + s + t]
+                w += t_f[sibling + t] * c_f[parent + s + t]
+        c_b[child + s] = ok
+        c_f[child + s] = w
+        mx = max(mx, w)
+    if mx > 0:
+        for s in range(n_child):
+            c_f[child + s] /= mx
 
 
 @numba.njit(cache=True)
