@@ -26,7 +26,8 @@ from sweeplab.methods._common import Budget
 
 
 def midgame(side: int, density: float, opened: float, seed: int) -> sweeplab.Observation:
-    game = sweeplab.Game((side, side), int(density * side * side), first_click="zero", mode="score", seed=seed)
+    mines = int(density * side * side)
+    game = sweeplab.Game((side, side), mines, first_click="zero", mode="score", seed=seed)
     game.reveal(side // 2, side // 2)
     safe = np.argwhere(~game.layout)
     rng = np.random.default_rng(seed)
@@ -35,11 +36,11 @@ def midgame(side: int, density: float, opened: float, seed: int) -> sweeplab.Obs
     return game.observation
 
 
-def fastest(call, repeat: int) -> float:
+def fastest(call, obs: sweeplab.Observation, repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        call()
+        call(obs)
         times.append(time.perf_counter() - start)
     return min(times)
 
@@ -64,9 +65,10 @@ def main() -> None:
         varying = int(np.count_nonzero(klen > 1))
         chain = en._combine_steps(counts, coff)
         tree = en._tree_work(klen, varying)[1]
-        probs = fastest(lambda: sweeplab.probabilities(obs, time_limit=None), args.repeat)
-        forced = fastest(lambda: sweeplab.deduce(obs, "enumerate", time_limit=None), args.repeat)
-        print(f"{side:5d} {coff.size - 1:7d} {varying:8d} {chain:12.3g} {tree:11.3g} {probs:16.3f} {forced:12.3f}")
+        probs = fastest(lambda o: sweeplab.probabilities(o, time_limit=None), obs, args.repeat)
+        forced = fastest(lambda o: sweeplab.deduce(o, "enumerate", time_limit=None), obs, args.repeat)
+        print(f"{side:5d} {coff.size - 1:7d} {varying:8d} {chain:12.3g} {tree:11.3g} {probs:16.3f} "
+              f"{forced:12.3f}")
 
 
 if __name__ == "__main__":
