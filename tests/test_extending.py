@@ -18,6 +18,7 @@ from sweeplab.agents import AGENTS, Agent, Move, make_agent
 from sweeplab.agents.base import random_covered
 from sweeplab.cli import main
 from sweeplab.dominance import dominance
+from sweeplab.errors import MethodBugError
 from sweeplab.methods import PLUGINS_ENV
 from sweeplab.positions import COVERED
 from sweeplab.reach import cascade_games, cascade_shares
@@ -226,6 +227,25 @@ def test_any_error_a_method_raises_but_a_refusal_names_the_method_and_position(c
     with pytest.raises(MethodRefused) as refused:  # a refusal stays as it is
         deduce(Observation.from_text("??\n1?", noise="under"), "rref")
     assert not getattr(refused.value, "__notes__", None)
+
+
+def test_a_value_error_from_a_plugin_method_is_its_bug_not_bad_input(clean_registry, capsys):
+    """A new user's review: a plugin method raising ValueError read as bad input on the command line
+    (`play`, `compare`, `sweep`, `generate`: one line without the method's name, exit 2)."""
+    def strict(obs, *, use_total=True):
+        raise ValueError("inner value error")
+
+    sweeplab.register_method("strict", strict, sound=True, complete=False)
+    with pytest.raises(MethodBugError, match="method 'strict' raised ValueError: inner value") as bug:
+        deduce("?1\n11", "strict")
+    assert isinstance(bug.value.__cause__, ValueError) and "SPEC §4" in str(bug.value)
+    assert any("raised by method 'strict' on this position" in note for note in bug.value.__notes__)
+    argv = ["play", "--agent", "chain", "--option", 'methods=["strict"]', "--level", "beginner", "--games", "2"]
+    assert main(argv) == 1
+    assert "method 'strict' raised ValueError: inner value error (a bug in the method" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="method 'gfp'.*p") as bad:  # a built-in's option check: bad input
+        deduce("?1\n11", "gfp", p=4)
+    assert not isinstance(bad.value, MethodBugError)
 
 
 def test_a_function_that_can_never_be_called_as_a_method_is_refused_and_a_missing_option_named(

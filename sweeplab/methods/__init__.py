@@ -37,6 +37,7 @@ from ..errors import (
     ContradictoryClaimError,
     InconsistentPositionError,
     InvalidClaimError,
+    MethodBugError,
     MethodRefused,
     check_flag,
     exact_clues_needed,
@@ -882,8 +883,15 @@ def deduce(
             raise ValueError(f"method {name!r} needs the option {missing[0]!r} (it has no default): "
                              f"deduce(obs, {name!r}, {missing[0]}=...), or --option {missing[0]}=VALUE on "
                              f"the command line") from None
-        exc.add_note(f"raised by method {name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
-                     f"{obs.to_text()}")
+        where = f"on this position (mines={obs.mines}, noise={obs.noise}):\n{obs.to_text()}"
+        if not builtin and isinstance(exc, ValueError) and not isinstance(exc, MethodBugError):
+            # not bad input (the command line's exit 2): a method may raise only the two above (SPEC §4)
+            bug = MethodBugError(f"method {name!r} raised {type(exc).__name__}: {exc} (a bug in the method: "
+                                 f"it may raise only MethodRefused, to decline, or InconsistentPositionError, "
+                                 f"when no layout fits; SPEC §4)")
+            bug.add_note(f"raised by method {name!r} {where}")
+            raise bug from exc
+        exc.add_note(f"raised by method {name!r} {where}")
         raise
     seconds = time.perf_counter() - start
     # clocks are kept by method name: a function given directly has none (its own name may be a method's)
