@@ -104,6 +104,10 @@ def referee(
             on_turn(turn, obs)
         changed = False
         moves = list(agent.next_moves(obs, rng))
+        for move in moves:
+            if type(move) is not Move and not isinstance(move, Move):
+                raise ValueError(f"agent {agent.name!r} returned {move!r} among its moves; next_moves "
+                                 f"returns a list of sweeplab.agents.Move(kind, row, col, source)")
         if on_moves is not None:
             on_moves(turn, moves)
         for move in moves:

@@ -226,7 +226,8 @@ def _outcomes(won, name: str) -> np.ndarray:
 
 
 def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd.DataFrame:
-    """Win rate (Wilson interval), mean score, revealed share, guesses, wrong claims per group.
+    """Win rate (Wilson interval), mean score, revealed share, guesses, wrong claims (and stuck games,
+    with a ``status`` column) per group.
 
     Parameters
     ----------
@@ -275,6 +276,8 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
                    score=float(g["score"].mean()), revealed=float(g["revealed"].mean()),
                    guesses=float(g["guesses"].mean()), wrong_claims=int(g["wrong_claims"].sum()),
                    games_per_s=n / float(g["seconds"].sum()) if g["seconds"].sum() > 0 else np.nan)
+        if "status" in g:  # games the agent left with no move (a bug in a registered agent, or by design)
+            row["stuck"] = int((g["status"] == "stuck").sum())
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -296,7 +299,10 @@ def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
         table[col] = table[col].map("{:.3f}".format)
     table["guesses"] = table["guesses"].map("{:.2f}".format)
     table["games/s"] = table["games_per_s"].map("{:.1f}".format)
-    keep = [c for c in table.columns if c not in ("win_rate", "win_low", "win_high", "games_per_s")]
+    hidden = ["win_rate", "win_low", "win_high", "games_per_s"]
+    if "stuck" in table and not table["stuck"].any():  # shown only when a game was left stuck
+        hidden.append("stuck")
+    keep = [c for c in table.columns if c not in hidden]
     order = [c for c in keep if c not in ("win %", label)]
     i = order.index("wins") + 1
     order[i:i] = ["win %", label]

@@ -22,6 +22,7 @@ from sweeplab.errors import MethodBugError
 from sweeplab.methods import PLUGINS_ENV
 from sweeplab.positions import COVERED
 from sweeplab.reach import cascade_games, cascade_shares
+from sweeplab.stats import format_summary, summarize
 from sweeplab.testing import check_sound, random_positions
 
 
@@ -240,9 +241,11 @@ def test_a_value_error_from_a_plugin_method_is_its_bug_not_bad_input(clean_regis
         deduce("?1\n11", "strict")
     assert isinstance(bug.value.__cause__, ValueError) and "SPEC §4" in str(bug.value)
     assert any("raised by method 'strict' on this position" in note for note in bug.value.__notes__)
-    argv = ["play", "--agent", "chain", "--option", 'methods=["strict"]', "--level", "beginner", "--games", "2"]
+    argv = ["play", "--agent", "chain", "--option", 'methods=["strict"]', "--level", "beginner",
+            "--games", "2"]
     assert main(argv) == 1
-    assert "method 'strict' raised ValueError: inner value error (a bug in the method" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "method 'strict' raised ValueError: inner value error (a bug in the method" in err
     with pytest.raises(ValueError, match="method 'gfp'.*p") as bad:  # a built-in's option check: bad input
         deduce("?1\n11", "gfp", p=4)
     assert not isinstance(bad.value, MethodBugError)
@@ -432,6 +435,25 @@ def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clea
         sweeplab.play("open-guess", level="beginner", games=1, seed=1)
     games = sweeplab.play(NoGuess(), level="beginner", games=2, seed=1)  # no move at all: stuck (documented)
     assert set(games["status"]) <= {"stuck", "won"} and "stuck" in set(games["status"])
+    # a new user's review: the summary said nothing of them (a guess without `return` reads as a win rate)
+    summary = summarize(games)
+    assert summary["stuck"].tolist() == [int((games["status"] == "stuck").sum())]
+    assert " stuck " in format_summary(summary).splitlines()[0]
+    assert "stuck" not in format_summary(summarize(sweeplab.play("trivial", level="beginner", games=2)))
+
+
+def test_moves_that_are_not_moves_name_the_agent(clean_registry):
+    """A new user's review: next_moves returning plain (row, col) tuples failed with AttributeError:
+    'tuple' object has no attribute 'claimed'."""
+    @dataclasses.dataclass(frozen=True)
+    class Tuples(Agent):
+        def next_moves(self, obs, rng):
+            return [(0, 0)]
+
+    sweeplab.register_agent("tuples", Tuples)
+    with pytest.raises(ValueError, match=r"agent 'tuples' returned \(0, 0\) among its moves; next_moves "
+                                         r"returns a list of sweeplab.agents.Move"):
+        sweeplab.play("tuples", level="beginner", games=1)
 
 
 def test_an_agent_moving_at_a_cell_that_is_not_two_integers_is_named(clean_registry):

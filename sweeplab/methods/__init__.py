@@ -887,8 +887,8 @@ def deduce(
         if not builtin and isinstance(exc, ValueError) and not isinstance(exc, MethodBugError):
             # not bad input (the command line's exit 2): a method may raise only the two above (SPEC §4)
             bug = MethodBugError(f"method {name!r} raised {type(exc).__name__}: {exc} (a bug in the method: "
-                                 f"it may raise only MethodRefused, to decline, or InconsistentPositionError, "
-                                 f"when no layout fits; SPEC §4)")
+                                 f"it may raise only MethodRefused, to decline, or "
+                                 f"InconsistentPositionError, when no layout fits; SPEC §4)")
             bug.add_note(f"raised by method {name!r} {where}")
             raise bug from exc
         exc.add_note(f"raised by method {name!r} {where}")
