@@ -132,7 +132,8 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
     ----------
     won_a, won_b : array_like of bool
         Outcomes of the same games, in the same order (for example the ``won``
-        columns of two :func:`sweeplab.play` results with the same seeds).
+        columns of two :func:`sweeplab.play` results with the same seeds);
+        two pandas Series must have the same index.
     confidence : float, default 0.95
 
     Returns
@@ -153,6 +154,11 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
     """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
+    if (isinstance(won_a, pd.Series) and isinstance(won_b, pd.Series) and len(won_a) == len(won_b)
+            and not won_a.index.equals(won_b.index)):  # pairs are by position: a re-sorted Series mis-pairs
+        raise ValueError("won_a and won_b are Series with different indexes, so their games may be in "
+                         "different orders; align them first (won_b.reindex(won_a.index), or sort both by "
+                         "seed and game), or pass their .to_numpy() if the order is right")
     a, b = (_outcomes(won, name) for won, name in ((won_a, "won_a"), (won_b, "won_b")))
     if a.size != b.size:
         raise ValueError(f"won_a and won_b must hold the same games: got {a.size} and {b.size} outcomes")

@@ -109,6 +109,17 @@ def test_bad_input_is_named(won_a, won_b, kwargs, message):
         paired_difference(won_a, won_b, **kwargs)
 
 
+def test_series_in_different_orders_are_refused_not_mis_paired():
+    """A new user's review: a re-sorted Series was paired by position (+3/-1 where the games say +2/-0)."""
+    a = pd.Series([True, True, False, False], index=[0, 1, 2, 3])
+    b = pd.Series([True, True, True, False], index=[0, 1, 2, 3])
+    assert (paired_difference(a, b).only_b, paired_difference(a, b).only_a) == (1, 0)
+    with pytest.raises(ValueError, match="different indexes.*reindex"):
+        paired_difference(a, b.sample(frac=1, random_state=1))
+    d = paired_difference(a, b.sample(frac=1, random_state=1).reindex(a.index))
+    assert (d.only_b, d.only_a) == (1, 0)
+
+
 def test_two_agents_on_the_same_seeds():
     a = sweeplab.play("probability", level="beginner", games=40, seed=11)
     b = sweeplab.play("best", level="beginner", games=40, seed=11)

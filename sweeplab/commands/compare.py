@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
                         chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
                         progress=args.progress)
     games = [results[results["point"] == i].sort_values("game") for i in (0, 1)]
-    d = paired_difference(*(g["won"] for g in games))
+    d = paired_difference(*(g["won"].to_numpy() for g in games))  # both sorted by game: the same games
     # the first click as played (play's default when not given)
     rules = {"first_click": results["first_click"].iloc[0], **board}
     where = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rules.items())
