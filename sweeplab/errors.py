@@ -24,10 +24,13 @@ def close_names(words: Iterable[str], choices: Iterable[str], *, cutoff: float =
     --------
     >>> close_names(["frist_click", "games"], ["first_click", "games", "seed"])
     ['first_click']
+    >>> close_names(["RREF"], ["rref", "trivial"])
+    ['rref']
     """
-    choices = list(choices)
-    return sorted({m for w in words for m in difflib.get_close_matches(w, choices, n=1, cutoff=cutoff)
-                   if m != w})
+    folded = {c.lower(): c for c in choices}  # RREF meant rref
+    return sorted({folded[m] for w in words for m in difflib.get_close_matches(w.lower(), folded, n=1,
+                                                                                cutoff=cutoff)
+                   if folded[m] != w})
 
 
 def unknown_choice(kind: str, name: object, choices: Iterable[str], *, in_list: bool = False) -> str:

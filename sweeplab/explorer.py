@@ -29,7 +29,7 @@ import pandas as pd
 from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
-from .errors import MethodRefused, mines_text, unknown_choice
+from .errors import MethodBugError, MethodRefused, mines_text, unknown_choice
 from .executor import check_count
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info, sound_label
@@ -654,7 +654,8 @@ class Explorer:
             self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
             whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
-            self._no_deduction = f"{self.method} raised {type(exc).__name__}: {exc} ({whose})"
+            self._no_deduction = (str(exc) if isinstance(exc, MethodBugError)  # it says so already
+                                  else f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
         message = _then(message, self._no_deduction) if self._no_deduction else message
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs

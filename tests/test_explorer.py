@@ -325,7 +325,7 @@ def test_a_method_that_raises_leaves_the_board_in_step_with_the_game():
         ex = Explorer(seed=1)
         ex.click(4, 4)
         ex.set_method("explorer-boom")
-        assert "explorer-boom raised ValueError: boom (a bug in the method)" in ex.board.message
+        assert "method 'explorer-boom' raised ValueError: boom (a bug in the method" in ex.board.message
         ex.click(0, 0)
         assert ex.board.grid == ex.game.observation.grid.tolist()
     finally:

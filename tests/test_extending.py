@@ -70,7 +70,7 @@ def test_the_names_of_agents_other_moves_are_refused(clean_registry, name):
 
 
 def test_a_name_sharing_a_methods_result_column_is_refused(clean_registry):
-    with pytest.raises(ValueError, match="certain_lstsq_certified.*'lstsq-certified'"):
+    with pytest.raises(ValueError, match="'lstsq_certified' differs from the method 'lstsq-certified'"):
         sweeplab.register_method("lstsq_certified", nothing, sound=True, complete=False)
     sweeplab.register_method("my-rule", nothing, sound=True, complete=False)
     with pytest.raises(ValueError, match="'my-rule'"):
@@ -791,3 +791,28 @@ def test_the_readme_python_examples_run_as_written(clean_registry, tmp_path: Pat
     for k, block in enumerate(blocks):
         exec(compile(block, f"README block {k}", "exec"), namespace)
     assert {"full-clues"} <= set(sweeplab.METHODS) and "edge-first" in AGENTS
+
+
+def test_names_that_differ_only_in_case_or_separator_are_refused_and_suggested(clean_registry):
+    """A new user's review: an agent 'Best' registered beside the built-in 'best', a method 'MINE1'
+    beside 'mine1', and deduce(obs, 'RREF') said nothing of 'rref'."""
+    def mine1(obs, *, use_total=True):
+        return set(), set()
+
+    sweeplab.register_method("mine1", mine1, sound=True, complete=False)
+    for twin in ("MINE1", "Mine1"):
+        with pytest.raises(ValueError, match=f"method '{twin}' differs from the method 'mine1' only in case"):
+            sweeplab.register_method(twin, mine1, sound=True, complete=False)
+    sweeplab.register_method("my-m", mine1, sound=True, complete=False)
+    with pytest.raises(ValueError, match="method 'my_m' differs from the method 'my-m' only in case or in"):
+        sweeplab.register_method("my_m", mine1, sound=True, complete=False)
+
+    @dataclasses.dataclass(frozen=True)
+    class Mine(Agent):
+        pass
+
+    with pytest.raises(ValueError, match="agent 'Best' differs from the agent 'best' only in case"):
+        sweeplab.register_agent("Best", Mine)
+    assert "Best" not in sweeplab.AGENTS
+    with pytest.raises(ValueError, match=r"unknown method 'RREF' \(did you mean 'rref'\?\)"):
+        sweeplab.deduce("?1\n11", "RREF")

@@ -591,7 +591,8 @@ def test_a_total_between_what_the_blocks_allow_is_found_past_the_consistency_bud
     from sweeplab.methods._consistency import has_layout
 
     for extra in (1, 2):
-        with pytest.raises(InconsistentPositionError, match="no sum of the mines each block"):
+        with pytest.raises(InconsistentPositionError,  # (the tree of products combines 1,600 blocks)
+                           match=r"no sum of the mines each block|no layout fits the clues with \d+ mines"):
             has_layout(_pockets(40, extra), use_total=True, time_limit=None)
         with pytest.raises(InconsistentPositionError):
             deduce(_pockets(40, extra), "trivial")

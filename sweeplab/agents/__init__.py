@@ -124,7 +124,7 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     'centre'
     >>> unregister_agent("corners")
     """
-    from ..methods import check_name, check_not_taken, same_class
+    from ..methods import check_name, check_no_twin, check_not_taken, same_class
 
     check_name("an agent", name)
     if not (isinstance(cls, type) and issubclass(cls, Agent) and dataclasses.is_dataclass(cls)):
@@ -136,6 +136,7 @@ def register_agent(name: str, cls: type[Agent], *, summary: str = "", reference:
     again = (old is not None and not old.builtin and same_class(old.cls, cls)
              and (old.summary, old.reference, old.sound) == (str(summary), str(reference), sound))
     check_not_taken("agent", name, old, replace=replace or again)
+    check_no_twin("agent", name, _REGISTRY)
     elsewhere = next((a.name for a in _REGISTRY.values() if a.cls is cls and a.name != name), None)
     if elsewhere is not None:
         raise ValueError(f"agent {name!r}: this class is registered as {elsewhere!r} already (its games' "

@@ -190,7 +190,7 @@ def _report(
 ) -> tuple[str, bool, list[str]]:
     """The text, whether the position is consistent, and the methods that raised an exception."""
     from .. import METHODS, deduce
-    from ..errors import InconsistentPositionError, MethodRefused, mines_text
+    from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, mines_text
     from ..probability import probabilities as exact_probabilities
 
     covered = int(np.count_nonzero(obs.grid == COVERED))
@@ -222,7 +222,8 @@ def _report(
             continue
         except Exception as exc:  # noqa: BLE001 - a bug in the method: shown, the others still run
             failed.append(name)
-            out += [f"== {name} ({tag}): ERROR (a bug in the method): {type(exc).__name__}: {exc}", ""]
+            said = str(exc) if isinstance(exc, MethodBugError) else f"{type(exc).__name__}: {exc}"
+            out += [f"== {name} ({tag}): ERROR (a bug in the method): {said}", ""]
             summary.append(f"{name:16s} {'error':>12s}")
             continue
         ms = d.seconds * 1000

@@ -378,11 +378,7 @@ def register_method(
              and (held.sound, held.complete, held.summary, held.reference, held.reads_bounds)
              == (sound, complete, str(summary), str(reference), reads_bounds))
     check_not_taken("method", name, held, replace=replace or again)
-    column = name.replace("-", "_")
-    twin = next((m for m in _REGISTRY if m != name and m.replace("-", "_") == column), None)
-    if twin is not None:
-        raise ValueError(f"method {name!r} would share the result column 'certain_{column}' with method "
-                         f"{twin!r} ('-' is read as '_'); choose another name")
+    check_no_twin("method", name, _REGISTRY)
     info = MethodInfo(name, sound, complete, str(summary), str(reference), function,
                       reads_bounds=reads_bounds)
     _REGISTRY[name] = info
@@ -576,6 +572,25 @@ def check_not_taken(what: str, name: str, held: Any, *, replace: bool) -> None:
     if held is not None and (held.builtin or not replace):
         why = f"a built-in {what}" if held.builtin else "registered already (pass replace=True)"
         raise ValueError(f"{what} {name!r} is {why}; choose another name")
+
+
+def check_no_twin(what: str, name: str, names: Iterable[str]) -> None:
+    """``ValueError`` when ``name`` differs from a registered ``what``'s name only in case or in ``-``
+    against ``_`` (``Best`` beside ``best``; a method's ``my-m`` and ``my_m`` would share a column).
+
+    Examples
+    --------
+    >>> check_no_twin("agent", "Best", ["best", "trivial"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'Best' differs from the agent 'best' only in case or in '-' and '_' ...
+    """
+    key = name.lower().replace("-", "_")
+    twin = next((m for m in names if m != name and m.lower().replace("-", "_") == key), None)
+    if twin is not None:
+        raise ValueError(f"{what} {name!r} differs from the {what} {twin!r} only in case or in '-' and '_' "
+                         f"(the two would be confused on the command line and in result columns); "
+                         f"choose another name")
 
 
 def sound_label(sound: bool) -> str:
