@@ -23,6 +23,7 @@ import math
 import time
 from collections.abc import Set as AbstractSet
 
+import numba.core.event
 import numpy as np
 
 from ..clue_system import ClueSystem, clue_system
@@ -64,6 +65,30 @@ TIME_LIMIT = 20.0
 MAX_BLOCK_BYTES = 32 << 20
 
 
+class _CompileClock(numba.core.event.Listener):
+    """Seconds numba has spent compiling (or loading cached) kernels in this process: not a method's
+    work, so its budget does not count them (the first call on a fresh install compiles for 20-30 s)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.started = 0.0
+        self.seconds = 0.0
+
+    def on_start(self, event: numba.core.event.Event) -> None:
+        if self.depth == 0:
+            self.started = time.perf_counter()
+        self.depth += 1
+
+    def on_end(self, event: numba.core.event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.seconds += time.perf_counter() - self.started
+
+
+_COMPILING = _CompileClock()
+numba.core.event.register("numba:compile", _COMPILING)
+
+
 class Budget:
     """The work budget of one method call: wall-clock seconds, and bytes of one dense structure.
 
@@ -102,10 +127,11 @@ class Budget:
         self.time_limit = _option(method, "time_limit", time_limit, "a positive number of seconds")
         self.max_bytes = _option(method, "max_bytes", max_bytes, "a positive integer")
         self.deadline = math.inf if self.time_limit is None else time.perf_counter() + self.time_limit
+        self._compiled = _COMPILING.seconds
 
     def left(self) -> float:
-        """Seconds left (``inf`` without a limit)."""
-        return self.deadline - time.perf_counter()
+        """Seconds left (``inf`` without a limit); time numba spent compiling kernels is not counted."""
+        return self.deadline + (_COMPILING.seconds - self._compiled) - time.perf_counter()
 
     def solver_seconds(self) -> float | None:
         """Seconds to give a solver: the time left (at least 0.01), or ``None`` without a limit."""
@@ -113,7 +139,7 @@ class Budget:
 
     def check(self, doing: str) -> None:
         """Raise :class:`~sweeplab.MethodRefused` when the time is up."""
-        if time.perf_counter() > self.deadline:
+        if self.left() < 0:
             raise self.out_of_time(doing)
 
     def out_of_time(self, doing: str) -> MethodRefused:
