@@ -183,6 +183,9 @@ def _step_from_dict(d: Mapping) -> Step:
         raise ValueError(f"{_STEP_KEYS[kind]}, not {', '.join(sorted(map(str, extra)))}")
     try:
         if kind == "rows":
+            for key in ("rows", "fixes"):  # as check_proof reads them: {} or "" is not an empty list
+                if not isinstance(d[key], (list, tuple)):
+                    raise ValueError(f"{key} must be a list, got {d[key]!r}")
             return Combine([(_as_source(s), m) for s, m in d["rows"]], d["modulus"],
                            [(_as_cell(c), v) for c, v in d["fixes"]])
         if kind == "assume":
@@ -206,6 +209,30 @@ class ProofSize(NamedTuple):
 
     steps: int
     rows: int
+
+
+#: Deepest nesting of assume and split steps a proof may have (the checker rejects deeper ones).
+MAX_DEPTH = 200
+
+
+def _too_deep(steps: Any) -> bool:
+    """Whether ``steps`` (objects or their JSON form) nest assume and split steps past
+    :data:`MAX_DEPTH`; walked without recursion, so that any depth is answered."""
+    stack = [(steps, 0)]
+    while stack:
+        items, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if not isinstance(items, (list, tuple)):
+            continue
+        for step in items:
+            if isinstance(step, Assume):
+                stack.append((step.steps, depth + 1))
+            elif isinstance(step, Split):
+                stack += [(step.if_0, depth + 1), (step.if_1, depth + 1)]
+            elif isinstance(step, Mapping):
+                stack += [(step[k], depth + 1) for k in ("steps", "if_0", "if_1") if k in step]
+    return False
 
 
 def _walk(steps: Iterable[Step]) -> Iterable[Step]:
@@ -256,6 +283,9 @@ class Proof:
         object.__setattr__(self, "value", _as_value(self.value))
         if not isinstance(self.method, str):
             raise ValueError(f"method must be a string, got {self.method!r}")
+        if _too_deep(self.steps):  # before reading them: a JSON proof is read recursively
+            raise ValueError(f"the proof is nested too deeply (more than {MAX_DEPTH} assume and split steps "
+                             f"inside each other)")
         object.__setattr__(self, "steps", _as_steps(self.steps))
 
     # ---------------------------------------------------------------- JSON
@@ -529,13 +559,16 @@ class _Narrator:
     def proof(self, proof: Proof) -> str:
         lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", *_READING]
         fixed: dict[Cell, int] = {}
-        self.steps(proof.steps, fixed, lines, "", "")
+        closed = self.steps(proof.steps, fixed, lines, "", "")
         why = None
         if self.obs is None:
             lines.append("(Pass the position, proof.explain(obs), to see each clue's equation.)")
         else:
             why = _explainer(self.obs)(proof.to_dict())
-        if why is None:
+        if why is None and self.obs is None and fixed.get(proof.cell) != proof.value and not closed:
+            lines.append(f"These steps do not fix {_name(proof.cell)}: they do not show that it is "
+                         f"{_status(proof.value)}.")
+        elif why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why
             lines.append(f"This is not a valid proof on this position ({why}):")

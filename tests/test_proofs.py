@@ -694,3 +694,36 @@ def test_explain_draws_no_conclusion_the_checker_rejects():
     good = Proof((0, 1), 0, "x", [Assume((0, 1), 1, closing)])
     assert sweeplab.check_proof(obs, good)
     assert "That is impossible, so (0,1) is safe." in good.explain(obs)
+
+
+def test_malformed_and_pathological_proofs_are_value_errors_and_words_do_not_overclaim():
+    """An adversarial review of the proofs: fixes {} passed Proof.from_dict (and then the checker) where
+    check_proof rejects the JSON; 300 nested assumes raised RecursionError; explain() without a position
+    ended "So (0,0) is safe." for steps that never fix (0,0)."""
+    from sweeplab.proofs import MAX_DEPTH, Assume, Combine, Proof
+
+    obs = Observation.from_text("???\n121")
+    for bad in ({}, ""):
+        d = {"cell": [0, 0], "value": 1, "method": "x", "steps": [
+            {"rows": [[[1, 1], 1]], "modulus": None, "fixes": bad},
+            {"rows": [[[1, 1], 1], [[1, 2], -1]], "modulus": None, "fixes": [[[0, 0], 1]]}]}
+        assert not sweeplab.check_proof(obs, d)
+        with pytest.raises(ValueError, match="fixes must be a list"):
+            Proof.from_dict(d)
+    steps: list = []
+    for _ in range(300):
+        steps = [{"assume": [[0, 0], 0], "steps": steps}]
+    deep = json.loads(json.dumps({"cell": [0, 0], "value": 0, "method": "x", "steps": steps}))
+    with pytest.raises(ValueError, match="nested too deeply"):
+        Proof.from_dict(deep)
+    assert not sweeplab.check_proof(obs, deep)
+    built: list = []
+    for _ in range(1000):  # objects need no recursion to build
+        built = [Assume((0, 0), 0, built)]
+    with pytest.raises(ValueError, match=f"more than {MAX_DEPTH}"):
+        Proof((0, 0), 0, "x", built)
+    elsewhere = Combine([((1, 1), 1)], fixes=[((0, 1), 0)])
+    for proof in (Proof((0, 0), 0, "x", []), Proof((0, 0), 0, "x", [elsewhere])):
+        assert str(proof).endswith("These steps do not fix (0,0): they do not show that it is safe.")
+    told = Proof((0, 1), 0, "rref", [Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])])
+    assert str(told).endswith("So (0,1) is safe.") and sweeplab.check_proof(obs, told)
