@@ -816,3 +816,16 @@ def test_names_that_differ_only_in_case_or_separator_are_refused_and_suggested(c
     assert "Best" not in sweeplab.AGENTS
     with pytest.raises(ValueError, match=r"unknown method 'RREF' \(did you mean 'rref'\?\)"):
         sweeplab.deduce("?1\n11", "RREF")
+
+
+def test_a_methods_error_names_the_options_it_was_called_with(clean_registry):
+    """A new user's review: a method whose time_limit could not be None failed inside play with a bare
+    TypeError; agents call methods with time_limit=None, and the note now says so."""
+    def timed(obs, *, use_total=True, time_limit=5.0):
+        return time_limit * 2, set()
+
+    sweeplab.register_method("timed", timed, sound=True, complete=False)
+    with pytest.raises(TypeError) as info:
+        sweeplab.play("chain", methods=["timed"], level="beginner", games=1)
+    assert "raised by method 'timed' on this position (mines=10, noise=None, time_limit=None)" in \
+        info.value.__notes__[0]

@@ -898,7 +898,8 @@ def deduce(
             raise ValueError(f"method {name!r} needs the option {missing[0]!r} (it has no default): "
                              f"deduce(obs, {name!r}, {missing[0]}=...), or --option {missing[0]}=VALUE on "
                              f"the command line") from None
-        where = f"on this position (mines={obs.mines}, noise={obs.noise}):\n{obs.to_text()}"
+        given = "".join(f", {k}={v!r}" for k, v in options.items())  # agents pass time_limit=None
+        where = f"on this position (mines={obs.mines}, noise={obs.noise}{given}):\n{obs.to_text()}"
         if not builtin and isinstance(exc, ValueError) and not isinstance(exc, MethodBugError):
             # not bad input (the command line's exit 2): a method may raise only the two above (SPEC §4)
             bug = MethodBugError(f"method {name!r} raised {type(exc).__name__}: {exc} (a bug in the method: "
