@@ -37,7 +37,7 @@ def unknown_choice(kind: str, name: object, choices: Iterable[str], *, in_list: 
     """The message for an unknown method or agent: a close name, the choices, and how to add one.
 
     ``in_list``: the name is an item of a list (a chain's ``methods``), where names run together with
-    commas were meant as a list written as JSON; elsewhere one name is wanted.
+    commas were meant as a list (the same in Python and JSON); elsewhere one name is wanted.
 
     Examples
     --------
@@ -46,7 +46,7 @@ def unknown_choice(kind: str, name: object, choices: Iterable[str], *, in_list: 
     (sweeplab.register_method; on the command line, --plugin MODULE loads the module that registers it)
     >>> both = ["rref", "trivial"]
     >>> print(unknown_choice("method", "rref,trivial", both, in_list=True))  # doctest: +ELLIPSIS
-    unknown method 'rref,trivial' (a list is written as JSON: ["rref", "trivial"]); choose from ...
+    unknown method 'rref,trivial' (a list of names is written ["rref", "trivial"]); choose from ...
     >>> print(unknown_choice("method", "rref,trivial", ["rref", "trivial"]))  # doctest: +ELLIPSIS
     unknown method 'rref,trivial' (one name, not a list); choose from ...
     """
@@ -56,7 +56,7 @@ def unknown_choice(kind: str, name: object, choices: Iterable[str], *, in_list: 
         parts = [part.strip() for part in name.split(",")]
         close = close_names([name], choices, cutoff=0.6)
         if len(parts) > 1 and in_list:
-            text += f" (a list is written as JSON: [{', '.join(f'{chr(34)}{p}{chr(34)}' for p in parts)}])"
+            text += f" (a list of names is written [{', '.join(f'{chr(34)}{p}{chr(34)}' for p in parts)}])"
         elif len(parts) > 1:
             text += " (one name, not a list)"
         elif close:

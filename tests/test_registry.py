@@ -944,7 +944,7 @@ def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option()
     got only the list of choices."""
     with pytest.raises(ValueError, match=r"unknown agent 'bets' \(did you mean 'best'\?\).*--plugin MODULE"):
         make_agent("bets")
-    with pytest.raises(ValueError, match=r"unknown method 'rref,trivial' \(a list is written as JSON: "
+    with pytest.raises(ValueError, match=r"unknown method 'rref,trivial' \(a list of names is written "
                                          r"\[\"rref\", \"trivial\"\]\)"):
         make_agent("chain", methods=["rref,trivial"])
     with pytest.raises(ValueError, match=r"unknown method 'rrefs' \(did you mean 'rref'\?\).*register_"):
