@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+import re
 import typing
 from collections.abc import KeysView, Mapping
 from collections.abc import Set as AbstractSet
@@ -83,7 +84,7 @@ def first_cell(first_move: FirstMove, shape: tuple[int, int], rng: np.random.Gen
         if first_move == "random":
             i = int(rng.integers(h * w))
             return (i // w, i % w)
-        raise ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}")
+        raise _unknown_first_move(first_move)
     checked = check_first_move(first_move)
     assert not isinstance(checked, str)  # every name returned above
     r, c = checked
@@ -122,13 +123,22 @@ def ordered_names(names: Any) -> tuple:
     return tuple(names)
 
 
+def _unknown_first_move(name: str) -> ValueError:
+    """A first move that is no name of :data:`FIRST_MOVES`; ``"3,3"`` meant a pair.
+
+    >>> print(_unknown_first_move("3,3"))  # doctest: +ELLIPSIS
+    first_move must be one of (...) or a (row, col) pair, got '3,3' (a pair is written [3, 3])
+    """
+    pair = re.fullmatch(r"\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*", name)
+    hint = f" (a pair is written [{pair[1]}, {pair[2]}])" if pair else ""
+    return ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {name!r}{hint}")
+
+
 def check_first_move(first_move: FirstMove) -> FirstMove:
     """Validate a first-move option (the board size is checked when the game starts)."""
     if isinstance(first_move, str):
         if first_move not in FIRST_MOVES:
-            raise ValueError(
-                f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {first_move!r}"
-            )
+            raise _unknown_first_move(first_move)
         return first_move
     cell = cell_pair(first_move)
     if cell is None or min(cell) < 0:
