@@ -183,7 +183,8 @@ def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:
     for m in methods:
         info = method_info(m)
         if not info.sound:
-            raise ValueError(f"method {m!r} is not sound; dominance compares sound methods: {list(SOUND)}")
+            sound = [n for n, i in METHODS.items() if i.sound]  # registered ones too
+            raise ValueError(f"method {m!r} is not sound; dominance compares sound methods: {sound}")
         out.append(info.name)
     if len(set(out)) != len(out) or len(out) < 2:
         raise ValueError(f"give two or more distinct sound methods, got {list(out)}")
