@@ -1036,9 +1036,13 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     """
     exp = EXPERIMENTS[name]
     chosen = {} if preset is None else exp.parameters(preset)
-    return {key: None if value is None and None in _given(exp, key)  # a preset or the default has None
-            else _as_parameter(name, key, value, chosen.get(key, _reference(exp, key)))
-            for key, value in overrides.items()}
+    out = {}
+    for key, value in overrides.items():
+        given = _given(exp, key)
+        # the preset's own value; where it gives none (or None), what the others or the default give
+        reference = chosen.get(key) if chosen.get(key) is not None else _reference(exp, key)
+        out[key] = None if value is None and None in given else _as_parameter(name, key, value, reference)
+    return out
 
 
 def _given(exp: Experiment, key: str) -> list[Any]:
@@ -1050,9 +1054,14 @@ def _given(exp: Experiment, key: str) -> list[Any]:
 
 def _reference(exp: Experiment, key: str) -> Any:
     """What experiment ``exp`` gives parameter ``key`` when not overridden: a preset's value, else the
-    function's default; ``None`` (any value passes) when neither says what it takes, or one is ``None``."""
-    given = _given(exp, key)
-    return None if not given or None in given else given[0]
+    function's default, the first that is not ``None``; where all are ``None``, an empty value of the
+    kind its annotation names (``tuple[str, ...] | None``: a list); else ``None`` (any value passes)."""
+    given = next((g for g in _given(exp, key) if g is not None), None)
+    if given is not None:
+        return given
+    annotation = str(inspect.signature(exp.function).parameters[key].annotation)
+    kinds = {"tuple[": (), "Sequence[": (), "Mapping[": {}, "str ": ""}
+    return next((empty for prefix, empty in kinds.items() if annotation.startswith(prefix)), None)
 
 
 def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:

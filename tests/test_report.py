@@ -629,3 +629,17 @@ def test_set_values_are_checked_against_the_preset_that_runs(tmp_path, capsys):
                  "--out", str(tmp_path / "r")]) == 2
     assert "slices takes a JSON list" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_one_value_for_a_list_parameter_is_a_list_of_one_whatever_the_preset_gives():
+    """A review of the check against the preset that runs: where that preset and the default give None,
+    --set methods=rref passed as the string 'rref' and the experiment tried the methods 'r', 'r', 'e', 'f'."""
+    from sweeplab.experiments import check_override_values
+
+    for preset in PRESETS:
+        assert check_override_values("014-reach", {"methods": "rref"}, preset=preset) == {"methods": ("rref",)}
+        assert check_override_values("006-methods", {"methods": "trivial"}, preset=preset) == {
+            "methods": ("trivial",)}
+        assert check_override_values("006-methods", {"methods": None}, preset=preset) == {"methods": None}
+    with pytest.raises(ValueError, match="per_slice takes a whole number"):
+        check_override_values("015-proofs", {"per_slice": "abc"}, preset="full")
