@@ -637,7 +637,8 @@ def test_one_value_for_a_list_parameter_is_a_list_of_one_whatever_the_preset_giv
     from sweeplab.experiments import check_override_values
 
     for preset in PRESETS:
-        assert check_override_values("014-reach", {"methods": "rref"}, preset=preset) == {"methods": ("rref",)}
+        one = check_override_values("014-reach", {"methods": "rref"}, preset=preset)
+        assert one == {"methods": ("rref",)}
         assert check_override_values("006-methods", {"methods": "trivial"}, preset=preset) == {
             "methods": ("trivial",)}
         assert check_override_values("006-methods", {"methods": None}, preset=preset) == {"methods": None}
