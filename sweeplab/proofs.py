@@ -31,10 +31,13 @@ ProofSize(steps=1, rows=3)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import sys
 import textwrap
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
@@ -235,6 +238,21 @@ def _too_deep(steps: Any) -> bool:
     return False
 
 
+@contextlib.contextmanager
+def _recursion_room(frames: int) -> Iterator[None]:
+    """At least ``frames`` more frames of Python recursion than used now, for the ``with`` block."""
+    used = 0
+    frame: types.FrameType | None = sys._getframe()
+    while frame is not None:
+        used, frame = used + 1, frame.f_back
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, used + frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def _walk(steps: Iterable[Step]) -> Iterable[Step]:
     for s in steps:
         yield s
@@ -310,7 +328,8 @@ class Proof:
             raise ValueError(f"not a proof: a proof has the keys cell, value, method and steps, not "
                              f"{', '.join(sorted(map(str, extra)))} (SPEC §6)")
         try:
-            return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
+            with _recursion_room(8 * MAX_DEPTH + 200):  # reading nests about five frames a level
+                return cls(_as_cell(d["cell"]), d["value"], d["method"], d["steps"])
         except KeyError as err:
             raise ValueError(f"not a proof: it has no key {err} (a proof has cell, value, method and steps; "
                              f"see SPEC §6 or Proof.to_dict)") from err
@@ -559,15 +578,17 @@ class _Narrator:
     def proof(self, proof: Proof) -> str:
         lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", *_READING]
         fixed: dict[Cell, int] = {}
-        closed = self.steps(proof.steps, fixed, lines, "", "")
+        self.steps(proof.steps, fixed, lines, "", "")
         why = None
         if self.obs is None:
             lines.append("(Pass the position, proof.explain(obs), to see each clue's equation.)")
         else:
             why = _explainer(self.obs)(proof.to_dict())
-        if why is None and self.obs is None and fixed.get(proof.cell) != proof.value and not closed:
-            lines.append(f"These steps do not fix {_name(proof.cell)}: they do not show that it is "
-                         f"{_status(proof.value)}.")
+        if why is None and self.obs is None and fixed.get(proof.cell) != proof.value:
+            other = fixed.get(proof.cell)
+            did = "do not fix" if other is None else f"make {_name(proof.cell)} {_status(other)}:"
+            lines.append(f"These steps {did} {_name(proof.cell) + ':' if other is None else ''}"
+                         .rstrip() + f" they do not show that it is {_status(proof.value)}.")
         elif why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why

@@ -716,6 +716,12 @@ def test_malformed_and_pathological_proofs_are_value_errors_and_words_do_not_ove
     deep = json.loads(json.dumps({"cell": [0, 0], "value": 0, "method": "x", "steps": steps}))
     with pytest.raises(ValueError, match="nested too deeply"):
         Proof.from_dict(deep)
+    for depth in (MAX_DEPTH - 3, MAX_DEPTH):  # just below the limit: read (RecursionError at 197 before)
+        steps = []
+        for _ in range(depth):
+            steps = [{"assume": [[0, 0], 0], "steps": steps}]
+        held = Proof.from_dict({"cell": [0, 0], "value": 0, "method": "x", "steps": steps})
+        assert Proof.from_dict(held.to_dict()) == held
     assert not sweeplab.check_proof(obs, deep)
     built: list = []
     for _ in range(1000):  # objects need no recursion to build
@@ -723,7 +729,11 @@ def test_malformed_and_pathological_proofs_are_value_errors_and_words_do_not_ove
     with pytest.raises(ValueError, match=f"more than {MAX_DEPTH}"):
         Proof((0, 0), 0, "x", built)
     elsewhere = Combine([((1, 1), 1)], fixes=[((0, 1), 0)])
-    for proof in (Proof((0, 0), 0, "x", []), Proof((0, 0), 0, "x", [elsewhere])):
+    contradiction = Combine([((1, 1), 1)])  # at the top level: the checker rejects it
+    for proof in (Proof((0, 0), 0, "x", []), Proof((0, 0), 0, "x", [elsewhere]),
+                  Proof((0, 0), 0, "x", [contradiction])):
         assert str(proof).endswith("These steps do not fix (0,0): they do not show that it is safe.")
+    other = Proof((0, 0), 0, "x", [Combine([((1, 1), 1)], fixes=[((0, 0), 1)])])
+    assert str(other).endswith("These steps make (0,0) a mine: they do not show that it is safe.")
     told = Proof((0, 1), 0, "rref", [Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])])
     assert str(told).endswith("So (0,1) is safe.") and sweeplab.check_proof(obs, told)
