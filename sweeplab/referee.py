@@ -103,7 +103,11 @@ def referee(
         if on_turn is not None:
             on_turn(turn, obs)
         changed = False
-        moves = list(agent.next_moves(obs, rng))
+        given = agent.next_moves(obs, rng)
+        if given is None:
+            raise ValueError(f"agent {agent.name!r} returned None from next_moves; it returns a list of "
+                             f"sweeplab.agents.Move (empty when it has no move: the game is then stuck)")
+        moves = list(given)
         for move in moves:
             if type(move) is not Move and not isinstance(move, Move):
                 raise ValueError(f"agent {agent.name!r} returned {move!r} among its moves; next_moves "

@@ -56,7 +56,7 @@ def test_random_and_bad_first_moves():
         make_agent("trivial", first_move=(9, 0)).next_moves(obs, rng())
     with pytest.raises(ValueError, match="first_move"):
         make_agent("trivial", first_move="middle")
-    with pytest.raises(ValueError, match=r"got '3,3' \(a pair is written \[3, 3\]\)"):
+    with pytest.raises(ValueError, match=r"got '3,3' \(a pair is written \[3,3\]\)"):
         make_agent("trivial", first_move="3,3")  # as --agent "best first_move=3,3" gives it
 
 

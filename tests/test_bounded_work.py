@@ -265,3 +265,27 @@ def test_time_numba_spends_compiling_is_not_a_methods_work():
     time.sleep(0.25)
     with pytest.raises(MethodRefused, match="ran past its time budget time_limit=0.2 s"):
         budget.check("working")
+
+
+def test_another_threads_compiling_does_not_stretch_a_budget():
+    """A review: the compile clock was the process's, so a 0.5 s budget ran 4.6 s while another thread
+    compiled."""
+    import threading
+    import time
+
+    import numba.core.event
+
+    from sweeplab.methods._common import Budget
+
+    budget = Budget("lp", time_limit=0.2)
+
+    def compile_elsewhere():
+        with numba.core.event.trigger_event("numba:compile", data={"dispatcher": None, "args": None,
+                                                                   "return_type": None}):
+            time.sleep(0.3)
+
+    other = threading.Thread(target=compile_elsewhere)
+    other.start()
+    other.join()
+    with pytest.raises(MethodRefused, match="ran past its time budget"):
+        budget.check("working while another thread compiled")

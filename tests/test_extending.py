@@ -829,3 +829,19 @@ def test_a_methods_error_names_the_options_it_was_called_with(clean_registry):
         sweeplab.play("chain", methods=["timed"], level="beginner", games=1)
     assert "raised by method 'timed' on this position (mines=10, noise=None, time_limit=None)" in \
         info.value.__notes__[0]
+
+
+def test_an_agent_whose_next_moves_returns_none_is_named_and_reserved_names_fold_case(clean_registry):
+    """A review: next_moves returning None ended in TypeError: 'NoneType' object is not iterable, and a
+    method 'Guess' was accepted beside the reserved move source 'guess'."""
+    @dataclasses.dataclass(frozen=True)
+    class Forgets(Agent):
+        def next_moves(self, obs, rng):
+            super().next_moves(obs, rng)
+
+    sweeplab.register_agent("forgets", Forgets)
+    with pytest.raises(ValueError, match="agent 'forgets' returned None from next_moves"):
+        sweeplab.play("forgets", level="beginner", games=1)
+    for name in ("Guess", "FIRST"):
+        with pytest.raises(ValueError, match=f"method name '{name}' is reserved"):
+            sweeplab.register_method(name, nothing, sound=True, complete=False)

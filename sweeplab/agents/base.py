@@ -127,10 +127,10 @@ def _unknown_first_move(name: str) -> ValueError:
     """A first move that is no name of :data:`FIRST_MOVES`; ``"3,3"`` meant a pair.
 
     >>> print(_unknown_first_move("3,3"))  # doctest: +ELLIPSIS
-    first_move must be one of (...) or a (row, col) pair, got '3,3' (a pair is written [3, 3])
+    first_move must be one of (...) or a (row, col) pair, got '3,3' (a pair is written [3,3])
     """
     pair = re.fullmatch(r"\s*\(?\s*(\d+)\s*,\s*(\d+)\s*\)?\s*", name)
-    hint = f" (a pair is written [{pair[1]}, {pair[2]}])" if pair else ""
+    hint = f" (a pair is written [{pair[1]},{pair[2]}])" if pair else ""  # no space: --agent "best x=[3,3]"
     return ValueError(f"first_move must be one of {FIRST_MOVES} or a (row, col) pair, got {name!r}{hint}")
 
 

@@ -217,13 +217,14 @@ def _report(
             summary.append(f"{name:16s} {'inconsistent':>12s}")
             continue
         except MethodRefused as exc:
-            out += [f"== {name} ({tag}): refused: {_on_the_command_line(str(exc))}", ""]
+            out += [f"== {name} ({tag}): refused: {_on_the_command_line(str(exc), name)}", ""]
             summary.append(f"{name:16s} {'refused':>12s}")
             continue
         except Exception as exc:  # noqa: BLE001 - a bug in the method: shown, the others still run
             failed.append(name)
-            said = str(exc) if isinstance(exc, MethodBugError) else f"{type(exc).__name__}: {exc}"
-            out += [f"== {name} ({tag}): ERROR (a bug in the method): {said}", ""]
+            said = (f"ERROR: {exc}" if isinstance(exc, MethodBugError)  # it says "a bug in the method"
+                    else f"ERROR (a bug in the method): {type(exc).__name__}: {exc}")
+            out += [f"== {name} ({tag}): {said}", ""]
             summary.append(f"{name:16s} {'error':>12s}")
             continue
         ms = d.seconds * 1000
@@ -245,15 +246,15 @@ def _report(
     return "\n".join(out).rstrip() + "\n", consistent, failed
 
 
-def _on_the_command_line(message: str) -> str:
-    """A refusal's advice to raise an option, with the flag that sets it here.
+def _on_the_command_line(message: str, method: str) -> str:
+    """A refusal's advice to raise an option, with the flags that set it here.
 
-    >>> _on_the_command_line("... raise the option time_limit (seconds, or None for no limit)")
+    >>> _on_the_command_line("... raise the option time_limit (seconds, or None for no limit)", "lp")
     '... raise the option time_limit (seconds, or None for no limit; here --time-limit SECONDS)'
-    >>> _on_the_command_line("... raise the option max_bytes (bytes, or None for no limit)")
-    '... raise the option max_bytes (bytes, or None for no limit; here --option max_bytes=BYTES)'
+    >>> _on_the_command_line("... raise the option max_bytes (bytes, or None)", "rref")
+    '... raise the option max_bytes (bytes, or None; here --method rref --option max_bytes=BYTES)'
     """
-    flags = {"time_limit": "--time-limit SECONDS", "max_bytes": "--option max_bytes=BYTES"}
+    flags = {"time_limit": "--time-limit SECONDS", "max_bytes": f"--method {method} --option max_bytes=BYTES"}
     for option, flag in flags.items():
         message = re.sub(rf"(raise the option {option} \([^)]*)\)", rf"\1; here {flag})", message)
     return message

@@ -353,9 +353,10 @@ def register_method(
     >>> sweeplab.unregister_method("nothing")
     """
     check_name("a method", name)
-    if name in RESERVED_SOURCES:
-        raise ValueError(f"method name {name!r} is reserved: an agent's {name!r} moves are counted under "
-                         f"it; choose another name")
+    reserved = next((r for r in RESERVED_SOURCES if r == name.lower()), None)  # Guess too
+    if reserved is not None:
+        raise ValueError(f"method name {name!r} is reserved: an agent's {reserved!r} moves are counted "
+                         f"under it; choose another name")
     if not callable(function):
         raise ValueError(f"method {name!r}: function must be callable, got {function!r}")
     if isinstance(function, functools.partial):  # its signature hides what the function does not take

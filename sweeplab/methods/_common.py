@@ -20,6 +20,7 @@ The methods' shared layer is four small modules, each over one view of
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Set as AbstractSet
 
@@ -66,23 +67,29 @@ MAX_BLOCK_BYTES = 32 << 20
 
 
 class _CompileClock(numba.core.event.Listener):
-    """Seconds numba has spent compiling (or loading cached) kernels in this process: not a method's
-    work, so its budget does not count them (the first call on a fresh install compiles for 20-30 s)."""
+    """Seconds numba has spent compiling kernels, by thread: not a method's work, so its budget does not
+    count them (the first call on a fresh install compiles for 20-30 s).  Loading a cached kernel is
+    not a compile event, and counts."""
 
     def __init__(self) -> None:
-        self.depth = 0
-        self.started = 0.0
-        self.seconds = 0.0
+        self.mine = threading.local()  # this thread's nesting of compile events, and when it began
+        self.seconds: dict[int, float] = {}
 
     def on_start(self, event: numba.core.event.Event) -> None:
-        if self.depth == 0:
-            self.started = time.perf_counter()
-        self.depth += 1
+        depth = getattr(self.mine, "depth", 0)
+        if depth == 0:
+            self.mine.started = time.perf_counter()
+        self.mine.depth = depth + 1
 
     def on_end(self, event: numba.core.event.Event) -> None:
-        self.depth -= 1
-        if self.depth == 0:
-            self.seconds += time.perf_counter() - self.started
+        self.mine.depth -= 1
+        if self.mine.depth == 0:
+            thread = threading.get_ident()
+            self.seconds[thread] = self.seconds.get(thread, 0.0) + time.perf_counter() - self.mine.started
+
+    def spent(self) -> float:
+        """Seconds this thread has spent compiling."""
+        return self.seconds.get(threading.get_ident(), 0.0)
 
 
 _COMPILING = _CompileClock()
@@ -127,11 +134,11 @@ class Budget:
         self.time_limit = _option(method, "time_limit", time_limit, "a positive number of seconds")
         self.max_bytes = _option(method, "max_bytes", max_bytes, "a positive integer")
         self.deadline = math.inf if self.time_limit is None else time.perf_counter() + self.time_limit
-        self._compiled = _COMPILING.seconds
+        self._compiled = _COMPILING.spent()
 
     def left(self) -> float:
-        """Seconds left (``inf`` without a limit); time numba spent compiling kernels is not counted."""
-        return self.deadline + (_COMPILING.seconds - self._compiled) - time.perf_counter()
+        """Seconds left (``inf`` without a limit); time this thread spent compiling kernels is not counted."""
+        return self.deadline + (_COMPILING.spent() - self._compiled) - time.perf_counter()
 
     def solver_seconds(self) -> float | None:
         """Seconds to give a solver: the time left (at least 0.01), or ``None`` without a limit."""
