@@ -1234,19 +1234,25 @@ _TINY = 1e-150
 def _log_layouts_kernel(counts, coff, R, I, use_total, theta):  # pragma: no cover - compiled
     """:func:`_log_layouts`, compiled (``R`` is ignored without ``use_total``), with every block's
     count at ``k`` mines times ``exp(theta k)`` (none at 0).  Also returns whether a scaled weight
-    fell below :data:`_TINY`."""
+    fell below :data:`_TINY`.  Each block's counts are taken from its fewest mines to its most, and a
+    block with one mine count only scales the product (the same floats as convolving it: its weight
+    is 1 and the product's peak is 1), so the work is the spread of the totals, not the cells."""
     poly = np.ones(1)
     log_scale = 0.0
     tiny = False
+    shift = 0  # the fewest mines of the blocks so far: poly[S] is the product at shift + S
     for c in range(coff.size - 1):
-        block = counts[coff[c]: coff[c + 1]]
-        top = 0.0
-        for v in block:
-            top = max(top, v)
-        if top <= 0:
+        first, last = _mine_count_span(counts, coff, c)
+        if last < 0:
             return -math.inf, tiny
+        block = counts[coff[c] + first: coff[c] + last + 1]
+        top = block.max()
         if not use_total:  # blocks are independent: multiply their totals
             log_scale += math.log(block.sum())
+            continue
+        shift += first
+        if last == first:
+            log_scale += math.log(top)
             continue
         weight = block / top
         if theta != 0.0:
@@ -1273,7 +1279,7 @@ def _log_layouts_kernel(counts, coff, R, I, use_total, theta):  # pragma: no cov
     best = -math.inf
     terms = np.full(poly.size, -math.inf)
     for S in range(poly.size):
-        t = R - S
+        t = R - shift - S
         if 0 <= t <= I and poly[S] > 0:
             terms[S] = (math.log(poly[S]) - theta * S + math.lgamma(I + 1) - math.lgamma(t + 1)
                         - math.lgamma(I - t + 1))
