@@ -13,7 +13,7 @@ import re
 import sys
 from typing import NoReturn
 
-from .errors import MethodBugError, interrupted
+from .errors import AgentBugError, MethodBugError, interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
 COMMANDS = ("report", "solve", "play", "compare", "sweep", "bench", "corpus", "generate", "methods", "agents")
@@ -76,9 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of raising.
 
     Exit statuses: 0 success; 1 a sub-command's negative answer (``solve`` on an
-    inconsistent position, ``report`` with a failed experiment) or a method's bug
-    (:class:`~sweeplab.errors.MethodBugError`, printed as below); 2 bad usage or
-    input: an unknown option (argparse's message), no sub-command (usage), or a
+    inconsistent position, ``report`` with a failed experiment) or a method's or an agent's bug
+    (:class:`~sweeplab.errors.MethodBugError`, :class:`~sweeplab.errors.AgentBugError`, printed as
+    below); 2 bad usage or input: an unknown option (argparse's message), no sub-command (usage), or a
     ``ValueError``/``OSError`` from the sub-command, printed as one line
     ``sweeplab <command>: error: <message>`` without traceback; 130 on Ctrl-C.
     Any other exception is a bug and keeps its traceback.
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except SystemExit as exc:  # a sub-command's own argparse-style exit
         return _exit_code(exc.code)
-    except MethodBugError as exc:  # a method's bug, not the input's
+    except (MethodBugError, AgentBugError) as exc:  # a method's or an agent's bug, not the input's
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included

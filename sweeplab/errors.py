@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
+__all__ = ["AgentBugError", "ComponentTooLargeError", "ContradictoryClaimError", "InconsistentPositionError",
            "InvalidClaimError", "MethodBugError", "MethodRefused", "check_flag", "close_names",
            "exact_clues_needed", "interrupted", "mines_text", "unknown_choice", "unmet_clue_text"]
 
@@ -130,6 +130,11 @@ class MethodBugError(ValueError):
     position one fits; a claim both ways, or on a cell that is not covered.  The command line exits 1
     on it (2 is bad input).
     """
+
+
+class AgentBugError(ValueError):
+    """An agent returned a move the game cannot play (off the board, not a ``Move``, a cell already open):
+    a bug in the agent, not bad input.  The command line exits 1 on it (2 is bad input)."""
 
 
 class ContradictoryClaimError(MethodBugError):

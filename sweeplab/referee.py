@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .agents import Agent, Move
+from .errors import AgentBugError
 from .game import FlaggedCellError, Game
 from .positions import Observation, cell_pair
 
@@ -105,13 +106,13 @@ def referee(
         changed = False
         given = agent.next_moves(obs, rng)
         if given is None:
-            raise ValueError(f"agent {agent.name!r} returned None from next_moves; it returns a list of "
-                             f"sweeplab.agents.Move (empty when it has no move: the game is then stuck)")
+            raise AgentBugError(f"agent {agent.name!r} returned None from next_moves; it returns a list "
+                                f"of sweeplab.agents.Move (empty when it has no move: the game is stuck)")
         moves = list(given)
         for move in moves:
             if type(move) is not Move and not isinstance(move, Move):
-                raise ValueError(f"agent {agent.name!r} returned {move!r} among its moves; next_moves "
-                                 f"returns a list of sweeplab.agents.Move(kind, row, col, source)")
+                raise AgentBugError(f"agent {agent.name!r} returned {move!r} among its moves; next_moves "
+                                    f"returns a list of sweeplab.agents.Move(kind, row, col, source)")
         if on_moves is not None:
             on_moves(turn, moves)
         for move in moves:
@@ -120,11 +121,11 @@ def referee(
             kind, r, c, _ = move
             # a bug in the agent too (a flag at such a cell was skipped as if the cell were revealed)
             if (type(r) is not int or type(c) is not int) and cell_pair((r, c)) is None:
-                raise ValueError(f"agent {agent.name!r} returned the move {kind} at {(r, c)!r}: row and "
-                                 f"column must be integers")
+                raise AgentBugError(f"agent {agent.name!r} returned the move {kind} at {(r, c)!r}: row "
+                                    f"and column must be integers")
             if not (0 <= r < h and 0 <= c < w):  # a bug in the agent: not a move the game may skip
-                raise ValueError(f"agent {agent.name!r} returned the move {kind} at {(r, c)}, outside the "
-                                 f"{h}x{w} board")
+                raise AgentBugError(f"agent {agent.name!r} returned the move {kind} at {(r, c)}, outside "
+                                    f"the {h}x{w} board")
             if kind == "reveal":
                 hit_before = game.mines_hit
                 try:
@@ -144,15 +145,15 @@ def referee(
                     continue
                 played = _new(Played, (turn, move, 0, False))
             else:
-                raise ValueError(f"agent {agent.name!r} returned the move kind {kind!r}; "
-                                 "allowed: 'reveal', 'flag'")
+                raise AgentBugError(f"agent {agent.name!r} returned the move kind {kind!r}; "
+                                    "allowed: 'reveal', 'flag'")
             changed = True
             yield played
         if not changed and moves:  # a bug in the agent, as a move off the board: not a game it lost
             shown = ", ".join(f"{kind} {(r, c)} [{source}]" for kind, r, c, source in moves[:3])
-            raise ValueError(f"agent {agent.name!r} returned only moves that change nothing ({shown}"
-                             f"{', ...' if len(moves) > 3 else ''}): cells already revealed, or flagged; "
-                             f"an agent's moves are on covered, unflagged cells")
+            raise AgentBugError(f"agent {agent.name!r} returned only moves that change nothing ({shown}"
+                                f"{', ...' if len(moves) > 3 else ''}): cells already revealed, or flagged; "
+                                f"an agent's moves are on covered, unflagged cells")
         if not changed:
             return "stuck"
     if game.status != "playing":

@@ -18,7 +18,7 @@ from sweeplab.agents import AGENTS, Agent, Move, make_agent
 from sweeplab.agents.base import random_covered
 from sweeplab.cli import main
 from sweeplab.dominance import dominance
-from sweeplab.errors import MethodBugError
+from sweeplab.errors import AgentBugError, MethodBugError
 from sweeplab.methods import PLUGINS_ENV
 from sweeplab.positions import COVERED
 from sweeplab.reach import cascade_games, cascade_shares
@@ -451,9 +451,11 @@ def test_moves_that_are_not_moves_name_the_agent(clean_registry):
             return [(0, 0)]
 
     sweeplab.register_agent("tuples", Tuples)
-    with pytest.raises(ValueError, match=r"agent 'tuples' returned \(0, 0\) among its moves; next_moves "
-                                         r"returns a list of sweeplab.agents.Move"):
+    with pytest.raises(AgentBugError, match=r"agent 'tuples' returned \(0, 0\) among its moves; next_moves "
+                                            r"returns a list of sweeplab.agents.Move"):
         sweeplab.play("tuples", level="beginner", games=1)
+    # a bug in the agent, not bad input: exit 1 as for a method's bug (a review)
+    assert main(["play", "--agent", "tuples", "--level", "beginner", "--games", "1"]) == 1
 
 
 def test_an_agent_moving_at_a_cell_that_is_not_two_integers_is_named(clean_registry):
