@@ -1023,7 +1023,8 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     """``overrides`` in the form experiment ``name`` takes them (lists as tuples, one name where it
     takes several as a list of one); ``ValueError`` naming a parameter whose value is not of the
     kind it takes (``games="abc"``, a negative count; :func:`check_overrides` first).  Checked
-    against what ``preset`` gives (as :func:`run` does), or without one against any preset's value.
+    against what ``preset`` gives (as :func:`run` does); where it gives nothing (or without a preset),
+    against the first value another preset or the default gives (:func:`_reference`).
 
     Examples
     --------
@@ -1038,10 +1039,11 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     chosen = {} if preset is None else exp.parameters(preset)
     out = {}
     for key, value in overrides.items():
-        given = _given(exp, key)
-        # the preset's own value; where it gives none (or None), what the others or the default give
-        reference = chosen.get(key) if chosen.get(key) is not None else _reference(exp, key)
-        out[key] = None if value is None and None in given else _as_parameter(name, key, value, reference)
+        reference = chosen.get(key)
+        if reference is None:
+            reference = _reference(exp, key)
+        takes_none = None in _given(exp, key)  # a preset or the default gives None
+        out[key] = None if value is None and takes_none else _as_parameter(name, key, value, reference)
     return out
 
 

@@ -586,9 +586,9 @@ class _Narrator:
             why = _explainer(self.obs)(proof.to_dict())
         if why is None and self.obs is None and fixed.get(proof.cell) != proof.value:
             other = fixed.get(proof.cell)
-            did = "do not fix" if other is None else f"make {_name(proof.cell)} {_status(other)}:"
-            lines.append(f"These steps {did} {_name(proof.cell) + ':' if other is None else ''}"
-                         .rstrip() + f" they do not show that it is {_status(proof.value)}.")
+            done = f"do not fix {_name(proof.cell)}" if other is None else \
+                f"make {_name(proof.cell)} {_status(other)}"
+            lines.append(f"These steps {done}: they do not show that it is {_status(proof.value)}.")
         elif why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why
