@@ -200,6 +200,9 @@ def test_dominance_refuses_a_sound_method_that_claims_what_no_layout_forces(clea
     with pytest.raises(ValueError, match="'liar' is registered sound but claimed \\[\\(0, 0\\)\\]"):
         dominance(positions, methods=("liar", "enumerate"))
     assert dominance(positions, methods=("trivial", "enumerate")).positions == 1  # the honest ones pass
+    with pytest.raises(ValueError, match=r"'lstsq' is not sound; dominance compares sound methods: \[.*'liar'"
+                       ):  # the choices name registered ones too (a review)
+        dominance(positions, methods=("lstsq", "enumerate"))
 
 
 def test_dominance_catches_a_cell_claimed_with_the_wrong_value(clean_registry):
