@@ -1039,6 +1039,11 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     chosen = {} if preset is None else exp.parameters(preset)
     out = {}
     for key, value in overrides.items():
+        annotation = str(inspect.signature(exp.function).parameters[key].annotation)
+        pair = isinstance(value, (list, tuple)) and len(value) == 2
+        if annotation.startswith("tuple[int, int]") and not pair:  # a board's shape: one number is not one
+            raise ValueError(f"experiment {name!r}: {key} takes a pair of whole numbers (such as [16, 30]), "
+                             f"got {value!r}")
         reference = chosen.get(key)
         if reference is None:
             reference = _reference(exp, key)
@@ -1102,6 +1107,12 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
     if (want == "list" and not nested and got not in ("list", "mapping", None)
             and item in (None, got, "number" if got == "int" else None)):  # one where it takes several
         value, got = (value,), "list"
+    def fits(v: Any) -> bool:  # an item of the list's kind (a whole number where numbers are taken)
+        return kind(v) == item or (item == "number" and kind(v) == "int")
+
+    if want == "list" and got == "list" and not nested and item is not None and not all(map(fits, value)):
+        raise ValueError(f"experiment {name!r}: {key} takes a JSON list whose items are each {words[item]} "
+                         f"(such as {json.dumps(_lists(reference))}), got {value!r}")
     if want is None or got == want or (want == "number" and got == "int"):
         if want == "int" and value < 0:
             raise ValueError(f"experiment {name!r}: {key} takes a count, at least 0, got {value!r}")

@@ -644,3 +644,10 @@ def test_one_value_for_a_list_parameter_is_a_list_of_one_whatever_the_preset_giv
         assert check_override_values("006-methods", {"methods": None}, preset=preset) == {"methods": None}
     with pytest.raises(ValueError, match="per_slice takes a whole number"):
         check_override_values("015-proofs", {"per_slice": "abc"}, preset="full")
+    for key, value, message in [("levels", [3], "levels takes a JSON list whose items are each a name"),
+                                ("use_totals", [1], "use_totals takes a JSON list whose items are each true"),
+                                ("density_shape", 16, "density_shape takes a pair of whole numbers")]:
+        with pytest.raises(ValueError, match=message):  # ran, then failed inside the experiment
+            check_override_values("014-reach", {key: value}, preset="quick")
+    mixed = check_override_values("014-reach", {"densities": [0.1, 1]}, preset="quick")
+    assert mixed == {"densities": (0.1, 1)}
