@@ -416,7 +416,7 @@ def test_a_registered_agent_plays_by_name_with_options_on_any_worker_count(clean
         make_agent("edge-first", bias=1)
 
 
-def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clean_registry):
+def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clean_registry, capsys):
     """Such a guess changed nothing, and play recorded a lost 'stuck' game without a word."""
     @dataclasses.dataclass(frozen=True)
     class OpenGuess(Agent):
@@ -443,6 +443,12 @@ def test_an_agent_guessing_a_cell_already_open_is_an_error_not_a_stuck_game(clea
     assert summary["stuck"].tolist() == [int((games["status"] == "stuck").sum())]
     assert " stuck " in format_summary(summary).splitlines()[0]
     assert "stuck" not in format_summary(summarize(sweeplab.play("trivial", level="beginner", games=2)))
+    sweeplab.register_agent("no-guess", NoGuess)  # and compare's lines (a review)
+    assert main(["compare", "no-guess", "trivial", "--level", "beginner", "--games", "4", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    stuck = int((sweeplab.play(NoGuess(), level="beginner", games=4, seed=1)["status"] == "stuck").sum())
+    assert stuck and f"; {stuck} game{'s' * (stuck != 1)} stuck (the agent gave no move)" in lines[1]
+    assert lines[2].startswith("B ") and "stuck" not in lines[2]
 
 
 def test_moves_that_are_not_moves_name_the_agent(clean_registry):

@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         wrong = int(g["wrong_claims"].sum())  # an unsound method's claims that were mines or safe cells
         hit = int((g["wrong_claims"] > 0).sum())
         said = f"; {wrong} wrong claim{'s' * (wrong != 1)} in {hit} game{'s' * (hit != 1)}" if wrong else ""
+        stuck = int((g["status"] == "stuck").sum())  # left with no move: an agent that gives up, or a bug
+        said += f"; {stuck} game{'s' * (stuck != 1)} stuck (the agent gave no move)" if stuck else ""
         print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}{said}")
     print(f"B - A: {d}")
     return 0
