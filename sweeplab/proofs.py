@@ -36,6 +36,7 @@ import functools
 import json
 import sys
 import textwrap
+import threading
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -238,19 +239,30 @@ def _too_deep(steps: Any) -> bool:
     return False
 
 
+_ROOM_LOCK = threading.Lock()
+_ROOM: dict[str, int] = {"readers": 0, "limit": 0}  # readers inside _recursion_room, and the limit before
+
+
 @contextlib.contextmanager
 def _recursion_room(frames: int) -> Iterator[None]:
-    """At least ``frames`` more frames of Python recursion than used now, for the ``with`` block."""
+    """At least ``frames`` more frames of Python recursion than used now, for the ``with`` block.  The
+    limit is the process's: the first reader raises it and the last one, in any thread, puts it back."""
     used = 0
     frame: types.FrameType | None = sys._getframe()
     while frame is not None:
         used, frame = used + 1, frame.f_back
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, used + frames))
+    with _ROOM_LOCK:
+        if not _ROOM["readers"]:
+            _ROOM["limit"] = sys.getrecursionlimit()
+        _ROOM["readers"] += 1
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), used + frames))
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _ROOM_LOCK:
+            _ROOM["readers"] -= 1
+            if not _ROOM["readers"]:
+                sys.setrecursionlimit(_ROOM["limit"])
 
 
 def _walk(steps: Iterable[Step]) -> Iterable[Step]:

@@ -737,3 +737,33 @@ def test_malformed_and_pathological_proofs_are_value_errors_and_words_do_not_ove
     assert str(other).endswith("These steps make (0,0) a mine: they do not show that it is safe.")
     told = Proof((0, 1), 0, "rref", [Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])])
     assert str(told).endswith("So (0,1) is safe.") and sweeplab.check_proof(obs, told)
+
+
+def test_reading_deep_proofs_in_threads_puts_the_recursion_limit_back():
+    """A review: four threads reading 200-level proofs left the limit at 1807 (each put back what another
+    had raised), and one read failed with RecursionError."""
+    import sys
+    import threading
+
+    from sweeplab.proofs import MAX_DEPTH, Proof
+
+    steps: list = []
+    for _ in range(MAX_DEPTH):
+        steps = [{"assume": [[0, 0], 0], "steps": steps}]
+    d = {"cell": [0, 0], "value": 0, "method": "x", "steps": steps}
+    before = sys.getrecursionlimit()
+    failed = []
+
+    def read():
+        try:
+            for _ in range(100):
+                Proof.from_dict(d)
+        except Exception as exc:  # noqa: BLE001 - collected for the assert below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failed and sys.getrecursionlimit() == before
