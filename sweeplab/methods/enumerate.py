@@ -775,6 +775,8 @@ def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize,
             if lo_s <= s2 <= hi_s:
                 fixed_ok = True
             fixed_w += suf_f[0, s2] * wt[s2]
+    # each varying block's context: the weights (and feasibility) each of its totals gets from all the
+    # others and the interior, at leaf[u] for the u-th such block
     if tree:
         c_b = np.zeros(t_off[-1], np.bool_)
         c_f = np.zeros(t_off[-1])
@@ -785,60 +787,58 @@ def _combine_with_total(theta, comp, counts, coff, gmines, cansafe, goff, gsize,
             a, b = left[n], right[n]
             _context(c_b, c_f, t_b, t_f, t_off[n], t_off[a], t_span[a], t_off[b], t_span[b])
             _context(c_b, c_f, t_b, t_f, t_off[n], t_off[b], t_span[b], t_off[a], t_span[a])
-        n = 0
-        for c in range(n_comp):
-            if klen[c] == 1:
-                okk[0] = fixed_ok
-                W[0] = fixed_w
-            else:
-                for k in range(klen[c]):
-                    okk[k] = c_b[t_off[n] + k]
-                    W[k] = c_f[t_off[n] + k]
-                n += 1
-            _groups(c, gptr, glist, klen, kmin, counts, coff, div, gmines, cansafe, goff, gsize, okk, W,
-                    want_probs, safe_g, mine_g, prob_g)
-        return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
+        leaf = t_off
+    else:
+        leaf = np.zeros(nv + 1, np.int64)
+        for u in range(nv):
+            leaf[u + 1] = leaf[u] + klen[var[u]]
+        c_b = np.zeros(leaf[nv], np.bool_)
+        c_f = np.zeros(leaf[nv])
+        for u in range(nv):
+            c = var[u]
+            _others(pre_b, pre_f, pre_span, suf_b[u + 1], suf_f[u + 1], suf_span[u + 1], others_b, others_f)
+            o_span = pre_span + suf_span[u + 1] - 1
+            for k in range(klen[c]):
+                ok = False
+                w = 0.0
+                for s2 in range(o_span):
+                    if others_b[s2]:
+                        if lo_s <= k + s2 <= hi_s:
+                            ok = True
+                        w += others_f[s2] * wt[k + s2]
+                c_b[leaf[u] + k] = ok
+                c_f[leaf[u] + k] = w
+            # extend the prefix with block c
+            new_span = pre_span + klen[c] - 1
+            for i in range(new_span):
+                nxt_b[i] = False
+                nxt_f[i] = 0.0
+            for i in range(pre_span):
+                if pre_b[i]:
+                    for k in range(klen[c]):
+                        v = counts[coff[c] + kmin[c] + k]
+                        if v > 0:
+                            nxt_b[i + k] = True
+                            nxt_f[i + k] += pre_f[i] * v / div[coff[c] + kmin[c] + k]
+            mx = 0.0
+            for i in range(new_span):
+                mx = max(mx, nxt_f[i])
+            for i in range(new_span):
+                pre_b[i] = nxt_b[i]
+                pre_f[i] = nxt_f[i] / mx
+            pre_span = new_span
     u = 0
     for c in range(n_comp):
         if klen[c] == 1:
             okk[0] = fixed_ok
             W[0] = fixed_w
         else:
-            _others(pre_b, pre_f, pre_span, suf_b[u + 1], suf_f[u + 1], suf_span[u + 1], others_b, others_f)
-            o_span = pre_span + suf_span[u + 1] - 1
             for k in range(klen[c]):
-                okk[k] = False
-                w = 0.0
-                for s2 in range(o_span):
-                    if others_b[s2]:
-                        if lo_s <= k + s2 <= hi_s:
-                            okk[k] = True
-                        w += others_f[s2] * wt[k + s2]
-                W[k] = w
+                okk[k] = c_b[leaf[u] + k]
+                W[k] = c_f[leaf[u] + k]
+            u += 1
         _groups(c, gptr, glist, klen, kmin, counts, coff, div, gmines, cansafe, goff, gsize, okk, W,
                 want_probs, safe_g, mine_g, prob_g)
-        if klen[c] == 1:
-            continue
-        u += 1
-        # extend the prefix with block c
-        new_span = pre_span + klen[c] - 1
-        for i in range(new_span):
-            nxt_b[i] = False
-            nxt_f[i] = 0.0
-        for i in range(pre_span):
-            if pre_b[i]:
-                for k in range(klen[c]):
-                    v = counts[coff[c] + kmin[c] + k]
-                    if v > 0:
-                        nxt_b[i + k] = True
-                        nxt_f[i + k] += pre_f[i] * v / div[coff[c] + kmin[c] + k]
-        mx = 0.0
-        for i in range(new_span):
-            mx = max(mx, nxt_f[i])
-        for i in range(new_span):
-            pre_b[i] = nxt_b[i]
-            pre_f[i] = nxt_f[i] / mx
-        pre_span = new_span
     return 0, safe_g, mine_g, prob_g, interior_safe, interior_mine, interior_prob
 
 
