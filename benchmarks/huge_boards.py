@@ -60,8 +60,7 @@ def main() -> None:
         obs = midgame(side, args.density, args.opened, args.seed)
         p = clue_system(obs, use_total=True).grouped()
         _, counts, coff, *_ = en._block_counts(p, en.MAX_NODES, Budget("enumerate", time_limit=None))
-        spans = np.array([en._mine_count_span(counts, coff, c) for c in range(coff.size - 1)])
-        klen = (spans[:, 1] - spans[:, 0] + 1).astype(np.int64)
+        _, klen = en._mine_count_spans(counts, coff)
         varying = int(np.count_nonzero(klen > 1))
         chain = en._combine_steps(counts, coff)
         tree = en._tree_work(klen, varying)[1]

@@ -98,12 +98,7 @@ def test_thousands_of_blocks_give_exact_probabilities_and_counts(n_three, n_five
 def _blocks(obs: Observation):
     p = clue_system(obs, use_total=True).grouped()
     comp, counts, coff, gmines, cansafe, goff = en._block_counts(p, en.MAX_NODES, Budget("enumerate"))
-    n = coff.size - 1
-    kmin = np.zeros(n, np.int64)
-    klen = np.ones(n, np.int64)
-    for c in range(n):
-        first, last = en._mine_count_span(counts, coff, c)
-        kmin[c], klen[c] = first, last - first + 1
+    kmin, klen = en._mine_count_spans(counts, coff)
     return p, (comp, counts, coff, gmines, cansafe, goff, p.group_size, p.remaining, int(p.interior.size)), \
         kmin, klen
 

@@ -425,6 +425,21 @@ def _mine_count_span(counts, coff, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _mine_count_spans(counts, coff):  # pragma: no cover - compiled
+    """Each block's fewest mines and how many mine counts run from it to its most (``klen`` 0 for a
+    block without a layout): :func:`_mine_count_span` of every block."""
+    n_comp = coff.size - 1
+    kmin = np.zeros(n_comp, np.int64)
+    klen = np.zeros(n_comp, np.int64)
+    for c in range(n_comp):
+        first, last = _mine_count_span(counts, coff, c)
+        if last >= 0:
+            kmin[c] = first
+            klen[c] = last - first + 1
+    return kmin, klen
+
+
+@numba.njit(cache=True)
 def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, want_probs):  # noqa: E501
     """Combine the blocks (and the interior, through the total) into forced cells and probabilities.
 
@@ -455,14 +470,10 @@ def _combine(comp, counts, coff, gmines, cansafe, goff, gsize, R, I, use_total, 
     safe_g = np.zeros(G, np.bool_)
     mine_g = np.zeros(G, np.bool_)
     prob_g = np.zeros(G)
-    kmin = np.zeros(n_comp, np.int64)
-    klen = np.ones(n_comp, np.int64)
+    kmin, klen = _mine_count_spans(counts, coff)
     for c in range(n_comp):
-        first, last = _mine_count_span(counts, coff, c)
-        if last < 0:
+        if klen[c] == 0:
             return 1, safe_g, mine_g, prob_g, False, False, 0.5
-        kmin[c] = first
-        klen[c] = last - first + 1
     if not use_total:
         z = np.zeros(n_comp)
         for c in range(n_comp):
@@ -1213,14 +1224,9 @@ def _log_layouts(counts: np.ndarray, coff: np.ndarray, R: int | None, I: int) ->
     r = -1 if R is None else R
     value, tiny = _log_layouts_kernel(counts, coff, r, I, R is not None, 0.0)
     if tiny and R is not None:
-        n = coff.size - 1
-        kmin = np.zeros(n, np.int64)
-        klen = np.ones(n, np.int64)
-        for c in range(n):
-            first, last = _mine_count_span(counts, coff, c)
-            if last < 0:
-                return -math.inf
-            kmin[c], klen[c] = first, last - first + 1
+        kmin, klen = _mine_count_spans(counts, coff)
+        if not klen.all():
+            return -math.inf
         theta = _saddle_tilt(counts, coff, kmin, klen, r - int(kmin.sum()), I, int(1 + (klen - 1).sum()))
         value, _ = _log_layouts_kernel(counts, coff, r, I, True, theta)
     return float(value)
