@@ -198,7 +198,7 @@ def win_rates(
     level: str = "intermediate",
     games: int,
     first_clicks: tuple[str, ...] = ("safe",),
-    first_move: str = "random",
+    first_move: str | tuple[int, int] = "random",
     seed: int = 0,
     progress: bool = False,
 ) -> pd.DataFrame:
@@ -1040,16 +1040,39 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     out = {}
     for key, value in overrides.items():
         annotation = str(inspect.signature(exp.function).parameters[key].annotation)
-        pair = isinstance(value, (list, tuple)) and len(value) == 2
-        if annotation.startswith("tuple[int, int]") and not pair:  # a board's shape: one number is not one
-            raise ValueError(f"experiment {name!r}: {key} takes a pair of whole numbers (such as [16, 30]), "
-                             f"got {value!r}")
+        given = _given(exp, key)
+        if "tuple[int, int]" in annotation:  # a board's shape, or a cell (first_move) beside a name
+            shape = annotation.startswith("tuple[int, int]")
+            pair = _cell_pair(name, key, value, least=1 if shape else 0, required=shape)
+            if pair is not None:
+                out[key] = pair
+                continue
         reference = chosen.get(key)
         if reference is None:
             reference = _reference(exp, key)
-        takes_none = None in _given(exp, key)  # a preset or the default gives None
-        out[key] = None if value is None and takes_none else _as_parameter(name, key, value, reference)
+        if value is None and None in given:  # a preset or the default gives None
+            out[key] = None
+            continue
+        out[key] = _as_parameter(name, key, value, reference)
+        if out[key] == () and () not in given:  # no preset runs it on nothing (levels=[])
+            raise ValueError(f"experiment {name!r}: {key} takes at least one item "
+                             f"(such as {json.dumps(_lists(reference))}), got {value!r}")
     return out
+
+
+def _cell_pair(name: str, key: str, value: Any, *, least: int, required: bool) -> tuple[int, int] | None:
+    """``value`` as a pair of whole numbers each at least ``least`` (a board's shape, a cell); ``None``
+    when it is no list and a pair is not ``required`` (``first_move="random"``); ``ValueError`` for
+    anything else (``shape=[0, 0]``, ``first_move=[3]``)."""
+    if not isinstance(value, (list, tuple)):
+        if not required:
+            return None
+    elif len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) and v >= least
+                                 for v in value):
+        return (value[0], value[1])
+    example = "[16, 30]" if required else "[3, 3]"
+    raise ValueError(f"experiment {name!r}: {key} takes a pair of whole numbers, each at least {least} "
+                     f"(such as {example}), got {value!r}")
 
 
 def _given(exp: Experiment, key: str) -> list[Any]:
@@ -1114,8 +1137,9 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
         raise ValueError(f"experiment {name!r}: {key} takes a JSON list whose items are each {words[item]} "
                          f"(such as {json.dumps(_lists(reference))}), got {value!r}")
     if want is None or got == want or (want == "number" and got == "int"):
-        if want == "int" and value < 0:
-            raise ValueError(f"experiment {name!r}: {key} takes a count, at least 0, got {value!r}")
+        if want in ("int", "number") and value < 0:  # counts, seeds, densities, budgets, rates
+            what = "a count" if want == "int" else "a number"
+            raise ValueError(f"experiment {name!r}: {key} takes {what}, at least 0, got {value!r}")
         return _tuples(value)
     raise ValueError(f"experiment {name!r}: {key} takes {words[want]} (such as "
                      f"{json.dumps(_lists(reference))}), got {value!r}")

@@ -651,3 +651,33 @@ def test_one_value_for_a_list_parameter_is_a_list_of_one_whatever_the_preset_giv
             check_override_values("014-reach", {key: value}, preset="quick")
     mixed = check_override_values("014-reach", {"densities": [0.1, 1]}, preset="quick")
     assert mixed == {"densities": (0.1, 1)}
+
+
+def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, capsys):
+    """Session 48's note: --set first_move=[3,3] was refused (the annotation said a name), and
+    budget_seconds=-1, shape=[0,0], shape=[-1,10] and levels=[] passed, to fail inside their experiment
+    after the earlier ones had run."""
+    from sweeplab.experiments import check_override_values
+
+    assert check_override_values("000-win-rates", {"first_move": [3, 3]}, preset="smoke") == {
+        "first_move": (3, 3)}
+    assert check_override_values("000-win-rates", {"first_move": "random"}) == {"first_move": "random"}
+    assert check_override_values("001-game-steps", {"shape": [5, 6]}) == {"shape": (5, 6)}
+    assert check_override_values("014-reach", {"densities": []}, preset="quick") == {"densities": ()}
+    for name, key, value, message in [
+            ("000-win-rates", "first_move", [3], r"first_move takes a pair of whole numbers, each at least 0 "
+                                                 r"\(such as \[3, 3\]\)"),
+            ("000-win-rates", "first_move", [3, -1], "first_move takes a pair"),
+            ("001-game-steps", "shape", [0, 0], r"shape takes a pair of whole numbers, each at least 1"),
+            ("001-game-steps", "shape", [-1, 10], "shape takes a pair"),
+            ("001-game-steps", "shape", [5.5, 6], "shape takes a pair"),
+            ("006-methods", "budget_seconds", -1.0, "budget_seconds takes a number, at least 0"),
+            ("001-game-steps", "density", -0.5, "density takes a number, at least 0"),
+            ("014-reach", "levels", [], r"levels takes at least one item \(such as \[\"beginner\"\]\)")]:
+        with pytest.raises(ValueError, match=message):
+            check_override_values(name, {key: value}, preset="smoke")
+    assert main(["report", "--only", "000-win-rates", "--preset", "smoke", "--set", "first_move=[3,3]",
+                 "--set", 'agents=["trivial"]', "--out", str(tmp_path / "ok")]) == 0
+    assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", "levels=[]",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "levels takes at least one item" in capsys.readouterr().err and not (tmp_path / "r").exists()
