@@ -1037,7 +1037,7 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     """
     exp = EXPERIMENTS[name]
     chosen = {} if preset is None else exp.parameters(preset)
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in overrides.items():
         annotation = str(inspect.signature(exp.function).parameters[key].annotation)
         given = _given(exp, key)
