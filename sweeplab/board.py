@@ -55,7 +55,9 @@ class BoardWidget(anywidget.AnyWidget):
         first few), a layout that fits every clue with the cell the other way
         (:func:`sweeplab.rollouts.sample_layouts` with ``given``).
     probabilities : list of list of float or None
-        Exact mine probability of each cell (``None`` where revealed); empty when hidden.
+        Exact mine probability of each cell (``None`` where revealed, 1 on a flag), sent whether or
+        not they are drawn (the hover line reads them); empty before a first click the rules make
+        safe and once the game is over.
     probability_kind : str
         How the hover line qualifies them: ``"exact"``, or under clue noise read as bounds the
         model they rest on.

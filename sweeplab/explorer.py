@@ -604,6 +604,9 @@ class Explorer:
             self.agent_step()
         elif event == "new":
             self.new()
+        else:  # a custom front end's typo: say so rather than leave the last action's message
+            self.board.message = (f"unknown board event {event!r:.40}; the board sends click, flag, apply, "
+                                  f"agent_step or new")
 
     def _on_control(self, change: dict) -> None:
         name, new = change["name"], change["new"]
@@ -699,10 +702,16 @@ class Explorer:
         info, d = METHODS[self.method], self.deduction
         grid = obs.grid
         known = int(((grid == FLAG) | (grid == MINE)).sum())
-        left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
-        over = "not flagged" if self.game.status == "lost" else "left"  # a lost game ends with mines to find
-        mines = (f"{mines_text(left)} {over}" if left >= 0
-                 else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
+        layout = self.game.layout
+        if self.game.status == "lost" and layout is not None:  # the layout is shown: count from it
+            unflagged = int((layout & (grid != FLAG) & (grid != MINE)).sum())
+            wrong = int(((grid == FLAG) & ~layout).sum())
+            mines = f"{mines_text(unflagged)} not flagged" + (
+                f", {wrong} wrong flag{'s' * (wrong != 1)}" if wrong else "")
+        else:  # in play the counter is the total less the flags, as on every Minesweeper
+            left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
+            mines = (f"{mines_text(left)} left" if left >= 0
+                     else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
         kind = sound_label(info.sound) + (", complete" if info.complete else "")
         found = "" if d is None else (f": {len(d.safe)} safe, {mines_text(len(d.mines))} in "
                                       f"{1000 * d.seconds:.1f} ms")

@@ -378,6 +378,11 @@ def test_the_board_plays_from_the_keyboard(page, game):
     control(page, "svg.sl-board").send_keys("f")
     game.unflag(r, c)
     wait(page, lambda d: shows(d, game))
+    # keys with a modifier are the browser's and JupyterLab's: Ctrl+F finds, Shift/Ctrl+Enter run a cell
+    for chord in (Keys.CONTROL + "f", Keys.ALT + "f", Keys.SHIFT + Keys.ENTER, Keys.CONTROL + Keys.ENTER):
+        control(page, "svg.sl-board").send_keys(chord)
+        time.sleep(0.5)
+        assert shows(page, game) and cell(page, r, c).get_attribute("data-state") == "covered", chord
     control(page, "svg.sl-board").send_keys(Keys.ENTER)  # Enter reveals the cell under the cursor
     game.reveal(r, c)
     wait(page, lambda d: shows(d, game))

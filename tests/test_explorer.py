@@ -181,6 +181,28 @@ def test_a_seed_that_is_no_integer_is_refused_and_a_won_game_has_no_mine_left():
     assert lost.board.summary.startswith("lost · 1 mine not flagged")
 
 
+def test_a_lost_game_counts_its_mines_from_the_layout_and_names_wrong_flags():
+    """A student's review: three wrong flags and a mine stepped on showed "lost · 6 mines not flagged"
+    (the total less the flags), where the board shows every mine and the three flags crossed out."""
+    ex = Explorer(level="beginner", seed=1)
+    send(ex, "click", row=4, col=4)
+    layout, grid = ex.game.layout, ex.game.observation.grid
+    wrong = [tuple(map(int, x)) for x in np.argwhere((grid == sweeplab.COVERED) & ~layout)[:3]]
+    right = tuple(map(int, np.argwhere((grid == sweeplab.COVERED) & layout)[0]))
+    for cell in [*wrong, right]:
+        send(ex, "flag", row=cell[0], col=cell[1])
+    assert ex.board.summary.startswith("playing · 6 mines left")  # the counter in play: total less flags
+    mine = tuple(map(int, np.argwhere((ex.game.observation.grid == sweeplab.COVERED) & layout)[0]))
+    send(ex, "click", row=mine[0], col=mine[1])
+    assert ex.game.status == "lost"
+    assert ex.board.summary.startswith("lost · 8 mines not flagged, 3 wrong flags"), ex.board.summary
+
+
+def test_an_unknown_board_event_is_said_on_the_board(explorer: Explorer):
+    send(explorer, "bogus")
+    assert explorer.board.message.startswith("unknown board event 'bogus'; the board sends click, flag")
+
+
 def test_new_game_clears_everything(explorer: Explorer):
     r, c = map(int, np.argwhere(explorer.game.observation.grid == sweeplab.COVERED)[0])
     explorer.flag(r, c)

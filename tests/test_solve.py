@@ -24,6 +24,8 @@ def test_default_method_from_stdin(capsys, monkeypatch):
     code, out, _ = solve(["-"], capsys, monkeypatch, stdin="???\n121\n")
     assert code == 0
     assert "== enumerate (sound, complete): 1 safe, 2 mines" in out
+    _, one, _ = solve(["-", "--method", "enumerate"], capsys, monkeypatch, stdin="??????\n?1122?\n")
+    assert "1 safe, 1 mine," in one  # "1 mines" before a student's review
     assert "MSM\n121" in out
     assert "total unknown" in out
 

@@ -498,3 +498,18 @@ def test_chunks_written_before_play_recorded_the_options_still_load(tmp_path):
     loaded = load_results(tmp_path)
     assert list(loaded.columns) == list(expected.columns)
     assert loaded.drop(columns="seconds").equals(expected.drop(columns="seconds"))
+
+
+@pytest.mark.parametrize(("args", "needles"), [
+    (["--shape", "5,5", "--mines", "3"], ["--shape '5,5'", "HEIGHTxWIDTH such as 16x30",
+                                           "a comma separates"]),
+    (["--shape", "5x5"], ["--shape takes exactly one of --mines or --density"]),
+    (["--shape", "5x5", "--mines", "3", "--density", "0.1"], ["exactly one of --mines or --density"]),
+])
+def test_play_names_the_shape_flags_it_was_given(capsys, args, needles):
+    """A student's review: --shape 5,5 said "got '5'" (a piece of what was typed), and --shape 5x5 alone
+    asked for "mines= or density=", the Python keywords, not the flags."""
+    assert main(["play", "--agent", "trivial", "--games", "2", "--workers", "1", *args]) == 2
+    err = error_line(capsys)
+    for needle in needles:
+        assert needle in err, err

@@ -1006,13 +1006,16 @@ class BestAgent(BestV1Agent):
         endgame, measured on 80,000 fresh expert games with a zero start
         (root seeds 7919 and 9973, session 29): +0.17 points (+1,022/-889,
         z = 3.0), at about half the speed (fourteenth round).
-    endgame_cells, endgame_layouts : int, default 64, 2000
-        Size limits under which the endgame is searched exhaustively
-        (0: never; layouts at most :data:`~sweeplab.agents.best_v1.MAX_ENDGAME_LAYOUTS`;
-        32 and 400 until session 18, 48 and 1,000 until session
-        29: see the eleventh and fourteenth rounds; 4,000 layouts with a
-        budget of 1,000,000 gain about 0.05 points with a zero start, at
-        four fifths of the speed: the fifteenth and seventeenth rounds).
+    endgame_cells : int, default 64
+        The most covered cells (flags not counted) of a position whose
+        endgame is searched exhaustively (0: never; 32 until session 18, 48
+        until session 29: the eleventh and fourteenth rounds).
+    endgame_layouts : int, default 2000
+        The most layouts of a position whose endgame is searched
+        exhaustively (at most :data:`~sweeplab.agents.best_v1.MAX_ENDGAME_LAYOUTS`;
+        400 until session 18, 1,000 until session 29; 4,000 with an
+        ``endgame_budget`` of 1,000,000 gain about 0.05 points with a zero
+        start, at four fifths of the speed: the fifteenth and seventeenth rounds).
     endgame_budget : int, default 300_000
         Search nodes of the endgame search before it gives up (the guess
         rules then decide; 20,000 until session 18, 100,000 until session 29).

@@ -333,9 +333,12 @@ class BestV1Agent(ProbabilityAgent):
         Cells whose mine probability is within this of the lowest compete on progress.
     progress_weight : float, default 0.5
         Weight of the chance that a guess settles its neighbours.
-    endgame_cells, endgame_layouts : int, default 32, 400
-        Size limits under which the endgame is searched exhaustively (0: never;
-        at most :data:`MAX_ENDGAME_LAYOUTS` layouts).
+    endgame_cells : int, default 32
+        The most covered cells (flags not counted) of a position whose
+        endgame is searched exhaustively (0: never).
+    endgame_layouts : int, default 400
+        The most layouts of a position whose endgame is searched
+        exhaustively (at most :data:`MAX_ENDGAME_LAYOUTS`).
     lookahead : int, default 5
         How many of the best-scored candidates get the two-step value
         (0 or 1: none).

@@ -228,7 +228,7 @@ def _report(
             summary.append(f"{name:16s} {'error':>12s}")
             continue
         ms = d.seconds * 1000
-        out += [f"== {name} ({tag}): {len(d.safe)} safe, {len(d.mines)} mines, {ms:.2f} ms",
+        out += [f"== {name} ({tag}): {len(d.safe)} safe, {mines_text(len(d.mines))}, {ms:.2f} ms",
                 overlay(obs, d.safe, d.mines), ""]
         if explain:
             out += _explanations(obs, d)

@@ -57,7 +57,8 @@ def parse_shape(text: str) -> list[int]:
         h, w = text.lower().split("x")
         return [int(h), int(w)]
     except ValueError:
-        raise ValueError(f"shape must look like 16x30, got {text!r}") from None
+        raise ValueError(f"a shape is HEIGHTxWIDTH such as 16x30 (a comma separates shapes to sweep), "
+                         f"got {text!r}") from None
 
 
 def parse_first_moves(text: str) -> list:
@@ -249,6 +250,9 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         if not lists and len(values) != 1:
             raise ValueError(f"{flag} {text!r}: give one value here (sweeplab sweep takes lists)")
         grid[key] = values if lists else values[0]
+    if not lists and "shape" in grid and ("mines" in grid) == ("density" in grid):
+        raise ValueError("--shape takes exactly one of --mines or --density "
+                         "(for example --shape 5x5 --mines 3)")
     for text in getattr(args, "option", ()):
         key, value = parse_option(text)
         grid[key] = [value] if lists and isinstance(value, list) else value  # one value, not a list to sweep

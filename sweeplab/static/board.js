@@ -343,7 +343,9 @@ function render({ model, el }) {
   const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   board.addEventListener("keydown", (event) => {
     const grid = model.get("grid");
-    if (!grid.length) return;
+    // keys with a modifier are the browser's and JupyterLab's (Ctrl+F finds, Shift+Enter runs a cell)
+    if (!grid.length || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.shiftKey && event.key !== "F") return;
     const [r, c] = selected === null ? [0, 0] : selected.split(",").map(Number);
     const acts = event.key === "Enter" || event.key === " " || event.key === "f" || event.key === "F";
     if (acts && !keyed) {
