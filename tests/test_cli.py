@@ -10,6 +10,7 @@ import pytest
 
 import sweeplab
 from sweeplab.cli import main
+from sweeplab.errors import mines_text
 from sweeplab.stats import paired_difference
 
 SCRIPT = Path(sys.executable).with_name("sweeplab")
@@ -192,7 +193,7 @@ def test_solve_passes_options_to_its_method(capsys, tmp_path):
     assert main(["solve", str(position), "--method", "gfp", "--option", "p=3"]) == 0
     mod3 = sweeplab.deduce(sweeplab.Observation.from_text(position.read_text()), "gfp", p=3)
     assert mod3.safe | mod3.mines  # so the line below says p reached the method
-    assert f"== gfp (sound): {len(mod3.safe)} safe, {len(mod3.mines)} mines" in capsys.readouterr().out
+    assert f"== gfp (sound): {len(mod3.safe)} safe, {mines_text(len(mod3.mines))}" in capsys.readouterr().out
     for option, message in [("q=3", "method 'gfp' has no option 'q'; its options: ['engine', "),
                             ("p", "options look like key=value"),
                             ("time_limit=1", "time_limit has its own flag, --time-limit"),
