@@ -681,3 +681,68 @@ def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, c
     assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", "levels=[]",
                  "--out", str(tmp_path / "r")]) == 2
     assert "levels takes at least one item" in capsys.readouterr().err and not (tmp_path / "r").exists()
+
+
+def test_a_report_folder_is_locked_while_a_report_writes_it(tmp_path: Path, capsys):
+    """A review of reproducibility: two reports into one folder left a manifest and an index describing
+    the other run's preset and seed beside the tables on disk."""
+    from sweeplab.commands.report import build_report
+    from sweeplab.run_directory import _DirectoryLock
+
+    held = _DirectoryLock(tmp_path, "report")  # another report, running
+    try:
+        with pytest.raises(ValueError, match="in use by another process .*running a report"):
+            build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+        assert main(["report", "--preset", "smoke", "--only", FAST[0], "--out", str(tmp_path)]) == 2
+        assert "in use by another process" in capsys.readouterr().err
+        assert not (tmp_path / "manifest.json").exists()
+    finally:
+        held.release()
+    build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)  # released: it runs
+    assert (tmp_path / "tables" / f"{FAST[0]}.csv").is_file()
+
+
+def test_report_seed_is_added_to_each_experiments_own_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """--seed 3 replaced 001-game-steps' preset seed 3, so --seed 0 and --seed 3 gave the same table
+    labelled as two seeds; the help says the seed is added."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import build_report
+
+    assert EXPERIMENTS["001-game-steps"].parameters("smoke")["seed"] == 3
+    seen = []
+    real = run
+
+    def record(name, **kwargs):
+        seen.append(kwargs.get("seed"))
+        return real(name, **kwargs)
+
+    monkeypatch.setattr("sweeplab.experiments.run", record)
+    for seed in (0, 3):
+        build_report(tmp_path / str(seed), preset="smoke", only=["001-game-steps", "000-convergence"],
+                     seed=seed, progress=False)
+    assert seen == [None, None, 6, 3]  # the presets' own, then 3 + 3 and 0 + 3
+    tables = [(tmp_path / s / "tables" / "001-game-steps.csv").read_text() for s in ("0", "3")]
+    assert tables[0] != tables[1]
+
+
+def test_a_ctrl_c_while_a_table_and_figures_are_written_leaves_neither(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    """A review: Ctrl-C after an experiment's table was rewritten and before its figures were saved left
+    the new table beside the earlier run's figures, and the manifest said the earlier seed."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import build_report
+
+    build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+    table, figure = tmp_path / "tables" / f"{FAST[0]}.csv", tmp_path / "figures" / f"{FAST[0]}.png"
+    assert table.exists() and figure.exists()
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sweeplab.figures.save_figure", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path, preset="smoke", only=FAST[:1], seed=2, progress=False)
+    assert not table.exists() and not figure.exists()
+    record = json.loads((tmp_path / "manifest.json").read_text())["experiments"][0]
+    assert record["seed"] == 2 and record["error"].startswith("stopped while its table and figures were")
+    assert main(["report", "--preset", "smoke", "--only", FAST[0], "--out", str(tmp_path)]) == 130

@@ -12,6 +12,7 @@ beside ours where the report states one.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import time
@@ -24,7 +25,7 @@ import pandas as pd
 from ..errors import interrupted
 from ..provenance import environment, machine
 from ..provenance import made_by as code_made_by
-from ..run_directory import atomic_write
+from ..run_directory import _DirectoryLock, atomic_write
 from . import output_directory
 
 __all__ = ["register", "run", "build_report", "index_lines"]
@@ -42,7 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="parameter preset (smoke: seconds, for tests)")
     p.add_argument("--out", default="reports", help="output folder (default: reports)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these experiments")
-    p.add_argument("--seed", type=int, default=0, help="root seed added to every experiment's seeds")
+    p.add_argument("--seed", type=int, default=0,
+                   help="root seed added to every experiment's own seed (default 0: the presets' seeds); the "
+                        "experiments on a committed corpus (006-methods and 015-proofs at quick and full, "
+                        "014-dominance's corpus positions) read the same positions whatever the seed")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                    help="an experiment parameter instead of the preset's, the value as JSON or text "
                         "(repeatable; with --only: e.g. --only 014-reach --set games=1000)")
@@ -373,8 +377,6 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
 
     matplotlib.use("Agg")
     from ..experiments import EXPERIMENTS, check_override_values, check_overrides
-    from ..experiments import run as run_experiment
-    from ..figures import FIGURE_FORMATS, FIGURES, save_figure
 
     names = list(only) if only else list(EXPERIMENTS)
     unknown = [n for n in names if n not in EXPERIMENTS]
@@ -398,38 +400,75 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     else:
         iterator = names
     made_by = {**code_made_by(), "environment": environment(), "machine": machine()}
-    earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
-    results: list[dict[str, Any]] = []
-    for name in iterator:
-        if progress:
-            iterator.set_postfix_str(name)
-        start = time.perf_counter()
-        record: dict[str, Any] = {"name": name, "preset": label, "seed": seed, **made_by, "figures": [],
-                                  "comparison": []}
-        try:
-            df = run_experiment(name, preset=preset, progress=progress, **({"seed": seed} if seed else {}),
-                                **overrides)
-            table = out / "tables" / f"{name}.csv"
-            df.to_csv(table, index=False)
-            record["table"] = str(table)
-            record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
-            record["comparison"] = _comparison(name, df)
-            record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
-        except Exception as exc:  # one failed experiment must not lose the others' results
-            if interrupted(exc):  # a Ctrl-C that compiled code wrapped stops the report, as any Ctrl-C
-                raise KeyboardInterrupt from exc
-            record["error"] = f"{type(exc).__name__}: {exc}"
-            # no table or figures, whether from an earlier run or saved before the failure: gone, as the
-            # index says (the record named those saved before the failure)
-            record.pop("table", None)
-            record.update(figures=[], comparison=[])
-            figures = [out / "figures" / f"{name}.{ext}" for ext in FIGURE_FORMATS]
-            for path in (out / "tables" / f"{name}.csv", *figures):
-                path.unlink(missing_ok=True)
-        record["seconds"] = time.perf_counter() - start
-        results.append(record)
-        _write_manifest(out, earlier, results, preset=label, seed=seed)
+    lock = _DirectoryLock(out, "report")  # two reports in one folder would write each other's records
+    try:
+        earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
+        results: list[dict[str, Any]] = []
+        for name in iterator:
+            if progress:
+                iterator.set_postfix_str(name)
+            try:
+                results.append(_report_one(out, name, preset=preset, label=label, seed=seed,
+                                           overrides=overrides, made_by=made_by, progress=progress))
+            except _Stopped as stop:  # the index says so, then the report stops
+                results.append(stop.record)
+                _write_manifest(out, earlier, results, preset=label, seed=seed)
+                raise
+            _write_manifest(out, earlier, results, preset=label, seed=seed)
+    finally:
+        lock.release()
     return results
+
+
+class _Stopped(KeyboardInterrupt):
+    """A Ctrl-C while an experiment's table and figures were written, with the record that says so."""
+
+    def __init__(self, record: dict[str, Any]):
+        super().__init__()
+        self.record = record
+
+
+def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, overrides: dict[str, Any],
+                made_by: dict[str, Any], progress: bool) -> dict[str, Any]:
+    """Run experiment ``name``, write its table and figures, and return its record.  A failure leaves no
+    table or figures of it (an earlier run's are gone too, as its record says); so does a Ctrl-C once its
+    files are being written (a new table beside old figures), which then ends the report."""
+    from ..experiments import EXPERIMENTS
+    from ..experiments import run as run_experiment
+    from ..figures import FIGURE_FORMATS, FIGURES, save_figure
+
+    start = time.perf_counter()
+    record: dict[str, Any] = {"name": name, "preset": label, "seed": seed, **made_by, "figures": [],
+                              "comparison": []}
+    files = [out / "tables" / f"{name}.csv", *(out / "figures" / f"{name}.{ext}" for ext in FIGURE_FORMATS)]
+    writing = False
+    try:
+        exp = EXPERIMENTS[name]
+        own = exp.parameters(preset).get("seed", inspect.signature(exp.function).parameters["seed"].default)
+        df = run_experiment(name, preset=preset, progress=progress, **({"seed": own + seed} if seed else {}),
+                            **overrides)
+        writing = True
+        df.to_csv(files[0], index=False)
+        record["table"] = str(files[0])
+        record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
+        record["comparison"] = _comparison(name, df)
+        record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
+    except BaseException as exc:  # one failed experiment must not lose the others' results
+        stopped = not isinstance(exc, Exception) or interrupted(exc)  # compiled code may wrap a Ctrl-C
+        if stopped and not writing:  # the earlier run's files and record stand, as they were
+            if isinstance(exc, Exception):
+                raise KeyboardInterrupt from exc
+            raise
+        record["error"] = ("stopped while its table and figures were written: run it again" if stopped
+                           else f"{type(exc).__name__}: {exc}")
+        record.pop("table", None)
+        record.update(figures=[], comparison=[], seconds=time.perf_counter() - start)
+        for path in files:
+            path.unlink(missing_ok=True)
+        if stopped:
+            raise _Stopped(record) from exc
+    record["seconds"] = time.perf_counter() - start
+    return record
 
 
 def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict[str, Any]], *, preset: str,
