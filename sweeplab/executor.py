@@ -348,6 +348,43 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
     return code, fingerprints, provenance.environment(), function(**task)
 
 
+def _modules_to_import(plugins: Sequence[str], extra: Sequence[Any]) -> list[str]:
+    """The modules the tasks name by reference: the plugins and the modules of the registered methods
+    and agents other than scripts' (``__main__``, shipped by value) and sweeplab's own."""
+    named = [getattr(getattr(info, "target", None) or getattr(info, "cls", None), "__module__", None)
+             for info in extra]  # a method's function, an agent's class
+    return list(dict.fromkeys([*plugins, *(m for m in named if m and m != "__main__"
+                                           and m.split(".")[0] != "sweeplab")]))
+
+
+def _import_errors(modules: Sequence[str]) -> dict[str, str]:
+    """Which of ``modules`` this process cannot import, and why (run on the scheduler and the workers)."""
+    import importlib
+
+    errors = {}
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - reported, by name, to the client
+            errors[name] = f"{type(exc).__name__}: {exc}"
+    return errors
+
+
+def _check_cluster_imports(client: Any, modules: Sequence[str]) -> None:
+    """``ValueError`` naming a module that the scheduler or a worker cannot import: a task that names it
+    fails to unpickle there (a raw traceback from the scheduler, or a worker that stops answering)."""
+    if not modules:
+        return
+    places = {"the Dask scheduler": client.run_on_scheduler(_import_errors, list(modules)),
+              **{f"the Dask worker {w}": e for w, e in client.run(_import_errors, list(modules)).items()}}
+    for place, errors in places.items():
+        if errors:
+            name, why = next(iter(errors.items()))
+            raise ValueError(f"{place} cannot import {name!r} ({why}), which the run's methods or agents "
+                             f"come from; install it there, or put its folder on the PYTHONPATH of the "
+                             f"scheduler and every worker")
+
+
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
@@ -360,6 +397,7 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
     names = list(methods_here)
     try:
+        _check_cluster_imports(client, _modules_to_import(plugins, extra))
         futures = [client.submit(_call_reporting_code, function, plugins, task, extra, names, pure=False)
                    for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
