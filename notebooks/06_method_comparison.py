@@ -59,8 +59,8 @@ fig = figures.methods_figure(rows)
 # ## By board size and density
 
 # %% [markdown]
-# Recall on each board size, smallest boards first (with the total): the small ones (2x1, 4x1, ...) are
-# the hand-made examples. A board whose positions force no cell has no recall to show, and is left out; a
+# Recall on each board size, smallest boards first (with the total): the smallest ones are the hand-made
+# examples (which sizes depends on the preset's corpus). A board whose positions force no cell has no recall to show, and is left out; a
 # method that refused every position of a size (`brute` on large frontiers) shows NaN there.
 
 # %%

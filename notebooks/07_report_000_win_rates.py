@@ -69,7 +69,7 @@ for row in rates.itertuples():
 #   "small".
 # * *The first click decides most of the gap.* On 4,000 games each (`sweeplab play --agent A --level
 #   intermediate --first-click R --games 4000 --seed 0`), with a merely safe first click our simple-logic
-#   agent wins 35.9% [34.4, 37.4], logic + CSP 61.2% [59.7, 62.7] and least squares 54.0% [52.4, 55.5];
+#   agent wins 35.9% [34.4, 37.3], logic + CSP 61.2% [59.7, 62.7] and least squares 54.0% [52.4, 55.5];
 #   with a first click that opens an area, 48.5% [47.0, 50.1], 85.0% [83.9, 86.1] and 74.8% [73.4, 76.1].
 #   With the first click unprotected (`none`: a random cell that may be a
 #   mine, `experiments.run("000-win-rates", preset="quick", first_clicks=("none",))`, 400 games, seed 0)
@@ -125,9 +125,9 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # difference between cells comes from what the first click opens: a cell on the border has fewer
 # neighbours, so it is more often a zero and opens an area. But every cell above plays the *same*
 # boards: at the `quick` preset all 256 cells play the same 30, and averaging them does not make 7,680
-# independent games; a single cell's interval is about ±15 points. To compare a corner, an edge cell and an
-# interior cell, play each on the same boards, many of them, and look at the paired difference
-# (`sweeplab.stats.paired_difference`: games won by one only).
+# independent games; a single cell's interval is about ±16 points (up to ±18 for the best cells). To
+# compare a corner, an edge cell and an interior cell, play each on the same boards, many of them, and look
+# at the paired difference (`sweeplab.stats.paired_difference`: games won by one only).
 
 # %%
 n = 300 if PRESET == "smoke" else 3000
