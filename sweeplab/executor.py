@@ -332,13 +332,27 @@ def _prepare(plugins: Sequence[str], extra: Sequence[Any] = ()) -> None:
                                 reads_bounds=info.reads_bounds, replace=known is not None)
 
 
-def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], task: Mapping[str, Any],
-                         extra: Sequence[Any] = (), methods: Sequence[str] = ()
+def _call_reporting_code(payload: bytes, plugins: Sequence[str], methods: Sequence[str] = ()
                          ) -> tuple[str, dict, dict, Any]:
     """:func:`_call` on a Dask worker, with the fingerprints of the sweeplab code and of the
-    ``methods`` (not sweeplab's own) it ran, and the versions that can change games."""
-    from . import provenance
+    ``methods`` (not sweeplab's own) it ran, and the versions that can change games.
 
+    ``payload`` is the pickled ``(function, task, extra)``: read here, a module the task names that this
+    worker cannot import is a clear error, where as a task argument it failed to unpickle in the scheduler
+    (a raw traceback) or in the worker (which stopped answering, and the run waited for ever)."""
+    import cloudpickle
+
+    from . import provenance
+    from .methods import load_plugins
+
+    try:
+        load_plugins(plugins)  # first, so that the payload's references to them resolve
+        function, task, extra = cloudpickle.loads(payload)
+    except (ValueError, ImportError, AttributeError) as exc:  # load_plugins says ValueError, naming it
+        why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"a Dask worker cannot read the run's methods or agents ({why}); install the "
+                         f"plugin, or the module they come from, on every worker, or put its folder on "
+                         f"their PYTHONPATH") from None
     try:  # before the task: what a method counts as it plays is not its code
         _prepare(plugins, extra)
         code, fingerprints = provenance.code_fingerprint(), provenance.method_fingerprints(list(methods))
@@ -348,44 +362,8 @@ def _call_reporting_code(function: Callable[..., Any], plugins: Sequence[str], t
     return code, fingerprints, provenance.environment(), function(**task)
 
 
-def _modules_to_import(plugins: Sequence[str], extra: Sequence[Any]) -> list[str]:
-    """The modules the tasks name by reference: the plugins and the modules of the registered methods
-    and agents other than scripts' (``__main__``, shipped by value) and sweeplab's own."""
-    named = [getattr(getattr(info, "target", None) or getattr(info, "cls", None), "__module__", None)
-             for info in extra]  # a method's function, an agent's class
-    return list(dict.fromkeys([*plugins, *(m for m in named if m and m != "__main__"
-                                           and m.split(".")[0] != "sweeplab")]))
-
-
-def _import_errors(modules: Sequence[str]) -> dict[str, str]:
-    """Which of ``modules`` this process cannot import, and why (run on the scheduler and the workers)."""
-    import importlib
-
-    errors = {}
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - reported, by name, to the client
-            errors[name] = f"{type(exc).__name__}: {exc}"
-    return errors
-
-
-def _check_cluster_imports(client: Any, modules: Sequence[str]) -> None:
-    """``ValueError`` naming a module that the scheduler or a worker cannot import: a task that names it
-    fails to unpickle there (a raw traceback from the scheduler, or a worker that stops answering)."""
-    if not modules:
-        return
-    places = {"the Dask scheduler": client.run_on_scheduler(_import_errors, list(modules)),
-              **{f"the Dask worker {w}": e for w, e in client.run(_import_errors, list(modules)).items()}}
-    for place, errors in places.items():
-        if errors:
-            name, why = next(iter(errors.items()))
-            raise ValueError(f"{place} cannot import {name!r} ({why}), which the run's methods or agents "
-                             f"come from; install it there, or put its folder on the PYTHONPATH of the "
-                             f"scheduler and every worker")
-
-
 def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
+    import cloudpickle
     from distributed import as_completed as dask_completed
 
     from .methods import plugin_names
@@ -397,9 +375,8 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
     names = list(methods_here)
     try:
-        _check_cluster_imports(client, _modules_to_import(plugins, extra))
-        futures = [client.submit(_call_reporting_code, function, plugins, task, extra, names, pure=False)
-                   for task in tasks]
+        futures = [client.submit(_call_reporting_code, cloudpickle.dumps((function, task, extra)), plugins,
+                                 names, pure=False) for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
             theirs, methods_there, versions, result = fut.result()
