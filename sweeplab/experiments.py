@@ -1054,9 +1054,12 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             out[key] = None
             continue
         out[key] = _as_parameter(name, key, value, reference)
-        if out[key] == () and () not in given:  # no preset runs it on nothing (levels=[])
-            raise ValueError(f"experiment {name!r}: {key} takes at least one item "
-                             f"(such as {json.dumps(_lists(reference))}), got {value!r}")
+        # a list of names, flags or cases needs one (levels=[]: nothing to run); numbers may be none
+        choices = isinstance(reference, tuple) and (not reference
+                                                    or isinstance(reference[0], (str, bool, tuple)))
+        if out[key] == () and choices and () not in given:
+            such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
+            raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
     return out
 
 
@@ -1135,6 +1138,9 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
 
     if want == "list" and got == "list" and not nested and item is not None and not all(map(fits, value)):
         raise ValueError(f"experiment {name!r}: {key} takes a JSON list whose items are each {words[item]} "
+                         f"(such as {json.dumps(_lists(reference))}), got {value!r}")
+    if want == "list" and got == "list" and item in ("int", "number") and any(v < 0 for v in value):
+        raise ValueError(f"experiment {name!r}: {key} takes a JSON list of numbers, each at least 0 "
                          f"(such as {json.dumps(_lists(reference))}), got {value!r}")
     if want is None or got == want or (want == "number" and got == "int"):
         if want in ("int", "number") and value < 0:  # counts, seeds, densities, budgets, rates

@@ -201,8 +201,8 @@ class _DirectoryLock:
         except BlockingIOError:
             holder = self._holder() or "holder unknown"
             os.close(self.fd)
-            raise ValueError(f"{out} is in use by another process ({holder}) running a {noun}; "
-                             f"wait for it to finish or choose another output directory") from None
+            raise ValueError(f"{out} is in use by another process ({holder}); wait for it to finish or "
+                             f"choose another output directory") from None
         except BaseException:
             os.close(self.fd)
             raise
@@ -211,7 +211,8 @@ class _DirectoryLock:
             log.info("%s: taking over the lock of a stopped %s (%s)", out, noun, stale)
         os.ftruncate(self.fd, 0)
         start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        os.pwrite(self.fd, f"pid {os.getpid()} on {socket.gethostname()} since {start}\n".encode(), 0)
+        holder = f"a {noun}, pid {os.getpid()} on {socket.gethostname()} since {start}"  # a sweep or report
+        os.pwrite(self.fd, f"{holder}\n".encode(), 0)
         _HELD_LOCKS.add(self.fd)
 
     def _holder(self) -> str:

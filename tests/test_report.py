@@ -673,9 +673,16 @@ def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, c
             ("001-game-steps", "shape", [5.5, 6], "shape takes a pair"),
             ("006-methods", "budget_seconds", -1.0, "budget_seconds takes a number, at least 0"),
             ("001-game-steps", "density", -0.5, "density takes a number, at least 0"),
-            ("014-reach", "levels", [], r"levels takes at least one item \(such as \[\"beginner\"\]\)")]:
+            ("014-reach", "levels", [], r"levels takes at least one item \(such as \[\"beginner\"\]\)"),
+            ("006-methods", "methods", [], r"methods takes at least one item, got \[\]$"),
+            ("014-boards", "cases", [], "cases takes at least one item"),
+            ("001-density-score", "densities", [0.1, -0.1], "densities takes a JSON list of numbers, each at "
+                                                            "least 0"),
+            ("014-cascade", "move_bins", [-1], "move_bins takes a JSON list of numbers, each at least 0")]:
         with pytest.raises(ValueError, match=message):
             check_override_values(name, {key: value}, preset="smoke")
+    # a list of numbers may be empty where the experiment runs on none (a review: move_bins=[] ran before)
+    assert check_override_values("014-cascade", {"move_bins": []}, preset="smoke") == {"move_bins": ()}
     assert main(["report", "--only", "000-win-rates", "--preset", "smoke", "--set", "first_move=[3,3]",
                  "--set", 'agents=["trivial"]', "--out", str(tmp_path / "ok")]) == 0
     assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", "levels=[]",
@@ -689,9 +696,9 @@ def test_a_report_folder_is_locked_while_a_report_writes_it(tmp_path: Path, caps
     from sweeplab.commands.report import build_report
     from sweeplab.run_directory import _DirectoryLock
 
-    held = _DirectoryLock(tmp_path, "report")  # another report, running
+    held = _DirectoryLock(tmp_path, "sweep")  # a sweep (or another report) writing there: named as it is
     try:
-        with pytest.raises(ValueError, match="in use by another process .*running a report"):
+        with pytest.raises(ValueError, match=r"in use by another process \(a sweep, pid \d+"):
             build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
         assert main(["report", "--preset", "smoke", "--only", FAST[0], "--out", str(tmp_path)]) == 2
         assert "in use by another process" in capsys.readouterr().err

@@ -505,6 +505,7 @@ def test_chunks_written_before_play_recorded_the_options_still_load(tmp_path):
                                            "a comma separates"]),
     (["--shape", "5x5"], ["--shape takes exactly one of --mines or --density"]),
     (["--shape", "5x5", "--mines", "3", "--density", "0.1"], ["exactly one of --mines or --density"]),
+    (["--shape", "5x5", "--level", "beginner"], ["give --level or --shape, not both"]),
 ])
 def test_play_names_the_shape_flags_it_was_given(capsys, args, needles):
     """A student's review: --shape 5,5 said "got '5'" (a piece of what was typed), and --shape 5x5 alone

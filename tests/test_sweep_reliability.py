@@ -104,7 +104,7 @@ def test_running_sweep_locks_its_directory_and_a_killed_one_is_taken_over(tmp_pa
         assert proc.poll() is None
     finally:
         kill_group(proc)
-    assert (out / ".lock").read_text().startswith(f"pid {proc.pid}")  # stale: its holder is dead
+    assert (out / ".lock").read_text().startswith(f"a sweep, pid {proc.pid}")  # stale: its holder is dead
     # the lock is taken over: this call gets as far as the manifest, which holds the other seed
     with pytest.raises(ValueError, match="holds another sweep"):
         run_sweep([point], games=4000, seed=6, chunk_size=2, out=out, workers=1, progress=False)

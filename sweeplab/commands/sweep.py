@@ -250,6 +250,8 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
         if not lists and len(values) != 1:
             raise ValueError(f"{flag} {text!r}: give one value here (sweeplab sweep takes lists)")
         grid[key] = values if lists else values[0]
+    if not lists and "shape" in grid and "level" in grid:
+        raise ValueError("give --level or --shape, not both (a level is a shape and its mines)")
     if not lists and "shape" in grid and ("mines" in grid) == ("density" in grid):
         raise ValueError("--shape takes exactly one of --mines or --density "
                          "(for example --shape 5x5 --mines 3)")

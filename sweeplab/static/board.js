@@ -345,7 +345,7 @@ function render({ model, el }) {
     const grid = model.get("grid");
     // keys with a modifier are the browser's and JupyterLab's (Ctrl+F finds, Shift+Enter runs a cell)
     if (!grid.length || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.shiftKey && event.key !== "F") return;
+    if (event.shiftKey && event.key.toLowerCase() !== "f") return;  // Shift+F flags, with CapsLock too
     const [r, c] = selected === null ? [0, 0] : selected.split(",").map(Number);
     const acts = event.key === "Enter" || event.key === " " || event.key === "f" || event.key === "F";
     if (acts && !keyed) {
