@@ -125,7 +125,7 @@ print(f"corners {cells[corner].win_rate.mean():.3f}, border {cells[border].win_r
 # difference between cells comes from what the first click opens: a cell on the border has fewer
 # neighbours, so it is more often a zero and opens an area. But every cell above plays the *same*
 # boards: at the `quick` preset all 256 cells play the same 30, and averaging them does not make 7,680
-# independent games; a single cell's interval is about ±16 points (up to ±18 for the best cells). To
+# independent games; a single cell's interval is about ±16 points (the figure's title gives the widest). To
 # compare a corner, an edge cell and an interior cell, play each on the same boards, many of them, and look
 # at the paired difference (`sweeplab.stats.paired_difference`: games won by one only).
 

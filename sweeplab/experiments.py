@@ -56,6 +56,22 @@ __all__ = [
     "difference_table",
     "PUBLISHED_000",
     "PUBLISHED_BEST",
+    # the experiments (``run`` calls them with a preset's parameters; call them with your own)
+    "win_rates",
+    "first_cell_map",
+    "convergence",
+    "density_scores",
+    "game_steps",
+    "scaling",
+    "best_vs_published",
+    "loss_causes",
+    "method_power",
+    "reach",
+    "cascade",
+    "dominance",
+    "geometry_along_games",
+    "board_generation",
+    "proof_sizes",
 ]
 
 PRESETS = ("smoke", "quick", "full")
@@ -282,6 +298,8 @@ def density_scores(
 ) -> pd.DataFrame:
     """Average final score in score mode against mine density (reports 001 and 004).
 
+    Every agent plays the same boards at a given noise model and density.
+
     Parameters
     ----------
     agents : mapping
@@ -300,15 +318,15 @@ def density_scores(
         ``densities`` (exact enumeration under lower-bound clues explodes at
         high density, see notebook 10).
 
-    Every agent plays the same boards at a given noise model and density.
-
-    Returns one row per (agent, noise, density): ``agent, noise, density,
-    games, mean_score, sem_score, aborted`` (games the agent could not finish;
-    they count in the mean with the score they reached, as :func:`_play` keeps every game),
-    and against ``baseline`` on the same boards: ``baseline`` (its label),
-    ``diff`` (this agent's mean score minus the baseline's) and its paired 95 % t interval
-    ``diff_low, diff_high`` (:func:`sweeplab.stats.paired_mean_difference`; ``nan`` for the
-    baseline itself).
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (agent, noise, density): ``agent, noise, density, games, mean_score,
+        sem_score, aborted`` (games the agent could not finish; they count in the mean with the
+        score they reached, as every game is kept), and against ``baseline`` on the same boards:
+        ``baseline`` (its label), ``diff`` (this agent's mean score minus the baseline's) and its
+        paired 95 % t interval ``diff_low, diff_high``
+        (:func:`sweeplab.stats.paired_mean_difference`; ``nan`` for the baseline itself).
     """
     from .stats import paired_mean_difference
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -169,9 +168,9 @@ def first_cell_figure(df: pd.DataFrame):
                 cbar_kws={"label": "win rate"}, square=True, vmin=0, vmax=max(0.5, float(table.max().max())))
     games = int(df["games"].iloc[0])
     rule = f"first click rule {df['first_click'].iloc[0]!r}, " if "first_click" in df else ""
+    widest = 100 * float((df["ci_high"] - df["ci_low"]).max()) / 2  # the Wilson intervals of the table
     ax.set_title(f"Win rate by first cell ({games} games per cell, the same boards for every cell)\n"
-                 f"{rule}one cell's 95% interval: up to ±{100 * 1.96 * math.sqrt(0.25 / games):.0f} points",
-                 fontsize=9)
+                 f"{rule}one cell's 95% interval: up to ±{widest:.0f} points", fontsize=9)
     ax.set(xlabel="column (from 0; report 000 counts from 1)",
            ylabel="row (from 0; report 000 counts from 1)")
     fig.tight_layout()

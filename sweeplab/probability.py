@@ -17,8 +17,14 @@ from .positions import Observation
 __all__ = ["probabilities"]
 
 
-#: Marks an option left to the enumeration's default (``None`` means "no limit" for the budgets).
-_DEFAULT = object()
+class _Default:
+    """Marks an option left to the enumeration's default (``None`` means "no limit" for the budgets)."""
+
+    def __repr__(self) -> str:  # as the signature shows it (``help``, the API reference)
+        return "<enumerate's default>"
+
+
+_DEFAULT = _Default()
 
 
 def probabilities(

@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import sweeplab  # noqa: E402
@@ -168,3 +169,21 @@ def test_reach_density_panel_draws_one_first_click_rule_per_line():
         x = list(line.get_xdata())
         assert len(x) == len(set(x)), x  # one point per density on each line
     assert "first click zero" in ax.get_title()
+
+
+def test_the_first_cell_map_gives_the_widest_wilson_interval_of_its_cells():
+    """A review of the book: the title said "up to ±18 points" (the normal approximation at p = 1/2) where
+    the Wilson intervals beside it, as everywhere else, are at most ±16.8 at 30 games."""
+    from sweeplab.figures import FIGURES
+    from sweeplab.stats import wilson_interval
+
+    rows = []
+    for r in range(2):
+        for c in range(2):
+            wins = 9 + 3 * r + c
+            lo, hi = wilson_interval(wins, 30)
+            rows.append({"row": r, "col": c, "first_click": "none", "games": 30, "wins": wins,
+                         "win_rate": wins / 30, "ci_low": lo, "ci_high": hi})
+    fig = FIGURES["000-first-cell"](pd.DataFrame(rows))
+    widest = max((r["ci_high"] - r["ci_low"]) / 2 for r in rows)
+    assert f"up to ±{100 * widest:.0f} points" in fig.axes[0].get_title() and round(100 * widest) == 17
