@@ -928,7 +928,8 @@ _REGISTRY = [
     ),
     Experiment(
         "004-density-score", "004",
-        "§3 Performance and Improvements plots; §4 lost and under clue plots (density against score)",
+        "§3 Performance and Improvements plots; §4 lost and under clue plots (density against score; "
+        "the over-clue panel is ours)",
         "Score mode: basic and improved agents, total mines, noisy clues",
         density_scores,
         {

@@ -63,6 +63,8 @@ def test_index_puts_the_reports_number_beside_ours(tmp_path: Path, monkeypatch: 
     index = (tmp_path / "index.md").read_text()
     assert "report **58.25%**" in index  # the report's own precision, not rounded to one decimal
     assert "report **71.2%**" in index and "report **68%**" in index
+    # a reader's review: the seed figures with no data were neither mapped nor said to be left out
+    assert "Not reproduced, as they hold no data to compare: report 000's example boards" in index
 
 
 def test_best_section_shows_the_baseline_speed_and_loss_causes(monkeypatch: pytest.MonkeyPatch):

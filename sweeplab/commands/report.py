@@ -347,6 +347,10 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
         table = f"[csv](tables/{res['name']}.csv)" if res.get("table") else "—"
         lines.append(f"| {exp.report} | {exp.reference} | {fig} | {table} | {res.get('preset', preset)} | "
                      f"{res.get('seed', 0)} | {res['seconds']:.1f} |")
+    lines += ["", "Not reproduced, as they hold no data to compare: report 000's example boards (§2.2.4, "
+              "§2.4.1: in `sweeplab.examples` and notebook 01), report 004's diagrams (§3's border and its "
+              "splitting: notebook 01; §4's lost and under clues: notebook 10) and report 004 §5's running "
+              "results, screenshots of single games."]
     for res in results:
         exp = EXPERIMENTS[res["name"]]
         ours = f"`figures/{res['name']}.png`" if res.get("figures") else "none (failed)"
