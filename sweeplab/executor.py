@@ -332,27 +332,36 @@ def _prepare(plugins: Sequence[str], extra: Sequence[Any] = ()) -> None:
                                 reads_bounds=info.reads_bounds, replace=known is not None)
 
 
-def _call_reporting_code(payload: bytes, plugins: Sequence[str], methods: Sequence[str] = ()
-                         ) -> tuple[str, dict, dict, Any]:
+def _call_reporting_code(payload: bytes, registered: bytes, plugins: Sequence[str],
+                         methods: Sequence[str] = ()) -> tuple[str, dict, dict, Any]:
     """:func:`_call` on a Dask worker, with the fingerprints of the sweeplab code and of the
     ``methods`` (not sweeplab's own) it ran, and the versions that can change games.
 
-    ``payload`` is the pickled ``(function, task, extra)``: read here, a module the task names that this
-    worker cannot import is a clear error, where as a task argument it failed to unpickle in the scheduler
-    (a raw traceback) or in the worker (which stopped answering, and the run waited for ever)."""
+    ``payload`` is the pickled ``(function, task)`` and ``registered`` the pickled
+    :func:`_registered` of the client: read here, a module they name that this worker cannot import is
+    a clear error, where as task arguments they failed to unpickle in the scheduler (a raw traceback)
+    or in the worker (which stopped answering, and the run waited for ever)."""
+    import importlib
+
     import cloudpickle
+    from distributed import get_worker
 
     from . import provenance
-    from .methods import load_plugins
 
+    fix = "install it on every worker, or put its folder on their PYTHONPATH"
+    for module in plugins:  # first, so that the payload's references to them resolve
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 - any failure of a plugin is named, as load_plugins does
+            raise ValueError(f"the Dask worker {get_worker().address} cannot import the plugin {module!r} "
+                             f"({type(exc).__name__}: {exc}); {fix}") from None
     try:
-        load_plugins(plugins)  # first, so that the payload's references to them resolve
-        function, task, extra = cloudpickle.loads(payload)
-    except (ValueError, ImportError, AttributeError) as exc:  # load_plugins says ValueError, naming it
-        why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-        raise ValueError(f"a Dask worker cannot read the run's methods or agents ({why}); install the "
-                         f"plugin, or the module they come from, on every worker, or put its folder on "
-                         f"their PYTHONPATH") from None
+        function, task = cloudpickle.loads(payload)
+        extra = cloudpickle.loads(registered)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the Dask worker {get_worker().address} cannot read the run's methods or agents "
+                         f"({type(exc).__name__}: {exc}); {fix.replace('it', 'the module they come from', 1)}"
+                         ) from None
     try:  # before the task: what a method counts as it plays is not its code
         _prepare(plugins, extra)
         code, fingerprints = provenance.code_fingerprint(), provenance.method_fingerprints(list(methods))
@@ -375,8 +384,9 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     methods_here = method_fingerprints(list(tasks))  # the methods (not sweeplab's own) the tasks name
     names = list(methods_here)
     try:
-        futures = [client.submit(_call_reporting_code, cloudpickle.dumps((function, task, extra)), plugins,
-                                 names, pure=False) for task in tasks]
+        registered = cloudpickle.dumps(extra)  # once: a method's globals can be large
+        futures = [client.submit(_call_reporting_code, cloudpickle.dumps((function, task)), registered,
+                                 plugins, names, pure=False) for task in tasks]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in dask_completed(futures):
             theirs, methods_there, versions, result = fut.result()

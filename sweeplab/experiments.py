@@ -1073,10 +1073,7 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             out[key] = None
             continue
         out[key] = _as_parameter(name, key, value, reference)
-        # a list of names, flags or cases needs one (levels=[]: nothing to run); numbers may be none
-        choices = isinstance(reference, tuple) and (not reference
-                                                    or isinstance(reference[0], (str, bool, tuple)))
-        if out[key] == () and choices and () not in given:
+        if out[key] == () and () not in given:  # levels=[], densities=[]: no preset runs on none
             such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
             raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
     return out
@@ -1166,8 +1163,8 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
             what = "a count" if want == "int" else "a number"
             raise ValueError(f"experiment {name!r}: {key} takes {what}, at least 0, got {value!r}")
         return _tuples(value)
-    raise ValueError(f"experiment {name!r}: {key} takes {words[want]} (such as "
-                     f"{json.dumps(_lists(reference))}), got {value!r}")
+    such = f" (such as {json.dumps(_lists(reference))})" if reference not in ((), "", {}) else ""
+    raise ValueError(f"experiment {name!r}: {key} takes {words[want]}{such}, got {value!r}")
 
 
 def _tuples(value: Any) -> Any:

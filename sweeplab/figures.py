@@ -154,7 +154,7 @@ def win_rates_figure(df: pd.DataFrame, *, title: str = "Intermediate win rates (
     return fig
 
 
-@_draws_table("row", "col", "games", "win_rate")
+@_draws_table("row", "col", "games", "win_rate", "ci_low", "ci_high")
 def first_cell_figure(df: pd.DataFrame):
     """Heatmap of the win rate by fixed first cell (report 000 §2.3.2).
 
@@ -169,8 +169,9 @@ def first_cell_figure(df: pd.DataFrame):
     games = int(df["games"].iloc[0])
     rule = f"first click rule {df['first_click'].iloc[0]!r}, " if "first_click" in df else ""
     widest = 100 * float((df["ci_high"] - df["ci_low"]).max()) / 2  # the Wilson intervals of the table
+    noise = f"one cell's 95% interval: up to ±{widest:.0f} points" if np.isfinite(widest) else "no games"
     ax.set_title(f"Win rate by first cell ({games} games per cell, the same boards for every cell)\n"
-                 f"{rule}one cell's 95% interval: up to ±{widest:.0f} points", fontsize=9)
+                 f"{rule}{noise}", fontsize=9)
     ax.set(xlabel="column (from 0; report 000 counts from 1)",
            ylabel="row (from 0; report 000 counts from 1)")
     fig.tight_layout()

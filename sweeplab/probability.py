@@ -23,6 +23,9 @@ class _Default:
     def __repr__(self) -> str:  # as the signature shows it (``help``, the API reference)
         return "<enumerate's default>"
 
+    def __reduce__(self) -> str:  # pickled and copied as the one instance (an identity test reads it)
+        return "_DEFAULT"
+
 
 _DEFAULT = _Default()
 

@@ -208,7 +208,7 @@ class _DirectoryLock:
             raise
         stale = self._holder()
         if stale:  # a holder that did not release: it was killed, and the kernel dropped its lock
-            log.info("%s: taking over the lock of a stopped %s (%s)", out, noun, stale)
+            log.info("%s: taking over the lock of a stopped run (%s)", out, stale)
         os.ftruncate(self.fd, 0)
         start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         holder = f"a {noun}, pid {os.getpid()} on {socket.gethostname()} since {start}"  # a sweep or report

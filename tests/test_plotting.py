@@ -187,3 +187,13 @@ def test_the_first_cell_map_gives_the_widest_wilson_interval_of_its_cells():
     fig = FIGURES["000-first-cell"](pd.DataFrame(rows))
     widest = max((r["ci_high"] - r["ci_low"]) / 2 for r in rows)
     assert f"up to ±{100 * widest:.0f} points" in fig.axes[0].get_title() and round(100 * widest) == 17
+
+
+def test_the_first_cell_map_names_the_columns_it_needs_and_draws_no_games():
+    from sweeplab.figures import FIGURES
+
+    rows = pd.DataFrame([{"row": 0, "col": 0, "games": 0, "win_rate": np.nan, "ci_low": np.nan,
+                          "ci_high": np.nan}])
+    assert "no games" in FIGURES["000-first-cell"](rows).axes[0].get_title()  # it said "±nan points"
+    with pytest.raises(ValueError, match="ci_high"):  # a KeyError before
+        FIGURES["000-first-cell"](rows.drop(columns=["ci_low", "ci_high"]))

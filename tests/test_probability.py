@@ -145,3 +145,18 @@ def test_any_tilt_and_the_tree_give_the_same_probabilities(theta, tree):
         assert plain[4:6] == tilted[4:6] and tilted[6] == pytest.approx(plain[6], rel=1e-9, abs=1e-12)
         compared += 1
     assert compared > 100
+
+
+def test_the_default_budget_survives_pickling_and_copying():
+    """A review: the sentinel of the enumeration's default lost its identity in a copy, so
+    probabilities(obs, max_bytes=copy) was refused (a worker gets copies)."""
+    import copy
+    import pickle
+
+    from sweeplab.probability import _DEFAULT
+
+    obs = sweeplab.Observation.from_text("?1?\n2?1\n???", mines=3)
+    for twin in (pickle.loads(pickle.dumps(_DEFAULT)), copy.deepcopy(_DEFAULT), copy.copy(_DEFAULT)):
+        assert twin is _DEFAULT
+        np.testing.assert_array_equal(sweeplab.probabilities(obs, max_bytes=twin, time_limit=twin),
+                                      sweeplab.probabilities(obs))

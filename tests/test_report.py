@@ -683,8 +683,12 @@ def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, c
             ("014-cascade", "move_bins", [-1], "move_bins takes a JSON list of numbers, each at least 0")]:
         with pytest.raises(ValueError, match=message):
             check_override_values(name, {key: value}, preset="smoke")
-    # a list of numbers may be empty where the experiment runs on none (a review: move_bins=[] ran before)
-    assert check_override_values("014-cascade", {"move_bins": []}, preset="smoke") == {"move_bins": ()}
+    # a list may be empty only where a preset or the default runs on none (003-scaling's areas)
+    with pytest.raises(ValueError, match="densities takes at least one item"):  # its only axis
+        check_override_values("001-density-score", {"densities": []}, preset="smoke")
+    assert check_override_values("003-scaling", {"areas": []}, preset="smoke") == {"areas": ()}
+    with pytest.raises(ValueError, match=r"methods takes a JSON list, got \{\}$"):  # no "such as []"
+        check_override_values("006-methods", {"methods": {}}, preset="smoke")
     assert main(["report", "--only", "000-win-rates", "--preset", "smoke", "--set", "first_move=[3,3]",
                  "--set", 'agents=["trivial"]', "--out", str(tmp_path / "ok")]) == 0
     assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", "levels=[]",
@@ -755,3 +759,10 @@ def test_a_ctrl_c_while_a_table_and_figures_are_written_leaves_neither(tmp_path:
     record = json.loads((tmp_path / "manifest.json").read_text())["experiments"][0]
     assert record["seed"] == 2 and record["error"].startswith("stopped while its table and figures were")
     assert main(["report", "--preset", "smoke", "--only", FAST[0], "--out", str(tmp_path)]) == 130
+
+
+def test_an_experiment_with_nothing_to_compare_is_printed_as_such(tmp_path: Path, capsys):
+    """A review: --set areas=[] ran 003-scaling, then the command died on its summary (KeyError: 'error')."""
+    assert main(["report", "--only", "003-scaling", "--preset", "smoke", "--set", "areas=[]",
+                 "--out", str(tmp_path)]) == 0
+    assert "003-scaling:\n  (no lines to compare)" in capsys.readouterr().out

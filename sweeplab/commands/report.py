@@ -563,6 +563,7 @@ def run(args: argparse.Namespace) -> int:
           f"(preset {preset}); see {args.out}/index.md")
     for res in results:
         print(f"\n{res['name']}:")
-        for line in res["comparison"] or [f"FAILED: {res['error']}"]:
+        failed = [f"FAILED: {res['error']}"] if "error" in res else ["(no lines to compare)"]
+        for line in res["comparison"] or failed:
             print(" ", line)
     return 1 if any("error" in r for r in results) else 0
