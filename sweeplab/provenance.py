@@ -224,7 +224,7 @@ def function_fingerprint(function: Any) -> str:
     """A hash of a method's code, as :func:`method_fingerprints` takes it.
 
     Its module's source file when it has one (not ``__main__``: helpers in that
-    file count too), with the files of the modules it takes names from that
+    file count too) and its name in it, with the files of the modules it takes names from that
     are neither sweeplab's, the standard library's nor installed packages' (a
     plugin's helper modules, directly or through one another, or imported in
     its body), else its code object without line numbers (a script's or
@@ -281,6 +281,9 @@ def function_fingerprint(function: Any) -> str:
     called = fn if holder is fn else vars(holder).get("__call__")
     code = getattr(called, "__code__", None)
     if _hash_module_file(digest, name):
+        # which function of the file: two of one plugin would otherwise share a fingerprint (a review: a
+        # Dask worker kept the one registered first, and a resume pooled the games of both)
+        digest.update(f"function\0{holder.__qualname__}\0".encode())
         if code is not None:
             check_code(called)  # the function the registry holds is the file's, not one from before an edit
             _hash_modules_named(digest, code)

@@ -1060,3 +1060,53 @@ def test_a_dask_worker_that_cannot_import_a_plugin_says_so(tmp_path, plugin_modu
             worker.wait(timeout=30)
     assert not list((tmp_path / "run" / "chunks").glob("*.parquet"))
 
+
+
+TWO_RULES = '''
+import sweeplab
+
+def claims_safe(obs, *, use_total=True):
+    return sweeplab.deduce(obs, "trivial", use_total=use_total).safe, set()
+
+def claims_nothing(obs, *, use_total=True):
+    return set(), set()
+
+sweeplab.register_method("swap-rule", claims_safe, sound=True, complete=False, replace=True)
+'''
+
+
+def test_two_functions_of_one_plugin_file_are_two_codes(tmp_path, monkeypatch):
+    """A review: a method's fingerprint was its file's, so two functions of one plugin shared it; a Dask
+    worker kept the function registered first when the client swapped in the other (20% of the games
+    otherwise, no error), and a resume pooled the games of both."""
+    distributed = pytest.importorskip("distributed")
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(sweeplab.methods.PLUGINS_ENV, "")
+    (tmp_path / "two_rules_plugin.py").write_text(TWO_RULES)
+    sweeplab.methods.load_plugins(["two_rules_plugin"])
+    module = sys.modules["two_rules_plugin"]
+    try:
+        assert function_fingerprint(module.claims_safe) != function_fingerprint(module.claims_nothing)
+        point = {"agent": "chain", "methods": ["swap-rule", "enumerate"], "level": "beginner"}
+        out = tmp_path / "run"
+        run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+        sorted((out / "chunks").glob("*.parquet"))[1].unlink()
+        sweeplab.register_method("swap-rule", module.claims_nothing, sound=True, complete=False, replace=True)
+        with pytest.raises(ValueError, match="swap-rule"):  # the other function's games must not join
+            run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
+        with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1,
+                                      dashboard_address=":0") as cluster:
+            claimed = []
+            for rule in (module.claims_safe, module.claims_nothing):  # the worker follows the swap
+                sweeplab.register_method("swap-rule", rule, sound=True, complete=False, replace=True)
+                here = run_sweep([point], games=3, seed=1, workers=1, progress=False)
+                there = run_sweep([point], games=3, seed=1, scheduler=cluster.scheduler_address,
+                                  progress=False)
+                pd.testing.assert_frame_equal(outcome(here), outcome(there))
+                claimed.append(int(there["certain_swap_rule"].sum()))
+            assert claimed[0] > 0 and claimed[1] == 0
+    finally:
+        sys.modules.pop("two_rules_plugin", None)
+        sweeplab.unregister_method("swap-rule")
