@@ -286,6 +286,12 @@ def function_fingerprint(function: Any) -> str:
         digest.update(f"function\0{holder.__qualname__}\0".encode())
         if code is not None:
             check_code(called)  # the function the registry holds is the file's, not one from before an edit
+            _hash_code(digest, code)  # which lambda of the file
+            if inspect.isfunction(called):  # the defaults and closure a factory made it with
+                digest.update(b"defaults\0" + _defaults_text(called).encode())
+                for cell in called.__closure__ or ():
+                    with contextlib.suppress(ValueError):  # a cell not yet filled
+                        digest.update(b"read\0" + _value_text(cell.cell_contents).encode())
             _hash_modules_named(digest, code)
     elif code is not None:
         _hash_function(digest, called, set())
@@ -319,9 +325,7 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
     """A script's or notebook's function: its code and what it reads (:func:`function_fingerprint`)."""
     seen.add(id(fn))
     _hash_code(digest, fn.__code__)
-    defaults = [_value_text(v) for v in fn.__defaults__ or ()]
-    defaults += [f"{k}={_value_text(v)}" for k, v in sorted((fn.__kwdefaults__ or {}).items())]
-    digest.update(b"defaults\0" + repr(defaults).encode())
+    digest.update(b"defaults\0" + _defaults_text(fn).encode())
     reads: list[tuple[str, Any]] = []
     for cell in fn.__closure__ or ():
         with contextlib.suppress(ValueError):  # a cell not yet filled
@@ -346,6 +350,13 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
         else:
             digest.update(f"{type(value).__module__}.{type(value).__qualname__}".encode())
     _hash_modules_named(digest, fn.__code__)
+
+
+def _defaults_text(fn: Any) -> str:
+    """A function's defaults, positional and keyword-only, by the rules of :func:`_value_text`."""
+    defaults = [_value_text(v) for v in fn.__defaults__ or ()]
+    defaults += [f"{k}={_value_text(v)}" for k, v in sorted((fn.__kwdefaults__ or {}).items())]
+    return repr(defaults)
 
 
 def _code_names(code: CodeType) -> set[str]:

@@ -1071,6 +1071,14 @@ def claims_safe(obs, *, use_total=True):
 def claims_nothing(obs, *, use_total=True):
     return set(), set()
 
+def rule_up_to(limit, *, method="trivial"):
+    def rule(obs, *, use_total=True):
+        return set(sorted(sweeplab.deduce(obs, method, use_total=use_total).safe)[:limit]), set()
+    return rule
+
+LAMBDAS = (lambda obs, *, use_total=True: (set(), set()),
+           lambda obs, *, use_total=True: (sweeplab.deduce(obs, "trivial").safe, set()))
+
 sweeplab.register_method("swap-rule", claims_safe, sound=True, complete=False, replace=True)
 '''
 
@@ -1089,6 +1097,11 @@ def test_two_functions_of_one_plugin_file_are_two_codes(tmp_path, monkeypatch):
     module = sys.modules["two_rules_plugin"]
     try:
         assert function_fingerprint(module.claims_safe) != function_fingerprint(module.claims_nothing)
+        # what a factory of the file made them with, and which lambda: a review of the fix above
+        made = [module.rule_up_to(1), module.rule_up_to(2), module.rule_up_to(1, method="subset"),
+                *module.LAMBDAS]
+        assert len({function_fingerprint(f) for f in made}) == len(made)
+        assert function_fingerprint(module.rule_up_to(1)) == function_fingerprint(made[0])
         point = {"agent": "chain", "methods": ["swap-rule", "enumerate"], "level": "beginner"}
         out = tmp_path / "run"
         run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
