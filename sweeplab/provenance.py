@@ -255,7 +255,17 @@ def function_fingerprint(function: Any) -> str:
     >>> function_fingerprint(without_total) == function_fingerprint(rref_reversed)
     False
     """
-    fn = inspect.unwrap(function)
+    inner = getattr(function, "__wrapped__", None)
+    if inner is not None and inner is not function and not isinstance(function, functools.partial):
+        # functools.wraps: the wrapper's own code counts, and what it wraps (a decorator that changes
+        # the answer is other code)
+        layers = f"wrapper\0{_fingerprint(function)}\0{function_fingerprint(inner)}"
+        return hashlib.sha256(layers.encode()).hexdigest()[:16]
+    return _fingerprint(function)
+
+
+def _fingerprint(fn: Any) -> str:
+    """:func:`function_fingerprint` of one layer (a wrapper's own code, not what it wraps)."""
     digest = hashlib.sha256()
     if isinstance(fn, functools.partial):
         arguments = [_value_text(a) for a in fn.args]
@@ -273,8 +283,13 @@ def function_fingerprint(function: Any) -> str:
                 else:
                     _hash_class_body(digest, klass)
         return digest.hexdigest()[:16]
-    if inspect.ismethod(fn) and not inspect.isclass(fn.__self__):  # a bound method: its function and object
-        digest.update(function_fingerprint(fn.__func__).encode() + _attributes_text(fn.__self__).encode())
+    if inspect.ismethod(fn):  # a bound method: its function, and its class or its object and class
+        owner = fn.__self__
+        digest.update(function_fingerprint(fn.__func__).encode())
+        if inspect.isclass(owner):  # a classmethod: the class it reads (a subclass's attributes)
+            digest.update(function_fingerprint(owner).encode())
+        else:
+            digest.update(_attributes_text(owner).encode() + _class_text(type(owner)).encode())
         return digest.hexdigest()[:16]
     holder = fn if inspect.isfunction(fn) else type(fn)
     name = getattr(holder, "__module__", None) or "__main__"
@@ -298,8 +313,14 @@ def function_fingerprint(function: Any) -> str:
     else:
         digest.update(f"{name}.{holder.__qualname__}".encode())
     if holder is not fn:  # a callable object: its attributes too (``Rule(slack=1)`` is not ``Rule(0)``)
-        digest.update(_attributes_text(fn).encode())
+        digest.update(_attributes_text(fn).encode() + _class_text(holder).encode())  # and its helpers
     return digest.hexdigest()[:16]
+
+
+def _class_text(klass: Any) -> str:
+    """The fingerprint of an object's class, its helper methods included, unless the class is built in,
+    sweeplab's or an installed package's."""
+    return "" if _outside(klass.__module__) else "class " + function_fingerprint(klass)
 
 
 def _attributes_text(obj: Any) -> str:

@@ -1123,3 +1123,68 @@ def test_two_functions_of_one_plugin_file_are_two_codes(tmp_path, monkeypatch):
     finally:
         sys.modules.pop("two_rules_plugin", None)
         sweeplab.unregister_method("swap-rule")
+
+
+WRAPPED_AND_BOUND = '''
+import functools
+import sweeplab
+
+def base_claims(obs, *, use_total=True):
+    return sweeplab.deduce(obs, "trivial", use_total=use_total).safe, set()
+
+def silence(function):
+    @functools.wraps(function)
+    def wrapper(obs, *, use_total=True):
+        return set(), set()
+    return wrapper
+
+def pass_through(function):
+    @functools.wraps(function)
+    def wrapper(obs, *, use_total=True):
+        return function(obs, use_total=use_total)
+    return wrapper
+
+silenced = silence(base_claims)
+passed = pass_through(base_claims)
+
+class Rule:
+    kind = "trivial"
+
+    def helper(self, obs):
+        return sweeplab.deduce(obs, self.kind).safe
+
+    def __call__(self, obs, *, use_total=True):
+        return self.helper(obs), set()
+
+    @classmethod
+    def claims(cls, obs, *, use_total=True):
+        return sweeplab.deduce(obs, cls.kind).safe, set()
+
+class Off(Rule):
+    kind = "subset"
+
+    def helper(self, obs):
+        return set()
+'''
+
+
+def test_decorated_bound_and_class_methods_of_a_plugin_are_told_apart(tmp_path, monkeypatch):
+    """A review of the fingerprints: a functools.wraps decorator that changes the answer, a classmethod of a
+    subclass with other attributes, and a bound method or callable object of a subclass that overrides a
+    helper each had the fingerprint of the other, so a resume pooled the games of both."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "wrapped_plugin.py").write_text(WRAPPED_AND_BOUND)
+    module = importlib.import_module("wrapped_plugin")
+    try:
+        pairs = [(module.silenced, module.passed), (module.silenced, module.base_claims),
+                 (module.Rule.claims, module.Off.claims), (module.Rule().__call__, module.Off().__call__),
+                 (module.Rule(), module.Off())]
+        for one, other in pairs:
+            assert function_fingerprint(one) != function_fingerprint(other), (one, other)
+        assert function_fingerprint(module.Rule()) == function_fingerprint(module.Rule())  # the same code
+        again = module.pass_through(module.base_claims)
+        assert function_fingerprint(module.passed) == function_fingerprint(again)
+    finally:
+        sys.modules.pop("wrapped_plugin", None)
