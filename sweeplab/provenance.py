@@ -234,9 +234,11 @@ def function_fingerprint(function: Any) -> str:
     its type, and an array by its shape too, since a method may fill it as it
     plays; enums, frozen dataclasses and a ``types.MappingProxyType`` of such values count by value), its
     defaults, and the functions of the same script it calls (a numba-compiled one by its Python source),
-    in turn; a partial's function and arguments; a callable object's class and attributes, or a bound
-    method's function and its object's attributes (by the same rules; those named with a leading
-    underscore, state it keeps as it plays, by type only); for a class (an agent), each
+    in turn; a plugin file's function also by its name, code, defaults and closure; a partial's function
+    and arguments; a callable object's class and attributes, or a bound method's function and its
+    object's class and attributes, or a classmethod's class (by the same rules; attributes named with a
+    leading underscore, state it keeps as it plays, by type only); a ``functools.wraps`` wrapper by its
+    own code and what it wraps; for a class (an agent), each
     class of its bases that is not sweeplab's: its module's file, else the
     code of its functions and its plain values (field defaults).  Nothing is
     hashed by a text that changes between processes (a set's order, an
@@ -306,7 +308,9 @@ def _fingerprint(fn: Any) -> str:
                 digest.update(b"defaults\0" + _defaults_text(called).encode())
                 for cell in called.__closure__ or ():
                     with contextlib.suppress(ValueError):  # a cell not yet filled
-                        digest.update(b"read\0" + _value_text(cell.cell_contents).encode())
+                        value = cell.cell_contents  # (itself, when it calls itself: its code says it)
+                        text = "itself" if value is called else _value_text(value)
+                        digest.update(b"read\0" + text.encode())
             _hash_modules_named(digest, code)
     elif code is not None:
         _hash_function(digest, called, set())

@@ -1076,6 +1076,11 @@ def rule_up_to(limit, *, method="trivial"):
         return set(sorted(sweeplab.deduce(obs, method, use_total=use_total).safe)[:limit]), set()
     return rule
 
+def calls_itself(limit):
+    def rule(obs, *, use_total=True, depth=0):
+        return rule(obs, depth=depth + 1) if depth < limit else (set(), set())
+    return rule
+
 LAMBDAS = (lambda obs, *, use_total=True: (set(), set()),
            lambda obs, *, use_total=True: (sweeplab.deduce(obs, "trivial").safe, set()))
 
@@ -1099,7 +1104,7 @@ def test_two_functions_of_one_plugin_file_are_two_codes(tmp_path, monkeypatch):
         assert function_fingerprint(module.claims_safe) != function_fingerprint(module.claims_nothing)
         # what a factory of the file made them with, and which lambda: a review of the fix above
         made = [module.rule_up_to(1), module.rule_up_to(2), module.rule_up_to(1, method="subset"),
-                *module.LAMBDAS]
+                *module.LAMBDAS, module.calls_itself(1), module.calls_itself(2)]  # (no endless recursion)
         assert len({function_fingerprint(f) for f in made}) == len(made)
         assert function_fingerprint(module.rule_up_to(1)) == function_fingerprint(made[0])
         point = {"agent": "chain", "methods": ["swap-rule", "enumerate"], "level": "beginner"}
