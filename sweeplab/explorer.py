@@ -701,7 +701,6 @@ class Explorer:
     def _summary(self, obs: Observation) -> str:
         info, d = METHODS[self.method], self.deduction
         grid = obs.grid
-        known = int(((grid == FLAG) | (grid == MINE)).sum())
         layout = self.game.layout
         if self.game.status == "lost" and layout is not None:  # the layout is shown: count from it
             unflagged = int((layout & (grid != FLAG) & (grid != MINE)).sum())
@@ -709,6 +708,7 @@ class Explorer:
             mines = f"{mines_text(unflagged)} not flagged" + (
                 f", {wrong} wrong flag{'s' * (wrong != 1)}" if wrong else "")
         else:  # in play the counter is the total less the flags, as on every Minesweeper
+            known = int(((grid == FLAG) | (grid == MINE)).sum())
             left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
             mines = (f"{mines_text(left)} left" if left >= 0
                      else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
