@@ -107,6 +107,57 @@ def _package_level_reference(app, env, node, contnode):
                                contnode)
 
 
+#: a documented constant's value longer than this is shortened in its signature line (the registries and
+#: example tables are thousands of characters on one line); a mapping shows its keys
+LONGEST_VALUE = 300
+
+
+def _documented_object(name):
+    """The object a full dotted name (``sweeplab.agents.AGENTS``, a class attribute too) names, else None."""
+    import importlib
+
+    parts = name.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for part in parts[split:]:
+            obj = getattr(obj, part, None)
+        return obj
+    return None
+
+
+def _shortened_value(obj, text):
+    """``text`` (the ``repr`` autodoc shows) cut to :data:`LONGEST_VALUE` characters; a mapping's keys."""
+    from collections.abc import Mapping
+
+    if isinstance(obj, Mapping):
+        shown = ""
+        for count, key in enumerate(obj):
+            if len(shown) > LONGEST_VALUE:
+                return f"{type(obj).__name__} of {len(obj)}, keys {shown}, ... ({len(obj) - count} more)"
+            shown = f"{shown}, {key!r}" if shown else repr(key)
+        return f"{type(obj).__name__} of {len(obj)}, keys {shown}"
+    return text[:LONGEST_VALUE].rstrip() + " ..."
+
+
+def _shorten_long_values(app, doctree):
+    """Shorten the ``= value`` of a documented constant past :data:`LONGEST_VALUE` characters."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    for signature in doctree.findall(addnodes.desc_signature):
+        for annotation in signature.findall(addnodes.desc_annotation):
+            value = annotation.children[-1] if annotation.children else None
+            is_value = annotation.astext().startswith(" = ")
+            if not is_value or not isinstance(value, nodes.Text) or len(value) <= LONGEST_VALUE:
+                continue
+            obj = _documented_object(signature.get("ids", [""])[0])
+            annotation.replace(value, nodes.Text(_shortened_value(obj, str(value))))
+
+
 def setup(app):
     app.connect("missing-reference", _package_level_reference)
+    app.connect("doctree-read", _shorten_long_values)
 
