@@ -1073,6 +1073,9 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             out[key] = None
             continue
         out[key] = _as_parameter(name, key, value, reference)
+        if key.endswith(("density", "densities")) and any(d > 1 for d in _numbers(out[key])):
+            raise ValueError(f"experiment {name!r}: {key} takes mine densities from 0 to 1 (such as "
+                             f"{json.dumps(_lists(reference))}), got {value!r}")
         if out[key] == () and () not in given:  # levels=[], densities=[]: no preset runs on none
             such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
             raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
@@ -1165,6 +1168,15 @@ def _as_parameter(name: str, key: str, value: Any, reference: Any) -> Any:
         return _tuples(value)
     such = f" (such as {json.dumps(_lists(reference))})" if reference not in ((), "", {}) else ""
     raise ValueError(f"experiment {name!r}: {key} takes {words[want]}{such}, got {value!r}")
+
+
+def _numbers(value: Any) -> list[float]:
+    """The numbers in ``value``, in its lists and its mapping's values too (``noise_densities``)."""
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _numbers(v)]
+    return [value] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
 
 
 def _tuples(value: Any) -> Any:

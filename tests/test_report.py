@@ -696,6 +696,18 @@ def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, c
     assert "levels takes at least one item" in capsys.readouterr().err and not (tmp_path / "r").exists()
 
 
+def test_set_densities_above_one_are_refused_before_anything_runs():
+    """Session 49's note: --set density=2.0 passed the check and failed inside its experiment."""
+    from sweeplab.experiments import check_override_values
+
+    assert check_override_values("001-density-score", {"densities": [0.1, 1.0]}) == {"densities": (0.1, 1.0)}
+    for name, key, value in [("001-game-steps", "density", 2.0), ("003-scaling", "density", 1.01),
+                             ("001-density-score", "densities", [0.1, 1.5]), ("014-reach", "densities", [3]),
+                             ("004-density-score", "noise_densities", {"lost 0.2": [0.1, 1.5]})]:
+        with pytest.raises(ValueError, match=f"{key} takes mine densities from 0 to 1"):
+            check_override_values(name, {key: value}, preset="smoke")
+
+
 def test_a_report_folder_is_locked_while_a_report_writes_it(tmp_path: Path, capsys):
     """A review of reproducibility: two reports into one folder left a manifest and an index describing
     the other run's preset and seed beside the tables on disk."""
