@@ -1079,7 +1079,36 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
         if out[key] == () and () not in given:  # levels=[], densities=[]: no preset runs on none
             such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
             raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
+    for key, names in out.items():
+        _check_names(name, key, names)
+    cell = out.get("first_move")
+    if isinstance(cell, tuple):  # on the board of the level it plays (000-win-rates)
+        level = out.get("level", chosen.get("level", _reference(exp, "level")))
+        height, width = LEVELS[level].height, LEVELS[level].width
+        if cell[0] >= height or cell[1] >= width:
+            raise ValueError(f"experiment {name!r}: first_move {list(cell)} is off the {level} board "
+                             f"({height}x{width}): rows 0..{height - 1}, columns 0..{width - 1}")
     return out
+
+
+def _check_names(name: str, key: str, value: Any) -> None:
+    """``ValueError`` when parameter ``key`` names a level, first-click rule, method or agent that does
+    not exist (``--set level=nope`` failed inside its experiment, after the earlier ones had run)."""
+    from .agents import AGENTS
+    from .game import FIRST_CLICKS
+    from .methods import METHODS
+
+    kinds = {"level": ("level", LEVELS), "levels": ("level", LEVELS), "methods": ("method", METHODS),
+             "agents": ("agent", AGENTS)}
+    kind, known = kinds.get(key, ("first-click rule", FIRST_CLICKS) if "first_click" in key else (None, ()))
+    if kind is None or value is None:
+        return
+    items = value.values() if isinstance(value, Mapping) else value if isinstance(value, tuple) else (value,)
+    for item in items:  # an agent given as (name, options) under a label (001-density-score)
+        given = item[0] if isinstance(item, (tuple, list)) and item else item
+        if isinstance(given, str) and given not in known:
+            raise ValueError(f"experiment {name!r}: {key} names an unknown {kind} {given!r}; choose from "
+                             f"{', '.join(sorted(known))}")
 
 
 def _cell_pair(name: str, key: str, value: Any, *, least: int, required: bool) -> tuple[int, int] | None:

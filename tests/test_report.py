@@ -708,6 +708,31 @@ def test_set_densities_above_one_are_refused_before_anything_runs():
             check_override_values(name, {key: value}, preset="smoke")
 
 
+def test_set_names_and_first_moves_are_checked_before_anything_runs(tmp_path, capsys):
+    """--set level=nope, agents=["bets"] and an off-board first_move=[99,99] passed the check and failed
+    inside their experiment (exit 1, after the earlier experiments had run)."""
+    from sweeplab.experiments import check_override_values
+
+    for name, key, value, message in [
+            ("000-win-rates", "level", "nope", "unknown level 'nope'; choose from beginner, expert"),
+            ("000-win-rates", "agents", ["best", "bets"], "unknown agent 'bets'; choose from best, best-v1"),
+            ("014-reach", "methods", "rreff", "unknown method 'rreff'; choose from bounded"),
+            ("014-reach", "density_first_clicks", ["x"], "unknown first-click rule 'x'; choose from none"),
+            ("003-scaling", "agents", {"a": "nope"}, "unknown agent 'nope'"),
+            ("001-density-score", "agents", {"a": ["nope", {}]}, "unknown agent 'nope'"),
+            ("000-win-rates", "first_move", [99, 99], r"first_move \[99, 99\] is off the intermediate board "
+                                                      r"\(16x16\): rows 0..15, columns 0..15")]:
+        with pytest.raises(ValueError, match=message):
+            check_override_values(name, {key: value}, preset="smoke")
+    with pytest.raises(ValueError, match="off the beginner board"):  # the level it plays, overridden too
+        check_override_values("000-win-rates", {"first_move": [15, 15], "level": "beginner"}, preset="smoke")
+    assert check_override_values("000-win-rates", {"first_move": [15, 15]}, preset="smoke") == {
+        "first_move": (15, 15)}
+    assert main(["report", "--only", "000-win-rates", "--preset", "smoke", "--set", "level=nope",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "unknown level 'nope'" in capsys.readouterr().err and not (tmp_path / "r").exists()
+
+
 def test_a_report_folder_is_locked_while_a_report_writes_it(tmp_path: Path, capsys):
     """A review of reproducibility: two reports into one folder left a manifest and an index describing
     the other run's preset and seed beside the tables on disk."""
