@@ -176,7 +176,8 @@ boards
 # 10 times the quick preset's games; Wilson 95% intervals of at most ±3.1 points; paired comparisons
 # with `sweeplab.stats.paired_difference`, McNemar's exact p). The density, cascade, dominance and
 # geometry figures are the `quick` preset's (40 games per density cell, about ±15 points; 300 cascade
-# games); the `full` preset plays 10,000 games per cell, resumable in `sweeps/`.
+# games); the `full` preset plays 10,000 games per cell, resumable in `sweeps/` (under `sweeplab report`, in
+# the report's folder).
 #
 # - **Reach, first click on a zero, with the total.** Exact enumeration wins 92.9% of beginner, 70.5% of
 #   intermediate and 13.4% of expert games without a single guess ([91.1, 94.3], [67.6, 73.2], [11.4,

@@ -570,10 +570,15 @@ def cascade_figure(df: pd.DataFrame):
     moves = df[(df["scope"] == "move") & (df["group"] == "all") & (df["source"] != "first")]
     if len(moves):
         table = moves.pivot(index="move", columns="source", values="share").reindex(columns=sources).fillna(0)
-        ax.stackplot(np.arange(len(table)), table.to_numpy().T, colors=[colours[c] for c in table.columns],
-                     labels=list(table.columns))
-        ax.set_xticks(np.arange(len(table)), [f"{m}+" for m in table.index])
-    ax.set(xlabel="move number (bin start)", ylabel="share of the decisions", ylim=(0, 1),
+        starts = [int(m) for m in table.index]  # bins of unequal width: bars, not a line between them
+        names = [str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in zip(starts, starts[1:], strict=False)]
+        bottom = np.zeros(len(table))
+        for source in table.columns:
+            ax.bar(np.arange(len(table)), table[source], bottom=bottom, color=colours[source], width=0.85,
+                   label=source)
+            bottom += table[source].to_numpy()
+        ax.set_xticks(np.arange(len(table)), [*names, f"{starts[-1]}+"])
+    ax.set(xlabel="move number", ylabel="share of the decisions", ylim=(0, 1),
            title="by move number, all levels")
     ax.yaxis.set_major_formatter(_percent())
     fig.tight_layout()
@@ -671,8 +676,9 @@ def geometry_figure(df: pd.DataFrame):
     if sizes:
         frame = pd.DataFrame(sizes, columns=["level", "size"])
         sns.histplot(frame, x="size", hue="level", hue_order=levels, ax=axes[2], element="step",
-                     stat="density", common_norm=False, discrete=True)
-    axes[2].set(xlabel="frontier cells per independent block", title="block sizes")
+                     stat="proportion", common_norm=False, discrete=True)
+    axes[2].set(xlabel="frontier cells per independent block", ylabel="share of the blocks (per level)",
+                title="block sizes")
     fig.tight_layout()
     return fig
 

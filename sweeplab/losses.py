@@ -233,8 +233,8 @@ def play_losses(
     Examples
     --------
     >>> df = play_losses("trivial", level="beginner", games=4, seed=1)
-    >>> list(df.columns[:3]), len(df)
-    (['game', 'won', 'guesses'], 4)
+    >>> list(df.columns[:3]), len(df), str(df["covered"].dtype)
+    (['game', 'won', 'guesses'], 4, 'Int64')
     """
     allowed = set(inspect.signature(classify_loss).parameters) - {"obs", "cell", "layout", "first", "claimed"}
     unknown = sorted(set(options) - allowed)
@@ -274,7 +274,9 @@ def play_losses(
         row["guesses"] = guesses
         rows.append(row)
     columns = ["game", "won", "guesses", *Loss.__dataclass_fields__]
-    return pd.DataFrame(rows).reindex(columns=columns)
+    # a won game has no loss fields: missing, in columns that keep their kind (a count stays a count)
+    kinds = {"covered": "Int64", "safest_was_safe": "boolean"}
+    return pd.DataFrame(rows).reindex(columns=columns).astype(kinds)
 
 
 def _recorder(seen: list[Observation]):

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifference", "paired_mean_difference",
-           "summarize", "format_summary", "GROUP_COLUMNS"]
+           "summarize", "format_summary", "GROUP_COLUMNS", "check_distinct_games"]
 
 #: Parameter columns a summary groups by (those present in the results).
 GROUP_COLUMNS = ("agent", "options", "level", "height", "width", "mines", "first_click", "mode", "noise",
@@ -231,6 +231,32 @@ def _outcomes(won, name: str) -> np.ndarray:
     return x.astype(bool)
 
 
+def check_distinct_games(rows: pd.DataFrame, point_columns, *, function: str) -> None:
+    """``ValueError`` when ``rows`` hold one game of one point twice: the same ``seed`` and ``game``
+    with the same values in ``point_columns`` (those present).  A summary of them would count it twice
+    and give an interval too narrow (``pd.concat([a, a])``, or ``first_move="auto"`` beside the cell it
+    chooses).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"agent": ["a", "a"], "seed": [0, 0], "game": [3, 3], "won": [True, True]})
+    >>> check_distinct_games(rows, GROUP_COLUMNS, function="summarize")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: summarize: 1 rows repeat a game of the same point (seed=0, game=3, agent=a); each game ...
+    """
+    if not {"seed", "game"} <= set(rows.columns):
+        return
+    key = [c for c in point_columns if c in rows.columns] + ["seed", "game"]
+    repeated = rows.duplicated(key)
+    if repeated.any():
+        first = rows[repeated].iloc[0]
+        point = "".join(f", {c}={first[c]}" for c in key[:-2][:3])
+        raise ValueError(f"{function}: {int(repeated.sum())} rows repeat a game of the same point (seed="
+                         f"{first['seed']}, game={first['game']}{point}); each game counts once: drop them "
+                         f"with rows.drop_duplicates({key}), or play the others with another seed or start")
+
+
 def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd.DataFrame:
     """Win rate (Wilson interval), mean score, revealed share, guesses, wrong claims (and stuck games,
     with a ``status`` column) per group.
@@ -259,6 +285,7 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     if results["won"].isna().any():
         raise ValueError(f"{int(results['won'].isna().sum())} games have no 'won' value; drop them or fill "
                          f"them before summarizing (a missing result is not a loss)")
+    check_distinct_games(results, GROUP_COLUMNS, function="summarize")
     if isinstance(by, str):  # one column, not its letters
         by = [by]
     if by is None:

@@ -262,6 +262,9 @@ def test_play_losses_plays_the_same_games_and_tabulates():
     table = loss_table(df)
     assert table["lost"].sum() == len(lost)
     assert table["share of losses"].sum() == pytest.approx(1.0, abs=1e-3)
+    # a count stays a count beside the won games' missing values (it read 255.0)
+    assert str(df["covered"].dtype) == "Int64" and str(df["safest_was_safe"].dtype) == "boolean"
+    assert df["covered"].isna().tolist() == df["won"].tolist() and (lost["covered"] > 0).all()
 
 
 def test_a_loss_on_a_wrong_claim_is_a_wrong_claim_not_a_skipped_cell():

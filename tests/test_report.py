@@ -319,6 +319,63 @@ def test_the_density_score_summary_leaves_out_the_board_without_a_safe_cell():
     assert any("no cell is safe" in line for line in lines)
 
 
+def test_summary_lines_say_what_was_run_one_density_one_level():
+    """A review of the report: a series of one density read "0.65 at density 0.1 → 0.65 at 0.1", and the
+    014-reach text said "On the three levels" when only beginner was played."""
+    from sweeplab.commands.report import _comparison, _game_level
+
+    df = run("004-density-score", preset="smoke")
+    single = [line for line in _comparison("004-density-score", df) if "clues under" in line]
+    assert single and all("→" not in line and "at density 0.1 (" in line for line in single)
+    reach = run("014-reach", preset="smoke", levels="beginner", use_totals=(True, False), densities=(),
+                methods="trivial", games=2)
+    text = [line for line in _game_level("014-reach", reach) if "with and without the total" in line]
+    assert text and text[0].startswith("On beginner (first click ") and "three" not in text[0]
+
+
+def test_a_full_report_keeps_its_resumable_sweeps_in_its_own_folder(tmp_path, monkeypatch):
+    """A review of the report: the full preset's sweep folders ("sweeps/014-reach") were relative to where
+    the command ran, so two full reports from one place shared (or were refused by) one sweep folder."""
+    from sweeplab import experiments
+    from sweeplab.commands.report import build_report
+
+    seen = {}
+
+    def spy(name, **kwargs):
+        seen[name] = kwargs.get("out")
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(experiments, "run", spy)
+    build_report(tmp_path / "rep", preset="full", only=["014-reach", "014-cascade", "000-win-rates"])
+    assert seen == {"014-reach": str(tmp_path / "rep" / "sweeps" / "014-reach"),
+                    "014-cascade": str(tmp_path / "rep" / "sweeps" / "014-cascade"), "000-win-rates": None}
+    build_report(tmp_path / "rep", preset="full", only=["014-reach"], overrides={"out": "elsewhere"})
+    assert seen["014-reach"] == "elsewhere"  # a folder given with --set stands
+
+
+def test_summaries_refuse_one_game_counted_twice():
+    """A review of the game-level results: pd.concat([a, a]) (or first_move="auto" beside the cell it
+    chooses, the same boards under one label) doubled the sample and narrowed the interval."""
+    from sweeplab import play
+    from sweeplab.reach import reach_games, reach_summary
+    from sweeplab.stats import summarize
+
+    a = reach_games(method="trivial", level="beginner", games=4, seed=0)
+    b = reach_games(method="trivial", level="beginner", games=4, seed=0, first_move=(2, 2))  # "auto" here
+    for rows in (pd.concat([a, a]), pd.concat([a, b])):
+        with pytest.raises(ValueError, match=r"reach_summary: 4 rows repeat a game of the same point "
+                                             r"\(seed=0, game=0, method=trivial.*drop_duplicates"):
+            reach_summary(rows)
+    assert reach_summary(pd.concat([a, reach_games(method="trivial", level="beginner", games=4, seed=1)])
+                         )["games"].tolist() == [8]  # other seeds: other games
+    p = play("trivial", level="beginner", games=4, seed=0)
+    with pytest.raises(ValueError, match="summarize: 4 rows repeat a game of the same point"):
+        summarize(pd.concat([p, p]))
+    both = pd.concat([p, play("csp", level="beginner", games=4, seed=0)])
+    assert summarize(both)["games"].tolist() == [4, 4]  # two agents on the same games: two points
+    assert summarize(both, by=["level"])["games"].tolist() == [8]  # pooled on purpose: still distinct
+
+
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_a_figure_refuses_a_table_it_cannot_draw_naming_its_experiment(name):
     import matplotlib
