@@ -134,10 +134,34 @@ def check_code(function: Any) -> None:
         defaults_differ = (held is not None and code.co_qualname in written
                            and held != written[code.co_qualname])
         if _code_text(code) not in in_file.get(code.co_qualname, ()) or defaults_differ:
-            raise ValueError(
-                f"{code.co_filename}: the registered {code.co_qualname} is not the code the file now holds: "
-                f"this process plays the code registered before the file changed. Register it again "
-                f"(replace=True) after reloading its module, or restart the process, and run again")
+            _refuse_stale(code.co_filename, code.co_qualname)
+    if inspect.isclass(function):  # its literal attributes and dataclass field defaults (an option's default)
+        file = getattr(sys.modules.get(function.__module__), "__file__", None)
+        if isinstance(file, str) and file.endswith(".py") and Path(file).is_file():
+            parsed = _parsed(file, Path(file).read_bytes())
+            body = None if parsed is None else _class_body(parsed[1], function.__qualname__)
+            differs = "" if body is None else _differing_constant(vars(function), body)
+            if differs:
+                _refuse_stale(file, f"{function.__qualname__}.{differs}")
+
+
+def _refuse_stale(file: str, qualname: str) -> None:
+    raise ValueError(
+        f"{file}: the registered {qualname} is not what the file now holds: this process plays the code "
+        f"registered before the file changed. Register it again (replace=True) after reloading its module, "
+        f"or restart the process, and run again")
+
+
+def _class_body(tree: ast.Module, qualname: str) -> list[ast.stmt] | None:
+    """The statements of the class ``qualname`` (``Outer.Inner`` too) in ``tree``; ``None`` when the file
+    does not define it there (a class made in a function)."""
+    body: list[ast.stmt] = tree.body
+    for part in qualname.split("."):
+        found = [n for n in body if isinstance(n, ast.ClassDef) and n.name == part]
+        if len(found) != 1:
+            return None
+        body = found[0].body
+    return body
 
 
 def _function_codes(obj: Any) -> list[CodeType]:

@@ -111,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         return _exit_code(exc.code)
     except (MethodBugError, AgentBugError) as exc:  # a method's or an agent's bug, not the input's
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        for note in getattr(exc, "__notes__", ()):  # which method or agent, on what position
+            print(note, file=sys.stderr)
         return 1
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
         print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)

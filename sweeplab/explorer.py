@@ -674,6 +674,7 @@ class Explorer:
         with board.hold_sync():
             board.methods = [{"name": name, "sound": info.sound, "complete": info.complete,
                               "summary": info.summary} for name, info in METHODS.items()]
+            board.agents = list(AGENTS)  # those registered since the board was made too
             board.grid = obs.grid.tolist()
             board.status = game.status
             board.layout = [] if playing or game.layout is None else np.argwhere(game.layout).tolist()

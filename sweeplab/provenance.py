@@ -586,5 +586,6 @@ def check_same_code(manifest: dict[str, Any], path: Path) -> None:
         if now[name] != fingerprint:
             raise ValueError(
                 f"{path} was started by other code of {fingerprint_subject(name)} (fingerprint {fingerprint} "
-                f"there, {now[name]} here: its source changed since); resuming would count games of two "
-                f"versions as one sample. Choose another output directory, or delete this one to start again")
+                f"there, {now[name]} here: its code, its file or one it imports, or a value it reads, "
+                f"changed since); resuming would count games of two versions as one sample. Choose another "
+                f"output directory, or delete this one to start again")

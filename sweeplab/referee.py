@@ -19,9 +19,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .agents import Agent, Move
-from .errors import AgentBugError
+from .agents import AGENTS, Agent, Move
+from .errors import AgentBugError, InconsistentPositionError, MethodBugError, MethodRefused, interrupted
 from .game import FlaggedCellError, Game
+from .methods import METHODS, RESERVED_SOURCES
 from .positions import Observation, cell_pair
 
 __all__ = ["Played", "referee"]
@@ -104,7 +105,7 @@ def referee(
         if on_turn is not None:
             on_turn(turn, obs)
         changed = False
-        given = agent.next_moves(obs, rng)
+        given = _next_moves(agent, obs, rng)
         if given is None:
             raise AgentBugError(f"agent {agent.name!r} returned None from next_moves; it returns a list "
                                 f"of sweeplab.agents.Move (empty when it has no move: the game is stuck)")
@@ -118,7 +119,11 @@ def referee(
         for move in moves:
             if game.status != "playing":
                 break
-            kind, r, c, _ = move
+            kind, r, c, source = move
+            if source not in RESERVED_SOURCES and source not in METHODS:  # its guesses would count as claims
+                raise AgentBugError(f"agent {agent.name!r} returned the move {kind} at {(r, c)} with source "
+                                    f"{source!r}; a move's source is 'first', 'guess' (not proved) or the "
+                                    f"name of the registered method that proved the cell")
             # a bug in the agent too (a flag at such a cell was skipped as if the cell were revealed)
             if (type(r) is not int or type(c) is not int) and cell_pair((r, c)) is None:
                 raise AgentBugError(f"agent {agent.name!r} returned the move {kind} at {(r, c)!r}: row "
@@ -159,3 +164,26 @@ def referee(
     if game.status != "playing":
         return game.status
     return "stuck" if max_turns is None else "playing"
+
+
+def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
+    """``agent.next_moves(obs, rng)``; what it raises names the agent and the position.  A ``ValueError`` of
+    a registered agent is :class:`~sweeplab.errors.AgentBugError` (the command line's exit 1): it is no
+    bad input of the user's (exit 2), the agent having been made from valid options."""
+    try:
+        return agent.next_moves(obs, rng)
+    except (AgentBugError, MethodBugError, MethodRefused, InconsistentPositionError):
+        raise  # named already, or an answer of a method the agent let through
+    except Exception as exc:
+        if interrupted(exc):
+            raise
+        where = (f"raised by agent {agent.name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
+                 f"{obs.to_text()}")
+        info = AGENTS.get(agent.name)
+        if isinstance(exc, ValueError) and not (info is not None and info.builtin):
+            bug = AgentBugError(f"agent {agent.name!r} raised {type(exc).__name__}: {exc} (a bug in the "
+                                f"agent: its options were checked when it was made)")
+            bug.add_note(where)
+            raise bug from exc
+        exc.add_note(where)
+        raise

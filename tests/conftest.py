@@ -34,3 +34,16 @@ def starved(monkeypatch):
 
     monkeypatch.setattr(Budget, "check", out_of_time)
     monkeypatch.setattr(Budget, "solver_seconds", lambda self: None if self.time_limit is None else 1e-9)
+
+
+@pytest.fixture
+def clean_registry():
+    """Methods and agents a test registers are unregistered after it."""
+    from sweeplab import AGENTS, METHODS, unregister_agent, unregister_method
+
+    methods, agents = set(METHODS), set(AGENTS)
+    yield
+    for name in set(METHODS) - methods:
+        unregister_method(name)
+    for name in set(AGENTS) - agents:
+        unregister_agent(name)

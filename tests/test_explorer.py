@@ -646,3 +646,24 @@ def test_more_flags_than_mines_is_said_without_a_negative_count():
         ex.set_method(method)
         assert not re.search(r"-\d", ex.board.summary + ex.board.message), (method, ex.board.message)
         assert "no mine layout fits" in ex.board.message, method
+
+
+def test_the_agent_menu_lists_agents_registered_after_the_board(clean_registry):
+    """A researcher's review: the method menu took methods registered after the board was made, the agent
+    menu did not, though agent_step played the new agent and showed it as selected."""
+    import dataclasses
+
+    from sweeplab.agents import Agent
+
+    ex = Explorer(level="beginner", seed=1)
+    assert "late-agent" not in ex.board.agents
+
+    @dataclasses.dataclass(frozen=True)
+    class Late(Agent):
+        pass
+
+    sweeplab.register_agent("late-agent", Late)
+    ex.new(seed=3)
+    assert "late-agent" in ex.board.agents
+    ex.agent_step("late-agent")
+    assert ex.board.agent == "late-agent" and ex.board.agents[-1] == "late-agent"

@@ -52,16 +52,6 @@ def exact_single_clue(obs, *, use_total=True):
     return set(), mines
 
 
-@pytest.fixture
-def clean_registry():
-    methods, agents = set(METHODS), set(AGENTS)
-    yield
-    for name in set(METHODS) - methods:
-        sweeplab.unregister_method(name)
-    for name in set(AGENTS) - agents:
-        sweeplab.unregister_agent(name)
-
-
 # ----------------------------------------------------------------------------- names
 @pytest.mark.parametrize("name", ["guess", "first"])
 def test_the_names_of_agents_other_moves_are_refused(clean_registry, name):
@@ -467,6 +457,44 @@ def test_moves_that_are_not_moves_name_the_agent(clean_registry):
     assert main(["play", "--agent", "tuples", "--level", "beginner", "--games", "1"]) == 1
 
 
+def test_an_agents_value_error_and_unknown_move_source_are_its_bugs_named_with_the_position(clean_registry,
+                                                                                            capsys):
+    """A researcher's review: an agent raising ValueError read as bad input (exit 2, "error: agent bug", no
+    agent or position named), and a move whose source was neither 'first', 'guess' nor a method's name
+    counted the agent's guesses as certain moves and its lost games as wrong claims."""
+    @dataclasses.dataclass(frozen=True)
+    class Raises(Agent):
+        error: str = "value"
+
+        def guess(self, obs, rng):
+            raise (ValueError if self.error == "value" else KeyError)("agent bug")
+
+    @dataclasses.dataclass(frozen=True)
+    class OwnSource(Agent):
+        def next_moves(self, obs, rng):
+            r, c = np.argwhere(obs.grid == COVERED)[0]
+            return [Move("reveal", int(r), int(c), "my-heuristic")]
+
+    sweeplab.register_agent("raises", Raises)
+    sweeplab.register_agent("own-source", OwnSource)
+    with pytest.raises(AgentBugError, match=r"agent 'raises' raised ValueError: agent bug \(a bug in") as bug:
+        sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4))
+    assert any(note.startswith("raised by agent 'raises' on this position (mines=10")
+               for note in bug.value.__notes__)
+    with pytest.raises(KeyError) as other:  # any other error keeps its kind, named all the same
+        sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4), error="key")
+    assert any("raised by agent 'raises' on this position" in note for note in other.value.__notes__)
+    with pytest.raises(AgentBugError, match=r"agent 'own-source' returned the move reveal at \(0, 0\) with "
+                                            r"source 'my-heuristic'; a move's source is 'first', 'guess'"):
+        sweeplab.play("own-source", level="beginner", games=1)
+    argv = ["play", "--agent", "raises", "--level", "beginner", "--games", "1", "--first-move", "4,4"]
+    assert main(argv) == 1  # not bad input (2)
+    err = capsys.readouterr().err
+    assert "agent 'raises' raised ValueError: agent bug" in err and "on this position" in err
+    for name in ("trivial", "best"):  # the built-in agents' moves carry sources the referee accepts
+        assert sweeplab.play(name, level="beginner", games=3, seed=2)["status"].isin(["won", "lost"]).all()
+
+
 def test_an_agent_moving_at_a_cell_that_is_not_two_integers_is_named(clean_registry):
     """A guess at (2.0, 3.0) failed without naming the agent, and a flag there was skipped without a word."""
     @dataclasses.dataclass(frozen=True)
@@ -646,6 +674,30 @@ def test_the_command_line_plays_an_agent_a_plugin_registers(tmp_path: Path, monk
                  "--games", "4", "--workers", "2"])
     assert code == 0
     assert "plugin-agent" in capsys.readouterr().out
+
+
+def test_a_report_takes_plugin_methods_and_records_their_code(tmp_path: Path, monkeypatch, capsys,
+                                                               clean_registry):
+    """A researcher's review: `report --set methods=[...]` takes methods, but --plugin was refused (its own
+    error said to use it), and the manifest recorded no fingerprint of the plugin method it ran."""
+    (tmp_path / "my_report_rule.py").write_text(textwrap.dedent("""
+        import sweeplab
+
+        def full_clues(obs, *, use_total=True):
+            return sweeplab.deduce(obs, "trivial", use_total=use_total).safe, set()
+
+        sweeplab.register_method("full-clues", full_clues, sound=True, complete=False)
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "my_report_rule", raising=False)
+    monkeypatch.setenv(PLUGINS_ENV, "")
+    out = tmp_path / "rep"
+    argv = ["report", "--preset", "smoke", "--only", "014-reach", "--set", 'methods=["full-clues"]', "--set",
+            "densities=[]", "--out", str(out)]
+    assert main([*argv, "--plugin", "my_report_rule"]) == 0
+    record = json.loads((out / "manifest.json").read_text())["experiments"][0]
+    assert list(record["methods"]) == ["full-clues"] and len(record["methods"]["full-clues"]) == 16
+    assert "full-clues" in (out / "tables" / "014-reach.csv").read_text()
 
 
 def test_an_unregistered_subclass_of_a_built_in_is_not_played_under_its_name(clean_registry):

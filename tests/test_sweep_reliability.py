@@ -970,10 +970,41 @@ def test_the_registered_code_itself_must_be_the_files_and_unchanged_files_never_
                 function_fingerprint(held)  # a default, a class attribute: not the code in memory
             importlib.reload(rc_rules)
         assert function_fingerprint(rc_rules.solve) != first
-        with pytest.raises(ValueError, match="the registered solve is not the code the file now holds"):
+        with pytest.raises(ValueError, match="the registered solve is not what the file now holds"):
             function_fingerprint(held)  # the module is reloaded, but this is the function from before
     finally:
         sys.modules.pop("rc_rules", None)
+
+
+def test_a_registered_agent_class_whose_option_default_was_edited_is_refused(tmp_path, monkeypatch):
+    """A researcher's review: after editing a dataclass field's default (an option, the method chain) and
+    reloading (register_agent then refused the new class without replace=True), the registry held the old
+    class, whose functions were still the file's: a sweep played it under the new file's fingerprint, and
+    a fresh process resumed it with the new one (130 games of 3,000 differed)."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rc_agent.py").write_text(
+        "from dataclasses import dataclass\nfrom sweeplab.agents import Agent\n\n@dataclass(frozen=True)\n"
+        "class Corner(Agent):\n    corner_size: int = 2\n    methods: tuple = ('trivial', 'enumerate')\n\n"
+        "    class Inner:\n        size = 1\n")
+    try:
+        import rc_agent
+
+        for old, new, name in [("corner_size: int = 2", "corner_size: int = 3", "Corner.corner_size"),
+                               ("('trivial', 'enumerate')", "('trivial',)", "Corner.methods"),
+                               ("size = 1", "size = 2", "Corner.Inner.size")]:
+            held, inner = rc_agent.Corner, rc_agent.Corner.Inner
+            function_fingerprint(held)  # as the file holds it: no refusal
+            source = (tmp_path / "rc_agent.py").read_text()
+            (tmp_path / "rc_agent.py").write_text(source.replace(old, new))
+            importlib.reload(rc_agent)
+            stale = inner if "Inner" in name else held
+            with pytest.raises(ValueError, match=f"the registered {name} is not what the file now holds"):
+                function_fingerprint(stale)
+            function_fingerprint(rc_agent.Corner)  # the reloaded class is the file's
+    finally:
+        sys.modules.pop("rc_agent", None)
 
 
 def test_enum_and_frozen_dataclass_settings_count_by_value():

@@ -23,10 +23,10 @@ from typing import Any
 import pandas as pd
 
 from ..errors import interrupted
-from ..provenance import environment, machine
+from ..provenance import environment, machine, method_fingerprints
 from ..provenance import made_by as code_made_by
 from ..run_directory import _DirectoryLock, atomic_write
-from . import output_directory
+from . import add_plugin_argument, output_directory
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -51,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="an experiment parameter instead of the preset's, the value as JSON or text "
                         "(repeatable; with --only: e.g. --only 014-reach --set games=1000)")
     p.add_argument("--list", action="store_true", help="list the experiments and exit")
+    add_plugin_argument(p)  # methods or agents of a plugin named with --set (methods=[...] of 014-reach)
     p.set_defaults(func=run)
 
 
@@ -82,9 +83,12 @@ def _game_level(name: str, df: pd.DataFrame) -> list[str]:
         if len(nototal):
             both = part.merge(nototal, on=["method", "board", "first_click"], suffixes=("", "_no"))
             gain = (both["win_rate"] - both["win_rate_no"]).abs().max()
-            lines += ["", "On the three levels the reach with and without the total differs by at most "
-                      f"{100 * gain:.1f} points, either way (table `tables/014-reach.csv`, "
-                      "column `use_total`)."]
+            boards = list(dict.fromkeys(both["board"]))
+            where = f"On {boards[0]}" if len(boards) == 1 else f"On {', '.join(boards[:-1])} and {boards[-1]}"
+            rules = list(dict.fromkeys(both["first_click"]))
+            lines += ["", f"{where} (first click {' and '.join(rules)}) the reach with and without the total "
+                      f"differs by at most {100 * gain:.1f} points, either way (table "
+                      "`tables/014-reach.csv`, column `use_total`)."]
         return lines
     if name == "014-cascade":
         from ..reach import published_share_text
@@ -201,8 +205,9 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         for (agent, noise), g in df[~full].groupby(["agent", "noise"], sort=False):
             lo, hi = g.iloc[0], g.iloc[-1]
             games = int(g["games"].iloc[0])
-            lines.append(f"- {agent}, clues {noise}: ours {lo.mean_score:.2f} at density {lo.density:g} "
-                         f"→ {hi.mean_score:.2f} at {hi.density:g} ({games} games per point)")
+            to = f" → {hi.mean_score:.2f} at {hi.density:g}" if len(g) > 1 else ""  # one density: no range
+            lines.append(f"- {agent}, clues {noise}: ours {lo.mean_score:.2f} at density {lo.density:g}"
+                         f"{to} ({games} games per point)")
         if full.any():
             lines.append("- at density 1 no cell is safe: every game is won before a move (score 1.00 for "
                          "every agent), so that point of the curves says nothing about the agents"
@@ -237,8 +242,9 @@ def _comparison(name: str, df: pd.DataFrame) -> list[str]:
         lines = []
         for agent, g in df[df["sweep"] == "area"].groupby("agent", sort=False):
             first, last = g.iloc[0], g.iloc[-1]
-            lines.append(f"- {agent}: {1000 * first.mean_seconds:.1f} ms per game at {int(first.area)} cells "
-                         f"→ {1000 * last.mean_seconds:.1f} ms at {int(last.area)} cells")
+            to = f" → {1000 * last.mean_seconds:.1f} ms at {int(last.area)} cells" if len(g) > 1 else ""
+            lines.append(f"- {agent}: {1000 * first.mean_seconds:.1f} ms per game at {int(first.area)} cells"
+                         f"{to}")
         return lines
     if name == "006-methods":
         from ..bench import summarize
@@ -449,14 +455,20 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
     try:
         exp = EXPERIMENTS[name]
         own = exp.parameters(preset).get("seed", inspect.signature(exp.function).parameters["seed"].default)
+        # a preset's resumable sweep folder ("sweeps/014-reach") in this report's folder, not where the
+        # command runs: two reports from one place would share it
+        sweeps = exp.parameters(preset).get("out")
+        inside = {"out": str(out / sweeps)} if sweeps and "out" not in overrides else {}
         df = run_experiment(name, preset=preset, progress=progress, **({"seed": own + seed} if seed else {}),
-                            **overrides)
+                            **inside, **overrides)
         writing = True
         df.to_csv(files[0], index=False)
         record["table"] = str(files[0])
         record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
         record["comparison"] = _comparison(name, df)
         record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
+        # the code of a plugin's methods and agents it ran (sweeplab's own is "code")
+        record["methods"] = method_fingerprints([exp.parameters(preset), overrides])
     except BaseException as exc:  # one failed experiment must not lose the others' results
         stopped = not isinstance(exc, Exception) or interrupted(exc)  # compiled code may wrap a Ctrl-C
         if stopped and not writing:  # the earlier run's files and record stand, as they were
