@@ -1037,6 +1037,12 @@ def check_overrides(name: str, overrides: Mapping[str, Any]) -> None:
                          f"parameters: {', '.join(sorted(accepted))}")
 
 
+#: Parameters of the experiments that count something of which at least one is needed (games, workers, a
+#: board's side); ``random`` (extra random positions) and ``seed`` may be 0.
+AT_LEAST_ONE = frozenset({"games", "games_per_cell", "density_games", "count", "every", "stride", "workers",
+                          "max_side", "max_steps", "max_tries", "per_slice", "area", "areas"})
+
+
 def check_override_values(name: str, overrides: Mapping[str, Any], *,
                           preset: str | None = None) -> dict[str, Any]:
     """``overrides`` in the form experiment ``name`` takes them (lists as tuples, one name where it
@@ -1073,6 +1079,10 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             out[key] = None
             continue
         out[key] = _as_parameter(name, key, value, reference)
+        if key in AT_LEAST_ONE and any(n < 1 for n in _numbers(out[key])):
+            what = "a JSON list of whole numbers, each" if isinstance(out[key], tuple) else "a whole number,"
+            raise ValueError(f"experiment {name!r}: {key} takes {what} at least 1 (such as "
+                             f"{json.dumps(_lists(reference))}), got {value!r}")
         if key.endswith(("density", "densities")) and any(d > 1 for d in _numbers(out[key])):
             raise ValueError(f"experiment {name!r}: {key} takes mine densities from 0 to 1 (such as "
                              f"{json.dumps(_lists(reference))}), got {value!r}")

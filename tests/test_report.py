@@ -753,6 +753,24 @@ def test_set_checks_pairs_signs_and_empty_lists_before_anything_runs(tmp_path, c
     assert "levels takes at least one item" in capsys.readouterr().err and not (tmp_path / "r").exists()
 
 
+def test_set_counts_of_zero_are_refused_where_one_is_needed(tmp_path, capsys):
+    """A review of the command line: --set games=0 (or workers=0, areas=[36,0]) passed the check ("at least
+    0") and failed inside its experiment, exit 1, deleting the table and figures of an earlier good run."""
+    from sweeplab.experiments import check_override_values
+
+    for name, key, value, message in [
+            ("014-reach", "games", 0, r"games takes a whole number, at least 1 \(such as 4\), got 0"),
+            ("014-reach", "workers", 0, "workers takes a whole number, at least 1"),
+            ("003-scaling", "areas", [36, 0], "areas takes a JSON list of whole numbers, each at least 1"),
+            ("000-first-cell", "games_per_cell", 0, "games_per_cell takes a whole number, at least 1")]:
+        with pytest.raises(ValueError, match=message):
+            check_override_values(name, {key: value}, preset="smoke")
+    assert check_override_values("014-dominance", {"random": 0}, preset="smoke") == {"random": 0}
+    assert main(["report", "--only", "014-reach", "--preset", "smoke", "--set", "games=0",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "games takes a whole number, at least 1" in capsys.readouterr().err
+
+
 def test_set_densities_above_one_are_refused_before_anything_runs():
     """Session 49's note: --set density=2.0 passed the check and failed inside its experiment."""
     from sweeplab.experiments import check_override_values
