@@ -56,6 +56,7 @@ from .errors import MethodRefused, unknown_choice
 from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .provenance import machine, source_commit
+from .run_directory import atomic_write
 
 __all__ = [
     "score_claims",
@@ -499,9 +500,10 @@ def write_bench(out: str | Path, *, rows: pd.DataFrame, summary: pd.DataFrame,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "bench.csv", out / "bench_positions.csv", out / "manifest.json"]
-    summary.to_csv(paths[0], index=False)
-    rows.to_csv(paths[1], index=False)
-    paths[2].write_text(json.dumps(meta, indent=1) + "\n")
+    # each file whole or as it was (a Ctrl-C while writing); the manifest last, once the tables are in
+    atomic_write(paths[0], lambda tmp: summary.to_csv(tmp, index=False))
+    atomic_write(paths[1], lambda tmp: rows.to_csv(tmp, index=False))
+    atomic_write(paths[2], lambda tmp: tmp.write_text(json.dumps(meta, indent=1) + "\n"))
     return paths
 
 

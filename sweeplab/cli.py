@@ -115,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             print(note, file=sys.stderr)
         return 1
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
-        print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        text = _one_line(exc)
+        if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:  # not "[Errno 2] ..."
+            text = f"{exc.filename}: {exc.strerror}; check the path, or give another"
+        print(f"sweeplab {args.command}: error: {text}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # a board too large for this machine is bad input too
         print(f"sweeplab {args.command}: error: out of memory ({_one_line(exc)}); give a smaller board "

@@ -39,6 +39,7 @@ from .files import is_json_int, position_from_dict, position_to_dict
 from .game import Game, as_generator, check_noise, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts, short_repr
 from .referee import referee
+from .run_directory import atomic_write
 
 __all__ = [
     "CorpusPosition",
@@ -630,13 +631,17 @@ def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(json.dumps(p.to_dict(), separators=(",", ":")) + "\n" for p in positions).encode()
-    with open(path, "wb") as fh:
-        if path.suffix == ".gz":
-            # no file name or time stamp in the header: the same corpus gives the same bytes
-            with gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0) as gz:
-                gz.write(text)
-        else:
-            fh.write(text)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:
+            if path.suffix == ".gz":
+                # no file name or time stamp in the header: the same corpus gives the same bytes
+                with gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0) as gz:
+                    gz.write(text)
+            else:
+                fh.write(text)
+
+    atomic_write(path, write)  # a Ctrl-C while writing leaves the corpus that was there, whole
     return path
 
 

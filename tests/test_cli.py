@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -566,3 +567,43 @@ def test_solve_refusals_name_the_flag_that_raises_the_budget(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "refused: method 'enumerate' ran past its time budget" in out
     assert "raise the option time_limit (seconds, or None for no limit; here --time-limit SECONDS)" in out
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys):
+    """A review of the command line: `bench --out /sys/foo` benched for 51 s and `corpus` played every game
+    before failing on a raw "[Errno 1] Operation not permitted"; a file in the way read "Not a directory"."""
+    blocker = tmp_path / "a-file.txt"
+    blocker.write_text("x")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    for argv in (["corpus", "--seed", "1", "--out", str(blocker / "c.jsonl.gz")],
+                 ["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(blocker / "sub")],
+                 ["report", "--preset", "smoke", "--out", str(blocker / "sub")],
+                 ["generate", "--level", "beginner", "--count", "1", "--out", str(blocker / "b")]):
+        assert main(argv) == 2
+        assert f"{blocker} is a file, so nothing can be made inside it" in capsys.readouterr().err
+    if os.geteuid() != 0:  # root writes anywhere: the folder's mode does not stop it
+        assert main(["corpus", "--seed", "1", "--out", str(locked / "c.jsonl.gz")]) == 2
+        assert "cannot write in" in capsys.readouterr().err
+    assert main(["solve", str(tmp_path / "missing.txt")]) == 2  # a path's error, without "[Errno 2]"
+    assert capsys.readouterr().err.endswith(
+        f"error: {tmp_path / 'missing.txt'}: No such file or directory; check the path, or give another\n")
+
+
+def test_an_option_given_twice_is_refused_on_every_command(tmp_path, capsys):
+    """A review of the command line: a repeated --option (or --set) kept the last value silently, where
+    --agent "best lookahead=3 lookahead=4" was refused."""
+    pos = tmp_path / "pos.txt"
+    pos.write_text("??????\n?1122?\n")
+    for argv, flag in [(["play", "--level", "beginner", "--games", "1", "--option", "lookahead=3", "--option",
+                         "lookahead=4"], "--option lookahead"),
+                       (["sweep", "--agent", "best", "--level", "beginner", "--games", "1", "--option",
+                         "lookahead=3", "--option", "lookahead=4", "--out", str(tmp_path / "sw")],
+                        "--option lookahead"),
+                       (["solve", str(pos), "--method", "gfp", "--option", "p=3", "--option", "p=5"],
+                        "--option p"),
+                       (["report", "--only", "014-reach", "--preset", "smoke", "--set", "games=2", "--set",
+                         "games=3", "--out", str(tmp_path / "r")], "--set games")]:
+        assert main(argv) == 2
+        assert f"{flag} is given twice" in capsys.readouterr().err
+    assert not (tmp_path / "sw").exists() and not (tmp_path / "r").exists()

@@ -338,3 +338,23 @@ def test_every_committed_corpus_agrees_with_its_own_rows():
     for path in sorted(COMMITTED.parent.glob("corpus-*.jsonl.gz")):
         positions = load_corpus(path)
         assert positions and all(isinstance(p.id, str) for p in positions), path
+
+
+def test_a_stopped_write_leaves_the_corpus_that_was_there(tmp_path, monkeypatch):
+    """A review of the command line: save_corpus wrote in place, so a Ctrl-C while `sweeplab corpus --out`
+    rewrote an existing corpus (the committed one, say) left a truncated .gz."""
+    from sweeplab.corpus import load_corpus, save_corpus
+
+    positions = load_corpus(Path(__file__).parents[1] / "data" / "corpus" / "corpus-small.jsonl.gz")[:20]
+    path = save_corpus(positions, tmp_path / "c.jsonl.gz")
+    before = path.read_bytes()
+
+    def stopped(self, data):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(gzip.GzipFile, "write", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        save_corpus(positions[:5], path)
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["c.jsonl.gz"]
+    monkeypatch.undo()
+    assert len(load_corpus(path)) == 20

@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["add_catalogue_parser", "add_plugin_argument", "catalogue_entry", "options_text",
+__all__ = ["add_catalogue_parser", "add_plugin_argument", "check_writable", "catalogue_entry", "options_text",
            "output_directory", "parameter_docs", "plain_text"]
 
 
@@ -155,4 +155,34 @@ def output_directory(out: str) -> Path:
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {path} is a file; give a directory (it is created if missing)")
+    check_writable(path, flag="--out")
     return path
+
+
+def check_writable(path: Path, *, flag: str) -> None:
+    """``ValueError`` when files cannot be made at ``path`` (a folder, or a file's place): a file where a
+    folder of it should be, or a folder this process may not write in.  Checked before the work, which
+    could otherwise run for hours and fail at the end; nothing is created.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".txt") as file:
+    ...     check_writable(Path(file.name) / "out", flag="--out")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --out /.../out: /....txt is a file, so nothing can be made inside it
+    """
+    import tempfile
+
+    existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    if not existing.is_dir():
+        if existing != path:
+            raise ValueError(f"{flag} {path}: {existing} is a file, so nothing can be made inside it")
+        existing = existing.parent  # a file to be replaced: its folder is written in
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: cannot write in {existing} ({exc.strerror}); give a folder you can "
+                         f"write in") from None

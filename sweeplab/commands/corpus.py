@@ -6,6 +6,8 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from . import check_writable
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     from ..corpus import PRESETS
@@ -30,9 +32,7 @@ def _check_out(out: str) -> None:
     path = Path(out)
     if path.is_dir():
         raise ValueError(f"--out {out} is a directory; give a file name such as {path / 'corpus.jsonl.gz'}")
-    parent = next((p for p in path.parents if p.exists()), Path("."))
-    if not parent.is_dir():
-        raise ValueError(f"--out {out}: {parent} is a file, so the file cannot be created there")
+    check_writable(path, flag="--out")  # a file where a folder should be, or a folder it may not write in
     from ..corpus import holds_a_corpus
 
     if path.is_file() and path.stat().st_size and not holds_a_corpus(path):

@@ -27,6 +27,7 @@ from ..provenance import environment, machine, method_fingerprints
 from ..provenance import made_by as code_made_by
 from ..run_directory import _DirectoryLock, atomic_write
 from . import add_plugin_argument, output_directory
+from .sweep import once_each
 
 __all__ = ["register", "run", "build_report", "index_lines"]
 
@@ -566,7 +567,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
     output_directory(args.out)
     preset = args.preset or ("full" if args.full else "quick")
-    overrides = dict(_key_value(text) for text in args.overrides)
+    overrides = once_each(map(_key_value, args.overrides), flag="--set")
     if "seed" in overrides:
         raise ValueError("give the seed with --seed, not --set seed=...")
     start = time.perf_counter()

@@ -276,11 +276,12 @@ def _explanations(obs: Observation, d) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from .. import METHODS, deduce
     from ..errors import MethodRefused, unknown_choice
-    from .sweep import GRID_FLAGS, parse_option
+    from .sweep import GRID_FLAGS, once_each, parse_option
 
     if not args.all and args.method not in METHODS:
         raise ValueError(unknown_choice("method", args.method, METHODS))
-    options = dict(parse_option(text, where=f"--option {text!r}", flags=GRID_FLAGS) for text in args.option)
+    given = (parse_option(text, where=f"--option {text!r}", flags=GRID_FLAGS) for text in args.option)
+    options = once_each(given, flag="--option")
     if options and args.all:
         raise ValueError("--option goes with one --method (methods take different options), not --all")
     own = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}

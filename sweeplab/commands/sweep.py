@@ -156,6 +156,25 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     return name, parsed
 
 
+def once_each(pairs: Iterable[tuple[str, Any]], *, flag: str) -> dict[str, Any]:
+    """``(key, value)`` pairs of a repeatable flag as a dict; ``ValueError`` when a key comes twice (it
+    kept the last value silently, where ``--agent "best lookahead=3 lookahead=4"`` was refused).
+
+    Examples
+    --------
+    >>> once_each([("p", 3), ("p", 5)], flag="--option")
+    Traceback (most recent call last):
+    ...
+    ValueError: --option p is given twice (3, then 5): give each once
+    """
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"{flag} {key} is given twice ({out[key]!r}, then {value!r}): give each once")
+        out[key] = value
+    return out
+
+
 def refuse_run_keys(options: Iterable[str], agent: str) -> None:
     """Refuse agent options that say how the games run (``workers=2``): they belong to flags.
 
@@ -255,8 +274,7 @@ def grid_from_args(args: argparse.Namespace, *, lists: bool) -> dict[str, Any]:
     if not lists and "shape" in grid and ("mines" in grid) == ("density" in grid):
         raise ValueError("--shape takes exactly one of --mines or --density "
                          "(for example --shape 5x5 --mines 3)")
-    for text in getattr(args, "option", ()):
-        key, value = parse_option(text)
+    for key, value in once_each(map(parse_option, getattr(args, "option", ())), flag="--option").items():
         grid[key] = [value] if lists and isinstance(value, list) else value  # one value, not a list to sweep
     return grid
 
