@@ -73,7 +73,18 @@ def mines_text(n: int) -> str:
     >>> mines_text(1), mines_text(0), mines_text(-2)
     ('1 mine', '0 mines', '-2 mines')
     """
-    return f"{n} mine" if n == 1 else f"{n} mines"
+    return count_text(n, "mine")
+
+
+def count_text(n: int, noun: str) -> str:
+    """``"1 board"``, ``"3 boards"``: a count and its noun, for a message.
+
+    Examples
+    --------
+    >>> count_text(1, "covered cell"), count_text(2, "experiment")
+    ('1 covered cell', '2 experiments')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def unmet_clue_text(value: int, cell: tuple[int, int], need: int, covered: int, *,

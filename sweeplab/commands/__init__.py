@@ -97,7 +97,7 @@ def add_catalogue_parser(sub: argparse._SubParsersAction, command: str, *, kind:
     p = sub.add_parser(command, help=f"list the {command}, or one {kind}'s options",
                        description=plain_text(doc), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("name", nargs="?", metavar=kind.upper(),
-                   help=f"a {kind} of sweeplab.{registry}: its options")
+                   help=f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} of sweeplab.{registry}: its options")
     add_plugin_argument(p)
     p.set_defaults(func=run)
 

@@ -168,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if preset:  # committed, else generated from seed 0
             every = corpus_positions(args.corpus)
+        elif not Path(args.corpus).exists() and not Path(args.corpus).suffix:  # a preset's name misspelt?
+            raise ValueError(f"--corpus {args.corpus!r} is neither a file nor a preset; the presets: "
+                             f"{', '.join(PRESETS)}; or a corpus file (sweeplab corpus writes one)")
         else:
             every = load_corpus(args.corpus)
         corpus = every if slices is None else [p for p in every if str(p.slice) in slices]

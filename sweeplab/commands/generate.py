@@ -21,6 +21,7 @@ import json
 import time
 from pathlib import Path
 
+from ..errors import count_text
 from ..provenance import made_by, method_fingerprints
 from . import add_plugin_argument, output_directory, plain_text
 
@@ -110,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     if n:
         summary = ", ".join(f"{g} {k}" for g, k in grades.items())
-        print(f"wrote {n} boards in {seconds:.1f} s ({n / seconds:.2f} boards/s on {args.workers} "
-              f"worker(s)); grades: {summary}")
+        print(f"wrote {count_text(n, 'board')} in {seconds:.1f} s ({n / seconds:.2f} boards/s on "
+              f"{args.workers} worker(s)); grades: {summary}")
     return 0
 
 

@@ -64,8 +64,11 @@ def method_text(name: str) -> str:
     function = info.function
     parameters = inspect.signature(function).parameters
     docs = parameter_docs(_docstring(function))
+    from .solve import OWN_FLAGS
+
     found = [(o, _REQUIRED if parameters[o].default is inspect.Parameter.empty else parameters[o].default,
-              _described(docs.get(o))) for o in info.options]
+              _described(docs.get(o)) + (f" (sweeplab solve: {OWN_FLAGS[o]}, not --option)" if o in OWN_FLAGS
+                                         else "")) for o in info.options]
     if info.takes_any_option:
         head.append("  takes any keyword option besides those below (it has **kwargs)")
     usage = f"sweeplab solve --method {name} --option KEY=VALUE; sweeplab.deduce(obs, {name!r}, KEY=VALUE)"

@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import interrupted
+from ..errors import count_text, interrupted
 from ..provenance import environment, machine, method_fingerprints
 from ..provenance import made_by as code_made_by
 from ..run_directory import _DirectoryLock, atomic_write
@@ -572,8 +572,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give the seed with --seed, not --set seed=...")
     start = time.perf_counter()
     results = build_report(args.out, preset=preset, only=args.only, seed=args.seed, overrides=overrides)
-    print(f"wrote {len(results)} experiments to {args.out}/ in {time.perf_counter() - start:.0f} s "
-          f"(preset {preset}); see {args.out}/index.md")
+    seconds = time.perf_counter() - start
+    print(f"wrote {count_text(len(results), 'experiment')} to {args.out}/ in {seconds:.0f} s (preset "
+          f"{preset}); see {args.out}/index.md")
     for res in results:
         print(f"\n{res['name']}:")
         failed = [f"FAILED: {res['error']}"] if "error" in res else ["(no lines to compare)"]

@@ -39,6 +39,9 @@ __all__ = ["register", "run", "read_position", "overlay", "probability_grid", "s
            "win_rate_report"]
 
 
+#: Method options ``sweeplab solve`` takes by a flag of their own, not ``--option``.
+OWN_FLAGS = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve",
@@ -190,13 +193,14 @@ def _report(
 ) -> tuple[str, bool, list[str]]:
     """The text, whether the position is consistent, and the methods that raised an exception."""
     from .. import METHODS, deduce
-    from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, mines_text
+    from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, count_text, mines_text
     from ..probability import probabilities as exact_probabilities
 
     covered = int(np.count_nonzero(obs.grid == COVERED))
     total = "unknown" if obs.mines is None else str(obs.mines)
     known = mines_text(obs.known_mines).replace("mine", "known mine")  # "1 known mine", "2 known mines"
-    head = (f"position {obs.shape[0]}x{obs.shape[1]}: {covered} covered cells, {known}, total {total}"
+    cells = count_text(covered, "covered cell")
+    head = (f"position {obs.shape[0]}x{obs.shape[1]}: {cells}, {known}, total {total}"
             + ("" if use_total else " (ignored)") + (f", noise {obs.noise}" if obs.noise else ""))
     out = [head, ""]
     summary = []
@@ -280,14 +284,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.all and args.method not in METHODS:
         raise ValueError(unknown_choice("method", args.method, METHODS))
-    given = (parse_option(text, where=f"--option {text!r}", flags=GRID_FLAGS) for text in args.option)
-    options = once_each(given, flag="--option")
+    pairs = (parse_option(text, where=f"--option {text!r}", flags=GRID_FLAGS) for text in args.option)
+    options = once_each(pairs, flag="--option")
     if options and args.all:
         raise ValueError("--option goes with one --method (methods take different options), not --all")
-    own = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
-    taken = sorted(own.keys() & options.keys())
+    taken = sorted(OWN_FLAGS.keys() & options.keys())
     if taken:
-        raise ValueError(f"{taken[0]} has its own flag, {own[taken[0]]}")
+        raise ValueError(f"{taken[0]} has its own flag, {OWN_FLAGS[taken[0]]}")
     # deduce's own arguments (obs, method, check_consistency) are no method's options; the rest
     # deduce checks itself, in the call below
     theirs = sorted(options.keys() & set(inspect.signature(deduce).parameters))
