@@ -121,13 +121,13 @@ def check_flag(name: str, value: object) -> bool:
     >>> check_flag("use_total", "false")
     Traceback (most recent call last):
     ...
-    ValueError: use_total must be True or False, got 'false'
+    ValueError: use_total must be True or False, got 'false' (on the command line: true or false)
     """
     if value is True or value is False:
         return value
     if isinstance(value, np.bool_):
         return bool(value)
-    raise ValueError(f"{name} must be True or False, got {value!r}")
+    raise ValueError(f"{name} must be True or False, got {value!r} (on the command line: true or false)")
 
 
 class InconsistentPositionError(ValueError):

@@ -611,12 +611,14 @@ def test_an_option_given_twice_is_refused_on_every_command(tmp_path, capsys):
 
 def test_catalogue_and_messages_say_what_is_allowed_in_words_that_count(tmp_path, capsys):
     """A review of the command line: `methods gfp` listed time_limit as an --option that solve refuses,
-    `bench --corpus nosuch` named no preset, and "1 covered cells", "wrote 1 experiments"."""
+    `bench --corpus nosuch` named no preset, iterate=1 was refused as not "True or False" (the command line
+    reads true, false), and "1 covered cells", "wrote 1 experiments"."""
+    (tmp_path / "one.txt").write_text("?\n3\n")
     assert main(["methods", "gfp"]) == 0
     assert "(sweeplab solve: --time-limit SECONDS, not --option)" in capsys.readouterr().out
     assert main(["bench", "--corpus", "nosuchpreset"]) == 2
     assert "the presets: tiny, small, huge, full" in capsys.readouterr().err
-    pos = tmp_path / "one.txt"
-    pos.write_text("?\n3\n")
-    main(["solve", str(pos)])
+    assert main(["solve", str(tmp_path / "one.txt"), "--method", "rref", "--option", "iterate=1"]) == 2
+    assert "got 1 (on the command line: true or false)" in capsys.readouterr().err
+    main(["solve", str(tmp_path / "one.txt")])
     assert "position 2x1: 1 covered cell, 0 known mines" in capsys.readouterr().out
