@@ -9,7 +9,10 @@
 # %% [markdown]
 # # 1. From a board to `A x = b`
 #
-# Every revealed number is a linear equation over the covered cells around it: the unknown
+# The game's one rule: a revealed cell shows how many mines lie among its neighbours, the up to eight
+# cells that touch it (diagonals included); the other cells are covered, and the player opens the safe
+# ones without opening a mine. So every revealed number is a linear equation over the covered cells around
+# it: the unknown
 # $x_j \in \{0, 1\}$ says whether cell $j$ holds a mine, and the clue, minus the mines already known
 # around it, is the sum of its covered neighbours (report 002, "the whole puzzle as a matrix";
 # report 000 §2.4, "all m-of-n constraints"). This notebook builds that system with

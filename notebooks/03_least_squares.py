@@ -71,7 +71,7 @@ pd.DataFrame(solutions, columns=[f"{c}" for c in system.cells])
 
 # %%
 N = scipy.linalg.null_space(system.A.astype(float))
-pd.DataFrame(N.round(3), index=[str(c) for c in system.cells],
+pd.DataFrame(N.round(3) + 0.0, index=[str(c) for c in system.cells],  # + 0.0: no "-0.000"
              columns=[f"null vector {k}" for k in range(N.shape[1])]).assign(
     determined=np.abs(N).max(axis=1) < 1e-9)
 

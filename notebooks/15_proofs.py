@@ -16,7 +16,7 @@
 # known, the row `"total"`:
 #
 # * a **combining step** adds rows times integer multipliers, substitutes the cells fixed so far, and reads
-#   the result `g·x = β` with the *bound rule*: each cell is 0 or 1, so the left side lies between `lo`
+#   the result `g·x = β` with the *row bound rule*: each cell is 0 or 1, so the left side lies between `lo`
 #   (the sum of the negative coefficients) and `hi` (the sum of the positive ones); if `β` equals `lo` or
 #   `hi`, every remaining cell is fixed, and if it lies outside, the step is a contradiction. With a
 #   modulus `p`, the same reading modulo `p`;
@@ -129,7 +129,8 @@ plt.show()
 # A single combining step that proves a cell is exactly a *dual certificate* of the LP relaxation
 # (`0 <= x <= 1`): multipliers of the clue rows whose combination bounds the cell's value, which is what
 # linear-programming duality provides when the relaxation's optimum is 0 or 1. So `lp` finds every cell
-# that has a one-step proof. On this board such a step exists,
+# that has a one-step proof over the integers (no modulus: the mod-7 step further down is one `lp`
+# misses). On this board such a step exists,
 # `clue (0,1) - clue (2,1) + clue (3,1)`, but it is neither a row of one RREF pass nor a difference of two
 # clues, and bounds propagation and reduction modulo 2 or 7 miss it too.
 
@@ -237,8 +238,9 @@ print(by_level.to_string(float_format=lambda v: f"{v:.3g}"))
 # %% [markdown]
 # ## Try it
 #
-# 1. Write a proof dict by hand for the 1-2-1 safe cell (one combining step of three clues) and check it
-#    with `sweeplab.check_proof(obs, your_dict)`; then change one multiplier and watch it fail.
+# 1. Write a proof dict by hand for the 1-2-1 safe cell (one combining step of three clues; print
+#    `proof.to_dict()` of any proof above to see the form, or read SPEC §6 in the book) and check it with
+#    `sweeplab.check_proof(obs, your_dict)`; then change one multiplier and watch it fail.
 # 2. Take `gfp`'s modulo-7 step above and read it modulo 5 instead: does it still prove the cell?
 # 3. Find a cell of a real game (`sweeplab.new_game`, play some moves) whose shortest proof needs more
 #    than three rows.

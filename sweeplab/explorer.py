@@ -29,7 +29,7 @@ import pandas as pd
 from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
-from .errors import MethodBugError, MethodRefused, mines_text, unknown_choice
+from .errors import MethodBugError, MethodRefused, count_text, mines_text, unknown_choice
 from .executor import check_count
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info, sound_label
@@ -128,7 +128,7 @@ def rref_steps(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
     >>> from sweeplab import Observation
     >>> steps = rref_steps(Observation.from_text("????\\n-12-"), use_total=False)
     >>> [d for d, _ in steps]
-    ['start: [A | b]', 'pivot x0 (row 1)', 'pivot x1 (row 2)']
+    ['start: [A | b]', 'pivot x0 (row 0)', 'pivot x1 (row 1)']
     >>> steps[-1][1].tolist()
     [[1, 0, 0, -1, -1], [0, 1, 1, 1, 2]]
     """
@@ -149,7 +149,7 @@ def rref_steps(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
         for i in range(m.rows):
             if i != row and m[i, col] != 0:
                 m[i, :] = m[i, :] - m[i, col] * m[row, :]
-        steps.append((f"pivot x{col} (row {row + 1})", m.copy()))
+        steps.append((f"pivot x{col} (row {row})", m.copy()))
         row += 1
         if row == m.rows:
             break
@@ -640,25 +640,29 @@ class Explorer:
             board.method = "rref"  # refreshes through _on_control
             return
         self.deduction, self.probabilities, self._no_deduction = None, None, ""
-        playing = game.status == "playing"
+        playing, inconsistent = game.status == "playing", False
         try:
             # once a cell is open: a mine stepped on (score mode) or hidden numbers (lost clues) leave the
             # total and the known mines to deduce from
             if playing and _any_revealed(obs.grid):
                 self.deduction = deduce(obs, method=self.method, proofs=True)
-            # cheap (exact, by components): sent always, for the hover; drawn when asked.  Not before a
-            # first click the rules make safe: their model (every layout equally likely) does not hold
-            # for the cell clicked first.
-            if playing and not self._untouched_safe_start():
-                self.probabilities = probabilities(obs)
         except InconsistentPositionError as exc:  # wrong flags
             self._no_deduction = f"no mine layout fits this position (a wrong flag?): {exc}"
+            inconsistent = True
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
             self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
             whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
             self._no_deduction = (str(exc) if isinstance(exc, MethodBugError)  # it says so already
                                   else f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
+        # cheap (exact, by components): sent always, for the hover, drawn when asked, whatever the method
+        # did (brute declining an expert board took them away).  Not before a first click the rules make
+        # safe: their model (every layout equally likely) does not hold for the cell clicked first.
+        if playing and not self._untouched_safe_start() and not inconsistent:
+            try:
+                self.probabilities = probabilities(obs)
+            except (InconsistentPositionError, MethodRefused) as exc:
+                self._no_deduction = _then(self._no_deduction, f"no probabilities: {exc}")
         message = _then(message, self._no_deduction) if self._no_deduction else message
         d = self.deduction
         proofs = {} if d is None or d.proofs is None else d.proofs
@@ -685,7 +689,7 @@ class Explorer:
             board.unproved_reasons = reasons
             if why:
                 kinds = "; ".join(sorted(set(why.values())))
-                note = f"{len(board.unproved_reasons)} claimed cells without a proof: {kinds}"
+                note = f"{count_text(len(board.unproved_reasons), 'claimed cell')} without a proof: {kinds}"
                 message = f"{message} · {note}" if message else note
             board.probabilities = [] if self.probabilities is None else [
                 [None if np.isnan(p) else float(p) for p in row] for row in self.probabilities]

@@ -135,7 +135,9 @@ def plot_position(
         artists["safe"] = ax.scatter(cs, rs, s=60, facecolors="none", edgecolors="#1b9e3a", linewidths=2)
     if mines:
         rs, cs = zip(*mines, strict=True)
-        artists["mines"] = ax.scatter(cs, rs, s=60, marker="x", color="#d62020", linewidths=2)
+        # white-edged: seen on a cell coloured by a high mine probability (dark red) too
+        artists["mines"] = ax.scatter(cs, rs, s=90, marker="X", facecolors="#d62020", edgecolors="white",
+                                      linewidths=1)
     ax.set_xticks(np.arange(-0.5, w, 1), minor=True)
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
     if small:

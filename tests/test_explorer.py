@@ -667,3 +667,15 @@ def test_the_agent_menu_lists_agents_registered_after_the_board(clean_registry):
     assert "late-agent" in ex.board.agents
     ex.agent_step("late-agent")
     assert ex.board.agent == "late-agent" and ex.board.agents[-1] == "late-agent"
+
+
+def test_probabilities_stay_when_the_method_declines():
+    """A teacher's review: with brute (which declines any expert board) the hover and the probability
+    overlay went blank, though the probabilities do not depend on the method."""
+    ex = Explorer(level="expert", seed=1, method="brute")
+    ex.click(8, 15)
+    assert "brute declines this position" in ex.board.message
+    assert ex.probabilities is not None and len(ex.board.probabilities) == 16
+    declined = ex.board.probabilities
+    ex.set_method("enumerate")
+    assert ex.board.probabilities == declined  # the same exact probabilities, whichever method
