@@ -115,15 +115,33 @@ def main(argv: list[str] | None = None) -> int:
             print(note, file=sys.stderr)
         return 1
     except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
-        text = _one_line(exc)
-        if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:  # not "[Errno 2] ..."
-            text = f"{exc.filename}: {exc.strerror}; check the path, or give another"
+        text = _path_error(exc) if isinstance(exc, OSError) else _one_line(exc)
         print(f"sweeplab {args.command}: error: {text}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # a board too large for this machine is bad input too
         print(f"sweeplab {args.command}: error: out of memory ({_one_line(exc)}); give a smaller board "
               f"(--shape) or fewer workers", file=sys.stderr)
         return 2
+
+
+def _path_error(exc: OSError) -> str:
+    """An error of the file system in words (not "[Errno 2] ..."); the advice to check the path only where
+    the path is at fault (a missing file, a folder in the way, no permission), not for a full disk.
+
+    Examples
+    --------
+    >>> _path_error(FileNotFoundError(2, "No such file or directory", "x.txt"))
+    'x.txt: No such file or directory; check the path, or give another'
+    >>> _path_error(OSError(28, "No space left on device", "out/a.csv"))
+    'out/a.csv: No space left on device'
+    """
+    import errno
+
+    if exc.filename is None or not exc.strerror:
+        return _one_line(exc)
+    names = f"{exc.filename} -> {exc.filename2}" if exc.filename2 is not None else str(exc.filename)
+    paths = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.EPERM, errno.EEXIST, errno.ELOOP}
+    return f"{names}: {exc.strerror}" + ("; check the path, or give another" if exc.errno in paths else "")
 
 
 #: Sub-commands whose ``--out`` is a run directory the same command resumes.

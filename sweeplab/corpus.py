@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -40,6 +40,7 @@ from .game import Game, as_generator, check_noise, new_game, resolve_board
 from .positions import COVERED, Observation, neighbour_counts, short_repr
 from .referee import referee
 from .run_directory import atomic_write
+from .simulate import agent_generator
 
 __all__ = [
     "CorpusPosition",
@@ -575,6 +576,8 @@ def generate_corpus(
         shape, mines, _ = sl.board(g)
         rng = as_generator(game_seed)
         game_rng, agent_rng, pick_rng = rng.spawn(3)
+        # the same draws, from a seed sequence that does not name the board's sibling (agent_generator)
+        agent_rng = agent_generator(cast(np.random.SeedSequence, agent_rng.bit_generator.seed_seq))
         game = new_game(shape=shape, mines=mines, first_click="zero", noise=sl.noise, seed=game_rng)
         if agent is None:
             seen = _safe_click_snapshots(game, agent_rng, sl.reveal)

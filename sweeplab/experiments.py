@@ -400,10 +400,11 @@ def game_steps(
     """
     from . import new_game
     from .referee import referee
+    from .simulate import agent_generator_beside
 
     game = new_game(shape=shape, density=density, first_click="none", mode="score", seed=seed)
     player = _agent(agent, options)
-    rng = np.random.default_rng(seed)
+    rng = agent_generator_beside(seed)  # not the board's stream (from which the mines could be redrawn)
     rows = [{"step": 0, "kind": "start", "row": -1, "col": -1, "source": "",
              "position": game.observation.to_text()}]
     for played in referee(player, game, rng):

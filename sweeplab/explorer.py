@@ -47,6 +47,7 @@ from .probability import probabilities
 from .proofs import Assume, Combine, Proof, Split
 from .referee import referee
 from .rollouts import sample_layouts
+from .simulate import agent_generator_beside
 
 __all__ = ["clue_table", "rref_table", "rref_steps", "bound_table", "panel_table", "Explorer"]
 
@@ -416,7 +417,7 @@ class Explorer:
         # the boards the level menu offers: the presets and this game's own
         self._boards = {**{name: (lv.shape, lv.mines) for name, lv in LEVELS.items()},
                         level: (g.shape, g.n_mines)}
-        self._rng = np.random.default_rng(seed)
+        self._rng = agent_generator_beside(seed)  # not the board's stream
         self.deduction: Deduction | None = None
         self.probabilities: np.ndarray | None = None
         self.board = BoardWidget(method=method, agent=agent, agents=list(AGENTS), level=level,
@@ -567,7 +568,7 @@ class Explorer:
         shape, mines = self._boards[level]
         game = new_game(shape=shape, mines=mines, **self._rules, seed=seed)  # a bad seed raises here
         self.game, self._seed = game, seed
-        self._rng = np.random.default_rng(seed)
+        self._rng = agent_generator_beside(seed)  # not the board's stream
         self._set_quietly("level", level)
         self.board.game_id += 1
         self.refresh(message=f"new game, seed {self._seed}")

@@ -33,6 +33,7 @@ from .game import Game, as_generator, check_rules
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation, as_observation, cell_pair, short_repr
 from .probability import probabilities
 from .referee import referee
+from .simulate import agent_generator
 from .stats import wilson_interval
 
 __all__ = ["move_win_rates", "sample_layouts"]
@@ -281,7 +282,9 @@ def _play_layouts(obs: Observation, p: np.ndarray, moves: list[Cell], agent: Age
     for s in range(first, last):
         layout = _one_layout(obs, p, np.random.default_rng([seed, 0, s]))
         for j, cell in enumerate(moves):
-            wins[j] += _plays_out(layout, obs.grid, cell, agent, np.random.default_rng([seed, 1, s]))
+            # the same draws as default_rng([seed, 1, s]), without the seed that names the layout's stream
+            rng = agent_generator(np.random.SeedSequence([seed, 1, s]))
+            wins[j] += _plays_out(layout, obs.grid, cell, agent, rng)
     return wins
 
 

@@ -150,6 +150,21 @@ def agent_generator(seed: np.random.SeedSequence) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
+def agent_generator_beside(seed: int) -> np.random.Generator:
+    """The agent's generator for a game whose board came from ``new_game(..., seed=seed)`` (the explorer,
+    report 001's game): ``default_rng(seed)`` is the board's own stream, from which an agent could redraw
+    the mines (a review's agent won 10 expert games of 10 that way); this is a stream of its own, whose
+    seed sequence names neither ``seed`` nor the board's (:func:`agent_generator`).
+
+    Examples
+    --------
+    >>> board, agent = np.random.default_rng(5), agent_generator_beside(5)
+    >>> int(board.integers(10**9)) == int(agent.integers(10**9)), agent.bit_generator.seed_seq.spawn_key
+    (False, ())
+    """
+    return agent_generator(np.random.SeedSequence(seed, spawn_key=(1,)))
+
+
 def play_game(agent: Agent, game: Game, rng: np.random.Generator) -> dict[str, Any]:
     """Play one game to the end through the :func:`~sweeplab.referee.referee`; its outcome counts.
 
