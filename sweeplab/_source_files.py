@@ -18,6 +18,7 @@ function a registry holds the same way: a reload can leave it the old one.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import dis
 import hashlib
 import importlib.machinery
@@ -141,8 +142,40 @@ def check_code(function: Any) -> None:
             parsed = _parsed(file, Path(file).read_bytes())
             body = None if parsed is None else _class_body(parsed[1], function.__qualname__)
             differs = "" if body is None else _differing_constant(vars(function), body)
+            if not differs:  # the module reloaded: its class of that name holds the defaults the file gives
+                differs = _differing_field_default(function, _lookup(vars(sys.modules[function.__module__]),
+                                                                     function.__qualname__))
             if differs:
                 _refuse_stale(file, f"{function.__qualname__}.{differs}")
+
+
+def _differing_field_default(held: type, current: Any) -> str:
+    """The first dataclass field whose default (or ``default_factory()``) differs between ``held``, the
+    class a registry holds, and ``current``, the class its module now binds to that name ("" when none,
+    or when they are one class): a default written as ``field(default=...)`` or a module constant, which
+    no literal in the class body shows."""
+    if current is held or not (dataclasses.is_dataclass(held) and dataclasses.is_dataclass(current)):
+        return ""
+    now = {f.name: f for f in dataclasses.fields(current)}
+
+    def default(field: dataclasses.Field) -> Any:
+        if field.default_factory is not dataclasses.MISSING:
+            try:
+                return field.default_factory()
+            except Exception:  # noqa: BLE001 - a factory that needs more than a call: compared by itself
+                return field.default_factory
+        return field.default
+
+    for field in dataclasses.fields(held):
+        if field.name not in now:
+            return field.name
+        try:
+            same = bool(default(field) == default(now[field.name]))
+        except Exception:  # noqa: BLE001 - values that do not compare (arrays): compared by identity
+            same = default(field) is default(now[field.name])
+        if not same:
+            return field.name
+    return next((name for name in now if name not in {f.name for f in dataclasses.fields(held)}), "")
 
 
 def _refuse_stale(file: str, qualname: str) -> None:
@@ -352,9 +385,17 @@ def _literal_constants(tree: ast.Module):
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
             try:
-                yield targets[0].id, _constant(node.value)  # type: ignore[attr-defined,arg-type]
+                yield targets[0].id, _constant(_field_default(node.value))  # type: ignore[attr-defined]
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
+
+
+def _field_default(node: ast.expr) -> ast.expr:
+    """The ``default=`` of a dataclass ``field(default=...)`` call (what the class attribute holds), else
+    ``node``."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "field":
+        return next((k.value for k in node.keywords if k.arg == "default"), node)
+    return node
 
 
 def _module_level(body: list[ast.stmt]):

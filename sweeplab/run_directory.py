@@ -161,6 +161,8 @@ def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
     ...     sorted(p.name for p in Path(d).iterdir()), (Path(d) / "a.txt").read_text()
     (['a.txt'], 'done')
     """
+    if path.is_symlink():  # the file it links to is replaced, and the link stays (a shared corpus)
+        path = path.resolve()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # honours the umask
     try:

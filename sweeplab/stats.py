@@ -8,6 +8,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from .errors import count_text
+
 __all__ = ["wilson_interval", "rate_text", "paired_difference", "PairedDifference", "paired_mean_difference",
            "summarize", "format_summary", "GROUP_COLUMNS", "check_distinct_games"]
 
@@ -243,7 +245,7 @@ def check_distinct_games(rows: pd.DataFrame, point_columns, *, function: str) ->
     >>> check_distinct_games(rows, GROUP_COLUMNS, function="summarize")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: summarize: 1 rows repeat a game of the same point (seed=0, game=3, agent=a); each game ...
+    ValueError: summarize: 1 row repeats a game of the same point (seed=0, game=3, agent=a); each game ...
     """
     if not {"seed", "game"} <= set(rows.columns):
         return
@@ -251,8 +253,10 @@ def check_distinct_games(rows: pd.DataFrame, point_columns, *, function: str) ->
     repeated = rows.duplicated(key)
     if repeated.any():
         first = rows[repeated].iloc[0]
-        point = "".join(f", {c}={first[c]}" for c in key[:-2][:3])
-        raise ValueError(f"{function}: {int(repeated.sum())} rows repeat a game of the same point (seed="
+        point = "".join(f", {c}={first[c]}" for c in key[:-2] if not pd.isna(first[c]))
+        n = int(repeated.sum())
+        verb = "repeats" if n == 1 else "repeat"
+        raise ValueError(f"{function}: {count_text(n, 'row')} {verb} a game of the same point (seed="
                          f"{first['seed']}, game={first['game']}{point}); each game counts once: drop them "
                          f"with rows.drop_duplicates({key}), or play the others with another seed or start")
 
@@ -285,7 +289,6 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     if results["won"].isna().any():
         raise ValueError(f"{int(results['won'].isna().sum())} games have no 'won' value; drop them or fill "
                          f"them before summarizing (a missing result is not a loss)")
-    check_distinct_games(results, GROUP_COLUMNS, function="summarize")
     if isinstance(by, str):  # one column, not its letters
         by = [by]
     if by is None:
@@ -298,6 +301,9 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
             board = (c for c in ("height", "width", "mines") if c in results)
             by = sorted({*by, *board}, key=GROUP_COLUMNS.index)
     by = list(by)
+    # the same game twice in a group; columns of the user's own (a "version") tell rows apart too
+    check_distinct_games(results, [*GROUP_COLUMNS, *(c for c in by if c not in GROUP_COLUMNS)],
+                         function="summarize")
     grouped = results.groupby(by, dropna=False, sort=True) if by else [((), results)]
     rows = []
     for key, g in grouped:

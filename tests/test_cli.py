@@ -625,3 +625,21 @@ def test_catalogue_and_messages_say_what_is_allowed_in_words_that_count(tmp_path
     assert "got 1 (on the command line: true or false)" in capsys.readouterr().err
     main(["solve", str(tmp_path / "one.txt")])
     assert "position 2x1: 1 covered cell, 0 known mines" in capsys.readouterr().out
+
+
+def test_links_as_out_write_through_or_are_refused_before_the_work(tmp_path, capsys):
+    """A review of today's atomic writes: a symlinked corpus was replaced by a plain file (its target kept
+    the old corpus), and a link to nowhere as --out passed the check, to fail after the work."""
+    from sweeplab.corpus import load_corpus, save_corpus
+
+    positions = load_corpus(Path(__file__).parents[1] / "data" / "corpus" / "corpus-small.jsonl.gz")
+    shared = tmp_path / "shared.jsonl"
+    save_corpus(positions[:5], shared)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(shared)
+    save_corpus(positions[:20], link)
+    assert link.is_symlink() and len(load_corpus(shared)) == 20
+    dangling = tmp_path / "out"
+    dangling.symlink_to(tmp_path / "nowhere")
+    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(dangling)]) == 2
+    assert f"is a link to {tmp_path / 'nowhere'}, which does not exist" in capsys.readouterr().err

@@ -374,6 +374,8 @@ def test_summaries_refuse_one_game_counted_twice():
     both = pd.concat([p, play("csp", level="beginner", games=4, seed=0)])
     assert summarize(both)["games"].tolist() == [4, 4]  # two agents on the same games: two points
     assert summarize(both, by=["level"])["games"].tolist() == [8]  # pooled on purpose: still distinct
+    versions = pd.concat([p.assign(version="old"), p.assign(version="new")])  # a column of the user's own
+    assert summarize(versions, by=["agent", "version"])["games"].tolist() == [4, 4]  # a review: refused
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))

@@ -1007,6 +1007,40 @@ def test_a_registered_agent_class_whose_option_default_was_edited_is_refused(tmp
         sys.modules.pop("rc_agent", None)
 
 
+def test_an_agent_default_given_by_field_or_a_module_constant_is_checked_too(tmp_path, monkeypatch):
+    """The review of the fix above: a default written as field(default=...) or as a module constant is no
+    literal of the class body, so an edit to it still let a resume mix two agents (0 then 135 subset claims
+    in one point of 40 games)."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rc_field.py").write_text(
+        "import dataclasses\nfrom sweeplab.agents import Agent\nCHAIN = ('trivial',)\n\n"
+        "@dataclasses.dataclass(frozen=True)\nclass Chained(Agent):\n"
+        "    methods: tuple = dataclasses.field(default=('trivial',))\n    first_move: object = CHAIN[0]\n"
+        "    extra: tuple = dataclasses.field(default_factory=lambda: CHAIN)\n")
+    try:
+        import rc_field
+
+        edits = [("field(default=('trivial',))", "field(default=('trivial', 'subset'))", False),
+                 ("field(default=('trivial', 'subset'))", "field(default=('trivial', 'rref'))", True),
+                 ("CHAIN = ('trivial',)", "CHAIN = ('corner',)", True)]
+        for old, new, reload in edits:
+            held = rc_field.Chained
+            function_fingerprint(held)
+            source = (tmp_path / "rc_field.py").read_text()
+            (tmp_path / "rc_field.py").write_text(source.replace(old, new))
+            if not reload:  # the module in memory is stale: refused as the module's
+                with pytest.raises(ValueError, match="Chained.methods differs"):
+                    function_fingerprint(held)
+            importlib.reload(rc_field)
+            with pytest.raises(ValueError, match=r"the registered Chained\.\w+ is not what the file now"):
+                function_fingerprint(held)  # the class from before the reload
+            function_fingerprint(rc_field.Chained)
+    finally:
+        sys.modules.pop("rc_field", None)
+
+
 def test_enum_and_frozen_dataclass_settings_count_by_value():
     import dataclasses
     import enum

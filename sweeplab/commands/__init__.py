@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import re
 import textwrap
 from collections.abc import Iterable
@@ -175,6 +176,9 @@ def check_writable(path: Path, *, flag: str) -> None:
     """
     import tempfile
 
+    if path.is_symlink() and not path.exists():
+        raise ValueError(f"{flag} {path} is a link to {os.readlink(path)}, which does not exist; give "
+                         f"another path, or make what it links to")
     existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
     if not existing.is_dir():
         if existing != path:
