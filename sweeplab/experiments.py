@@ -1085,13 +1085,15 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             raise ValueError(f"experiment {name!r}: {key} takes {what} at least 1 (such as "
                              f"{json.dumps(_lists(reference))}), got {value!r}")
         if key.endswith(("density", "densities")) and any(d > 1 for d in _numbers(out[key])):
-            raise ValueError(f"experiment {name!r}: {key} takes mine densities from 0 to 1 (such as "
-                             f"{json.dumps(_lists(reference))}), got {value!r}")
+            such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
+            raise ValueError(f"experiment {name!r}: {key} takes mine densities from 0 to 1{such}, got "
+                             f"{value!r}")
         if out[key] == () and () not in given:  # levels=[], densities=[]: no preset runs on none
             such = f" (such as {json.dumps(_lists(reference))})" if reference else ""
             raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
     for key, names in out.items():
         _check_names(name, key, names)
+    _check_kinds(name, exp, out, chosen)
     cell = out.get("first_move")
     if isinstance(cell, tuple):  # on the board of the level it plays (000-win-rates)
         level = out.get("level", chosen.get("level", _reference(exp, "level")))
@@ -1110,7 +1112,7 @@ def _check_names(name: str, key: str, value: Any) -> None:
     from .methods import METHODS
 
     kinds = {"level": ("level", LEVELS), "levels": ("level", LEVELS), "methods": ("method", METHODS),
-             "agents": ("agent", AGENTS)}
+             "agents": ("agent", AGENTS), "agent": ("agent", AGENTS)}
     kind, known = kinds.get(key, ("first-click rule", FIRST_CLICKS) if "first_click" in key else (None, ()))
     if kind is None or value is None:
         return
@@ -1120,6 +1122,60 @@ def _check_names(name: str, key: str, value: Any) -> None:
         if isinstance(given, str) and given not in known:
             raise ValueError(f"experiment {name!r}: {key} names an unknown {kind} {given!r}; choose from "
                              f"{', '.join(sorted(known))}")
+
+
+def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Mapping[str, Any]) -> None:
+    """``ValueError`` for an overridden value ``out`` holds that names what does not exist, read with the
+    values it goes with (a ``baseline`` among the ``agents``, ``slices`` of the ``corpus``): each failed
+    inside its experiment, after the earlier ones had run, and removed its earlier table."""
+    from .agents import AGENTS
+    from .agents.base import check_first_move
+    from .corpus import PRESETS as CORPORA
+    from .game import check_noise
+    from .methods import METHODS
+
+    parameters = inspect.signature(exp.function).parameters
+
+    def given(key: str) -> Any:  # what the experiment runs with (None: it takes no such parameter)
+        if key in out or key not in parameters:
+            return out.get(key)
+        return chosen.get(key, _reference(exp, key))
+
+    where = f"experiment {name!r}"
+    if isinstance(out.get("first_move"), str):
+        try:
+            check_first_move(out["first_move"])
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    for label, noise in (out.get("noise") or {}).items():
+        try:
+            check_noise(tuple(noise) if isinstance(noise, list) else noise)
+        except ValueError as exc:
+            raise ValueError(f"{where}: noise {label!r}: {exc}") from None
+    for case in out.get("cases") or ():
+        level, method = (case if isinstance(case, tuple) and len(case) == 2 else (None, None))
+        if level not in LEVELS or method not in METHODS:
+            raise ValueError(f"{where}: cases takes pairs [level, method] of {sorted(LEVELS)} and a "
+                             f"method of sweeplab.METHODS, got {_lists(case)!r}")
+    if out.get("baseline") is not None:
+        agents = given("agents")
+        labels = sorted(agents) if isinstance(agents, Mapping) else sorted(AGENTS)
+        if out["baseline"] not in labels:
+            raise ValueError(f"{where}: baseline {out['baseline']!r} is none of {labels}")
+    own = out.get("corpus")
+    if isinstance(own, str) and own not in CORPORA and not os.path.isfile(own):
+        raise ValueError(f"{where}: corpus {own!r} is neither a preset ({', '.join(CORPORA)}) nor a file")
+    corpus = given("corpus")
+    if out.get("slices") and corpus in CORPORA:
+        known = {s.name for s in CORPORA[corpus]} | {"examples"}
+        unknown = [s for s in out["slices"] if s not in known]
+        if unknown:
+            raise ValueError(f"{where}: slices {unknown} are not in corpus {corpus!r}; choose from "
+                             f"{sorted(known)}")
+    bins = out.get("move_bins")
+    if bins and (min(bins) < 1 or list(bins) != sorted(set(bins))):
+        raise ValueError(f"{where}: move_bins takes increasing move numbers from 1 (such as [1, 2, 5, 10]), "
+                         f"got {_lists(bins)}")
 
 
 def _cell_pair(name: str, key: str, value: Any, *, least: int, required: bool) -> tuple[int, int] | None:

@@ -773,6 +773,39 @@ def test_set_counts_of_zero_are_refused_where_one_is_needed(tmp_path, capsys):
     assert "games takes a whole number, at least 1" in capsys.readouterr().err
 
 
+def test_set_values_naming_what_does_not_exist_are_refused_before_anything_runs(tmp_path, capsys):
+    """The review of today's --set checks: agent, baseline, cases, first_move words, noise, slices, corpus and
+    move_bins still failed inside their experiment (exit 1), removing the earlier good table."""
+    from sweeplab.experiments import check_override_values
+
+    for name, override, message in [
+            ("000-convergence", {"agent": "nope"}, "agent names an unknown agent 'nope'"),
+            ("011-best", {"baseline": "nope"}, r"baseline 'nope' is none of \['best', 'best-v1'"),
+            ("001-density-score", {"baseline": "best"}, r"baseline 'best' is none of \['advanced'"),
+            ("014-boards", {"cases": [["beginner", "nope"]]}, r"cases takes pairs \[level, method\]"),
+            ("000-win-rates", {"first_move": "nope"}, "first_move must be one of"),
+            ("004-density-score", {"noise": {"x": ["nope", 0.5]}}, "noise 'x': noise kind must be one of"),
+            ("004-density-score", {"noise": {"x": ["lost", 1.5]}}, "noise 'x': noise probability must be"),
+            ("015-proofs", {"slices": ["nope"]}, r"slices \['nope'\] are not in corpus 'small'"),
+            ("006-methods", {"corpus": "nope"}, "corpus 'nope' is neither a preset"),
+            ("014-cascade", {"move_bins": [5, 2]}, "move_bins takes increasing move numbers from 1"),
+            ("001-density-score", {"noise_densities": {"under 0.5": [2]}}, r"from 0 to 1, got")]:
+        with pytest.raises(ValueError, match=message):
+            check_override_values(name, override, preset="smoke")
+    for name, override in [("011-best", {"baseline": "best-v1"}),
+                           ("001-density-score", {"baseline": "basic"}),
+                           ("014-boards", {"cases": [["expert", "rref"]]}),
+                           ("015-proofs", {"slices": ["expert"]}),
+                           ("004-density-score", {"noise": {"x": None, "y": ["lost", 0.5]}})]:
+        check_override_values(name, override, preset="smoke")  # what exists passes
+    out = tmp_path / "r"
+    assert main(["report", "--only", "000-convergence", "--preset", "smoke", "--out", str(out)]) == 0
+    assert main(["report", "--only", "000-convergence", "--preset", "smoke", "--set", "agent=nope",
+                 "--out", str(out)]) == 2
+    assert "unknown agent 'nope'" in capsys.readouterr().err
+    assert (out / "tables" / "000-convergence.csv").is_file()  # the good table stays
+
+
 def test_set_densities_above_one_are_refused_before_anything_runs():
     """Session 49's note: --set density=2.0 passed the check and failed inside its experiment."""
     from sweeplab.experiments import check_override_values
