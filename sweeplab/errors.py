@@ -118,16 +118,17 @@ def check_flag(name: str, value: object) -> bool:
     --------
     >>> check_flag("use_total", False)
     False
-    >>> check_flag("use_total", "false")
+    >>> check_flag("use_total", "false")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: use_total must be True or False, got 'false' (on the command line: true or false)
+    ValueError: use_total must be True or False, got 'false' (the command line also reads true or false, ...)
     """
     if value is True or value is False:
         return value
     if isinstance(value, np.bool_):
         return bool(value)
-    raise ValueError(f"{name} must be True or False, got {value!r} (on the command line: true or false)")
+    raise ValueError(f"{name} must be True or False, got {value!r} (the command line also reads true or "
+                     f"false, yes or no, on or off)")
 
 
 class InconsistentPositionError(ValueError):

@@ -44,7 +44,7 @@ covered cells, and whether the safest cell was in fact safe in that layout.
 from __future__ import annotations
 
 import inspect
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -275,7 +275,8 @@ def play_losses(
         rows.append(row)
     columns = ["game", "won", "guesses", *Loss.__dataclass_fields__]
     # a won game has no loss fields: missing, in columns that keep their kind (a count stays a count)
-    kinds = {"covered": "Int64", "safest_was_safe": "boolean"}
+    nullable = {"int": "Int64", "bool": "boolean"}
+    kinds = {f.name: nullable[str(f.type)] for f in fields(Loss) if str(f.type) in nullable}
     return pd.DataFrame(rows).reindex(columns=columns).astype(kinds)
 
 

@@ -168,8 +168,8 @@ def referee(
 
 def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
     """``agent.next_moves(obs, rng)``; what it raises names the agent and the position.  A ``ValueError`` of
-    a registered agent is :class:`~sweeplab.errors.AgentBugError` (the command line's exit 1): it is no
-    bad input of the user's (exit 2), the agent having been made from valid options."""
+    an agent that is not built in is :class:`~sweeplab.errors.AgentBugError` (the command line's exit 1):
+    raised mid-game, by code of the agent's own, not by the checks of the input."""
     try:
         return agent.next_moves(obs, rng)
     except (AgentBugError, MethodBugError, MethodRefused, InconsistentPositionError):
@@ -182,7 +182,8 @@ def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
         info = AGENTS.get(agent.name)
         if isinstance(exc, ValueError) and not (info is not None and info.builtin):
             bug = AgentBugError(f"agent {agent.name!r} raised {type(exc).__name__}: {exc} (a bug in the "
-                                f"agent: its options were checked when it was made)")
+                                f"agent, or an option value it cannot use: sweeplab agents {agent.name} "
+                                f"lists its options)")
             bug.add_note(where)
             raise bug from exc
         exc.add_note(where)

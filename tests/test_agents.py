@@ -429,6 +429,17 @@ def test_the_endgame_holds_at_most_a_million_layouts(agent):
     assert make_agent(agent, endgame_layouts=MAX_ENDGAME_LAYOUTS).endgame_layouts == MAX_ENDGAME_LAYOUTS
 
 
+def test_the_sampled_endgame_draws_at_most_a_million_layouts():
+    """A judge's review: sampled_endgame=10**7 ran past 140 s on one game, and 10**8 ran out of memory with
+    advice to shrink the board."""
+    from sweeplab.agents.best_v1 import MAX_ENDGAME_LAYOUTS
+
+    with pytest.raises(ValueError, match=f"option sampled_endgame must be a whole number from 0 to "
+                                         f"{MAX_ENDGAME_LAYOUTS}, got {10**7}"):
+        make_agent("best", sampled_endgame=10**7)
+    assert make_agent("best", sampled_endgame=MAX_ENDGAME_LAYOUTS).sampled_endgame == MAX_ENDGAME_LAYOUTS
+
+
 def test_random_opens_the_first_move_asked_for_and_a_random_one_by_default():
     """An adversarial review: random took first_move (documented, and recorded in the results) and always
     opened a random cell."""

@@ -622,7 +622,7 @@ def test_catalogue_and_messages_say_what_is_allowed_in_words_that_count(tmp_path
     assert main(["bench", "--corpus", "nosuchpreset"]) == 2
     assert "the presets: tiny, small, huge, full" in capsys.readouterr().err
     assert main(["solve", str(tmp_path / "one.txt"), "--method", "rref", "--option", "iterate=1"]) == 2
-    assert "got 1 (on the command line: true or false)" in capsys.readouterr().err
+    assert "got 1 (the command line also reads true or false, yes or no" in capsys.readouterr().err
     main(["solve", str(tmp_path / "one.txt")])
     assert "position 2x1: 1 covered cell, 0 known mines" in capsys.readouterr().out
 

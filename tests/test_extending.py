@@ -477,7 +477,8 @@ def test_an_agents_value_error_and_unknown_move_source_are_its_bugs_named_with_t
 
     sweeplab.register_agent("raises", Raises)
     sweeplab.register_agent("own-source", OwnSource)
-    with pytest.raises(AgentBugError, match=r"agent 'raises' raised ValueError: agent bug \(a bug in") as bug:
+    expected = r"raised ValueError: agent bug \(a bug in the agent, or an option value it cannot use"
+    with pytest.raises(AgentBugError, match=expected) as bug:
         sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4))
     assert any(note.startswith("raised by agent 'raises' on this position (mines=10")
                for note in bug.value.__notes__)

@@ -502,6 +502,7 @@ from ..methods.enumerate import MAX_NODES, Enumeration
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_table
 from .base import Agent, frontier_mask
 from .best_v1 import (
+    MAX_ENDGAME_LAYOUTS,
     BestV1Agent,
     completions,
     covered_split,
@@ -942,12 +943,14 @@ class BestAgent(BestV1Agent):
     :class:`~sweeplab.agents.base.Agent`'s (the total used, forced cells from
     ``("trivial", "enumerate")``); ``sweeplab agents best`` lists every option.
 
-    The two-step value, the coin-flip rules and the endgame search count layouts with the total and
-    exact clues: with ``use_total=False``, or under any clue noise (``"lost"`` too, whose shown clues
-    are exact: the agent is told the kind of noise, not its rate), ``best`` guesses the safest cell by
-    the cheap score alone and ``lookahead``, ``candidates``, ``progress_bonus``, ``coin_flip_credit``,
-    ``coin_flips_first``, ``free_coin_flips``, ``isolated_regions`` and the endgame options change
-    nothing.
+    The two-step value and the coin-flip rules count layouts with the total and exact clues: with
+    ``use_total=False``, or under any clue noise (``"lost"`` too, whose shown clues are exact: the agent
+    is told the kind of noise, not its rate), ``best`` guesses the safest cell by the cheap score alone
+    and ``lookahead``, ``candidates``, ``progress_bonus``, ``coin_flip_credit``, ``coin_flips_first``,
+    ``free_coin_flips`` and ``isolated_regions`` change nothing.  The endgame search needs the total
+    and exact shown clues: it runs under ``"lost"`` noise (counting on each cell it opens to show its
+    number, which a lost clue may not), and its options (``endgame_*``, ``sampled_*``) change nothing
+    without the total or under ``"under"`` and ``"over"`` noise.
 
     Parameters
     ----------
@@ -957,7 +960,9 @@ class BestAgent(BestV1Agent):
         at least 7 cells each way, else (2, 2) on boards at least 5 each way,
         else the corner (see :meth:`for_rules`).
     tolerance : float, default 0.03
-        Cells whose mine probability is within this of the lowest are candidates.
+        Cells whose mine probability is within this of the lowest are candidates of the cheap score;
+        the wider candidates (``candidates``), the coin-flip rules and the endgame search may still
+        take a riskier cell when it is worth more (the twelfth round).
     progress_weight : float, default 0.5
         Weight, in the cheap score that picks the ``lookahead`` candidates, of
         the chance that a guess settles its neighbours.
@@ -986,7 +991,7 @@ class BestAgent(BestV1Agent):
         so off by default.
     isolated_regions : bool, default False
         Next, play the best move of a walled-in region by exhaustive search
-        (:func:`isolated_region_move`, within the endgame limits below).
+        (:func:`isolated_region_move`, within the endgame limits, ``endgame_*``).
         Provably a best move of the whole game there, but measured on the
         tuning games (seed 1000, games 200,000..219,999, safe corner):
         +5/-4 in 20,000, at 41-43 expert games per CPU second against
@@ -1021,7 +1026,8 @@ class BestAgent(BestV1Agent):
         rules then decide; 20,000 until session 18, 100,000 until session 29).
     sampled_endgame : int, default 0
         When a position has more layouts than ``endgame_layouts`` over at
-        most ``sampled_cells`` covered cells, draw this many of them
+        most ``sampled_cells`` covered cells, draw this many of them (at most
+        :data:`~sweeplab.agents.best_v1.MAX_ENDGAME_LAYOUTS`, as the search holds them all)
         (:func:`sampled_endgame_layouts`, from the agent's own generator) and
         guess the cell the endgame search on them rates best; 0: never.
         1,000 layouts won +131/-100 of 20,000 tuning games and +245/-238 of
@@ -1052,7 +1058,7 @@ class BestAgent(BestV1Agent):
     sampled_cells: int = 96
     name = "best"
     option_limits = MappingProxyType({**BestV1Agent.option_limits, "progress_bonus": (None, None),
-                                      "coin_flip_credit": (0, 1), "sampled_endgame": (0, None),
+                                      "coin_flip_credit": (0, 1), "sampled_endgame": (0, MAX_ENDGAME_LAYOUTS),
                                       "sampled_cells": (0, None),
                                       "candidates": CANDIDATE_SETS})
     prune_endgame = True

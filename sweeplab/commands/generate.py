@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if n:
         summary = ", ".join(f"{g} {k}" for g, k in grades.items())
         print(f"wrote {count_text(n, 'board')} in {seconds:.1f} s ({n / seconds:.2f} boards/s on "
-              f"{args.workers} worker(s)); grades: {summary}")
+              f"{count_text(args.workers, 'worker')}); grades: {summary}")
     return 0
 
 

@@ -150,10 +150,8 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     if "=" in name:
         raise ValueError(f"agent {text!r}: start with the agent's name, then options KEY=VALUE, "
                          f"for example 'best lookahead=10'")
-    parsed = dict(parse_option(o, where=f"agent {text!r}", flags=("first_move",)) for o in options)
-    if len(parsed) != len(options):
-        raise ValueError(f"agent {text!r}: an option is given twice")
-    return name, parsed
+    pairs = (parse_option(o, where=f"agent {text!r}", flags=("first_move",)) for o in options)
+    return name, once_each(pairs, flag=f"agent {text!r}: option")
 
 
 def once_each(pairs: Iterable[tuple[str, Any]], *, flag: str) -> dict[str, Any]:
