@@ -105,7 +105,7 @@ def unmet_clue_text(value: int, cell: tuple[int, int], need: int, covered: int, 
     where = f"clue {value} at ({cell[0]}, {cell[1]})"
     if need < 0:
         return f"{where} already has {mines_text(value - need)} around it, {-need} more than it shows"
-    return f"{where} needs {mines_text(need)} more among its {covered} {kind} neighbour{'s' * (covered != 1)}"
+    return f"{where} needs {mines_text(need)} more among its {count_text(covered, f'{kind} neighbour')}"
 
 
 def check_flag(name: str, value: object) -> bool:

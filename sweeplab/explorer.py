@@ -712,7 +712,7 @@ class Explorer:
             unflagged = int((layout & (grid != FLAG) & (grid != MINE)).sum())
             wrong = int(((grid == FLAG) & ~layout).sum())
             mines = f"{mines_text(unflagged)} not flagged" + (
-                f", {wrong} wrong flag{'s' * (wrong != 1)}" if wrong else "")
+                f", {count_text(wrong, 'wrong flag')}" if wrong else "")
         else:  # in play the counter is the total less the flags, as on every Minesweeper
             known = int(((grid == FLAG) | (grid == MINE)).sum())
             left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .errors import count_text
 from .plotting import plot_position
 from .positions import as_observation
 from .proofs import Assume, Combine, Proof, Split
@@ -98,7 +99,7 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
     if title:
         size = proof.size
         text = (f"({cell[0]},{cell[1]}) is {'a mine' if value else 'safe'}: "
-                f"{size.steps} step{'s' * (size.steps != 1)}, {size.rows} row{'s' * (size.rows != 1)}")
+                f"{count_text(size.steps, 'step')}, {count_text(size.rows, 'row')}")
         moduli = sorted({s.modulus for s in _combines(proof.steps) if s.modulus})
         if moduli:  # the multipliers are read as residues
             text += ", read mod " + ", ".join(map(str, moduli))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import count_text
 from . import add_plugin_argument, plain_text
 from .sweep import add_board_arguments, add_run_arguments, grid_from_args, parse_agent, refuse_run_keys
 
@@ -78,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
     for label, text, wins, g in zip("AB", specs, (d.wins_a, d.wins_b), games, strict=True):
         wrong = int(g["wrong_claims"].sum())  # an unsound method's claims that were mines or safe cells
         hit = int((g["wrong_claims"] > 0).sum())
-        said = f"; {wrong} wrong claim{'s' * (wrong != 1)} in {hit} game{'s' * (hit != 1)}" if wrong else ""
+        said = f"; {count_text(wrong, 'wrong claim')} in {count_text(hit, 'game')}" if wrong else ""
         stuck = int((g["status"] == "stuck").sum())  # left with no move: an agent that gives up, or a bug
-        said += f"; {stuck} game{'s' * (stuck != 1)} stuck (the agent gave no move)" if stuck else ""
+        said += f"; {count_text(stuck, 'game')} stuck (the agent gave no move)" if stuck else ""
         print(f"{label}  {text:{width}s}  {rate_text(wins, d.games)}{said}")
     print(f"B - A: {d}")
     return 0

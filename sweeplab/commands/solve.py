@@ -42,6 +42,7 @@ __all__ = ["register", "run", "read_position", "overlay", "probability_grid", "s
 #: Method options ``sweeplab solve`` takes by a flag of their own, not ``--option``.
 OWN_FLAGS = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
 
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve",
