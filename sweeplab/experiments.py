@@ -1161,7 +1161,8 @@ def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Map
         agents = given("agents")
         labels = sorted(agents) if isinstance(agents, Mapping) else sorted(AGENTS)
         if out["baseline"] not in labels:
-            raise ValueError(f"{where}: baseline {out['baseline']!r} is none of {labels}")
+            raise ValueError(f"{where}: baseline {out['baseline']!r} is no agent it compares; choose from "
+                             f"{labels}")
     own = out.get("corpus")
     if isinstance(own, str) and own not in CORPORA and not os.path.isfile(own):
         raise ValueError(f"{where}: corpus {own!r} is neither a preset ({', '.join(CORPORA)}) nor a file")
