@@ -18,7 +18,6 @@ function a registry holds the same way: a reload can leave it the old one.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import dis
 import hashlib
 import importlib.machinery
@@ -27,6 +26,7 @@ import inspect
 import operator
 import sys
 import threading
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
@@ -94,8 +94,9 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     differs = _differing_constant(scope, tree.body)
     if differs:
         return f"{differs} differs"
+    defined = Counter(node.name for node in tree.body if isinstance(node, ast.ClassDef))
     for node in tree.body:  # class attributes and dataclass field defaults written as literals
-        if not isinstance(node, ast.ClassDef):
+        if not isinstance(node, ast.ClassDef) or defined[node.name] > 1:  # a name defined twice: which?
             continue
         held_class = scope.get(node.name)
         if inspect.isclass(held_class) and held_class.__module__ == module.__name__:
@@ -141,41 +142,11 @@ def check_code(function: Any) -> None:
         if isinstance(file, str) and file.endswith(".py") and Path(file).is_file():
             parsed = _parsed(file, Path(file).read_bytes())
             body = None if parsed is None else _class_body(parsed[1], function.__qualname__)
-            differs = "" if body is None else _differing_constant(vars(function), body)
-            if not differs:  # the module reloaded: its class of that name holds the defaults the file gives
-                differs = _differing_field_default(function, _lookup(vars(sys.modules[function.__module__]),
-                                                                     function.__qualname__))
+            # a default given by a module constant (CHAIN) compares with the constant's value in the file
+            names = {} if parsed is None else dict(_literal_constants(parsed[1]))
+            differs = "" if body is None else _differing_constant(vars(function), body, names=names)
             if differs:
                 _refuse_stale(file, f"{function.__qualname__}.{differs}")
-
-
-def _differing_field_default(held: type, current: Any) -> str:
-    """The first dataclass field whose default (or ``default_factory()``) differs between ``held``, the
-    class a registry holds, and ``current``, the class its module now binds to that name ("" when none,
-    or when they are one class): a default written as ``field(default=...)`` or a module constant, which
-    no literal in the class body shows."""
-    if current is held or not (dataclasses.is_dataclass(held) and dataclasses.is_dataclass(current)):
-        return ""
-    now = {f.name: f for f in dataclasses.fields(current)}
-
-    def default(field: dataclasses.Field) -> Any:
-        if field.default_factory is not dataclasses.MISSING:
-            try:
-                return field.default_factory()
-            except Exception:  # noqa: BLE001 - a factory that needs more than a call: compared by itself
-                return field.default_factory
-        return field.default
-
-    for field in dataclasses.fields(held):
-        if field.name not in now:
-            return field.name
-        try:
-            same = bool(default(field) == default(now[field.name]))
-        except Exception:  # noqa: BLE001 - values that do not compare (arrays): compared by identity
-            same = default(field) is default(now[field.name])
-        if not same:
-            return field.name
-    return next((name for name in now if name not in {f.name for f in dataclasses.fields(held)}), "")
 
 
 def _refuse_stale(file: str, qualname: str) -> None:
@@ -218,10 +189,12 @@ def _loaded_from_source(module: ModuleType | None) -> bool:
     return type(loader) is importlib.machinery.SourceFileLoader
 
 
-def _differing_constant(scope: Mapping[str, Any], body: list[ast.stmt]) -> str:
-    """The first literal constant ``body`` binds (:func:`_literal_constants`) that ``scope`` holds with
-    another plain value ("" when none)."""
-    for name, value in _literal_constants(ast.Module(body=body, type_ignores=[])):
+def _differing_constant(scope: Mapping[str, Any], body: list[ast.stmt], *,
+                        names: Mapping[str, Any] | None = None) -> str:
+    """The first literal constant ``body`` binds (:func:`_literal_constants`; a name of ``names``, the
+    file's own constants, counts as its value) that ``scope`` holds with another plain value ("" when
+    none)."""
+    for name, value in _literal_constants(ast.Module(body=body, type_ignores=[]), names=names):
         if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
             return name
     return ""
@@ -363,10 +336,11 @@ def _code_text(code: CodeType) -> str:
     return digest.hexdigest()
 
 
-def _literal_constants(tree: ast.Module):
+def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = None):
     """``(name, value)`` of the file's top-level assignments of a literal to a name bound nowhere else in
     the file and never declared ``global`` (a name set twice, or counted in a function, may rightly
-    hold another value than its first)."""
+    hold another value than its first); with ``names``, an assignment of one of them (a class field
+    ``methods = CHAIN``) counts as one of its value."""
     stores: dict[str, int] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -384,8 +358,12 @@ def _literal_constants(tree: ast.Module):
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
+            value = _field_default(node.value)  # type: ignore[attr-defined]
+            if names and isinstance(value, ast.Name) and value.id in names:
+                yield targets[0].id, names[value.id]
+                continue
             try:
-                yield targets[0].id, _constant(_field_default(node.value))  # type: ignore[attr-defined]
+                yield targets[0].id, _constant(value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
 

@@ -1128,7 +1128,7 @@ def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Map
     """``ValueError`` for an overridden value ``out`` holds that names what does not exist, read with the
     values it goes with (a ``baseline`` among the ``agents``, ``slices`` of the ``corpus``): each failed
     inside its experiment, after the earlier ones had run, and removed its earlier table."""
-    from .agents import AGENTS
+    from .agents import AGENTS, make_agent
     from .agents.base import check_first_move
     from .corpus import PRESETS as CORPORA
     from .game import check_noise
@@ -1154,9 +1154,20 @@ def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Map
             raise ValueError(f"{where}: noise {label!r}: {exc}") from None
     for case in out.get("cases") or ():
         level, method = (case if isinstance(case, tuple) and len(case) == 2 else (None, None))
-        if level not in LEVELS or method not in METHODS:
-            raise ValueError(f"{where}: cases takes pairs [level, method] of {sorted(LEVELS)} and a "
-                             f"method of sweeplab.METHODS, got {_lists(case)!r}")
+        if level not in LEVELS or method not in METHODS or not METHODS[str(method)].sound:
+            sound = sorted(m for m, info in METHODS.items() if info.sound)
+            raise ValueError(f"{where}: cases takes pairs [level, method] of {sorted(LEVELS)} and a sound "
+                             f"method ({', '.join(sound)}), got {_lists(case)!r}")
+    made = []  # the agents it makes, with their options (the preset's options belong to its agent)
+    if ("agent" in out or "options" in out) and "agent" in parameters and "options" in parameters:
+        made.append((given("agent"), given("options") or {}, " (give its own with --set options=...)"))
+    if isinstance(out.get("agents"), Mapping):
+        made += [(*v, "") if isinstance(v, (tuple, list)) else (v, {}, "") for v in out["agents"].values()]
+    for agent, options, hint in made:
+        try:
+            make_agent(agent, **dict(options))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{where}: {exc}{hint}") from None
     if out.get("baseline") is not None:
         agents = given("agents")
         labels = sorted(agents) if isinstance(agents, Mapping) else sorted(AGENTS)
@@ -1164,8 +1175,10 @@ def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Map
             raise ValueError(f"{where}: baseline {out['baseline']!r} is no agent it compares; choose from "
                              f"{labels}")
     own = out.get("corpus")
-    if isinstance(own, str) and own not in CORPORA and not os.path.isfile(own):
-        raise ValueError(f"{where}: corpus {own!r} is neither a preset ({', '.join(CORPORA)}) nor a file")
+    corpus_file = isinstance(own, str) and os.path.isfile(own) and own.endswith((".jsonl", ".gz"))
+    if isinstance(own, str) and own not in CORPORA and not corpus_file:  # as corpus_positions reads it
+        raise ValueError(f"{where}: corpus {own!r} is neither a preset ({', '.join(CORPORA)}) nor a corpus "
+                         f"file (.jsonl or .jsonl.gz)")
     corpus = given("corpus")
     if out.get("slices") and corpus in CORPORA:
         known = {s.name for s in CORPORA[corpus]} | {"examples"}

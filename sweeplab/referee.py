@@ -184,7 +184,8 @@ def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
             bug = AgentBugError(f"agent {agent.name!r} raised {type(exc).__name__}: {exc} (a bug in the "
                                 f"agent, or an option value it cannot use: sweeplab agents {agent.name} "
                                 f"lists its options)")
-            bug.add_note(where)
+            for note in [*getattr(exc, "__notes__", ()), where]:  # the agent's own hints, then where
+                bug.add_note(note)
             raise bug from exc
         exc.add_note(where)
         raise

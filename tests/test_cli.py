@@ -643,3 +643,5 @@ def test_links_as_out_write_through_or_are_refused_before_the_work(tmp_path, cap
     dangling.symlink_to(tmp_path / "nowhere")
     assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(dangling)]) == 2
     assert f"is a link to {tmp_path / 'nowhere'}, which does not exist" in capsys.readouterr().err
+    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(dangling / "sub")]) == 2
+    assert f"{dangling} is a link to {tmp_path / 'nowhere'}" in capsys.readouterr().err  # a parent

@@ -467,7 +467,9 @@ def test_an_agents_value_error_and_unknown_move_source_are_its_bugs_named_with_t
         error: str = "value"
 
         def guess(self, obs, rng):
-            raise (ValueError if self.error == "value" else KeyError)("agent bug")
+            exc = (ValueError if self.error == "value" else KeyError)("agent bug")
+            exc.add_note("hint: the agent's own")
+            raise exc
 
     @dataclasses.dataclass(frozen=True)
     class OwnSource(Agent):
@@ -480,8 +482,8 @@ def test_an_agents_value_error_and_unknown_move_source_are_its_bugs_named_with_t
     expected = r"raised ValueError: agent bug \(a bug in the agent, or an option value it cannot use"
     with pytest.raises(AgentBugError, match=expected) as bug:
         sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4))
-    assert any(note.startswith("raised by agent 'raises' on this position (mines=10")
-               for note in bug.value.__notes__)
+    assert bug.value.__notes__[0] == "hint: the agent's own"  # kept, before where it was raised
+    assert bug.value.__notes__[1].startswith("raised by agent 'raises' on this position (mines=10")
     with pytest.raises(KeyError) as other:  # any other error keeps its kind, named all the same
         sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4), error="key")
     assert any("raised by agent 'raises' on this position" in note for note in other.value.__notes__)

@@ -1015,17 +1015,16 @@ def test_an_agent_default_given_by_field_or_a_module_constant_is_checked_too(tmp
 
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "rc_field.py").write_text(
-        "import dataclasses\nfrom sweeplab.agents import Agent\nCHAIN = ('trivial',)\n\n"
+        "import dataclasses\nfrom sweeplab.agents import Agent\nFIRST = 'corner'\n\n"
         "@dataclasses.dataclass(frozen=True)\nclass Chained(Agent):\n"
-        "    methods: tuple = dataclasses.field(default=('trivial',))\n    first_move: object = CHAIN[0]\n"
-        "    extra: tuple = dataclasses.field(default_factory=lambda: CHAIN)\n")
+        "    methods: tuple = dataclasses.field(default=('trivial',))\n    first_move: object = FIRST\n")
     try:
         import rc_field
 
-        edits = [("field(default=('trivial',))", "field(default=('trivial', 'subset'))", False),
-                 ("field(default=('trivial', 'subset'))", "field(default=('trivial', 'rref'))", True),
-                 ("CHAIN = ('trivial',)", "CHAIN = ('corner',)", True)]
-        for old, new, reload in edits:
+        edits = [("default=('trivial',))", "default=('trivial', 'subset'))", False, "methods"),
+                 ("default=('trivial', 'subset'))", "default=('trivial', 'rref'))", True, "methods"),
+                 ("FIRST = 'corner'", "FIRST = 'centre'", True, "first_move")]
+        for old, new, reload, field in edits:
             held = rc_field.Chained
             function_fingerprint(held)
             source = (tmp_path / "rc_field.py").read_text()
@@ -1034,11 +1033,66 @@ def test_an_agent_default_given_by_field_or_a_module_constant_is_checked_too(tmp
                 with pytest.raises(ValueError, match="Chained.methods differs"):
                     function_fingerprint(held)
             importlib.reload(rc_field)
-            with pytest.raises(ValueError, match=r"the registered Chained\.\w+ is not what the file now"):
+            with pytest.raises(ValueError, match=f"the registered Chained.{field} is not what the file"):
                 function_fingerprint(held)  # the class from before the reload
             function_fingerprint(rc_field.Chained)
     finally:
         sys.modules.pop("rc_field", None)
+
+
+def test_classes_nobody_edited_are_never_refused_as_stale(tmp_path, monkeypatch):
+    """The second review of the stale-class check: classes made in a loop (or one name defined twice) were
+    refused in a fresh process, and an unedited reload refused defaults of nan, an enum, a dataclass of
+    the module or an array factory, with advice (restart) that could not help."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rc_plain.py").write_text(textwrap.dedent("""
+        import dataclasses, enum, math
+        import numpy as np
+        from sweeplab.agents import Agent
+
+        class Mode(enum.Enum):
+            A = 1
+
+        @dataclasses.dataclass(frozen=True)
+        class Weights:
+            w: float = 1.0
+
+        MADE = []
+        for _depth in (1, 2, 3):
+            @dataclasses.dataclass(frozen=True)
+            class Deep(Agent):
+                depth: int = _depth
+            MADE.append(Deep)
+
+        @dataclasses.dataclass(frozen=True)
+        class Twice(Agent):
+            knob: int = 1
+        FIRST_TWICE = Twice
+
+        @dataclasses.dataclass(frozen=True)
+        class Twice(Agent):
+            knob: int = 2
+
+        @dataclasses.dataclass(frozen=True)
+        class Odd(Agent):
+            threshold: float = math.nan
+            mode: Mode = Mode.A
+            weights: Weights = Weights()
+            prior: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(3))
+        """))
+    try:
+        import rc_plain
+
+        classes = [*rc_plain.MADE, rc_plain.FIRST_TWICE, rc_plain.Twice, rc_plain.Odd]
+        for klass in classes:
+            function_fingerprint(klass)
+        importlib.reload(rc_plain)  # no edit: the classes from before are what the file holds
+        for klass in classes:
+            function_fingerprint(klass)
+    finally:
+        sys.modules.pop("rc_plain", None)
 
 
 def test_enum_and_frozen_dataclass_settings_count_by_value():

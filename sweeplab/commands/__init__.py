@@ -176,9 +176,10 @@ def check_writable(path: Path, *, flag: str) -> None:
     """
     import tempfile
 
-    if path.is_symlink() and not path.exists():
-        raise ValueError(f"{flag} {path} is a link to {os.readlink(path)}, which does not exist; give "
-                         f"another path, or make what it links to")
+    dangling = next((p for p in (path, *path.parents) if p.is_symlink() and not p.exists()), None)
+    if dangling is not None:  # nothing can be made through it (a folder) or it is no file to replace
+        raise ValueError(f"{flag} {path}: {dangling} is a link to {os.readlink(dangling)}, which does not "
+                         f"exist; give another path, or make what it links to")
     existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
     if not existing.is_dir():
         if existing != path:
