@@ -94,13 +94,13 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
     differs = _differing_constant(scope, tree.body)
     if differs:
         return f"{differs} differs"
-    defined = Counter(node.name for node in tree.body if isinstance(node, ast.ClassDef))
+    once = _classes_defined_once(tree)
     for node in tree.body:  # class attributes and dataclass field defaults written as literals
-        if not isinstance(node, ast.ClassDef) or defined[node.name] > 1:  # a name defined twice: which?
+        if not isinstance(node, ast.ClassDef) or node.name not in once:  # a name defined twice: which?
             continue
         held_class = scope.get(node.name)
         if inspect.isclass(held_class) and held_class.__module__ == module.__name__:
-            differs = _differing_constant(vars(held_class), node.body)
+            differs = _differing_constant(_class_values(held_class), node.body)
             if differs:
                 return f"{node.name}.{differs} differs"
     for qualname, defaults in _literal_defaults(tree):
@@ -141,12 +141,31 @@ def check_code(function: Any) -> None:
         file = getattr(sys.modules.get(function.__module__), "__file__", None)
         if isinstance(file, str) and file.endswith(".py") and Path(file).is_file():
             parsed = _parsed(file, Path(file).read_bytes())
-            body = None if parsed is None else _class_body(parsed[1], function.__qualname__)
-            # a default given by a module constant (CHAIN) compares with the constant's value in the file
+            top = function.__qualname__.split(".")[0]
+            once = parsed is not None and top in _classes_defined_once(parsed[1])
+            body = _class_body(parsed[1], function.__qualname__) if parsed is not None and once else None
+            # a default given by a module constant (CHAIN, DEPTH + 1) compares with the constant in the file
             names = {} if parsed is None else dict(_literal_constants(parsed[1]))
-            differs = "" if body is None else _differing_constant(vars(function), body, names=names)
+            differs = "" if body is None else _differing_constant(_class_values(function), body, names=names)
             if differs:
                 _refuse_stale(file, f"{function.__qualname__}.{differs}")
+
+
+def _classes_defined_once(tree: ast.Module) -> set[str]:
+    """The class names ``tree`` defines once, at its top level, and binds nowhere else (a class made in a
+    loop, or a name defined twice, holds other values than one of its bodies says)."""
+    bound = Counter(n.name if isinstance(n, ast.ClassDef) else n.id for n in ast.walk(tree)
+                    if isinstance(n, ast.ClassDef)
+                    or (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)))
+    return {n.name for n in tree.body if isinstance(n, ast.ClassDef) and bound[n.name] == 1}
+
+
+def _class_values(klass: type) -> dict[str, Any]:
+    """``klass``'s own attributes, its dataclass fields' defaults among them (a ``slots=True`` dataclass
+    keeps them there only, not as class attributes)."""
+    values = dict(vars(klass))
+    values.update((name, f.default) for name, f in vars(klass).get("__dataclass_fields__", {}).items())
+    return values
 
 
 def _refuse_stale(file: str, qualname: str) -> None:
@@ -359,13 +378,26 @@ def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = No
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
             value = _field_default(node.value)  # type: ignore[attr-defined]
-            if names and isinstance(value, ast.Name) and value.id in names:
-                yield targets[0].id, names[value.id]
-                continue
+            if names:  # the file's constants in place of their names (DEPTH + 1, CHAIN + ("subset",))
+                value = _NameValues(names).visit(value)
             try:
                 yield targets[0].id, _constant(value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
+
+
+class _NameValues(ast.NodeTransformer):
+    """Names of plain constants replaced by their values, so that :func:`_constant` reads the expression."""
+
+    def __init__(self, names: Mapping[str, Any]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:  # noqa: N802 - ast's visitor protocol
+        value = self.names.get(node.id, _MISSING)
+        return ast.Constant(value) if value is not _MISSING and _plain(value) else node
+
+
+_MISSING = object()
 
 
 def _field_default(node: ast.expr) -> ast.expr:

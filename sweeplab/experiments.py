@@ -1160,14 +1160,27 @@ def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Map
                              f"method ({', '.join(sound)}), got {_lists(case)!r}")
     made = []  # the agents it makes, with their options (the preset's options belong to its agent)
     if ("agent" in out or "options" in out) and "agent" in parameters and "options" in parameters:
-        made.append((given("agent"), given("options") or {}, " (give its own with --set options=...)"))
+        hint = "" if "options" in out else " (the preset's options are its agent's: give --set options=...)"
+        made.append((given("agent"), given("options") or {}, hint))
     if isinstance(out.get("agents"), Mapping):
-        made += [(*v, "") if isinstance(v, (tuple, list)) else (v, {}, "") for v in out["agents"].values()]
+        pairs = "tuple[str, Mapping" in str(parameters["agents"].annotation)  # label -> [name, options]
+        form = '{"label": ["trivial", {}]}' if pairs else '{"label": "trivial"}'
+        for label, v in out["agents"].items():
+            if pairs != isinstance(v, (tuple, list)) or (pairs and len(v) != 2):
+                what = "[agent, options]" if pairs else "agents"
+                raise ValueError(f"{where}: agents takes labels of {what} (such as {form}), got {label!r}: "
+                                 f"{_lists(v)!r}")
+            made.append((v[0], v[1] or {}, "") if pairs else (v, {}, ""))
+    shape = given("shape")
     for agent, options, hint in made:
         try:
             make_agent(agent, **dict(options))
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{where}: {exc}{hint}") from None
+        cell = dict(options).get("first_move")
+        if isinstance(shape, tuple) and isinstance(cell, (list, tuple)) and (
+                cell[0] >= shape[0] or cell[1] >= shape[1]):  # on the board it plays
+            raise ValueError(f"{where}: first_move {list(cell)} is off the {shape[0]}x{shape[1]} board")
     if out.get("baseline") is not None:
         agents = given("agents")
         labels = sorted(agents) if isinstance(agents, Mapping) else sorted(AGENTS)

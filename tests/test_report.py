@@ -790,14 +790,19 @@ def test_set_values_naming_what_does_not_exist_are_refused_before_anything_runs(
             ("006-methods", {"corpus": "nope"}, "corpus 'nope' is neither a preset"),
             ("014-cascade", {"move_bins": [5, 2]}, "move_bins takes increasing move numbers from 1"),
             ("001-density-score", {"noise_densities": {"under 0.5": [2]}}, r"from 0 to 1, got"),
-            ("001-game-steps", {"agent": "trivial"}, r"no option 'better_decisions'.*--set options="),
+            ("001-game-steps", {"agent": "trivial"}, r"no option 'better_decisions'.*give --set options="),
             ("001-density-score", {"agents": {"x": ["trivial", {"nope": 1}]}}, "has no option 'nope'"),
             ("014-boards", {"cases": [["beginner", "lstsq"]]}, r"a sound method \(bounded"),
-            ("006-methods", {"corpus": __file__}, "nor a corpus file")]:
+            ("006-methods", {"corpus": __file__}, "nor a corpus file"),
+            ("001-density-score", {"agents": {"x": "trivial"}}, r"agents takes labels of \[agent, options\]"),
+            ("003-scaling", {"agents": {"x": ["trivial", {}]}}, "agents takes labels of agents"),
+            ("001-game-steps", {"agent": "trivial", "options": {"first_move": [30, 30]}},
+             r"first_move \[30, 30\] is off the 5x5 board$")]:
         with pytest.raises(ValueError, match=message):
             check_override_values(name, override, preset="smoke")
     for name, override in [("011-best", {"baseline": "best-v1"}),
                            ("001-game-steps", {"agent": "trivial", "options": {}}),
+                           ("001-density-score", {"agents": {"x": ["trivial", None]}}),  # None: no options
                            ("001-density-score", {"baseline": "basic"}),
                            ("014-boards", {"cases": [["expert", "rref"]]}),
                            ("015-proofs", {"slices": ["expert"]}),

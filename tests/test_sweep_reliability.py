@@ -1015,15 +1015,17 @@ def test_an_agent_default_given_by_field_or_a_module_constant_is_checked_too(tmp
 
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "rc_field.py").write_text(
-        "import dataclasses\nfrom sweeplab.agents import Agent\nFIRST = 'corner'\n\n"
-        "@dataclasses.dataclass(frozen=True)\nclass Chained(Agent):\n"
-        "    methods: tuple = dataclasses.field(default=('trivial',))\n    first_move: object = FIRST\n")
+        "import dataclasses\nfrom sweeplab.agents import Agent\nFIRST = 'corner'\nDEPTH = 2\n\n"
+        "@dataclasses.dataclass(frozen=True, slots=True)\nclass Chained(Agent):\n"
+        "    methods: tuple = dataclasses.field(default=('trivial',))\n    first_move: object = FIRST\n"
+        "    max_nodes: int = DEPTH + 1\n")
     try:
         import rc_field
 
         edits = [("default=('trivial',))", "default=('trivial', 'subset'))", False, "methods"),
                  ("default=('trivial', 'subset'))", "default=('trivial', 'rref'))", True, "methods"),
-                 ("FIRST = 'corner'", "FIRST = 'centre'", True, "first_move")]
+                 ("FIRST = 'corner'", "FIRST = 'centre'", True, "first_move"),
+                 ("DEPTH = 2", "DEPTH = 5", True, "max_nodes")]  # arithmetic on a constant; slots=True
         for old, new, reload, field in edits:
             held = rc_field.Chained
             function_fingerprint(held)
@@ -1076,6 +1078,15 @@ def test_classes_nobody_edited_are_never_refused_as_stale(tmp_path, monkeypatch)
             knob: int = 2
 
         @dataclasses.dataclass(frozen=True)
+        class Mixed(Agent):
+            depth: int = 1
+        FIRST_MIXED = Mixed
+        for _depth in (2, 3):
+            @dataclasses.dataclass(frozen=True)
+            class Mixed(Agent):
+                depth: int = _depth
+
+        @dataclasses.dataclass(frozen=True)
         class Odd(Agent):
             threshold: float = math.nan
             mode: Mode = Mode.A
@@ -1085,7 +1096,8 @@ def test_classes_nobody_edited_are_never_refused_as_stale(tmp_path, monkeypatch)
     try:
         import rc_plain
 
-        classes = [*rc_plain.MADE, rc_plain.FIRST_TWICE, rc_plain.Twice, rc_plain.Odd]
+        classes = [*rc_plain.MADE, rc_plain.FIRST_TWICE, rc_plain.Twice, rc_plain.FIRST_MIXED, rc_plain.Mixed,
+                   rc_plain.Odd]
         for klass in classes:
             function_fingerprint(klass)
         importlib.reload(rc_plain)  # no edit: the classes from before are what the file holds
