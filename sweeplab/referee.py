@@ -169,17 +169,20 @@ def referee(
 def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
     """``agent.next_moves(obs, rng)``; what it raises names the agent and the position.  A ``ValueError`` of
     an agent that is not built in is :class:`~sweeplab.errors.AgentBugError` (the command line's exit 1):
-    raised mid-game, by code of the agent's own, not by the checks of the input."""
+    raised mid-game, by code of the agent's own, not by the checks of the input; so is a method's refusal
+    (or "no layout fits") a registered agent lets through, which leaves its game without a move."""
     try:
         return agent.next_moves(obs, rng)
-    except (AgentBugError, MethodBugError, MethodRefused, InconsistentPositionError):
-        raise  # named already, or an answer of a method the agent let through
+    except (AgentBugError, MethodBugError):
+        raise  # named already
     except Exception as exc:
         if interrupted(exc):
             raise
+        info = AGENTS.get(agent.name)
+        if isinstance(exc, (MethodRefused, InconsistentPositionError)) and (info is None or info.builtin):
+            raise  # an answer the caller reads (reach counts a refused game), of sweeplab's own agents
         where = (f"raised by agent {agent.name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                  f"{obs.to_text()}")
-        info = AGENTS.get(agent.name)
         if isinstance(exc, ValueError) and not (info is not None and info.builtin):
             bug = AgentBugError(f"agent {agent.name!r} raised {type(exc).__name__}: {exc} (a bug in the "
                                 f"agent, or an option value it cannot use: sweeplab agents {agent.name} "

@@ -477,8 +477,17 @@ def test_an_agents_value_error_and_unknown_move_source_are_its_bugs_named_with_t
             r, c = np.argwhere(obs.grid == COVERED)[0]
             return [Move("reveal", int(r), int(c), "my-heuristic")]
 
+    @dataclasses.dataclass(frozen=True)
+    class Refuses(Agent):
+        def guess(self, obs, rng):
+            raise MethodRefused("my own refusal: too many layouts")
+
     sweeplab.register_agent("raises", Raises)
     sweeplab.register_agent("own-source", OwnSource)
+    sweeplab.register_agent("refuses", Refuses)
+    with pytest.raises(AgentBugError, match="agent 'refuses' raised MethodRefused: my own") as refused:
+        sweeplab.play("refuses", level="beginner", games=1, first_move=(4, 4))  # exit 2 (bad input) before
+    assert "raised by agent 'refuses' on this position" in refused.value.__notes__[-1]
     expected = r"raised ValueError: agent bug \(a bug in the agent, or an option value it cannot use"
     with pytest.raises(AgentBugError, match=expected) as bug:
         sweeplab.play("raises", level="beginner", games=1, first_move=(4, 4))
