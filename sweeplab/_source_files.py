@@ -137,18 +137,26 @@ def check_code(function: Any) -> None:
                            and held != written[code.co_qualname])
         if _code_text(code) not in in_file.get(code.co_qualname, ()) or defaults_differ:
             _refuse_stale(code.co_filename, code.co_qualname)
-    if inspect.isclass(function):  # its literal attributes and dataclass field defaults (an option's default)
-        file = getattr(sys.modules.get(function.__module__), "__file__", None)
-        if isinstance(file, str) and file.endswith(".py") and Path(file).is_file():
-            parsed = _parsed(file, Path(file).read_bytes())
-            top = function.__qualname__.split(".")[0]
-            once = parsed is not None and top in _classes_defined_once(parsed[1])
-            body = _class_body(parsed[1], function.__qualname__) if parsed is not None and once else None
-            # a default given by a module constant (CHAIN, DEPTH + 1) compares with the constant in the file
-            names = {} if parsed is None else dict(_literal_constants(parsed[1]))
-            differs = "" if body is None else _differing_constant(_class_values(function), body, names=names)
-            if differs:
-                _refuse_stale(file, f"{function.__qualname__}.{differs}")
+    if inspect.isclass(function):
+        _check_class_values(function)
+
+
+def _check_class_values(klass: type) -> None:
+    """Raise as :func:`check_code` does when a literal attribute or dataclass field default of ``klass``
+    (an option's default) is not what its file's class body gives."""
+    file = getattr(sys.modules.get(klass.__module__), "__file__", None)
+    if not (isinstance(file, str) and file.endswith(".py") and Path(file).is_file()):
+        return
+    parsed = _parsed(file, Path(file).read_bytes())
+    if parsed is None or klass.__qualname__.split(".")[0] not in _classes_defined_once(parsed[1]):
+        return
+    body = _class_body(parsed[1], klass.__qualname__)
+    if body is None:
+        return
+    # a default given by a module constant (CHAIN, DEPTH + 1) compares with the constant in the file
+    differs = _differing_constant(_class_values(klass), body, names=dict(_literal_constants(parsed[1])))
+    if differs:
+        _refuse_stale(file, f"{klass.__qualname__}.{differs}")
 
 
 def _classes_defined_once(tree: ast.Module) -> set[str]:

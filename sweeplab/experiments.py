@@ -1063,9 +1063,10 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
     """
     exp = EXPERIMENTS[name]
     chosen = {} if preset is None else exp.parameters(preset)
+    taken = inspect.signature(exp.function).parameters
     out: dict[str, Any] = {}
     for key, value in overrides.items():
-        annotation = str(inspect.signature(exp.function).parameters[key].annotation)
+        annotation = str(taken[key].annotation)
         given = _given(exp, key)
         if "tuple[int, int]" in annotation:  # a board's shape, or a cell (first_move) beside a name
             shape = annotation.startswith("tuple[int, int]")
@@ -1093,9 +1094,9 @@ def check_override_values(name: str, overrides: Mapping[str, Any], *,
             raise ValueError(f"experiment {name!r}: {key} takes at least one item{such}, got {value!r}")
     for key, names in out.items():
         _check_names(name, key, names)
-    _check_kinds(name, exp, out, chosen)
+    _check_kinds(name, exp, out, chosen, taken)
     cell = out.get("first_move")
-    if isinstance(cell, tuple) and "level" in inspect.signature(exp.function).parameters:  # 000-win-rates
+    if isinstance(cell, tuple) and "level" in taken:  # 000-win-rates
         level = out.get("level", chosen.get("level", _reference(exp, "level")))
         height, width = LEVELS[level].height, LEVELS[level].width
         if cell[0] >= height or cell[1] >= width:
@@ -1124,17 +1125,17 @@ def _check_names(name: str, key: str, value: Any) -> None:
                              f"{', '.join(sorted(known))}")
 
 
-def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Mapping[str, Any]) -> None:
+def _check_kinds(name: str, exp: Experiment, out: Mapping[str, Any], chosen: Mapping[str, Any],
+                 parameters: Mapping[str, inspect.Parameter]) -> None:
     """``ValueError`` for an overridden value ``out`` holds that names what does not exist, read with the
-    values it goes with (a ``baseline`` among the ``agents``, ``slices`` of the ``corpus``): each failed
-    inside its experiment, after the earlier ones had run, and removed its earlier table."""
+    values it goes with (a ``baseline`` among the ``agents``, ``slices`` of the ``corpus``; ``parameters``:
+    those the experiment takes): each failed inside its experiment, after the earlier ones had run, and
+    removed its earlier table."""
     from .agents import AGENTS, make_agent
     from .agents.base import check_first_move
     from .corpus import PRESETS as CORPORA
     from .game import check_noise
     from .methods import METHODS
-
-    parameters = inspect.signature(exp.function).parameters
 
     def given(key: str) -> Any:  # what the experiment runs with (None: it takes no such parameter)
         if key in out or key not in parameters:

@@ -179,11 +179,12 @@ def _next_moves(agent: Agent, obs: Observation, rng: np.random.Generator):
         if interrupted(exc):
             raise
         info = AGENTS.get(agent.name)
-        if isinstance(exc, (MethodRefused, InconsistentPositionError)) and (info is None or info.builtin):
+        builtin, plugin = info is not None and info.builtin, info is not None and not info.builtin
+        if isinstance(exc, (MethodRefused, InconsistentPositionError)) and not plugin:
             raise  # an answer the caller reads (reach counts a refused game), of sweeplab's own agents
         where = (f"raised by agent {agent.name!r} on this position (mines={obs.mines}, noise={obs.noise}):\n"
                  f"{obs.to_text()}")
-        if isinstance(exc, ValueError) and not (info is not None and info.builtin):
+        if isinstance(exc, ValueError) and not builtin:
             bug = AgentBugError(f"agent {agent.name!r} raised {type(exc).__name__}: {exc} (a bug in the "
                                 f"agent, or an option value it cannot use: sweeplab agents {agent.name} "
                                 f"lists its options)")
