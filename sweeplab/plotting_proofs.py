@@ -116,7 +116,8 @@ def plot_proof(obs: Any, proof: Proof | dict, *, ax=None, title: bool = True) ->
 
 
 def plot_proofs(obs: Any, proofs: Iterable[Proof | dict], *, ncols: int = 2, size: float = 3.2):
-    """Draw several proofs on one position, :func:`plot_proof` each, ``ncols`` to a row.
+    """Draw several proofs on one position, :func:`plot_proof` each, ``ncols`` to a row (a last, shorter
+    row centred).
 
     Two to a row keep the multipliers legible where the figure is shrunk to a page's width (the book).
 
@@ -141,7 +142,7 @@ def plot_proofs(obs: Any, proofs: Iterable[Proof | dict], *, ncols: int = 2, siz
     >>> obs = Observation.from_text("???\\n121")
     >>> proofs = deduce(obs, "rref", proofs=True).proofs
     >>> fig = plot_proofs(obs, [proofs[cell] for cell in sorted(proofs)])
-    >>> [ax.get_title().split(":")[0] for ax in fig.axes if ax.get_visible()]
+    >>> [ax.get_title().split(":")[0] for ax in fig.axes]
     ['(0,0) is a mine', '(0,1) is safe', '(0,2) is a mine']
     """
     import matplotlib.pyplot as plt
@@ -153,10 +154,12 @@ def plot_proofs(obs: Any, proofs: Iterable[Proof | dict], *, ncols: int = 2, siz
         raise ValueError(f"ncols must be a positive integer, got {ncols!r}")
     cols = min(ncols, len(proofs))
     rows = -(-len(proofs) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(size * cols, (size + 0.5) * rows), squeeze=False)
-    for ax, proof in zip(axes.flat, proofs, strict=False):
-        plot_proof(obs, proof, ax=ax)
-    for ax in axes.flat[len(proofs):]:
-        ax.set_visible(False)
+    fig = plt.figure(figsize=(size * cols, (size + 0.5) * rows))
+    # Each panel spans two half-columns, so a last row with fewer panels sits in the middle.
+    grid = fig.add_gridspec(rows, 2 * cols)
+    for k, proof in enumerate(proofs):
+        row, col = divmod(k, cols)
+        start = 2 * col + (cols - min(cols, len(proofs) - row * cols))
+        plot_proof(obs, proof, ax=fig.add_subplot(grid[row, start:start + 2]))
     fig.tight_layout()
     return fig

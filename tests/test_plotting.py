@@ -197,3 +197,15 @@ def test_the_first_cell_map_names_the_columns_it_needs_and_draws_no_games():
     assert "no games" in FIGURES["000-first-cell"](rows).axes[0].get_title()  # it said "±nan points"
     with pytest.raises(ValueError, match="ci_high"):  # a KeyError before
         FIGURES["000-first-cell"](rows.drop(columns=["ci_low", "ci_high"]))
+
+
+def test_plot_proofs_centres_a_shorter_last_row_and_leaves_no_blank_panel():
+    obs = Observation.from_text("???\n121")
+    proofs = sweeplab.deduce(obs, "rref", proofs=True).proofs
+    fig = sweeplab.plot_proofs(obs, [proofs[cell] for cell in sorted(proofs)], ncols=2)
+    first, second, last = (ax.get_position() for ax in fig.axes)
+    assert len(fig.axes) == 3 and all(ax.get_visible() for ax in fig.axes)
+    assert last.y1 < min(first.y0, second.y0)
+    middle = (last.x0 + last.x1) / 2
+    assert first.x1 < middle < second.x0 and abs(middle - (first.x0 + second.x1) / 2) < 0.05
+    plt.close(fig)
