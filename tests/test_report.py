@@ -51,7 +51,10 @@ def test_report_writes_index_tables_and_figures(tmp_path: Path, monkeypatch: pyt
 
     assert manifest["environment"] == environment() and set(environment()) >= {"python", "numpy", "numba"}
     assert manifest["machine"]["cpus"] >= 1 and manifest["machine"]["platform"]
-    assert "wrote 3 experiments" in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert "wrote 3 experiments" in printed.out
+    # stderr is no terminal here: a line per experiment, and no cursor-moving codes of nested bars
+    assert f"report (smoke): {FAST[1]}, experiment 2 of 3" in printed.err and "\x1b[" not in printed.err
 
 
 def test_index_puts_the_reports_number_beside_ours(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

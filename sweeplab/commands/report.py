@@ -15,7 +15,9 @@ import argparse
 import inspect
 import json
 import math
+import sys
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -404,20 +406,13 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     out = Path(out)
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    if progress:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(names, desc=f"report ({preset})", unit="experiment")
-    else:
-        iterator = names
+    iterator = _experiments_progress(names, preset=preset) if progress else names
     made_by = {**code_made_by(), "environment": environment(), "machine": machine()}
     lock = _DirectoryLock(out, "report")  # two reports in one folder would write each other's records
     try:
         earlier = _earlier_records(out, rerun=names)  # read before any table of theirs is replaced
         results: list[dict[str, Any]] = []
         for name in iterator:
-            if progress:
-                iterator.set_postfix_str(name)
             try:
                 results.append(_report_one(out, name, preset=preset, label=label, seed=seed,
                                            overrides=overrides, made_by=made_by, progress=progress))
@@ -429,6 +424,23 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
     finally:
         lock.release()
     return results
+
+
+def _experiments_progress(names: list[str], *, preset: str) -> Iterator[str]:
+    """The experiments, with a bar over them where bars can nest (a terminal, a notebook), or one line
+    each on stderr where they cannot: in a log file the experiments' own bars below it would write the
+    cursor-moving escape codes of nested bars."""
+    from tqdm.auto import tqdm
+
+    if sys.stderr.isatty() or "notebook" in tqdm.__module__:
+        bar = tqdm(names, desc=f"report ({preset})", unit="experiment")
+        for name in bar:
+            bar.set_postfix_str(name)
+            yield name
+        return
+    for k, name in enumerate(names, 1):
+        print(f"report ({preset}): {name}, experiment {k} of {len(names)}", file=sys.stderr, flush=True)
+        yield name
 
 
 class _Stopped(KeyboardInterrupt):
