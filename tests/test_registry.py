@@ -937,6 +937,11 @@ def test_the_sweeplab_command_finds_a_plugin_in_the_current_folder(tmp_path):
                          env={**env, "SWEEPLAB_PLUGINS": "folder_plugin"}, capture_output=True, text=True,
                          timeout=120)  # the environment variable, as --plugin
     assert run.returncode == 0 and "folder-rule (sound)" in run.stdout, run.stderr[-2000:]
+    for start in ([str(script)], [sys.executable, "-m", "sweeplab"]):  # a missing one: the command's warning
+        run = subprocess.run([*start, "methods"], cwd=tmp_path, env={**env, "SWEEPLAB_PLUGINS": "gone_plugin"},
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and run.stderr.startswith("sweeplab: warning: plugin 'gone_plugin'")
+        assert "RuntimeWarning" not in run.stderr and "import main" not in run.stderr
 
 
 def test_unknown_names_say_the_close_one_the_list_syntax_and_the_plugin_option():
