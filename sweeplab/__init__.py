@@ -6,8 +6,8 @@ clue system ``A x = b`` (:func:`clue_system`), the game engine
 :data:`METHODS`).
 """
 
-
-from . import provenance  # noqa: F401 - first: the fingerprint of the source as this process imports it
+# first: the command's Ctrl-C while the rest imports (no traceback); the source's fingerprint as imported
+from . import _command_line, provenance  # noqa: F401
 from .agents import AGENTS, register_agent, unregister_agent
 from .boards import generate_board, grade
 from .clue_system import ClueSystem, clue_system

@@ -13,6 +13,7 @@ import re
 import sys
 from typing import NoReturn
 
+from ._command_line import STOPPED, restore_interrupt
 from .errors import AgentBugError, MethodBugError, interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ``sweeplab <command>: error: <message>`` without traceback; 130 on Ctrl-C.
     Any other exception is a bug and keeps its traceback.
     """
+    restore_interrupt()  # the import's quiet Ctrl-C ends here: the command catches it below
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -103,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         if not interrupted(exc):
             raise
         print(f"\nsweeplab {args.command}: stopped{_resume_hint(args)}", file=sys.stderr)
-        return 130
+        return STOPPED
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         _silence_stdout()
         return 1

@@ -106,6 +106,22 @@ def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("start", [["-m", "sweeplab"], ["-c", "import sys; sys.argv[0] = 'sweeplab'; "
+                                                      "from sweeplab.cli import main; sys.exit(main())"]])
+def test_ctrl_c_while_the_command_imports_its_packages_exits_130_without_a_traceback(start):
+    """Noticed in session 50: a Ctrl-C in the command's first second printed Python's traceback from an
+    import of pandas or numba (the second start is what the console script runs)."""
+    import signal
+    import time
+
+    command = subprocess.Popen([sys.executable, *start, "methods"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(0.4)  # Python is up; sweeplab's imports take a second or more
+    command.send_signal(signal.SIGINT)
+    _, err = command.communicate(timeout=60)
+    assert command.returncode == 130 and "stopped" in err and "Traceback" not in err, err[-2000:]
+
+
 def numba_wrapped_ctrl_c() -> SystemError:
     """What compiled code raises when Ctrl-C arrives while it runs."""
     try:

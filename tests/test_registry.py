@@ -937,9 +937,9 @@ def test_the_sweeplab_command_finds_a_plugin_in_the_current_folder(tmp_path):
                          env={**env, "SWEEPLAB_PLUGINS": "folder_plugin"}, capture_output=True, text=True,
                          timeout=120)  # the environment variable, as --plugin
     assert run.returncode == 0 and "folder-rule (sound)" in run.stdout, run.stderr[-2000:]
-    for start in ([str(script)], [sys.executable, "-m", "sweeplab"]):  # a missing one: the command's warning
-        run = subprocess.run([*start, "methods"], cwd=tmp_path, env={**env, "SWEEPLAB_PLUGINS": "gone_plugin"},
-                             capture_output=True, text=True, timeout=120)
+    for start in ([str(script)], [sys.executable, "-m", "sweeplab"]):  # a missing one: a warning line
+        run = subprocess.run([*start, "methods"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                             env={**env, "SWEEPLAB_PLUGINS": "gone_plugin"})
         assert run.returncode == 0 and run.stderr.startswith("sweeplab: warning: plugin 'gone_plugin'")
         assert "RuntimeWarning" not in run.stderr and "import main" not in run.stderr
 

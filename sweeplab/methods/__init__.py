@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._command_line import running_command
 from ..errors import (
     ContradictoryClaimError,
     InconsistentPositionError,
@@ -1032,18 +1033,11 @@ def load_plugins(modules: Iterable[str]) -> list[str]:
     return loaded
 
 
-def _running_command(*, module_run: bool = True) -> bool:
-    """This process is the ``sweeplab`` command, or (``module_run``) ``python -m sweeplab``, whose
-    ``sys.argv[0]`` is ``"-m"`` while the package imports."""
-    first = sys.argv[0] if sys.argv else ""
-    return os.path.basename(first) == "sweeplab" or (module_run and first == "-m")
-
-
 def search_current_folder() -> None:
     """Under the ``sweeplab`` command, put the current folder first on ``sys.path``, as ``python -m
     sweeplab`` does: a ``--plugin`` or :data:`PLUGINS_ENV` module there is found by either (the command's
     own folder, the environment's ``bin``, comes first otherwise)."""
-    if _running_command(module_run=False) and os.getcwd() not in sys.path:
+    if running_command(module_run=False) and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
 
 
@@ -1060,7 +1054,7 @@ def load_env_plugins() -> list[str]:
             loaded += load_plugins([name])
         except ValueError as exc:
             text = f"{exc}; skipped, here and in worker processes"
-            if _running_command():  # a line of the command's own, not Python's warning with its source line
+            if running_command():  # a line of the command's own, not Python's warning with its source line
                 print(f"sweeplab: warning: {text}", file=sys.stderr)
             else:
                 warnings.warn(text, RuntimeWarning, stacklevel=3)
