@@ -632,7 +632,7 @@ def _progress(items: list, enabled: bool, desc: str):
 def save_corpus(positions: Iterable[CorpusPosition], path: str | Path) -> Path:
     """Write a corpus as JSON Lines (gzip-compressed when ``path`` ends in ``.gz``)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.resolve().parent.mkdir(parents=True, exist_ok=True)  # through a link: where it points
     text = "".join(json.dumps(p.to_dict(), separators=(",", ":")) + "\n" for p in positions).encode()
 
     def write(tmp: Path) -> None:

@@ -661,3 +661,15 @@ def test_links_as_out_write_through_or_are_refused_before_the_work(tmp_path, cap
     assert f"is a link to {tmp_path / 'nowhere'}, which does not exist" in capsys.readouterr().err
     assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(dangling / "sub")]) == 2
     assert f"{dangling} is a link to {tmp_path / 'nowhere'}" in capsys.readouterr().err  # a parent
+    # a corpus --out linked to a file not yet made (in a folder not yet made): written where it points
+    from sweeplab.commands.corpus import _check_out
+
+    ahead = tmp_path / "ahead.jsonl"
+    ahead.symlink_to(tmp_path / "later" / "corpus.jsonl")
+    _check_out(str(ahead))
+    save_corpus(positions[:3], ahead)
+    assert ahead.is_symlink() and len(load_corpus(tmp_path / "later" / "corpus.jsonl")) == 3
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    with pytest.raises(ValueError, match="the link cannot be followed"):
+        _check_out(str(loop))

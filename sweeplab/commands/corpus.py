@@ -30,6 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _check_out(out: str) -> None:
     """Refuse an ``--out`` that cannot be written, before hours of generation."""
     path = Path(out)
+    if path.is_symlink():  # the file is written where the link points (atomic_write), made there if new
+        try:
+            path = path.resolve()
+        except (OSError, RuntimeError) as exc:
+            raise ValueError(f"--out {out}: the link cannot be followed ({exc}); give another path") from None
     if path.is_dir():
         raise ValueError(f"--out {out} is a directory; give a file name such as {path / 'corpus.jsonl.gz'}")
     check_writable(path, flag="--out")  # a file where a folder should be, or a folder it may not write in
