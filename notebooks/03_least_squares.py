@@ -178,11 +178,13 @@ print(f"{games} intermediate games: {int(df['wrong_claims'].sum())} wrong claims
 #        try:
 #            exact = sweeplab.deduce(obs, "enumerate")
 #            found = {tol: sweeplab.deduce(obs, "lstsq", tol=tol) for tol in tols}
-#        except Exception:   # positions no layout fits
+#        except sweeplab.InconsistentPositionError:   # 136 positions no layout fits
 #            continue
 #        for tol, d in found.items():
 #            claims[tol] += len(d)
 #            wrong[tol] += len((d.safe - exact.safe) | (d.mines - exact.mines))
+#    print(list(claims.values()), list(wrong.values()))
+#    # [2459, 2467, 3051, 3823, 4866] [4, 8, 102, 494, 1432]
 #    ```
 #
 # 3. For `(2,4)` in the 5×5 position above, the combination is clue `(1,3)` minus clue `(0,3)`:
