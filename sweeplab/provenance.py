@@ -235,7 +235,8 @@ def function_fingerprint(function: Any) -> str:
     plays; enums, frozen dataclasses and a ``types.MappingProxyType`` of such values count by value), its
     defaults, and the functions of the same script it calls (a numba-compiled one by its Python source),
     in turn; a plugin file's function also by its name, code, defaults and closure; a partial's function
-    and arguments; a callable object's class and attributes, or a bound method's function and its
+    and arguments (lists, dicts, sets and arrays by value too: settings it was made with); a callable
+    object's class and attributes, or a bound method's function and its
     object's class and attributes, or a classmethod's class (by the same rules; attributes named with a
     leading underscore, state it keeps as it plays, by type only); a ``functools.wraps`` wrapper by its
     own code and what it wraps; for a class (an agent), each
@@ -270,8 +271,8 @@ def _fingerprint(fn: Any) -> str:
     """:func:`function_fingerprint` of one layer (a wrapper's own code, not what it wraps)."""
     digest = hashlib.sha256()
     if isinstance(fn, functools.partial):
-        arguments = [_value_text(a) for a in fn.args]
-        arguments += [f"{k}={_value_text(v)}" for k, v in sorted(fn.keywords.items())]
+        arguments = [_argument_text(a) for a in fn.args]
+        arguments += [f"{k}={_argument_text(v)}" for k, v in sorted(fn.keywords.items())]
         digest.update((function_fingerprint(fn.func) + repr(arguments)).encode())
         return digest.hexdigest()[:16]
     if inspect.isclass(fn):
@@ -493,6 +494,25 @@ def _value_text(value: Any) -> str:
     if inspect.isfunction(value) or isinstance(value, functools.partial):
         return "function " + function_fingerprint(value)
     return _type_text(value)
+
+
+def _argument_text(value: Any) -> str:
+    """A partial's argument: :func:`_value_text`, but lists, dicts, sets and arrays by their values too
+    (what the partial was made with is a setting, ``methods=["rref", "trivial"]``, not state it keeps
+    as it plays; by type only, a resume pooled the games of two lists)."""
+    if isinstance(value, (list, set, dict)):
+        if isinstance(value, dict):
+            texts = [f"{_argument_text(k)}: {_argument_text(v)}" for k, v in value.items()]
+        else:
+            texts = [_argument_text(v) for v in value]
+        if isinstance(value, list):
+            return f"list({', '.join(texts)})"
+        return f"{type(value).__name__}({', '.join(sorted(texts))})"  # a set's order varies by process
+    if isinstance(value, tuple) and _plain_text(value) is None:  # a tuple holding a list
+        return f"tuple({', '.join(_argument_text(v) for v in value)})"
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        return f"array {value.dtype.str} {value.shape} {hashlib.sha256(value.tobytes()).hexdigest()[:16]}"
+    return _value_text(value)
 
 
 def _type_text(value: Any) -> str:

@@ -15,6 +15,7 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import psutil
 import pyarrow.parquet as pq
@@ -1128,6 +1129,28 @@ def test_enum_and_frozen_dataclass_settings_count_by_value():
     kinds = (Kind.TRIVIAL, Kind.SUBSET, Settings("trivial"), Settings("subset"), Settings("trivial"))
     prints = [function_fingerprint(functools.partial(rule, kind=k)) for k in kinds]
     assert len(set(prints[:4])) == 4 and prints[2] == prints[4]
+
+
+def test_a_partials_list_dict_set_and_array_arguments_count_by_value():
+    """Noticed in session 50: ``partial(rule, methods=[...])`` counted its list by type, so a resume under
+    another list pooled the games of two settings."""
+    import functools
+
+    from sweeplab.provenance import function_fingerprint
+
+    def rule(obs, *, use_total=True, methods=None):
+        return set(), set()
+
+    settings = (["rref", "trivial"], ["trivial", "rref"], ["rref"], {"a": [1, 2]}, {"a": [1, 3]},
+                {"rref", "trivial"}, np.array([1, 2]), np.array([1, 3]), np.array([1.0, 2.0]),
+                (["rref"], 1), (["trivial"], 1))
+    prints = [function_fingerprint(functools.partial(rule, methods=m)) for m in settings]
+    assert len(set(prints)) == len(settings)
+    again = [["rref", "trivial"], {"a": [1, 2]}, {"trivial", "rref"}, np.array([1, 2])]
+    assert [function_fingerprint(functools.partial(rule, methods=m)) for m in again] == [
+        prints[0], prints[3], prints[5], prints[6]]
+    assert function_fingerprint(functools.partial(rule, ["rref"])) != function_fingerprint(
+        functools.partial(rule, ["trivial"]))
 
 
 def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypatch):
