@@ -18,6 +18,7 @@ function a registry holds the same way: a reload can leave it the old one.
 from __future__ import annotations
 
 import ast
+import copy
 import dis
 import hashlib
 import importlib.machinery
@@ -63,7 +64,8 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
     set twice, or declared ``global``, may rightly hold another value); and each
     name it takes with ``from helper import name`` from a helper of its own, which
     must still be the helper's.  A file that no longer compiles has changed too.
-    Arithmetic on literals (``2 * 10``) counts as a literal; other values computed at
+    Arithmetic and subscripts on literals (``2 * 10``, ``CHAIN[:1]``) count as literals, and so does a
+    helper's constant (``hconf.CHAIN``, as the helper now holds it); other values computed at
     import (a call, a ``partial``) are not compared.
     """
     file = getattr(module, "__file__", None)
@@ -91,18 +93,20 @@ def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
             if _code_text(code) not in in_file.get(code.co_qualname, ()):
                 return f"{code.co_qualname} differs"
     scope = vars(module)
-    differs = _differing_constant(scope, tree.body)
+    helpers = _helpers_in(scope)
+    after = f" (reload {module.__name__!r} after its helpers)" if helpers else ""
+    differs = _differing_constant(scope, tree.body, helpers=helpers)
     if differs:
-        return f"{differs} differs"
+        return f"{differs} differs{after}"
     once = _classes_defined_once(tree)
     for node in tree.body:  # class attributes and dataclass field defaults written as literals
         if not isinstance(node, ast.ClassDef) or node.name not in once:  # a name defined twice: which?
             continue
         held_class = scope.get(node.name)
         if inspect.isclass(held_class) and held_class.__module__ == module.__name__:
-            differs = _differing_constant(_class_values(held_class), node.body)
+            differs = _differing_constant(_class_values(held_class), node.body, helpers=helpers)
             if differs:
-                return f"{node.name}.{differs} differs"
+                return f"{node.name}.{differs} differs{after}"
     for qualname, defaults in _literal_defaults(tree):
         function = _unwrapped(_lookup(scope, qualname))
         code = getattr(function, "__code__", None)
@@ -153,8 +157,10 @@ def _check_class_values(klass: type) -> None:
     body = _class_body(parsed[1], klass.__qualname__)
     if body is None:
         return
-    # a default given by a module constant (CHAIN, DEPTH + 1) compares with the constant in the file
-    differs = _differing_constant(_class_values(klass), body, names=dict(_literal_constants(parsed[1])))
+    # a default given by a module constant (CHAIN, DEPTH + 1) compares with the constant in the file, and
+    # one of a helper module (hconf.CHAIN) with the helper's (a reloaded helper leaves this class old)
+    differs = _differing_constant(_class_values(klass), body, names=dict(_literal_constants(parsed[1])),
+                                  helpers=_helpers_in(vars(sys.modules[klass.__module__])))
     if differs:
         _refuse_stale(file, f"{klass.__qualname__}.{differs}")
 
@@ -217,11 +223,13 @@ def _loaded_from_source(module: ModuleType | None) -> bool:
 
 
 def _differing_constant(scope: Mapping[str, Any], body: list[ast.stmt], *,
-                        names: Mapping[str, Any] | None = None) -> str:
+                        names: Mapping[str, Any] | None = None,
+                        helpers: Mapping[str, ModuleType] | None = None) -> str:
     """The first literal constant ``body`` binds (:func:`_literal_constants`; a name of ``names``, the
-    file's own constants, counts as its value) that ``scope`` holds with another plain value ("" when
-    none)."""
-    for name, value in _literal_constants(ast.Module(body=body, type_ignores=[]), names=names):
+    file's own constants, or a constant of ``helpers``, counts as its value) that ``scope`` holds with
+    another plain value ("" when none)."""
+    for name, value in _literal_constants(ast.Module(body=body, type_ignores=[]), names=names,
+                                          helpers=helpers):
         if name in scope and _plain(scope[name]) and _plain(value) and scope[name] != value:
             return name
     return ""
@@ -363,11 +371,13 @@ def _code_text(code: CodeType) -> str:
     return digest.hexdigest()
 
 
-def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = None):
+def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = None,
+                       helpers: Mapping[str, ModuleType] | None = None):
     """``(name, value)`` of the file's top-level assignments of a literal to a name bound nowhere else in
     the file and never declared ``global`` (a name set twice, or counted in a function, may rightly
     hold another value than its first); with ``names``, an assignment of one of them (a class field
-    ``methods = CHAIN``) counts as one of its value."""
+    ``methods = CHAIN``) counts as one of its value, and with ``helpers`` one of a helper module's
+    constant (``methods = hconf.CHAIN``)."""
     stores: dict[str, int] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -386,8 +396,9 @@ def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = No
             [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and stores.get(targets[0].id) == 1:
             value = _field_default(node.value)  # type: ignore[attr-defined]
-            if names:  # the file's constants in place of their names (DEPTH + 1, CHAIN + ("subset",))
-                value = _NameValues(names).visit(value)
+            if names or helpers:  # the constants in place of their names (DEPTH + 1, hconf.CHAIN[:1]), in
+                # a copy: the tree is cached, and a helper's values change with its reloads
+                value = _NameValues(names or {}, helpers or {}).visit(copy.deepcopy(value))
             try:
                 yield targets[0].id, _constant(value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -395,14 +406,32 @@ def _literal_constants(tree: ast.Module, *, names: Mapping[str, Any] | None = No
 
 
 class _NameValues(ast.NodeTransformer):
-    """Names of plain constants replaced by their values, so that :func:`_constant` reads the expression."""
+    """Names of plain constants, and a helper module's plain constants (``hconf.CHAIN``), replaced by
+    their values, so that :func:`_constant` reads the expression."""
 
-    def __init__(self, names: Mapping[str, Any]) -> None:
+    def __init__(self, names: Mapping[str, Any], helpers: Mapping[str, ModuleType]) -> None:
         self.names = names
+        self.helpers = helpers
 
     def visit_Name(self, node: ast.Name) -> ast.expr:  # noqa: N802 - ast's visitor protocol
         value = self.names.get(node.id, _MISSING)
         return ast.Constant(value) if value is not _MISSING and _plain(value) else node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:  # noqa: N802
+        helper = self.helpers.get(node.value.id) if isinstance(node.value, ast.Name) else None
+        value: Any = getattr(helper, node.attr, _MISSING) if helper is not None else _MISSING
+        return ast.Constant(value) if value is not _MISSING and _plain(value) else node
+
+
+def _helpers_in(scope: Mapping[str, Any]) -> dict[str, ModuleType]:
+    """The plugin's own modules ``scope`` binds by name (``import hconf``): their constants as they are
+    in memory, reloaded after an edit or checked against their files (:func:`check_current`)."""
+    out = {}
+    for name, value in scope.items():
+        file = getattr(value, "__file__", None) if isinstance(value, ModuleType) else None
+        if isinstance(file, str) and not outside_path(Path(file)):
+            out[name] = value
+    return out
 
 
 _MISSING = object()
@@ -447,6 +476,17 @@ def _constant(node: ast.expr) -> Any:
         try:
             return _OPERATORS[type(node.op)](left, right)
         except (ArithmeticError, TypeError) as exc:
+            raise ValueError(str(exc)) from None
+    if isinstance(node, ast.Subscript):  # CHAIN[:1], NAMES[0]
+        value = _constant(node.value)
+        part = node.slice
+        key = (slice(*(None if p is None else _constant(p) for p in (part.lower, part.upper, part.step)))
+               if isinstance(part, ast.Slice) else _constant(part))
+        if not isinstance(value, (tuple, str, bytes)):
+            raise ValueError("not a sequence")
+        try:
+            return value[key]
+        except (IndexError, TypeError) as exc:
             raise ValueError(str(exc)) from None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         value = _constant(node.operand)

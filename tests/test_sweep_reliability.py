@@ -1043,6 +1043,52 @@ def test_an_agent_default_given_by_field_or_a_module_constant_is_checked_too(tmp
         sys.modules.pop("rc_field", None)
 
 
+def test_an_agent_default_read_from_a_helper_module_or_by_a_subscript_is_checked_too(tmp_path, monkeypatch):
+    """Noticed in session 50: a default taken from a helper module (``hconf.CHAIN``) stayed old when only
+    the helper was edited and reloaded, and one computed by a subscript (``CHAIN[:1]``) was never compared:
+    the old class played under the new files' fingerprint."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "rc_hconf.py").write_text("CHAIN = ('trivial', 'subset')\nLIMIT = 3\n")
+    (tmp_path / "rc_helped.py").write_text(
+        "import dataclasses\nimport rc_hconf\nimport rc_hconf as hc\nfrom sweeplab.agents import Agent\n"
+        "CHAIN = ('trivial', 'enumerate')\nLIMIT = hc.LIMIT * 2\n\n@dataclasses.dataclass(frozen=True)\n"
+        "class Helped(Agent):\n    methods: tuple = rc_hconf.CHAIN\n\n@dataclasses.dataclass(frozen=True)\n"
+        "class Sliced(Agent):\n    methods: tuple = CHAIN[:1]\n")
+    try:
+        import rc_hconf
+        import rc_helped
+
+        for held in (rc_helped.Helped, rc_helped.Sliced):
+            function_fingerprint(held)  # nothing edited: no refusal
+        source = (tmp_path / "rc_hconf.py").read_text()
+        (tmp_path / "rc_hconf.py").write_text(source.replace("'subset'", "'rref'"))
+        importlib.reload(rc_hconf)  # the helper only: the plugin's class keeps the old chain
+        held = rc_helped.Helped
+        with pytest.raises(ValueError, match="Helped.methods differs .reload 'rc_helped' after its helpers"):
+            function_fingerprint(held)
+        importlib.reload(rc_helped)
+        with pytest.raises(ValueError, match="the registered Helped.methods is not what the file now holds"):
+            function_fingerprint(held)  # the class from before the plugin's reload
+        function_fingerprint(rc_helped.Helped)
+        (tmp_path / "rc_hconf.py").write_text(source.replace("'subset'", "'rref'").replace("= 3", "= 4"))
+        importlib.reload(rc_hconf)
+        with pytest.raises(ValueError, match="LIMIT differs .reload 'rc_helped' after its helpers"):
+            function_fingerprint(rc_helped.Helped)  # a module constant taken from the helper (as hc)
+        importlib.reload(rc_helped)
+        held = rc_helped.Sliced
+        source = (tmp_path / "rc_helped.py").read_text()
+        (tmp_path / "rc_helped.py").write_text(source.replace("('trivial', 'enumerate')", "('subset',)"))
+        importlib.reload(rc_helped)
+        with pytest.raises(ValueError, match="the registered Sliced.methods is not what the file now holds"):
+            function_fingerprint(held)
+        function_fingerprint(rc_helped.Sliced)
+    finally:
+        sys.modules.pop("rc_helped", None)
+        sys.modules.pop("rc_hconf", None)
+
+
 def test_classes_nobody_edited_are_never_refused_as_stale(tmp_path, monkeypatch):
     """The second review of the stale-class check: classes made in a loop (or one name defined twice) were
     refused in a fresh process, and an unedited reload refused defaults of nan, an enum, a dataclass of
