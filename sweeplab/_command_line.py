@@ -6,13 +6,18 @@ under the command takes over Ctrl-C until :func:`sweeplab.cli.main` runs (:func:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
 from types import FrameType
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as :func:`sweeplab.cli.main` returns.
 STOPPED = 130
+#: ... and by SIGTERM (128 + 15): a batch scheduler's time limit, ``kill``.
+TERMINATED = 143
 
 
 def running_command(*, module_run: bool = True) -> bool:
@@ -35,3 +40,26 @@ def restore_interrupt() -> None:
     """From here on a Ctrl-C raises ``KeyboardInterrupt`` again, for the command to catch."""
     if signal.getsignal(signal.SIGINT) is _stopped_while_importing:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM, raised where the command runs so that it stops as on Ctrl-C: a sweep keeps its finished
+    chunks, a report records the experiment it was writing (:func:`stop_on_terminate`)."""
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def stop_on_terminate() -> Iterator[None]:
+    """While the command runs, SIGTERM raises :class:`Terminated` (Python's default ends the process on
+    the spot, mid-write); the previous handler is restored after (``main`` called from Python)."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set it
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

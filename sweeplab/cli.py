@@ -7,13 +7,14 @@ Each sub-command lives in a module of :mod:`sweeplab.commands` that defines
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import re
 import sys
 from typing import NoReturn
 
-from ._command_line import STOPPED, restore_interrupt
+from ._command_line import STOPPED, TERMINATED, Terminated, restore_interrupt, stop_on_terminate
 from .errors import AgentBugError, MethodBugError, interrupted
 
 #: Sub-command modules in :mod:`sweeplab.commands`, in ``--help`` order.
@@ -81,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     (:class:`~sweeplab.errors.MethodBugError`, :class:`~sweeplab.errors.AgentBugError`, printed as
     below); 2 bad usage or input: an unknown option (argparse's message), no sub-command (usage), or a
     ``ValueError``/``OSError`` from the sub-command, printed as one line
-    ``sweeplab <command>: error: <message>`` without traceback; 130 on Ctrl-C.
+    ``sweeplab <command>: error: <message>`` without traceback (a full disk or a read-only file system:
+    1, with what to do); 130 on Ctrl-C, 143 on SIGTERM (both stop the command as Ctrl-C does).
     Any other exception is a bug and keeps its traceback.
     """
     restore_interrupt()  # the import's quiet Ctrl-C ends here: the command catches it below
@@ -96,16 +98,18 @@ def main(argv: list[str] | None = None) -> int:
               f"see {parser.prog} --help", file=sys.stderr)
         return 2
     try:
-        if getattr(args, "plugin", None):
-            from .methods import load_plugins
+        with stop_on_terminate():
+            if getattr(args, "plugin", None):
+                from .methods import load_plugins
 
-            load_plugins(args.plugin)
-        return int(args.func(args) or 0)
+                load_plugins(args.plugin)
+            return int(args.func(args) or 0)
     except (KeyboardInterrupt, SystemError) as exc:  # numba wraps a Ctrl-C in a SystemError
         if not interrupted(exc):
             raise
         print(f"\nsweeplab {args.command}: stopped{_resume_hint(args)}", file=sys.stderr)
-        return STOPPED
+        terminated = isinstance(exc, Terminated) or isinstance(exc.__cause__ or exc.__context__, Terminated)
+        return TERMINATED if terminated else STOPPED
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         _silence_stdout()
         return 1
@@ -116,9 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         for note in getattr(exc, "__notes__", ()):  # which method or agent, on what position
             print(note, file=sys.stderr)
         return 1
-    except (ValueError, OSError) as exc:  # bad input, InconsistentPositionError and MethodRefused included
-        text = _path_error(exc) if isinstance(exc, OSError) else _one_line(exc)
-        print(f"sweeplab {args.command}: error: {text}", file=sys.stderr)
+    except OSError as exc:
+        if exc.errno in _MACHINE_ERRORS:  # a full disk is not the input's fault: 1, and what to do
+            print(f"sweeplab {args.command}: error: {_path_error(exc)}; free space (or make the folder "
+                  f"writable) and run the same command again{_resume_hint(args)}", file=sys.stderr)
+            return 1
+        print(f"sweeplab {args.command}: error: {_path_error(exc)}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # bad input, InconsistentPositionError and MethodRefused included
+        print(f"sweeplab {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # a board too large for this machine is bad input too
         print(f"sweeplab {args.command}: error: out of memory ({_one_line(exc)}); give a smaller board "
@@ -145,6 +155,10 @@ def _path_error(exc: OSError) -> str:
     paths = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.EPERM, errno.EEXIST, errno.ELOOP}
     return f"{names}: {exc.strerror}" + ("; check the path, or give another" if exc.errno in paths else "")
 
+
+#: The file system's errors that are the machine's, not the input's: a full disk or quota, a read-only
+#: file system, a failing device.
+_MACHINE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 #: Sub-commands whose ``--out`` is a run directory the same command resumes.
 _RESUMABLE = ("play", "compare", "sweep")

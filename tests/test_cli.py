@@ -100,6 +100,39 @@ def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, exc):
         assert (str(exc).split("\n")[0] or type(exc).__name__) in err
 
 
+def test_a_full_disk_is_the_machines_fault_exit_1_with_what_to_do(monkeypatch, capsys, tmp_path):
+    """A review (rev51b): a sweep that filled its disk ended with exit 2, "bad input", naming neither the
+    run directory nor that the same command resumes it."""
+    def full(args):
+        raise OSError(28, "No space left on device", str(tmp_path / "run" / "chunks" / "p0000.parquet"))
+
+    monkeypatch.setattr("sweeplab.commands.solve.run", full)
+    assert main(["solve", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device; free space (or make the folder writable) and run the same command" in err
+    monkeypatch.setattr("sweeplab.commands.play.run", full)
+    assert main(["play", "--agent", "trivial", "--games", "1", "--out", str(tmp_path / "run")]) == 1
+    assert f"the finished chunks are kept in {tmp_path / 'run'}" in capsys.readouterr().err
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does_exit_143(monkeypatch, capsys, tmp_path):
+    """A review (rev51b): a batch scheduler's SIGTERM ended a run on the spot (Python's default), where
+    Ctrl-C lets a report record what it was writing and a sweep say what it kept."""
+    import signal
+    import time
+
+    def terminated(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises in here
+        raise AssertionError("SIGTERM did not stop the command")
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr("sweeplab.commands.play.run", terminated)
+    assert main(["play", "--agent", "trivial", "--games", "1", "--out", str(tmp_path / "run")]) == 143
+    assert f"stopped; the finished chunks are kept in {tmp_path / 'run'}" in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGTERM) is before  # main called from Python leaves it as it was
+
+
 def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     fail_with(monkeypatch, KeyboardInterrupt())
     assert main(["solve", "-"]) == 130

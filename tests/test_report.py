@@ -921,6 +921,30 @@ def test_a_ctrl_c_while_a_table_and_figures_are_written_leaves_neither(tmp_path:
     assert main(["report", "--preset", "smoke", "--only", FAST[0], "--out", str(tmp_path)]) == 130
 
 
+def test_a_report_killed_while_it_writes_leaves_a_record_that_says_so(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch):
+    """A review (rev51b): a SIGKILL or SIGTERM after the new table was written left it beside the earlier
+    run's figures, and the manifest and index kept the earlier run's record (seed, numbers) for good."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    from sweeplab.commands.report import build_report
+
+    build_report(tmp_path, preset="smoke", only=FAST[:1], progress=False)
+    figure = tmp_path / "figures" / f"{FAST[0]}.png"
+    on_disk = []
+
+    def killed(*args, **kwargs):  # what a SIGKILL here leaves: read, then stop without clean-up
+        record = json.loads((tmp_path / "manifest.json").read_text())["experiments"][0]
+        on_disk.append((record, figure.exists(), (tmp_path / "index.md").read_text()))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sweeplab.figures.save_figure", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path, preset="smoke", only=FAST[:1], seed=2, progress=False)
+    (record, figure_there, index), = on_disk
+    assert record["seed"] == 2 and "table" not in record and not figure_there  # no figure of seed 0 stays
+    assert "being written when the report was killed" in record["error"] and "**failed**" in index
+
+
 def test_an_experiment_with_nothing_to_compare_is_printed_as_such(tmp_path: Path, capsys):
     """A review: --set areas=[] ran 003-scaling, then the command died on its summary (KeyError: 'error')."""
     assert main(["report", "--only", "003-scaling", "--preset", "smoke", "--set", "areas=[]",

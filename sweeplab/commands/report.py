@@ -17,7 +17,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -414,8 +414,10 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         results: list[dict[str, Any]] = []
         for name in iterator:
             try:
-                results.append(_report_one(out, name, preset=preset, label=label, seed=seed,
-                                           overrides=overrides, made_by=made_by, progress=progress))
+                results.append(_report_one(
+                    out, name, preset=preset, label=label, seed=seed, overrides=overrides, made_by=made_by,
+                    progress=progress, before_writing=lambda record: _write_manifest(
+                        out, earlier, [*results, record], preset=label, seed=seed)))
             except _Stopped as stop:  # the index says so, then the report stops
                 results.append(stop.record)
                 _write_manifest(out, earlier, results, preset=label, seed=seed)
@@ -452,10 +454,14 @@ class _Stopped(KeyboardInterrupt):
 
 
 def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, overrides: dict[str, Any],
-                made_by: dict[str, Any], progress: bool) -> dict[str, Any]:
+                made_by: dict[str, Any], progress: bool,
+                before_writing: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Run experiment ``name``, write its table and figures, and return its record.  A failure leaves no
     table or figures of it (an earlier run's are gone too, as its record says); so does a Ctrl-C once its
-    files are being written (a new table beside old figures), which then ends the report."""
+    files are being written (a new table beside old figures), which then ends the report.  Before its
+    files are touched, ``before_writing`` records that they are being written, and the earlier run's are
+    removed: a process killed meanwhile (SIGKILL, which nothing catches) leaves a record that says so, not
+    the earlier record beside a new table."""
     from ..experiments import EXPERIMENTS
     from ..experiments import run as run_experiment
     from ..figures import FIGURE_FORMATS, FIGURES, save_figure
@@ -475,6 +481,9 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
         df = run_experiment(name, preset=preset, progress=progress, **({"seed": own + seed} if seed else {}),
                             **inside, **overrides)
         writing = True
+        before_writing({**record, "error": _KILLED, "seconds": time.perf_counter() - start})
+        for path in files:
+            path.unlink(missing_ok=True)
         df.to_csv(files[0], index=False)
         record["table"] = str(files[0])
         record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
@@ -498,6 +507,11 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
             raise _Stopped(record) from exc
     record["seconds"] = time.perf_counter() - start
     return record
+
+
+#: The record of an experiment whose files are being written, until they all are: what a killed report leaves.
+_KILLED = ("its table and figures were being written when the report was killed; they may be incomplete: "
+           "run it again")
 
 
 def _write_manifest(out: Path, earlier: list[dict[str, Any]], results: list[dict[str, Any]], *, preset: str,
