@@ -354,6 +354,12 @@ def test_a_full_report_keeps_its_resumable_sweeps_in_its_own_folder(tmp_path, mo
                     "014-cascade": str(tmp_path / "rep" / "sweeps" / "014-cascade"), "000-win-rates": None}
     build_report(tmp_path / "rep", preset="full", only=["014-reach"], overrides={"out": "elsewhere"})
     assert seen["014-reach"] == "elsewhere"  # a folder given with --set stands
+    # another seed or other --set values: a folder of their own (rev51b: the first run's folder refused
+    # them as another run, and the failed experiment lost its earlier table)
+    build_report(tmp_path / "rep", preset="full", only=["014-reach"], seed=1)
+    assert seen["014-reach"] == str(tmp_path / "rep" / "sweeps" / "014-reach-seed1")
+    build_report(tmp_path / "rep", preset="full", only=["014-reach"], seed=1, overrides={"games": 500})
+    assert seen["014-reach"].startswith(str(tmp_path / "rep" / "sweeps" / "014-reach-seed1-set"))
 
 
 def test_summaries_refuse_one_game_counted_twice():

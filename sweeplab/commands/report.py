@@ -475,9 +475,11 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
         exp = EXPERIMENTS[name]
         own = exp.parameters(preset).get("seed", inspect.signature(exp.function).parameters["seed"].default)
         # a preset's resumable sweep folder ("sweeps/014-reach") in this report's folder, not where the
-        # command runs: two reports from one place would share it
+        # command runs (two reports from one place would share it), one per seed and --set values (another
+        # would be refused as another run, and the failed experiment lose its earlier table)
         sweeps = exp.parameters(preset).get("out")
-        inside = {"out": str(out / sweeps)} if sweeps and "out" not in overrides else {}
+        inside = ({"out": str(out / (sweeps + _run_tag(seed, overrides)))}
+                  if sweeps and "out" not in overrides else {})
         df = run_experiment(name, preset=preset, progress=progress, **({"seed": own + seed} if seed else {}),
                             **inside, **overrides)
         writing = True
@@ -507,6 +509,24 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
             raise _Stopped(record) from exc
     record["seconds"] = time.perf_counter() - start
     return record
+
+
+def _run_tag(seed: int, overrides: dict[str, Any]) -> str:
+    """What tells a preset's sweep folder of this report from another's: ``""`` for the preset as it is,
+    else the seed and a hash of the ``--set`` values.
+
+    Examples
+    --------
+    >>> _run_tag(0, {}), _run_tag(3, {}), _run_tag(0, {"games": 500})
+    ('', '-seed3', '-seta6acffde')
+    """
+    import hashlib
+
+    tag = f"-seed{seed}" if seed else ""
+    if overrides:
+        text = json.dumps(overrides, sort_keys=True, default=repr)
+        tag += "-set" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return tag
 
 
 #: The record of an experiment whose files are being written, until they all are: what a killed report leaves.
