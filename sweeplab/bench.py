@@ -56,7 +56,7 @@ from .errors import MethodRefused, unknown_choice
 from .methods import METHODS, MethodInfo, deduce
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .provenance import machine, source_commit
-from .run_directory import atomic_write
+from .run_directory import _DirectoryLock, atomic_write, check_manifest_writer
 
 __all__ = [
     "score_claims",
@@ -496,14 +496,25 @@ def manifest(*, corpus_path: str | Path | None, methods: Sequence[str], **extra:
 
 def write_bench(out: str | Path, *, rows: pd.DataFrame, summary: pd.DataFrame,
                 meta: dict[str, Any]) -> list[Path]:
-    """Write ``bench.csv`` (the table), ``bench_positions.csv`` (every row) and ``manifest.json``."""
+    """Write ``bench.csv`` (the table), ``bench_positions.csv`` (every row) and ``manifest.json``, under
+    the folder's lock; a folder holding another kind of results (a sweep's) is refused.
+
+    Each file is written whole or not at all.  The earlier manifest goes first and the new one comes
+    last, so a bench killed between its files leaves tables without a manifest, never a manifest
+    beside tables of another run.
+    """
     out = Path(out)
+    check_manifest_writer(out, "bench")
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "bench.csv", out / "bench_positions.csv", out / "manifest.json"]
-    # each file whole or as it was (a Ctrl-C while writing); the manifest last, once the tables are in
-    atomic_write(paths[0], lambda tmp: summary.to_csv(tmp, index=False))
-    atomic_write(paths[1], lambda tmp: rows.to_csv(tmp, index=False))
-    atomic_write(paths[2], lambda tmp: tmp.write_text(json.dumps(meta, indent=1) + "\n"))
+    lock = _DirectoryLock(out, "bench")  # two benches in one folder would mix their three files
+    try:
+        paths[2].unlink(missing_ok=True)
+        atomic_write(paths[0], lambda tmp: summary.to_csv(tmp, index=False))
+        atomic_write(paths[1], lambda tmp: rows.to_csv(tmp, index=False))
+        atomic_write(paths[2], lambda tmp: tmp.write_text(json.dumps(meta, indent=1) + "\n"))
+    finally:
+        lock.release()
     return paths
 
 

@@ -274,6 +274,32 @@ def _foreign_files(out: Path) -> list[str]:
     return found
 
 
+def manifest_writer(out: Path) -> str | None:
+    """What wrote ``out/manifest.json``, told by its keys: ``"run"`` (a sweep, ``play --out`` or
+    ``compare --out``: its points), ``"report"`` (its experiments), ``"bench"`` (its corpus hash);
+    ``"other"`` for any other JSON object, ``None`` when there is no manifest or it cannot be read."""
+    try:
+        held = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(held, dict):
+        return None
+    return next((kind for key, kind in (("points", "run"), ("experiments", "report"),
+                                         ("corpus_sha256", "bench")) if key in held), "other")
+
+
+def check_manifest_writer(out: Path, writer: str, *, flag: str = "--out") -> None:
+    """``ValueError`` when ``out`` holds the manifest of another kind of results than ``writer``'s (a
+    ``"bench"`` or ``"report"``), which writing would replace: a sweep's games could then be neither
+    loaded nor resumed."""
+    held = manifest_writer(out)
+    if held is not None and held != writer:
+        what = {"run": "a sweep's (or play's or compare's) run", "report": "a report's",
+                "bench": "a bench's", "other": "another program's"}[held]
+        raise ValueError(f"{flag} {out} holds {what} manifest.json, which this {writer} would replace "
+                         f"(and lose what it describes); give another folder")
+
+
 def _first_names(names: list[str]) -> str:
     """The first three of ``names``, and how many more, for a message."""
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")

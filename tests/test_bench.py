@@ -187,6 +187,46 @@ def test_cli_bench_reads_a_corpus_preset_by_name(tmp_path, capsys, monkeypatch):
     assert "its slices are: beginner" in capsys.readouterr().err
 
 
+def test_bench_and_report_leave_a_sweeps_folder_alone_and_bench_writes_under_a_lock(tmp_path, capsys,
+                                                                                   monkeypatch):
+    """A review (rev51b): bench --out and report --out on a sweep's folder replaced its manifest (its
+    games could be neither loaded nor resumed); two benches on one folder, or one killed between its three
+    files, left a table of one run beside the manifest of another."""
+    from sweeplab.run_directory import _DirectoryLock
+
+    run = tmp_path / "run"
+    assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", "3", "--out", str(run),
+                 "--no-progress"]) == 0
+    manifest = (run / "manifest.json").read_text()
+    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(run), "--no-progress"]) == 2
+    assert "holds a sweep's (or play's or compare's) run manifest.json" in capsys.readouterr().err
+    assert main(["report", "--preset", "smoke", "--only", "000-convergence", "--out", str(run)]) == 2
+    assert "which this report would replace" in capsys.readouterr().err
+    assert (run / "manifest.json").read_text() == manifest and not (run / "tables").exists()
+
+    rows = pd.DataFrame({"method": ["trivial"]})
+    meta = {"corpus_sha256": None, "methods": ["trivial"]}
+    bench_module.write_bench(tmp_path / "b", rows=rows, summary=rows, meta=meta)
+    held = _DirectoryLock(tmp_path / "b", "sweep")
+    try:
+        with pytest.raises(ValueError, match="in use by another process"):
+            bench_module.write_bench(tmp_path / "b", rows=rows, summary=rows, meta=meta)
+    finally:
+        held.release()
+    writes = []
+
+    def killed_after_the_first(path, write):
+        if writes:
+            raise KeyboardInterrupt
+        writes.append(path)
+        write(path)
+
+    monkeypatch.setattr(bench_module, "atomic_write", killed_after_the_first)
+    with pytest.raises(KeyboardInterrupt):
+        bench_module.write_bench(tmp_path / "b", rows=rows, summary=rows, meta=meta)
+    assert not (tmp_path / "b" / "manifest.json").exists()  # the earlier manifest went first
+
+
 def test_scaling_study_small_boards():
     table = scaling_study(shapes=[(9, 9), (16, 16)], densities=[0.15], positions=1,
                           methods=["trivial", "rref-components", "rref-whole-dense"], cap_seconds=30)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..run_directory import check_manifest_writer
 from . import add_plugin_argument, output_directory
 
 DEFAULT_CORPUS = "data/corpus/corpus-small.jsonl.gz"
@@ -126,7 +127,7 @@ def _check_run_arguments(args: argparse.Namespace) -> None:
     for flag, value in (("--cap", args.cap), ("--budget", args.budget)):
         if value is not None and not value > 0:  # also refuses nan
             raise ValueError(f"{flag} must be a positive number of seconds, got {value}")
-    output_directory(args.out)
+    check_manifest_writer(output_directory(args.out), "bench")  # before the work, as write_bench will
 
 
 def run(args: argparse.Namespace) -> int:

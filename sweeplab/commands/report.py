@@ -27,7 +27,7 @@ import pandas as pd
 from ..errors import count_text, interrupted
 from ..provenance import environment, machine, method_fingerprints
 from ..provenance import made_by as code_made_by
-from ..run_directory import _DirectoryLock, atomic_write
+from ..run_directory import _DirectoryLock, atomic_write, check_manifest_writer
 from . import add_plugin_argument, output_directory
 from .sweep import once_each
 
@@ -404,6 +404,7 @@ def build_report(out: str | Path, *, preset: str = "quick", only: list[str] | No
         check_override_values(name, overrides, preset=preset)
     label = ", ".join([preset, *(f"{k}={v!r}" for k, v in overrides.items())])
     out = Path(out)
+    check_manifest_writer(out, "report", flag="out")  # a sweep's folder: its manifest would be replaced
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     iterator = _experiments_progress(names, preset=preset) if progress else names
