@@ -356,6 +356,12 @@ def prepare_output(out: Path, noun: str) -> _DirectoryLock:
     return lock
 
 
+#: What to do with a damaged manifest: its finished chunks name their point, seed and code, so a run
+#: started again without it keeps exactly those that are its own.
+_REMAKE_MANIFEST = ("delete that file (not the folder) and run the command that made the run again: its "
+                    "finished chunks are checked and kept")
+
+
 def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
     """A run directory's manifest, or ``ValueError`` naming the file.
 
@@ -366,8 +372,7 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable {fmt.manifest} ({exc}); delete the directory or choose "
-                         f"another output directory") from None
+        raise ValueError(f"{path}: not a readable {fmt.manifest} ({exc}); {_REMAKE_MANIFEST}") from None
     if not isinstance(manifest, dict):
         raise ValueError(f"{path}: a {fmt.manifest} is a JSON object, got {type(manifest).__name__}")
     if ("kind" in manifest) != ("kind" in fmt.keys):  # the two kinds of run: only run_games records a kind
@@ -384,13 +389,14 @@ def read_manifest(path: Path, fmt: RunFormat) -> dict[str, Any]:
                   for k in ("games", "seed", "chunk_size"))
           and manifest["games"] >= 1 and manifest["chunk_size"] >= 1)
     if not ok:
-        raise ValueError(f"{path}: {fmt.manifest} has malformed points, games, seed or chunk_size")
+        raise ValueError(f"{path}: {fmt.manifest} has malformed points, games, seed or chunk_size; "
+                         f"{_REMAKE_MANIFEST}")
     for key in ("environment", "methods"):  # names to versions, names to fingerprints (or absent: older)
         value = manifest.get(key)
         if value is not None and not (isinstance(value, dict)
                                       and all(isinstance(v, str) for v in value.values())):
             raise ValueError(f"{path}: {fmt.manifest} has a malformed {key!r} (a JSON object of strings, got "
-                             f"{value!r:.60}); delete the directory or choose another output directory")
+                             f"{value!r:.60}); {_REMAKE_MANIFEST}")
     return manifest
 
 

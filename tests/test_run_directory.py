@@ -133,6 +133,22 @@ def test_a_manifest_with_malformed_fingerprints_is_one_line_naming_it(tmp_path, 
         run("sweep", tmp_path)
 
 
+@pytest.mark.parametrize("kind", ["sweep", "reach"])
+def test_a_damaged_manifest_says_to_delete_it_alone_and_that_rerun_keeps_every_chunk(tmp_path, kind):
+    """A review (rev51b): a truncated manifest said "delete the directory", hours of finished games, where
+    deleting the manifest alone and running the same command again keeps every chunk."""
+    first = run(kind, tmp_path)
+    path = tmp_path / "manifest.json"
+    path.write_text(path.read_text()[:100])
+    with pytest.raises(ValueError, match=r"delete that file \(not the folder\) and run the command that made "
+                                         r"the run again: its finished chunks are checked and kept"):
+        run(kind, tmp_path)
+    path.unlink()
+    chunks = {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").iterdir()}
+    again = run(kind, tmp_path)
+    assert again.equals(first) and chunks == {p: p.stat().st_mtime_ns for p in (tmp_path / "chunks").iterdir()}
+
+
 def test_a_manifest_without_points_is_refused_not_read_as_no_results(tmp_path):
     from sweeplab.sweeps import load_results
 
