@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import sys
+import warnings
 from typing import NoReturn
 
 from ._command_line import STOPPED, TERMINATED, Terminated, restore_interrupt, stop_on_terminate
@@ -98,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
               f"see {parser.prog} --help", file=sys.stderr)
         return 2
     try:
-        with stop_on_terminate():
+        with stop_on_terminate(), warnings.catch_warnings():
+            warnings.showwarning = _command_warning(args.command)  # restored by catch_warnings
             if getattr(args, "plugin", None):
                 from .methods import load_plugins
 
@@ -134,6 +136,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sweeplab {args.command}: error: out of memory ({_one_line(exc)}); give a smaller board "
               f"(--shape) or fewer workers", file=sys.stderr)
         return 2
+
+
+def _command_warning(command: str):
+    """Warnings as the command's own lines (``sweeplab sweep: warning: ...``), not Python's
+    ``file:line: UserWarning:`` form pointing into sweeplab's source."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"sweeplab {command}: warning: {_one_line(str(message))}", file=sys.stderr)
+
+    return show
 
 
 def _path_error(exc: OSError) -> str:

@@ -198,7 +198,8 @@ def test_bench_and_report_leave_a_sweeps_folder_alone_and_bench_writes_under_a_l
     assert main(["play", "--agent", "trivial", "--level", "beginner", "--games", "3", "--out", str(run),
                  "--no-progress"]) == 0
     manifest = (run / "manifest.json").read_text()
-    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(run), "--no-progress"]) == 2
+    assert main(["bench", "--corpus", "tiny", "--methods", "trivial", "--out", str(run),
+                 "--no-progress"]) == 2
     assert "holds a sweep's (or play's or compare's) run manifest.json" in capsys.readouterr().err
     assert main(["report", "--preset", "smoke", "--only", "000-convergence", "--out", str(run)]) == 2
     assert "which this report would replace" in capsys.readouterr().err

@@ -133,6 +133,23 @@ def test_sigterm_stops_a_command_as_ctrl_c_does_exit_143(monkeypatch, capsys, tm
     assert signal.getsignal(signal.SIGTERM) is before  # main called from Python leaves it as it was
 
 
+def test_a_warning_is_the_commands_own_line_not_pythons_form(monkeypatch, capsys):
+    """A review (rev51b): a stray chunk's notice read "/.../sweeplab/sweeps.py:345: UserWarning: ...", unlike
+    every other line of the command."""
+    import warnings
+
+    def warns(args):
+        warnings.warn("run/chunks: p0002.parquet is not among the planned chunks\nof this sweep", UserWarning,
+                      stacklevel=2)
+        return 0
+
+    monkeypatch.setattr("sweeplab.commands.solve.run", warns)
+    assert main(["solve", "-"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("sweeplab solve: warning: run/chunks: p0002.parquet is not among the planned chunks of "
+                   "this sweep\n")
+
+
 def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     fail_with(monkeypatch, KeyboardInterrupt())
     assert main(["solve", "-"]) == 130
