@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
 import hashlib
 import json
 import logging
@@ -150,8 +151,39 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
     return [Chunk(p, s, n) for p in range(n_points) for s, n in parts]
 
 
-def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
+def _writer_tag() -> str:
+    """This process in a temporary file's name: its host and process id (a shared disk has other hosts)."""
+    return f"{socket.gethostname().replace(os.sep, '_')}-{os.getpid()}"
+
+
+def _remove_dead_writers_files(path: Path) -> None:
+    """Remove the temporary files of ``path`` that killed writers of this host left."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.{re.escape(socket.gethostname().replace(os.sep, '_'))}"
+                         rf"-(\d+)\.[0-9a-f]+\.tmp")
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            found = pattern.fullmatch(tmp.name)
+            if found and not _alive(int(found[1])):
+                tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    """A process ``pid`` runs on this host (another user's too)."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def atomic_write(path: Path, write: Callable[[Path], Any], *, remove_leftovers: bool = True) -> None:
     """Call ``write(tmp)`` on a temporary file unique to this writer, then rename it to ``path``.
+
+    With ``remove_leftovers``, the temporary files of ``path`` that killed writers on this host left are
+    removed first (a run's chunks pass ``False``: :func:`prepare_output` removes theirs under the lock,
+    without listing the chunk folder at every write).
 
     Examples
     --------
@@ -163,7 +195,9 @@ def atomic_write(path: Path, write: Callable[[Path], Any]) -> None:
     """
     if path.is_symlink():  # the file it links to is replaced, and the link stays (a shared corpus)
         path = path.resolve()
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    if remove_leftovers:
+        _remove_dead_writers_files(path)
+    tmp = path.with_name(f".{path.name}.{_writer_tag()}.{secrets.token_hex(6)}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # honours the umask
     try:
         write(tmp)
@@ -544,7 +578,7 @@ def write_chunk(out: Path, fmt: RunFormat, chunk: Chunk, df: pd.DataFrame, ident
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **stored})
     # page checksums: a flipped bit in the rows is an unreadable chunk (recomputed), not other results
     atomic_write(out / CHUNKS / chunk.filename,
-                 lambda tmp: pq.write_table(table, tmp, write_page_checksum=True))
+                 lambda tmp: pq.write_table(table, tmp, write_page_checksum=True), remove_leftovers=False)
 
 
 def read_chunk(path: Path, fmt: RunFormat, identity: Mapping[str, Any], *, legacy: bool = False
