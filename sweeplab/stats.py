@@ -132,10 +132,14 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
 
     Parameters
     ----------
-    won_a, won_b : array_like of bool
+    won_a, won_b : array_like of bool, or pandas.DataFrame
         Outcomes of the same games, in the same order (for example the ``won``
         columns of two :func:`sweeplab.play` results with the same seeds);
-        two pandas Series must have the same index.
+        two pandas Series must have the same index.  Or two tables of results
+        (two points of one sweep, two :func:`sweeplab.play` results): their
+        games are paired by ``seed`` and ``game``, the games only one of them
+        holds left out (a sweep loaded part way); the board columns both
+        hold (level, shape, mines, first-click rule, ...) must agree.
     confidence : float, default 0.95
 
     Returns
@@ -156,11 +160,14 @@ def paired_difference(won_a, won_b, *, confidence: float = 0.95) -> PairedDiffer
     """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
+    if isinstance(won_a, pd.DataFrame) or isinstance(won_b, pd.DataFrame):
+        won_a, won_b = _paired_games(won_a, won_b)
     if (isinstance(won_a, pd.Series) and isinstance(won_b, pd.Series) and len(won_a) == len(won_b)
             and not won_a.index.equals(won_b.index)):  # pairs are by position: a re-sorted Series mis-pairs
         raise ValueError("won_a and won_b are Series with different indexes, so their games may be in "
-                         "different orders; align them first (won_b.reindex(won_a.index), or sort both by "
-                         "seed and game), or pass their .to_numpy() if the order is right")
+                         "different orders; pass the two tables of results instead (rows with seed, game and "
+                         "won: their games are paired by seed and game), or .to_numpy() of each if their "
+                         "rows are the same games in the same order")
     a, b = (_outcomes(won, name) for won, name in ((won_a, "won_a"), (won_b, "won_b")))
     if a.size != b.size:
         raise ValueError(f"won_a and won_b must hold the same games: got {a.size} and {b.size} outcomes")
@@ -217,6 +224,37 @@ def paired_mean_difference(a, b, *, confidence: float = 0.95) -> tuple[float, fl
 
     half = float(t.ppf(0.5 + confidence / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
     return mean, mean - half, mean + half
+
+
+#: The columns that say which board a game was played on (of a sweep's or play's rows), besides its seed
+#: and number: two tables paired game by game must agree on those they both hold.
+BOARD_COLUMNS = ("level", "height", "width", "mines", "first_click", "mode", "noise", "noise_p")
+
+
+def _paired_games(a, b) -> tuple[pd.Series, pd.Series]:
+    """The ``won`` of the games both tables hold, paired by ``seed`` and ``game``."""
+    for frame, name in ((a, "won_a"), (b, "won_b")):
+        if not isinstance(frame, pd.DataFrame):
+            raise ValueError(f"{name} must be a table of results like the other (a DataFrame), got "
+                             f"{type(frame).__name__}")
+        missing = [c for c in ("seed", "game", "won") if c not in frame.columns]
+        if missing:
+            raise ValueError(f"{name} has no column {missing[0]!r}: tables are paired by seed and game")
+        repeated = frame.duplicated(["seed", "game"])
+        if repeated.any():
+            seed, game = frame.loc[repeated, ["seed", "game"]].iloc[0]
+            raise ValueError(f"{name} holds game {game} of seed {seed} twice: give the rows of one agent "
+                             f"and one board each (one point of a sweep: df[df.point == k])")
+    for column in BOARD_COLUMNS:
+        if column in a.columns and column in b.columns:
+            there, here = set(a[column].dropna().unique()), set(b[column].dropna().unique())
+            if len(there | here) > 1:
+                raise ValueError(f"won_a and won_b were not played on the same boards: their {column!r} "
+                                 f"differs ({sorted(map(str, there))} and {sorted(map(str, here))})")
+    pairs = a[["seed", "game", "won"]].merge(b[["seed", "game", "won"]], on=["seed", "game"])
+    if pairs.empty:
+        raise ValueError("won_a and won_b share no game (the same seed and game number)")
+    return pairs["won_x"], pairs["won_y"]
 
 
 def _outcomes(won, name: str) -> np.ndarray:

@@ -290,3 +290,27 @@ def test_paired_mean_difference_needs_pairs():
     assert np.isnan(paired_mean_difference([0.5], [0.7])[1])
     with pytest.raises(ValueError, match="same length"):
         paired_mean_difference([0.1, 0.2], [0.3])
+
+
+def test_two_points_of_one_sweep_are_paired_by_seed_and_game_even_with_games_missing():
+    """A review (rev51d): the docstring's "two points of one sweep" could not be compared as written (their
+    indexes differ), its advice failed, and .to_numpy() on a sweep loaded part way paired other games."""
+    from sweeplab.stats import paired_difference
+    from sweeplab.sweeps import run_sweep
+
+    df = run_sweep([{"agent": "trivial", "level": "beginner"}, {"agent": "rref", "level": "beginner"}],
+                   games=60, seed=21, workers=1, progress=False)
+    a, b = df[df.point == 0], df[df.point == 1]
+    a_part, b_part = a[~a.game.between(10, 19)], b[~b.game.between(40, 44)]  # chunks lost from each
+    common = sorted(set(a_part.game) & set(b_part.game))
+    expected = paired_difference(a.set_index("game").won.loc[common].to_numpy(),
+                                 b.set_index("game").won.loc[common].to_numpy())
+    assert paired_difference(a_part, b_part.sample(frac=1, random_state=0)) == expected  # any row order
+    assert expected.games == 45
+    with pytest.raises(ValueError, match="pass the two tables of results instead"):
+        paired_difference(a.won, b.won)
+    with pytest.raises(ValueError, match="holds game 0 of seed 21 twice"):
+        paired_difference(df, b)
+    other = sweeplab.play("rref", level="intermediate", games=5, seed=21)
+    with pytest.raises(ValueError, match="not played on the same boards: their 'level' differs"):
+        paired_difference(a, other)
