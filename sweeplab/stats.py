@@ -356,11 +356,29 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
         if "status" in g:  # games the agent left with no move (a bug in a registered agent, or by design)
             row["stuck"] = int((g["status"] == "stuck").sum())
         rows.append(row)
-    return pd.DataFrame(rows)
+    summary = pd.DataFrame(rows)
+    summary.attrs["confidence"] = confidence  # what format_summary labels the intervals with
+    return summary
 
 
-def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
-    """The summary as a plain-text table, win rates as percentages with their interval."""
+def format_summary(summary: pd.DataFrame, *, confidence: float | None = None) -> str:
+    """The summary as a plain-text table, win rates as percentages with their interval.
+
+    The interval is labelled with the confidence :func:`summarize` used (``confidence`` given here
+    must agree with it; 0.95 for a summary that does not say).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"agent": ["a"] * 4, "won": [True, False, True, True], "score": 1.0,
+    ...                    "revealed": 1.0, "guesses": 1, "wrong_claims": 0, "seconds": 0.5})
+    >>> "99.5% CI" in format_summary(summarize(df, confidence=0.995))
+    True
+    """
+    held = summary.attrs.get("confidence")
+    if confidence is not None and held is not None and confidence != held:
+        raise ValueError(f"the summary's intervals are at confidence {held!r}, not {confidence!r}: give "
+                         f"summarize(..., confidence={confidence!r}), or leave confidence out here")
+    confidence = confidence if confidence is not None else held if held is not None else 0.95
     if summary.empty:
         return "(no games)"
     table = summary.copy()
@@ -368,7 +386,7 @@ def format_summary(summary: pd.DataFrame, *, confidence: float = 0.95) -> str:
         table["level"] = table["level"].astype(object).fillna("-")
     if "noise" in table:  # exact clues: no noise kind
         table["noise"] = table["noise"].astype(object).fillna("none")
-    label = f"{round(confidence * 100)}% CI"
+    label = f"{100 * confidence:g}% CI"
     table["win %"] = (100 * table["win_rate"]).map("{:.2f}".format)
     bounds = zip(table["win_low"], table["win_high"], strict=True)
     table[label] = [f"[{100 * lo:.2f}, {100 * hi:.2f}]" for lo, hi in bounds]

@@ -114,7 +114,7 @@ def test_series_in_different_orders_are_refused_not_mis_paired():
     a = pd.Series([True, True, False, False], index=[0, 1, 2, 3])
     b = pd.Series([True, True, True, False], index=[0, 1, 2, 3])
     assert (paired_difference(a, b).only_b, paired_difference(a, b).only_a) == (1, 0)
-    with pytest.raises(ValueError, match="different indexes.*reindex"):
+    with pytest.raises(ValueError, match="different indexes.*pass the two tables of results"):
         paired_difference(a, b.sample(frac=1, random_state=1))
     d = paired_difference(a, b.sample(frac=1, random_state=1).reindex(a.index))
     assert (d.only_b, d.only_a) == (1, 0)
@@ -314,3 +314,17 @@ def test_two_points_of_one_sweep_are_paired_by_seed_and_game_even_with_games_mis
     other = sweeplab.play("rref", level="intermediate", games=5, seed=21)
     with pytest.raises(ValueError, match="not played on the same boards: their 'level' differs"):
         paired_difference(a, other)
+
+
+def test_format_summary_labels_the_confidence_summarize_used():
+    """A review (rev51d): a 99% interval went out labelled "95% CI", and 0.995 printed as "100% CI"."""
+    from sweeplab.stats import format_summary, summarize
+
+    df = pd.DataFrame({"agent": ["a"] * 100, "won": [True] * 58 + [False] * 42, "score": 1.0,
+                       "revealed": 1.0, "guesses": 1, "wrong_claims": 0, "seconds": 0.5})
+    for confidence, interval in ((0.99, "[45.18, 69.82]"), (0.95, "[48.21, 67.20]")):
+        header, row = format_summary(summarize(df, confidence=confidence)).splitlines()
+        assert f"{confidence:.0%} CI" in header and interval in row
+    assert "99.9% CI" in format_summary(summarize(df, confidence=0.999), confidence=0.999)
+    with pytest.raises(ValueError, match="at confidence 0.99, not 0.95"):
+        format_summary(summarize(df, confidence=0.99), confidence=0.95)
