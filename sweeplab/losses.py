@@ -58,6 +58,7 @@ from .methods.enumerate import probabilities
 from .positions import COVERED, NOCLUE, Observation, is_real, neighbour_counts
 from .referee import referee
 from .simulate import agent_generator, game_seeds
+from .stats import GROUP_COLUMNS, check_distinct_games, check_known_outcomes
 
 __all__ = ["CAUSES", "Loss", "classify_loss", "play_losses", "loss_table"]
 
@@ -299,6 +300,8 @@ def loss_table(results: pd.DataFrame, *, by: str = "cause") -> pd.DataFrame:
     if by not in results.columns or by in ("game", "won"):
         choices = [c for c in results.columns if c not in ("game", "won")]
         raise ValueError(f"by={by!r} is not a column of the loss rows to count by; choose from {choices}")
+    check_known_outcomes(results, function="loss_table")  # NaN read as a boolean is a win
+    check_distinct_games(results, GROUP_COLUMNS, function="loss_table")  # with a seed column: pooled seeds
     lost = results[~results["won"].astype(bool)]
     counts = lost[by].value_counts()
     if by == "cause":

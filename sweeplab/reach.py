@@ -75,7 +75,7 @@ from .run_directory import (
     write_chunk,
 )
 from .simulate import agent_generator, game_seeds
-from .stats import check_distinct_games, wilson_interval
+from .stats import check_distinct_games, check_known_outcomes, wilson_interval
 
 __all__ = [
     "CASCADE",
@@ -268,6 +268,7 @@ def reach_summary(rows: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
     if "method" not in keys or not {"won", "revealed"} <= set(rows.columns):
         raise ValueError(f"reach_summary takes reach_games rows (columns {['method', 'won', 'revealed']} at "
                          f"least, and a point's {list(REACH_KEYS[1:])}), got columns {list(rows.columns)}")
+    check_known_outcomes(rows, function="reach_summary")
     check_distinct_games(rows, keys, function="reach_summary")
     out = []
     for values, g in rows.groupby(keys, sort=False, dropna=False):

@@ -271,6 +271,24 @@ def _outcomes(won, name: str) -> np.ndarray:
     return x.astype(bool)
 
 
+def check_known_outcomes(rows: pd.DataFrame, *, function: str) -> None:
+    """``ValueError`` when a row's ``won`` is missing: counted, it would be a loss (or, read as a
+    boolean, a win), and the interval's ``n`` one game too many.
+
+    Examples
+    --------
+    >>> check_known_outcomes(pd.DataFrame({"won": [True, None]}), function="loss_table")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: loss_table: 1 game has no 'won' value; drop it or fill it first (a missing result is not ...
+    """
+    missing = int(rows["won"].isna().sum())
+    if missing:
+        it = "it" if missing == 1 else "them"
+        raise ValueError(f"{function}: {count_text(missing, 'game')} {'has' if missing == 1 else 'have'} no "
+                         f"'won' value; drop {it} or fill {it} first (a missing result is not a loss)")
+
+
 def check_distinct_games(rows: pd.DataFrame, point_columns, *, function: str) -> None:
     """``ValueError`` when ``rows`` hold one game of one point twice: the same ``seed`` and ``game``
     with the same values in ``point_columns`` (those present).  A summary of them would count it twice
@@ -324,9 +342,7 @@ def summarize(results: pd.DataFrame, *, by=None, confidence: float = 0.95) -> pd
     missing = [c for c in read if c not in results]
     if missing:
         raise ValueError(f"results lack the columns {missing}: summarize reads the rows of sweeplab.play")
-    if results["won"].isna().any():
-        raise ValueError(f"{int(results['won'].isna().sum())} games have no 'won' value; drop them or fill "
-                         f"them before summarizing (a missing result is not a loss)")
+    check_known_outcomes(results, function="summarize")
     if isinstance(by, str):  # one column, not its letters
         by = [by]
     if by is None:

@@ -198,7 +198,7 @@ def test_summarize_refuses_what_it_cannot_count_and_prints_no_games():
 
     df = pd.DataFrame({"agent": ["a"] * 4, "won": [True, False, True, None], "score": [1, .5, 1, 1],
                        "revealed": [1, .2, 1, 1], "guesses": [1, 2, 0, 1], "wrong_claims": 0, "seconds": 0.5})
-    with pytest.raises(ValueError, match="1 games have no 'won' value"):  # was counted as a loss
+    with pytest.raises(ValueError, match="summarize: 1 game has no 'won' value"):  # was counted as a loss
         summarize(df)
     with pytest.raises(ValueError, match=r"lack the columns \['score'\]"):
         summarize(df.drop(columns="score"))
@@ -328,3 +328,26 @@ def test_format_summary_labels_the_confidence_summarize_used():
     assert "99.9% CI" in format_summary(summarize(df, confidence=0.999), confidence=0.999)
     with pytest.raises(ValueError, match="at confidence 0.99, not 0.95"):
         format_summary(summarize(df, confidence=0.99), confidence=0.95)
+
+
+def test_every_summary_refuses_a_missing_outcome_and_the_loss_table_a_repeated_game():
+    """A review (rev51d): reach_summary counted a missing 'won' as a loss, loss_table as a win, and
+    loss_table took pd.concat([l, l]) without a word (summarize refused both)."""
+    from sweeplab.losses import loss_table
+    from sweeplab.reach import reach_summary
+
+    reach = pd.DataFrame({"method": "trivial", "level": "beginner", "seed": 0, "game": range(4),
+                          "won": [True, False, None, True], "revealed": 0.5})
+    with pytest.raises(ValueError, match="reach_summary: 1 game has no 'won' value"):
+        reach_summary(reach)
+    losses = pd.DataFrame({"seed": 0, "game": range(3), "won": [True, None, False],
+                           "cause": [None, "opening", "endgame"]})
+    with pytest.raises(ValueError, match="loss_table: 1 game has no 'won' value"):
+        loss_table(losses)
+    known = losses.dropna(subset=["won"])
+    assert loss_table(known)["lost"].tolist() == [1]
+    with pytest.raises(ValueError, match="loss_table: 2 rows repeat a game of the same point"):
+        loss_table(pd.concat([known, known]))
+    other_seed = known.assign(seed=1)  # two seeds' games pooled: each counts
+    pooled = loss_table(pd.concat([known, other_seed]))
+    assert pooled["lost"].tolist() == [2] and pooled["per 100 games"].tolist() == [50.0]
