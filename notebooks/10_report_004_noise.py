@@ -79,7 +79,7 @@ experiments.difference_table(noisy, columns=("noise", "agent"), digits=2)
 # * Exact clues: the improved agent beats the basic one from density 0.35 on (by up to 0.2 at density
 #   0.35, [+0.14, +0.25]); at 0.2 its +0.04 is within noise ([-0.01, +0.09]), and at 0.05 the basic agent
 #   is 0.03 ahead, within noise too. The report's plots show the same ordering. The total adds little
-#   (+0.002 on average over the densities; +0.04 [+0.00, +0.08] at density 0.2, -0.04 [-0.08, -0.00] at
+#   (+0.002 on average over the densities; +0.04 [+0.00, +0.08] at density 0.2, -0.04 [-0.07, -0.00] at
 #   0.8, within noise elsewhere) — the report's "knowN" improvement, small because a 10×10 board has few
 #   interior cells to compare with the border.
 # * *Lost clues* (p = 0.5) cost each agent 28–33% of its mean score over densities 0.05–0.8 (the share

@@ -322,8 +322,8 @@ Root seed 1031 (tuning), expert, safe corner:
   the cells revealed.  The two-step value is right to take them.
 
 Where ``best`` loses (:func:`sweeplab.losses.play_losses`, games
-300,000..302,999 of root seed 1000, 42.5% won): per 100 games, 25.7 in the
-opening (under 10% of the safe cells open), 13.4 at coin flips, 8.0 on a
+300,000..302,999 of root seed 1000, 42.4% won): per 100 games, 25.7 in the
+opening (under 10% of the safe cells open), 13.4 at coin flips, 8.1 on a
 cell riskier than the safest (the guesses above), 5.3 in the endgame and
 5.1 on another safest guess.
 

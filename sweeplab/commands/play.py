@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import count_text
 from . import add_plugin_argument, plain_text
 from .sweep import (
     GRID_FLAGS,
@@ -39,9 +40,13 @@ def rules_text(row) -> str:
     >>> rules_text({"level": None, "height": 5, "width": 6, "mines": 7, "first_click": "zero",
     ...             "mode": "score", "noise": "under", "noise_p": 0.3})
     '5x6, 7 mines; first click zero; score mode; clue noise under, p = 0.3'
+    >>> rules_text({"level": None, "height": 5, "width": 5, "mines": 1, "first_click": "safe",
+    ...             "mode": "classic", "noise": None, "noise_p": 0.0}).split(";")[0]
+    '5x5, 1 mine'
     """
     level = row["level"]
-    board = level if isinstance(level, str) else f"{row['height']}x{row['width']}, {row['mines']} mines"
+    board = (level if isinstance(level, str)
+             else f"{row['height']}x{row['width']}, {count_text(int(row['mines']), 'mine')}")
     noise = row["noise"]
     said = f"clue noise {noise}, p = {row['noise_p']:g}" if isinstance(noise, str) else "no clue noise"
     return f"{board}; first click {row['first_click']}; {row['mode']} mode; {said}"
