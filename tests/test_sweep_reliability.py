@@ -531,9 +531,9 @@ def test_a_resume_after_a_plugin_method_changed_is_refused(tmp_path, plugin_modu
     plugin_module.write_text(PLUGIN_SOURCE.replace('"trivial"', '"subset"'))  # an edit of the plugin
     # this process still runs the code it imported: recorded as the new code's, its games would have
     # joined a later resume by the new code (a researcher's review)
-    with pytest.raises(ValueError, match=r"resume_plugin_module.*changed since this process imported it "
-                                         r"\(first_rule differs\).*Restart the process .*register again, "
-                                         r"with replace=True"):
+    with pytest.raises(ValueError, match=r"resume_plugin_module.*is not what this process runs \(first_rule "
+                                         r"differs\): the file changed since this process imported it.*"
+                                         r"restart the process .*register again, with replace=True"):
         run_sweep([point], games=4, seed=2, chunk_size=2, out=out, workers=1, progress=False)
     importlib.reload(sys.modules["resume_plugin_module"])  # as a new process would: the new code registered
     with pytest.raises(ValueError, match="started by other code of method 'resume-plugin'"):
@@ -673,7 +673,7 @@ def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
         assert helpers == ["__init__.py", "more.py", "rules.py"]  # not numpy, json
         before = function_fingerprint(fp_plugin.claims)
         (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'subset'\n")
-        with pytest.raises(ValueError, match=r"rules.py .module 'fp_helpers.rules'. changed .* \(METHOD"):
+        with pytest.raises(ValueError, match=r"rules.py .module 'fp_helpers.rules'. is not what this process runs \(METHOD"):
             function_fingerprint(fp_plugin.claims)  # the helper in memory is the old one
         for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
             sys.modules.pop(name, None)  # a new process
@@ -903,8 +903,8 @@ def test_a_plugin_edited_under_the_process_refuses_until_reloaded(tmp_path, monk
         assert function_fingerprint(st_plugin.rule) != before  # the file is what is recorded ...
         importlib.reload(st_plugin)  # ... and lines moved are no change of code: no refusal before or after
         (tmp_path / "st_helper.py").write_text("METHOD = 'subset'\n")
-        with pytest.raises(ValueError, match=r"st_helper.py .module 'st_helper'. changed since this process "
-                                             r"imported it \(METHOD differs\)"):
+        with pytest.raises(ValueError, match=r"st_helper.py .module 'st_helper'. is not what this process "
+                                             r"runs \(METHOD differs\): the file changed"):
             function_fingerprint(st_plugin.rule)
         importlib.reload(st_helper)
         importlib.reload(st_plugin)  # now it runs what its files hold
@@ -1211,7 +1211,7 @@ def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypa
         function_fingerprint(cc_rules.rule)  # computed, and as in memory
         for old, new in [("2 * 10", "2 * 20"), ("'vial'", "'via'")]:
             (tmp_path / "cc_rules.py").write_text((tmp_path / "cc_rules.py").read_text().replace(old, new))
-            with pytest.raises(ValueError, match=r"since this process imported it \((LIMIT|NAME) differs"):
+            with pytest.raises(ValueError, match=r"is not what this process runs \((LIMIT|NAME) differs"):
                 function_fingerprint(cc_rules.rule)
             importlib.reload(cc_rules)
             function_fingerprint(cc_rules.rule)
@@ -1393,3 +1393,24 @@ def test_decorated_bound_and_class_methods_of_a_plugin_are_told_apart(tmp_path, 
         assert function_fingerprint(module.passed) == function_fingerprint(again)
     finally:
         sys.modules.pop("wrapped_plugin", None)
+
+
+def test_a_value_set_in_memory_is_named_as_such_not_only_as_an_edited_file(tmp_path, monkeypatch):
+    """A review (rev51b): ``mymod.LIMIT = 1`` in a notebook was refused as "the file changed since this
+    process imported it", and the advice (restart, reload) silently undid the user's setting."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "mem_rules.py").write_text("LIMIT = 3\n\ndef rule(obs, *, use_total=True):\n"
+                                           "    return set(), set()\n")
+    try:
+        import mem_rules
+
+        function_fingerprint(mem_rules.rule)
+        mem_rules.LIMIT = 1
+        with pytest.raises(ValueError, match=r"\(LIMIT differs\).*or a value of the module was set in memory "
+                                             r"\(mem_rules.NAME = \.\.\.\).*belongs in an agent's or a method's "
+                                             r"options"):
+            function_fingerprint(mem_rules.rule)
+    finally:
+        sys.modules.pop("mem_rules", None)
