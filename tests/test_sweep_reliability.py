@@ -673,7 +673,8 @@ def test_a_plugins_helper_modules_are_in_its_fingerprint(tmp_path, monkeypatch):
         assert helpers == ["__init__.py", "more.py", "rules.py"]  # not numpy, json
         before = function_fingerprint(fp_plugin.claims)
         (tmp_path / "fp_helpers" / "rules.py").write_text("import json\nMETHOD = 'subset'\n")
-        with pytest.raises(ValueError, match=r"rules.py .module 'fp_helpers.rules'. is not what this process runs \(METHOD"):
+        with pytest.raises(ValueError, match=r"rules.py .module 'fp_helpers.rules'. is not what this process "
+                                             r"runs \(METHOD"):
             function_fingerprint(fp_plugin.claims)  # the helper in memory is the old one
         for name in ("fp_plugin", "fp_helpers", "fp_helpers.rules", "fp_helpers.more"):
             sys.modules.pop(name, None)  # a new process
@@ -1408,9 +1409,9 @@ def test_a_value_set_in_memory_is_named_as_such_not_only_as_an_edited_file(tmp_p
 
         function_fingerprint(mem_rules.rule)
         mem_rules.LIMIT = 1
-        with pytest.raises(ValueError, match=r"\(LIMIT differs\).*or a value of the module was set in memory "
-                                             r"\(mem_rules.NAME = \.\.\.\).*belongs in an agent's or a method's "
-                                             r"options"):
+        with pytest.raises(ValueError, match=r"\(LIMIT differs\).*or a value of the module was set in "
+                                             r"memory \(mem_rules.NAME = \.\.\.\).*belongs in an agent's or "
+                                             r"a method's options"):
             function_fingerprint(mem_rules.rule)
     finally:
         sys.modules.pop("mem_rules", None)
