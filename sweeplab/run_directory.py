@@ -441,7 +441,10 @@ def _difference(key: str, theirs: Any, mine: Any) -> str:
     if len(theirs) != len(mine):
         return f"{len(theirs)} points there, {len(mine)} here"
     i = next(i for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if a != b)
-    return f"point {i} is {theirs[i]!r} there, {mine[i]!r} here"
+    texts = [sorted(json.dumps(p, sort_keys=True) for p in points) for points in (theirs, mine)]
+    order = (" (the same points in another order, as the grid's keys or values were given in another "
+             "order: give them in the order of the run's manifest)" if texts[0] == texts[1] else "")
+    return f"point {i} is {theirs[i]!r} there, {mine[i]!r} here{order}"
 
 
 def open_manifest(out: Path, fmt: RunFormat, run: Mapping[str, Any], chunk_size: int | None

@@ -514,3 +514,17 @@ def test_play_names_the_shape_flags_it_was_given(capsys, args, needles):
     err = error_line(capsys)
     for needle in needles:
         assert needle in err, err
+
+
+def test_the_same_points_in_another_order_are_refused_saying_so(tmp_path):
+    """A review (rev51b): a grid given with its keys in another order was refused as "another sweep" with
+    no hint that only the order of its points differed."""
+    out = tmp_path / "s"
+    points = [{"agent": "trivial", "level": "beginner"}, {"agent": "random", "level": "beginner"}]
+    run_sweep(points, games=2, seed=3, out=out, workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"holds another sweep.*the same points in another order"):
+        run_sweep(points[::-1], games=2, seed=3, out=out, workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"holds another sweep") as refused:
+        run_sweep([points[0], {**points[1], "agent": "rref"}], games=2, seed=3, out=out, workers=1,
+                  progress=False)
+    assert "another order" not in str(refused.value)
