@@ -160,3 +160,26 @@ def test_the_default_budget_survives_pickling_and_copying():
         assert twin is _DEFAULT
         np.testing.assert_array_equal(sweeplab.probabilities(obs, max_bytes=twin, time_limit=twin),
                                       sweeplab.probabilities(obs))
+
+
+def test_a_block_with_more_layouts_than_a_float_holds_is_refused_not_answered_with_nan():
+    """A review (rev51a): one block of 2**1100 layouts (a 3-row strip, one mine per column) overflowed its
+    counts: probabilities came back nan, log10_layouts inf, and sample_layouts drew biased layouts."""
+    from sweeplab.errors import ComponentTooLargeError
+    from sweeplab.geometry import log10_layouts
+    from sweeplab.rollouts import sample_layouts
+
+    def strip(width):
+        text = "\n".join(["?" * width, "2" + "3" * (width - 2) + "2", "?" * width])
+        return sweeplab.Observation.from_text(text, mines=width)
+
+    fits = strip(900)  # 2**900 layouts: still exact
+    assert np.array_equal(sweeplab.probabilities(fits)[[0, 2]], np.full((2, 900), 0.5))
+    assert log10_layouts(fits) == pytest.approx(900 * np.log10(2))
+    over = strip(1100)
+    for attempt in (lambda: sweeplab.probabilities(over), lambda: log10_layouts(over),
+                    lambda: sweeplab.probabilities(over, use_total=False),
+                    lambda: sample_layouts(over, count=4, seed=0)):
+        with pytest.raises(ComponentTooLargeError, match="more layouts than double precision holds"):
+            attempt()
+    assert not sweeplab.deduce(over, "enumerate").cells  # none forced: each cell is a mine half the time

@@ -1213,6 +1213,11 @@ def _block_counts(p: GroupedSystem, max_nodes: int, budget: Budget):
                 f"max_nodes={max_nodes} backtracking nodes ({int(p.group_size.sum())} frontier cells in "
                 f"{G} groups), and {exc}; raise max_nodes, or that budget"
             ) from None
+    if not (np.isfinite(counts).all() and np.isfinite(gmines).all()):  # past 2**1024 layouts in one block
+        raise ComponentTooLargeError(
+            f"a block has more layouts than double precision holds (over 1.8e308; {int(p.group_size.sum())} "
+            f"frontier cells in {G} groups): its exact counts cannot be kept; a smaller board, or fewer "
+            f"covered cells on one chain of clues")
     return comp, counts, coff, gmines, cansafe, goff
 
 
