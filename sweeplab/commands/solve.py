@@ -151,6 +151,8 @@ def probability_grid(obs: Observation, probs: np.ndarray) -> str:
     0.500 0.500
         1     1
         .     .
+    >>> print(probability_grid(obs, np.array([[2e-7, 1 - 2e-7], [np.nan] * 2, [np.nan] * 2])).splitlines()[0])
+    <.001 >.999
     """
     text = obs.to_text().splitlines()
     lines = []
@@ -159,7 +161,8 @@ def probability_grid(obs: Observation, probs: np.ndarray) -> str:
         for c, ch in enumerate(row):
             if obs.grid[r, c] == COVERED:
                 p = float(probs[r, c])
-                ch = "S" if p == 0.0 else "M" if p == 1.0 else f"{p:.3f}"
+                ch = ("S" if p == 0.0 else "M" if p == 1.0 else "<.001" if p < 0.0005
+                      else ">.999" if p >= 0.9995 else f"{p:.3f}")  # a risk never prints as 0.000 or 1.000
             cells.append(f"{ch:>5}")
         lines.append(" ".join(cells))
     return "\n".join(lines)
