@@ -51,6 +51,16 @@ def _terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+def _default_terminate_in_child() -> None:
+    """A forked worker ends on SIGTERM, as the pool that stops it (``process.terminate()``) expects: the
+    command's handler, inherited, made it raise where it waited and left the pool's shutdown hanging."""
+    if signal.getsignal(signal.SIGTERM) is _terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+os.register_at_fork(after_in_child=_default_terminate_in_child)
+
+
 @contextlib.contextmanager
 def stop_on_terminate() -> Iterator[None]:
     """While the command runs, SIGTERM raises :class:`Terminated` (Python's default ends the process on

@@ -150,6 +150,22 @@ def test_a_warning_is_the_commands_own_line_not_pythons_form(monkeypatch, capsys
                    "this sweep\n")
 
 
+def test_a_worker_forked_while_a_command_runs_ends_on_sigterm():
+    """The test suite hung in a pool's shutdown: workers forked under the command inherited its SIGTERM
+    handler, so ``process.terminate()`` raised inside them instead of ending them."""
+    import signal
+
+    from sweeplab._command_line import stop_on_terminate
+
+    with stop_on_terminate():
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+        child = os.fork()
+        if child == 0:  # the worker: the default action, as a pool expects
+            os._exit(0 if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL else 1)
+        _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     fail_with(monkeypatch, KeyboardInterrupt())
     assert main(["solve", "-"]) == 130
