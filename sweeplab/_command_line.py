@@ -1,7 +1,9 @@
-"""Whether this process is the ``sweeplab`` command, and its Ctrl-C while the package imports.
+"""Whether this process is the ``sweeplab`` command, and how its signals stop it.
 
 Kept free of sweeplab's other modules: ``sweeplab/__init__.py`` imports it first, and importing it
 under the command takes over Ctrl-C until :func:`sweeplab.cli.main` runs (:func:`restore_interrupt`).
+While a sub-command runs, SIGTERM stops it as Ctrl-C does (:func:`stop_on_terminate`); the worker
+processes it forks keep the default action.
 """
 
 from __future__ import annotations
