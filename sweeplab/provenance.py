@@ -271,20 +271,10 @@ def _fingerprint(fn: Any) -> str:
     """:func:`function_fingerprint` of one layer (a wrapper's own code, not what it wraps)."""
     digest = hashlib.sha256()
     if isinstance(fn, functools.partial):
-        arguments = [_argument_text(a) for a in fn.args]
-        arguments += [f"{k}={_argument_text(v)}" for k, v in sorted(fn.keywords.items())]
-        digest.update((function_fingerprint(fn.func) + repr(arguments)).encode())
+        digest.update((function_fingerprint(fn.func) + _partial_arguments(fn)).encode())
         return digest.hexdigest()[:16]
     if inspect.isclass(fn):
-        digest.update(b"class\0" + fn.__qualname__.encode())
-        for klass in fn.__mro__:  # an agent class and its bases, but sweeplab's own (code_fingerprint's)
-            module = klass.__module__ or "__main__"
-            if module != "builtins" and module.split(".")[0] != "sweeplab":
-                digest.update(b"class\0" + klass.__qualname__.encode())
-                if _hash_module_file(digest, module):
-                    check_code(klass)  # the class the registry holds is the file's
-                else:
-                    _hash_class_body(digest, klass)
+        _hash_class(digest, fn, set())
         return digest.hexdigest()[:16]
     if inspect.ismethod(fn):  # a bound method: its function, and its class or its object and class
         owner = fn.__self__
@@ -320,6 +310,29 @@ def _fingerprint(fn: Any) -> str:
     if holder is not fn:  # a callable object: its attributes too (``Rule(slack=1)`` is not ``Rule(0)``)
         digest.update(_attributes_text(fn).encode() + _class_text(holder).encode())  # and its helpers
     return digest.hexdigest()[:16]
+
+
+def _partial_arguments(fn: functools.partial) -> str:
+    """A partial's fixed arguments, by :func:`_argument_text`."""
+    arguments = [_argument_text(a) for a in fn.args]
+    arguments += [f"{k}={_argument_text(v)}" for k, v in sorted(fn.keywords.items())]
+    return repr(arguments)
+
+
+def _hash_class(digest: Any, klass: type, seen: set[int]) -> None:
+    """An agent class and its bases, but sweeplab's own (:func:`code_fingerprint`'s): each by its module's
+    file, else by its body (:func:`_hash_class_body`); ``seen``: the classes and functions already
+    hashed on this path (a method that names its own class)."""
+    seen.add(id(klass))
+    digest.update(b"class\0" + klass.__qualname__.encode())
+    for base in klass.__mro__:
+        module = base.__module__ or "__main__"
+        if module != "builtins" and module.split(".")[0] != "sweeplab":
+            digest.update(b"class\0" + base.__qualname__.encode())
+            if _hash_module_file(digest, module):
+                check_code(base)  # the class the registry holds is the file's
+            else:
+                _hash_class_body(digest, base, seen)
 
 
 def _class_text(klass: Any) -> str:
@@ -369,8 +382,18 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
             value = getattr(value, "py_func", value)  # a numba-compiled helper: its Python source
             if id(value) not in seen and not _hash_module_file(digest, value.__module__ or "__main__"):
                 _hash_function(digest, value, seen)
+        elif isinstance(value, functools.partial):  # a helper made by partial: its arguments, its function
+            digest.update(b"partial\0" + _partial_arguments(value).encode())
+            reads.append((f"{name}.func", value.func))
+        elif callable(value) and getattr(value, "__wrapped__", None) is not None:
+            # functools.cache, lru_cache or another wrapper object around a helper: what it wraps
+            digest.update(f"wrapper {type(value).__qualname__}".encode())
+            reads.append((f"{name}.__wrapped__", value.__wrapped__))
         elif inspect.isclass(value) and not _outside(value.__module__):
-            digest.update(function_fingerprint(value).encode())
+            if id(value) in seen:  # a method naming its own class (or super()): hashed on this path
+                digest.update(b"seen class\0" + value.__qualname__.encode())
+            else:
+                _hash_class(digest, value, seen)
         elif isinstance(value, ModuleType) and not _outside(value.__name__):
             _hash_module_file(digest, value.__name__)
         else:
@@ -457,9 +480,11 @@ def _hash_module_file(digest: Any, module: str) -> bool:
     return True
 
 
-def _hash_class_body(digest: Any, klass: type) -> None:
-    """A class defined in a script or notebook: the code of its functions (methods, static and class
-    methods, properties) and its plain values (field defaults, constants), in name order."""
+def _hash_class_body(digest: Any, klass: type, seen: set[int]) -> None:
+    """A class defined in a script or notebook: its functions (methods, static and class methods,
+    properties) with what they read, as :func:`_hash_function` hashes a script's function (its helpers
+    and constants too: an agent's ``guess`` calling a notebook helper), and its plain values (field
+    defaults, constants), in name order."""
     for key, value in sorted(vars(klass).items()):
         if key in ("name", "__doc__", "__module__", "__qualname__", "__dict__", "__weakref__"):
             continue  # the name is the registry's (the points hold it); the rest says nothing of the play
@@ -469,7 +494,9 @@ def _hash_class_body(digest: Any, klass: type) -> None:
         for part in parts:
             code = getattr(part, "__code__", None)
             text = _plain_text(part)
-            if code is not None:
+            if inspect.isfunction(part) and id(part) not in seen:
+                _hash_function(digest, part, seen)
+            elif code is not None:
                 _hash_code(digest, code)
             elif text is not None:  # a frozenset's repr has another order in another process
                 digest.update(text.encode() + b"\0")

@@ -1415,3 +1415,51 @@ def test_a_value_set_in_memory_is_named_as_such_not_only_as_an_edited_file(tmp_p
             function_fingerprint(mem_rules.rule)
     finally:
         sys.modules.pop("mem_rules", None)
+
+
+def test_a_notebook_agents_helpers_and_constants_and_cached_or_partial_helpers_count(clean_registry):
+    """A researcher's review (rev51f): a notebook agent was fingerprinted by its own methods' code only (a
+    helper its guess calls, or a constant it reads, edited and re-registered: a resume mixed two agents),
+    and a notebook method's helper made by functools.cache or partial counted by its type only."""
+    from sweeplab.provenance import function_fingerprint
+
+    source = textwrap.dedent("""
+        import dataclasses, functools
+        from sweeplab.agents import Agent
+        WIDTH = WIDTH_VALUE
+
+        def edge(shape):
+            return SIDE_VALUE
+
+        @functools.cache
+        def depth(n):
+            return 0 if n == 0 else depth(n - 1) + CACHED_VALUE
+
+        rule_name = functools.partial(str, PARTIAL_VALUE)
+
+        @dataclasses.dataclass(frozen=True)
+        class EdgeFirst(Agent):
+            def guess(self, obs, rng):
+                assert isinstance(self, EdgeFirst)
+                return super().guess(obs, rng) if edge(obs.shape) else WIDTH
+
+        def method(obs, *, use_total=True):
+            return set(), {(0, depth(2))} if rule_name() else set()
+    """)
+
+    def fingerprints(**values):
+        values = {"WIDTH_VALUE": 1, "SIDE_VALUE": "'edge'", "CACHED_VALUE": 1, "PARTIAL_VALUE": "'trivial'",
+                  **values}
+        text = source
+        for key, value in values.items():
+            text = text.replace(key, str(value))
+        namespace = {"__name__": "__main__"}
+        exec(text, namespace)
+        return function_fingerprint(namespace["EdgeFirst"]), function_fingerprint(namespace["method"])
+
+    agent, method = fingerprints()
+    assert fingerprints() == (agent, method)  # the same code: the same fingerprints (no recursion either)
+    assert fingerprints(WIDTH_VALUE=3)[0] != agent  # a constant the agent reads
+    assert fingerprints(SIDE_VALUE="'centre'")[0] != agent  # a helper its guess calls
+    assert fingerprints(CACHED_VALUE=2)[1] != method  # a functools.cache helper
+    assert fingerprints(PARTIAL_VALUE="'subset'")[1] != method  # a helper made by partial
