@@ -526,13 +526,30 @@ def helper_modules(module: str) -> list[tuple[str, Path]]:
                 names.add(name)
         for name in sorted(names - seen):
             seen.add(name)
-            top = module_file(name.split(".")[0])  # never import an outside package to find a submodule
-            path = module_file(name) if top is not None and not outside_path(top) else None
+            # never import an outside package to find a submodule
+            path = module_file(name) if _own_package(name.split(".")[0]) else None
             if path is None or outside_path(path):
                 continue
             found.append((name, path))
             todo.append(name)
     return sorted(found, key=lambda pair: pair[1])
+
+
+def _own_package(top: str) -> bool:
+    """The top-level module or package ``top`` is a plugin's own (not sweeplab's, the standard library's
+    or an installed package's): by its file, or for a folder without ``__init__.py`` (a namespace
+    package), by its folders."""
+    path = module_file(top)
+    if path is not None:
+        return not outside_path(path)
+    try:
+        loaded = sys.modules.get(top)
+        spec = None if loaded is not None or not top.isidentifier() else importlib.util.find_spec(top)
+        folders = list(getattr(loaded, "__path__", None) or (spec.submodule_search_locations or [] if spec
+                                                              else []))
+    except Exception:  # noqa: BLE001 - a finder's error: nothing of its own to hash
+        return False
+    return bool(folders) and not any(outside_path(Path(folder)) for folder in folders)
 
 
 def module_file(name: str) -> Path | None:

@@ -1463,3 +1463,30 @@ def test_a_notebook_agents_helpers_and_constants_and_cached_or_partial_helpers_c
     assert fingerprints(SIDE_VALUE="'centre'")[0] != agent  # a helper its guess calls
     assert fingerprints(CACHED_VALUE=2)[1] != method  # a functools.cache helper
     assert fingerprints(PARTIAL_VALUE="'subset'")[1] != method  # a helper made by partial
+
+
+def test_a_helper_in_a_folder_without_init_is_the_plugins_own(tmp_path, monkeypatch):
+    """A researcher's review (rev51f): ``from lib import rules`` with no lib/__init__.py (a namespace
+    package) was never hashed, so a resume after editing lib/rules.py mixed two versions."""
+    from sweeplab._source_files import helper_modules
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "nslib").mkdir()
+    (tmp_path / "nslib" / "rules.py").write_text("BASE = 'trivial'\n")
+    (tmp_path / "ns_plugin.py").write_text("from nslib import rules\n\ndef rule(obs, *, use_total=True):\n"
+                                           "    return set(), set() if rules.BASE else set()\n")
+    try:
+        import ns_plugin
+
+        assert [name for name, _ in helper_modules("ns_plugin")] == ["nslib.rules"]
+        before = function_fingerprint(ns_plugin.rule)
+        (tmp_path / "nslib" / "rules.py").write_text("BASE = 'subset'\n")
+        for name in ("ns_plugin", "nslib.rules", "nslib"):
+            sys.modules.pop(name, None)
+        import ns_plugin as fresh  # as a new process would import it
+
+        assert function_fingerprint(fresh.rule) != before
+    finally:
+        for name in ("ns_plugin", "nslib.rules", "nslib"):
+            sys.modules.pop(name, None)
