@@ -23,10 +23,16 @@ TERMINATED = 143
 
 
 def running_command(*, module_run: bool = True) -> bool:
-    """This process is the ``sweeplab`` command, or (``module_run``) ``python -m sweeplab``, whose
-    ``sys.argv[0]`` is ``"-m"`` while the package imports."""
+    """This process is the ``sweeplab`` command, or (``module_run``) ``python -m sweeplab`` itself (not
+    ``python -m`` of a program whose package imports sweeplab, nor of ``sweeplab.testing.fuzz``)."""
     first = sys.argv[0] if sys.argv else ""
-    return os.path.basename(first) == "sweeplab" or (module_run and first == "-m")
+    if os.path.basename(first) == "sweeplab":
+        return True
+    if not module_run:
+        return False
+    line = list(getattr(sys, "orig_argv", ()))  # the interpreter's own: -m and the module it runs
+    return any(arg == "-msweeplab" or (arg == "-m" and line[i + 1:i + 2] == ["sweeplab"])
+               for i, arg in enumerate(line))
 
 
 def _stopped_while_importing(signum: int, frame: FrameType | None) -> None:

@@ -87,8 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     1, with what to do); 130 on Ctrl-C, 143 on SIGTERM (both stop the command as Ctrl-C does).
     Any other exception is a bug and keeps its traceback.
     """
-    restore_interrupt()  # the import's quiet Ctrl-C ends here: the command catches it below
-    parser = build_parser()
+    parser = build_parser()  # importing the sub-commands: the import's quiet Ctrl-C still holds
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or argparse's usage error (already printed)
@@ -98,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{parser.prog}: error: give a sub-command ({', '.join(_choices(parser))}); "
               f"see {parser.prog} --help", file=sys.stderr)
         return 2
+    restore_interrupt()  # from here a Ctrl-C raises, and the command catches it below
     try:
         with stop_on_terminate(), warnings.catch_warnings():
             warnings.showwarning = _command_warning(args.command)  # restored by catch_warnings

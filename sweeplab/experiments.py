@@ -376,13 +376,13 @@ def difference_table(scores: pd.DataFrame, *, columns: tuple[str, ...] = ("agent
     ...                        "diff_high": [math.nan, 0.09]})
     >>> difference_table(scores, digits=2).loc[0.5, "b"]
     '+0.05 [+0.01, +0.09]'
-    >>> difference_table(scores.assign(diff=-0.0001), digits=2).loc[0.5, "b"]
-    '+0.00 [+0.01, +0.09]'
+    >>> difference_table(scores.assign(diff=-1e-17, diff_low=-0.002), digits=2).loc[0.5, "b"]
+    '+0.00 [-0.00, +0.09]'
     """
     diffs = scores[scores["agent"] != scores["baseline"]]
 
-    def signed(x: float) -> str:  # a difference that rounds to 0 is "+0.000", never "-0.000"
-        return f"{round(x, digits) + 0.0:+.{digits}f}"
+    def signed(x: float) -> str:  # a rounding error of 0 is "+0.000"; a value just below 0 keeps its "-"
+        return f"{0.0 if abs(x) < 1e-12 else x:+.{digits}f}"
 
     text = [f"{signed(d)} [{signed(lo)}, {signed(hi)}]"
             for d, lo, hi in zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)]

@@ -188,6 +188,20 @@ def test_ctrl_c_while_the_command_imports_its_packages_exits_130_without_a_trace
     assert command.returncode == 130 and "stopped" in err and "Traceback" not in err, err[-2000:]
 
 
+def test_a_program_run_with_python_m_whose_package_imports_sweeplab_keeps_its_own_ctrl_c(tmp_path):
+    """A review of the quiet Ctrl-C (rev51e): it was taken for any ``python -m pkg.run`` whose package
+    imports sweeplab (and for ``python -m sweeplab.testing.fuzz``), ending the program by os._exit: its
+    own except and finally never ran and its buffered output was lost."""
+    (tmp_path / "upkg").mkdir()
+    (tmp_path / "upkg" / "__init__.py").write_text("import sweeplab\n")
+    (tmp_path / "upkg" / "run.py").write_text("import signal\nprint(signal.getsignal(signal.SIGINT) is "
+                                              "signal.default_int_handler)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run([sys.executable, "-m", "upkg.run"], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert run.stdout.strip() == "True", run.stderr[-2000:]
+
+
 def numba_wrapped_ctrl_c() -> SystemError:
     """What compiled code raises when Ctrl-C arrives while it runs."""
     try:
