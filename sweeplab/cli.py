@@ -124,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as exc:
         if exc.errno in _MACHINE_ERRORS:  # a full disk is not the input's fault: 1, and what to do
-            print(f"sweeplab {args.command}: error: {_path_error(exc)}; free space (or make the folder "
-                  f"writable) and run the same command again{_resume_hint(args)}", file=sys.stderr)
+            text = _path_error(exc) if exc.filename is not None else os.strerror(exc.errno)  # not pyarrow's
+            print(f"sweeplab {args.command}: error: {text}; {_MACHINE_ERRORS[exc.errno]} and run the same "
+                  f"command again{_resume_hint(args)}", file=sys.stderr)
             return 1
         print(f"sweeplab {args.command}: error: {_path_error(exc)}", file=sys.stderr)
         return 2
@@ -167,9 +168,10 @@ def _path_error(exc: OSError) -> str:
     return f"{names}: {exc.strerror}" + ("; check the path, or give another" if exc.errno in paths else "")
 
 
-#: The file system's errors that are the machine's, not the input's: a full disk or quota, a read-only
-#: file system, a failing device.
-_MACHINE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+#: The file system's errors during a run that are the machine's, not the input's (a full disk or quota, a
+#: file system turned read-only, a failing device), and what to do.
+_MACHINE_ERRORS = {errno.ENOSPC: "free space", errno.EDQUOT: "free space (or raise the quota)",
+                   errno.EROFS: "make the file system writable", errno.EIO: "check the disk"}
 
 #: Sub-commands whose ``--out`` is a run directory the same command resumes.
 _RESUMABLE = ("play", "compare", "sweep")

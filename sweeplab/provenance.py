@@ -25,6 +25,7 @@ from types import CodeType, MappingProxyType, ModuleType
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ._source_files import (
     PACKAGE_DIR,
@@ -523,22 +524,28 @@ def _value_text(value: Any) -> str:
     return _type_text(value)
 
 
-def _argument_text(value: Any) -> str:
-    """A partial's argument: :func:`_value_text`, but lists, dicts, sets and arrays by their values too
-    (what the partial was made with is a setting, ``methods=["rref", "trivial"]``, not state it keeps
-    as it plays; by type only, a resume pooled the games of two lists)."""
-    if isinstance(value, (list, set, dict)):
+def _argument_text(value: Any, _inside: frozenset[int] = frozenset()) -> str:
+    """A partial's argument: :func:`_value_text`, but lists, dicts, sets, arrays and pandas objects by
+    their values too (what the partial was made with is a setting, ``methods=["rref", "trivial"]``, not
+    state it keeps as it plays; by type only, a resume pooled the games of two lists).  A container
+    holding itself counts as ``"itself"`` there."""
+    if id(value) in _inside:
+        return "itself"
+    if isinstance(value, (list, set, dict, tuple)) and not (isinstance(value, tuple) and _plain_text(value)):
+        inside = _inside | {id(value)}
         if isinstance(value, dict):
-            texts = [f"{_argument_text(k)}: {_argument_text(v)}" for k, v in value.items()]
+            texts = [f"{_argument_text(k, inside)}: {_argument_text(v, inside)}" for k, v in value.items()]
         else:
-            texts = [_argument_text(v) for v in value]
-        if isinstance(value, list):
-            return f"list({', '.join(texts)})"
+            texts = [_argument_text(v, inside) for v in value]
+        if isinstance(value, (list, tuple)):
+            return f"{type(value).__name__}({', '.join(texts)})"
         return f"{type(value).__name__}({', '.join(sorted(texts))})"  # a set's order varies by process
-    if isinstance(value, tuple) and _plain_text(value) is None:  # a tuple holding a list
-        return f"tuple({', '.join(_argument_text(v) for v in value)})"
     if isinstance(value, np.ndarray) and value.dtype != object:
         return f"array {value.dtype.str} {value.shape} {hashlib.sha256(value.tobytes()).hexdigest()[:16]}"
+    if isinstance(value, (pd.Series, pd.DataFrame)):  # its values, index and labels
+        rows = pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes()
+        labels = repr(list(value.columns) if isinstance(value, pd.DataFrame) else value.name).encode()
+        return f"{type(value).__name__} {hashlib.sha256(rows + labels).hexdigest()[:16]}"
     return _value_text(value)
 
 

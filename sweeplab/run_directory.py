@@ -156,6 +156,12 @@ def _writer_tag() -> str:
     return f"{socket.gethostname().replace(os.sep, '_')}-{os.getpid()}"
 
 
+#: A temporary file of :func:`atomic_write` untouched this long, whose writer is no process here, was
+#: left by a killed one (a live writer in another PID namespace of the same host name is not seen by
+#: its pid, but its file is written in seconds).
+_LEFTOVER_SECONDS = 600
+
+
 def _remove_dead_writers_files(path: Path) -> None:
     """Remove the temporary files of ``path`` that killed writers of this host left."""
     pattern = re.compile(rf"\.{re.escape(path.name)}\.{re.escape(socket.gethostname().replace(os.sep, '_'))}"
@@ -163,7 +169,8 @@ def _remove_dead_writers_files(path: Path) -> None:
     with contextlib.suppress(OSError):
         for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
             found = pattern.fullmatch(tmp.name)
-            if found and not _alive(int(found[1])):
+            if (found and not _alive(int(found[1]))
+                    and time.time() - tmp.stat().st_mtime > _LEFTOVER_SECONDS):
                 tmp.unlink(missing_ok=True)
 
 

@@ -240,6 +240,7 @@ def _paired_games(a, b) -> tuple[pd.Series, pd.Series]:
         missing = [c for c in ("seed", "game", "won") if c not in frame.columns]
         if missing:
             raise ValueError(f"{name} has no column {missing[0]!r}: tables are paired by seed and game")
+        check_known_outcomes(frame, function=f"paired_difference ({name})")
         repeated = frame.duplicated(["seed", "game"])
         if repeated.any():
             seed, game = frame.loc[repeated, ["seed", "game"]].iloc[0]
@@ -381,7 +382,8 @@ def format_summary(summary: pd.DataFrame, *, confidence: float | None = None) ->
     """The summary as a plain-text table, win rates as percentages with their interval.
 
     The interval is labelled with the confidence :func:`summarize` used (``confidence`` given here
-    must agree with it; 0.95 for a summary that does not say).
+    must agree with it).  A summary that no longer says (pandas drops it in a ``merge``, or a ``concat``
+    of summaries at different levels) is labelled ``CI`` alone, unless ``confidence`` is given.
 
     Examples
     --------
@@ -394,7 +396,7 @@ def format_summary(summary: pd.DataFrame, *, confidence: float | None = None) ->
     if confidence is not None and held is not None and confidence != held:
         raise ValueError(f"the summary's intervals are at confidence {held!r}, not {confidence!r}: give "
                          f"summarize(..., confidence={confidence!r}), or leave confidence out here")
-    confidence = confidence if confidence is not None else held if held is not None else 0.95
+    confidence = confidence if confidence is not None else held
     if summary.empty:
         return "(no games)"
     table = summary.copy()
@@ -402,7 +404,7 @@ def format_summary(summary: pd.DataFrame, *, confidence: float | None = None) ->
         table["level"] = table["level"].astype(object).fillna("-")
     if "noise" in table:  # exact clues: no noise kind
         table["noise"] = table["noise"].astype(object).fillna("none")
-    label = f"{100 * confidence:g}% CI"
+    label = "CI" if confidence is None else f"{100 * confidence:.10g}% CI"
     table["win %"] = (100 * table["win_rate"]).map("{:.2f}".format)
     bounds = zip(table["win_low"], table["win_high"], strict=True)
     table[label] = [f"[{100 * lo:.2f}, {100 * hi:.2f}]" for lo, hi in bounds]

@@ -202,8 +202,11 @@ def test_bench_and_report_leave_a_sweeps_folder_alone_and_bench_writes_under_a_l
                  "--no-progress"]) == 2
     assert "holds a sweep's (or play's or compare's) run manifest.json" in capsys.readouterr().err
     assert main(["report", "--preset", "smoke", "--only", "000-convergence", "--out", str(run)]) == 2
-    assert "which this report would replace" in capsys.readouterr().err
+    assert f"--out {run} holds a sweep's" in capsys.readouterr().err
     assert (run / "manifest.json").read_text() == manifest and not (run / "tables").exists()
+    assert main(["bench", "--scaling", "--areas", "81", "--densities", "0.1", "--positions", "1", "--methods",
+                 "trivial", "--no-progress", "--out", str(run)]) == 0  # its own files: no manifest.json
+    assert (run / "manifest.json").read_text() == manifest and (run / "scaling.csv").exists()
 
     rows = pd.DataFrame({"method": ["trivial"]})
     meta = {"corpus_sha256": None, "methods": ["trivial"]}

@@ -106,13 +106,19 @@ def test_a_full_disk_is_the_machines_fault_exit_1_with_what_to_do(monkeypatch, c
     def full(args):
         raise OSError(28, "No space left on device", str(tmp_path / "run" / "chunks" / "p0000.parquet"))
 
+    def full_in_pyarrow(args):  # pyarrow's: no file name, its own wording
+        raise OSError(28, "[Errno 28] Error writing bytes to file. Detail: [errno 28] No space left on "
+                          "device")
+
     monkeypatch.setattr("sweeplab.commands.solve.run", full)
     assert main(["solve", "-"]) == 1
     err = capsys.readouterr().err
-    assert "No space left on device; free space (or make the folder writable) and run the same command" in err
-    monkeypatch.setattr("sweeplab.commands.play.run", full)
+    assert "p0000.parquet: No space left on device; free space and run the same command" in err
+    monkeypatch.setattr("sweeplab.commands.play.run", full_in_pyarrow)
     assert main(["play", "--agent", "trivial", "--games", "1", "--out", str(tmp_path / "run")]) == 1
-    assert f"the finished chunks are kept in {tmp_path / 'run'}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error: No space left on device; free space and run" in err and "Errno" not in err
+    assert f"the finished chunks are kept in {tmp_path / 'run'}" in err
 
 
 def test_sigterm_stops_a_command_as_ctrl_c_does_exit_143(monkeypatch, capsys, tmp_path):

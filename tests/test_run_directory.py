@@ -4,6 +4,7 @@ sweep and run_games code shared it must still resume, so its names and keys are 
 import json
 import logging
 import os
+import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -314,8 +315,12 @@ def test_atomic_write_removes_what_killed_writers_of_this_host_left_and_nothing_
              "running": f".c.jsonl.gz.{host}-{os.getpid()}.0123456789ab.tmp",
              "elsewhere": f".c.jsonl.gz.other-host-{dead}.0123456789ab.tmp",
              "another file's": f".d.jsonl.gz.{host}-{dead}.0123456789ab.tmp"}
+    old = time.time() - 3600
     for name in names.values():
         (tmp_path / name).write_text("partial")
+        os.utime(tmp_path / name, (old, old))
+    names["recent"] = f".c.jsonl.gz.{host}-{dead}.abcdef012345.tmp"  # maybe a writer this pid cannot see
+    (tmp_path / names["recent"]).write_text("partial")
     atomic_write(tmp_path / "c.jsonl.gz", lambda tmp: tmp.write_text("whole"))
     left = {p.name for p in tmp_path.iterdir()}
-    assert left == {"c.jsonl.gz", *(names[k] for k in ("running", "elsewhere", "another file's"))}
+    assert left == {"c.jsonl.gz", *(names[k] for k in ("running", "elsewhere", "another file's", "recent"))}

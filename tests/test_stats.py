@@ -328,6 +328,16 @@ def test_format_summary_labels_the_confidence_summarize_used():
     assert "99.9% CI" in format_summary(summarize(df, confidence=0.999), confidence=0.999)
     with pytest.raises(ValueError, match="at confidence 0.99, not 0.95"):
         format_summary(summarize(df, confidence=0.99), confidence=0.95)
+    # a summary that no longer says (pandas drops attrs in a merge, or a concat at two levels): "CI" alone
+    merged = summarize(df, confidence=0.99).merge(pd.DataFrame({"agent": ["a"]}))
+    mixed = pd.concat([summarize(df, confidence=0.99), summarize(df)])
+    for summary in (merged, mixed):
+        header = format_summary(summary).splitlines()[0]
+        assert " CI " in f"{header} " and "%" not in header.replace("win %", "")
+    assert "99.99999% CI" in format_summary(summarize(df, confidence=0.9999999))
+    with pytest.raises(ValueError, match=r"paired_difference \(won_b\): 1 game has no 'won' value"):
+        sweeplab.stats.paired_difference(df.assign(seed=0, game=range(100)),
+                                         df.assign(seed=0, game=range(100), won=[None] + [True] * 99))
 
 
 def test_every_summary_refuses_a_missing_outcome_and_the_loss_table_a_repeated_game():

@@ -1198,6 +1198,11 @@ def test_a_partials_list_dict_set_and_array_arguments_count_by_value():
         prints[0], prints[3], prints[5], prints[6]]
     assert function_fingerprint(functools.partial(rule, ["rref"])) != function_fingerprint(
         functools.partial(rule, ["trivial"]))
+    weights = [function_fingerprint(functools.partial(rule, methods=pd.Series(w))) for w in ([1, 2], [3, 4])]
+    assert weights[0] != weights[1]  # a review (rev51e): pandas arguments counted by type
+    itself: list = ["rref"]
+    itself.append(itself)  # a list holding itself: a fingerprint, not a RecursionError
+    assert function_fingerprint(functools.partial(rule, methods=itself))
 
 
 def test_a_computed_constant_edited_under_the_process_refuses(tmp_path, monkeypatch):

@@ -127,7 +127,9 @@ def _check_run_arguments(args: argparse.Namespace) -> None:
     for flag, value in (("--cap", args.cap), ("--budget", args.budget)):
         if value is not None and not value > 0:  # also refuses nan
             raise ValueError(f"{flag} must be a positive number of seconds, got {value}")
-    check_manifest_writer(output_directory(args.out), "bench")  # before the work, as write_bench will
+    out = output_directory(args.out)
+    if not args.scaling:  # its own files (scaling*.csv, scaling_manifest.json) replace no manifest.json
+        check_manifest_writer(out, "bench")  # before the work, as write_bench will
 
 
 def run(args: argparse.Namespace) -> int:

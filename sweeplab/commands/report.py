@@ -612,7 +612,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.seed < 0:  # every experiment would fail on it, after the others had run
         raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
-    output_directory(args.out)
+    check_manifest_writer(output_directory(args.out), "report")  # as build_report will, naming --out
     preset = args.preset or ("full" if args.full else "quick")
     overrides = once_each(map(_key_value, args.overrides), flag="--set")
     if "seed" in overrides:
