@@ -93,8 +93,9 @@ CHUNK_KEY = b"sweeplab.chunk"
 PLAY_KEYS = ("agent", "level", "shape", "mines", "density", "first_click", "mode", "noise", "first_move")
 #: Manifest keys that define a sweep.
 SWEEP_KEYS = ("points", "games", "seed")
-#: Manifest keys :func:`load_results` passes on in ``attrs["made_by"]``: the code, the packages and the seed.
-MADE_BY = ("version", "git_commit", "git_dirty", "code", "environment", "seed", "created")
+#: Manifest keys :func:`load_results` passes on in ``attrs["made_by"]``: the code (``methods``: of the
+#: methods and agents that are not sweeplab's own, a plugin's), the packages and the seed.
+MADE_BY = ("version", "git_commit", "git_dirty", "code", "methods", "environment", "seed", "created")
 
 
 #: Arguments of :func:`run_sweep` (and :func:`sweeplab.play`) that say how or which games run, never what
@@ -464,7 +465,8 @@ def load_results(out: str | os.PathLike) -> pd.DataFrame:
     """Every finished game of a sweep directory, sorted by point and game.
 
     ``attrs["made_by"]`` holds the manifest's record of the code that played them
-    (:data:`MADE_BY`: version, commit, code fingerprint, package versions, seed, date).
+    (:data:`MADE_BY`: version, commit, code fingerprint, a plugin's fingerprints, package versions,
+    seed, date).
 
     Only the chunks the manifest plans are read, and each is checked against
     its identity: a bad one raises ``ValueError`` naming it (running the sweep

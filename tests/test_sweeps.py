@@ -67,6 +67,13 @@ def test_results_say_which_code_and_seed_played_them(tmp_path):
     df = load_results(tmp_path)
     assert df.attrs["made_by"] == {key: manifest[key] for key in df.attrs["made_by"]}
     assert df.attrs["made_by"]["seed"] == 11 and {**df.attrs["made_by"], **made_by()} == df.attrs["made_by"]
+    # a plugin's code too (rev51f: the frame named only sweeplab's, which two plugin versions share)
+    import sweeplab.example_plugin  # noqa: F401 - registers rref-reversed
+
+    run_sweep([{"agent": "chain", "methods": ["rref-reversed"], "level": "beginner"}], games=2, seed=11,
+              out=tmp_path / "plugin", workers=1, progress=False)
+    held = load_results(tmp_path / "plugin").attrs["made_by"]["methods"]
+    assert list(held) == ["rref-reversed"] and len(held["rref-reversed"]) == 16
 
 
 def test_resume_after_sigkill(tmp_path):
