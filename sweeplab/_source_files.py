@@ -509,10 +509,12 @@ def _plain(value: Any) -> bool:
 def helper_modules(module: str) -> list[tuple[str, Path]]:
     """The modules ``module`` imports (``import x``, ``from x import y``, anywhere in its file, function
     bodies included) or takes names from, directly or through one another, that are neither sweeplab's,
-    the standard library's nor an installed package's (a plugin's helper modules), with their files, in
-    file order.  Found from the files, imported yet or not, so the list is the same before and after a
-    method's first call imports one."""
+    the standard library's nor an installed package's (a plugin's helper modules; an installed plugin
+    package's own submodules too), with their files, in file order.  Found from the files, imported yet
+    or not, so the list is the same before and after a method's first call imports one."""
     seen, todo, found = {module}, [module], []
+    # an installed plugin package's own submodules count too (its top module's file is hashed already)
+    package = module.split(".")[0] if module.split(".")[0] != "sweeplab" else None
     while todo:
         current = todo.pop()
         names: set[str] = set(_imported_names(current))
@@ -527,8 +529,9 @@ def helper_modules(module: str) -> list[tuple[str, Path]]:
         for name in sorted(names - seen):
             seen.add(name)
             # never import an outside package to find a submodule
-            path = module_file(name) if _own_package(name.split(".")[0]) else None
-            if path is None or outside_path(path):
+            ours = name.split(".")[0] == package
+            path = module_file(name) if ours or _own_package(name.split(".")[0]) else None
+            if path is None or (outside_path(path) and not ours):
                 continue
             found.append((name, path))
             todo.append(name)

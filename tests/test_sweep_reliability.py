@@ -1495,3 +1495,28 @@ def test_a_helper_in_a_folder_without_init_is_the_plugins_own(tmp_path, monkeypa
     finally:
         for name in ("ns_plugin", "nslib.rules", "nslib"):
             sys.modules.pop(name, None)
+
+
+def test_an_installed_plugin_packages_own_submodules_are_its_helpers(tmp_path, monkeypatch):
+    """A researcher's review (rev51f): a plugin installed as a package (pip install .) was hashed by its top
+    module only; an edit to a submodule it calls, reinstalled, let a resume mix two versions."""
+    from sweeplab import _source_files
+    from sweeplab._source_files import helper_modules
+
+    site = tmp_path / "site-packages"
+    (site / "instplug").mkdir(parents=True)
+    (site / "instplug" / "__init__.py").write_text("from . import rules\n")
+    (site / "instplug" / "rules.py").write_text("from . import core\n\ndef rule(obs, *, use_total=True):\n"
+                                                "    return core.step(obs)\n")
+    (site / "instplug" / "core.py").write_text("import json\n\ndef step(obs):\n    return set(), set()\n")
+    monkeypatch.syspath_prepend(str(site))
+    roots = _source_files._outside_roots()
+    monkeypatch.setattr(_source_files, "_outside_roots", lambda: (*roots, site.resolve()))  # installed
+    try:
+        import instplug  # noqa: F401
+
+        assert [name for name, _ in helper_modules("instplug.rules")] == ["instplug", "instplug.core"]
+        assert not [name for name, _ in helper_modules("sweeplab.example_plugin")]  # sweeplab's own: none
+    finally:
+        for name in ("instplug", "instplug.rules", "instplug.core"):
+            sys.modules.pop(name, None)
