@@ -1213,7 +1213,9 @@ def _block_counts(p: GroupedSystem, max_nodes: int, budget: Budget):
                 f"max_nodes={max_nodes} backtracking nodes ({int(p.group_size.sum())} frontier cells in "
                 f"{G} groups), and {exc}; raise max_nodes, or that budget"
             ) from None
-    if not (np.isfinite(counts).all() and np.isfinite(gmines).all()):  # past 2**1024 layouts in one block
+    # past 2**1024 layouts in one block the counts overflow; G groups of at most 8 cells have fewer than
+    # 2**(8 G) layouts (and mine counts 8 times that), so only a system of over 120 groups is checked
+    if G > 120 and not math.isfinite(counts.sum() + gmines.sum()):
         raise ComponentTooLargeError(
             f"a block has more layouts than double precision holds (over 1.8e308; {int(p.group_size.sum())} "
             f"frontier cells in {G} groups): its exact counts cannot be kept; a smaller board, or fewer "
