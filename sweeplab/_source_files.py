@@ -370,7 +370,13 @@ def _code_text(code: CodeType) -> str:
     digest = hashlib.sha256(code.co_code)
     digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
     for const in code.co_consts:
-        digest.update((_code_text(const) if isinstance(const, CodeType) else repr(const)).encode() + b"\0")
+        if isinstance(const, CodeType):
+            text = _code_text(const)
+        elif isinstance(const, frozenset):  # a set literal: its order follows string hashes and history
+            text = "frozenset(" + ", ".join(sorted(map(repr, const))) + ")"
+        else:
+            text = repr(const)
+        digest.update(text.encode() + b"\0")
     return digest.hexdigest()
 
 
@@ -513,8 +519,11 @@ def helper_modules(module: str) -> list[tuple[str, Path]]:
     package's own submodules too), with their files, in file order.  Found from the files, imported yet
     or not, so the list is the same before and after a method's first call imports one."""
     seen, todo, found = {module}, [module], []
-    # an installed plugin package's own submodules count too (its top module's file is hashed already)
-    package = module.split(".")[0] if module.split(".")[0] != "sweeplab" else None
+    # an installed plugin package's own submodules count too (a package that imports sweeplab: not
+    # pandas, whose modules count by its version)
+    top = module.split(".")[0]
+    package = top if top != "sweeplab" and "sweeplab" in {*_imported_names(top), *_imported_names(module)} \
+        else None
     while todo:
         current = todo.pop()
         names: set[str] = set(_imported_names(current))

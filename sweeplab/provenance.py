@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import dis
 import enum
 import functools
 import hashlib
@@ -321,14 +322,16 @@ def _partial_arguments(fn: functools.partial) -> str:
 
 
 def _hash_class(digest: Any, klass: type, seen: set[int]) -> None:
-    """An agent class and its bases, but sweeplab's own (:func:`code_fingerprint`'s): each by its module's
-    file, else by its body (:func:`_hash_class_body`); ``seen``: the classes and functions already
-    hashed on this path (a method that names its own class)."""
+    """An agent class and its bases, but sweeplab's own (:func:`code_fingerprint`'s), the standard
+    library's and installed packages' (by their versions): each by its module's file, else by its body
+    (:func:`_hash_class_body`); ``seen``: the classes and functions already hashed on this path (a
+    method that names its own class)."""
     seen.add(id(klass))
     digest.update(b"class\0" + klass.__qualname__.encode())
+    own = (klass.__module__ or "__main__").split(".")[0]  # an installed plugin package's classes count
     for base in klass.__mro__:
         module = base.__module__ or "__main__"
-        if module != "builtins" and module.split(".")[0] != "sweeplab":
+        if (module.split(".")[0] == own and own != "sweeplab") or not _outside(module):
             digest.update(b"class\0" + base.__qualname__.encode())
             if _hash_module_file(digest, module):
                 check_code(base)  # the class the registry holds is the file's
@@ -372,8 +375,12 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
             reads.append(("", cell.cell_contents))
     scope = getattr(fn, "__globals__", {})
     reads += [(name, scope[name]) for name in sorted(_code_names(fn.__code__)) if name in scope]
+    state = _stored_names(fn.__code__)
     for name, value in reads:
         digest.update(b"read\0" + name.encode() + b"\0")
+        if name in state:  # a global it assigns (global count; count += 1): by its type only
+            digest.update(_type_text(value).encode())
+            continue
         text = _plain_text(value)
         if text is not None:
             digest.update(text.encode())
@@ -410,11 +417,23 @@ def _defaults_text(fn: Any) -> str:
 
 
 def _code_names(code: CodeType) -> set[str]:
-    """The global and attribute names ``code`` and the code nested in it use."""
-    names = set(code.co_names)
+    """The global names ``code`` and the code nested in it read (not attribute names: ``obs.shape``
+    reads no global ``shape``, and a Dask worker receives only the globals its code reads)."""
+    names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
     for const in code.co_consts:
         if isinstance(const, CodeType):
             names |= _code_names(const)
+    return names
+
+
+def _stored_names(code: CodeType) -> set[str]:
+    """The global names ``code`` (or code nested in it) assigns or deletes: state it keeps as it plays (a
+    counter), not a constant."""
+    names = {ins.argval for ins in dis.get_instructions(code)
+             if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")}
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _stored_names(const)
     return names
 
 
@@ -543,7 +562,10 @@ def _argument_text(value: Any, _inside: frozenset[int] = frozenset()) -> str:
     if isinstance(value, np.ndarray) and value.dtype != object:
         return f"array {value.dtype.str} {value.shape} {hashlib.sha256(value.tobytes()).hexdigest()[:16]}"
     if isinstance(value, (pd.Series, pd.DataFrame)):  # its values, index and labels
-        rows = pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes()
+        try:
+            rows = pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes()
+        except TypeError:  # cells holding lists or dicts: their texts, row by row
+            rows = _argument_text(value.to_dict("split"), _inside | {id(value)}).encode()
         labels = repr(list(value.columns) if isinstance(value, pd.DataFrame) else value.name).encode()
         return f"{type(value).__name__} {hashlib.sha256(rows + labels).hexdigest()[:16]}"
     return _value_text(value)

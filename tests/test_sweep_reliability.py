@@ -1505,7 +1505,11 @@ def test_an_installed_plugin_packages_own_submodules_are_its_helpers(tmp_path, m
 
     site = tmp_path / "site-packages"
     (site / "instplug").mkdir(parents=True)
-    (site / "instplug" / "__init__.py").write_text("from . import rules\n")
+    (site / "instplug" / "__init__.py").write_text("import sweeplab\nfrom . import rules\n")
+    (site / "otherlib").mkdir()  # an installed library, not a plugin (it imports no sweeplab): by version
+    (site / "otherlib" / "__init__.py").write_text("")
+    (site / "otherlib" / "a.py").write_text("from . import b\n")
+    (site / "otherlib" / "b.py").write_text("X = 1\n")
     (site / "instplug" / "rules.py").write_text("from . import core\n\ndef rule(obs, *, use_total=True):\n"
                                                 "    return core.step(obs)\n")
     (site / "instplug" / "core.py").write_text("import json\n\ndef step(obs):\n    return set(), set()\n")
@@ -1517,6 +1521,70 @@ def test_an_installed_plugin_packages_own_submodules_are_its_helpers(tmp_path, m
 
         assert [name for name, _ in helper_modules("instplug.rules")] == ["instplug", "instplug.core"]
         assert not [name for name, _ in helper_modules("sweeplab.example_plugin")]  # sweeplab's own: none
+        import otherlib.a  # noqa: F401
+
+        assert not helper_modules("otherlib.a")  # a rev51g review: pandas' 280 files were walked
     finally:
-        for name in ("instplug", "instplug.rules", "instplug.core"):
+        for name in ("instplug", "instplug.rules", "instplug.core", "otherlib", "otherlib.a", "otherlib.b"):
             sys.modules.pop(name, None)
+
+
+def test_notebook_agents_are_not_refused_for_attribute_names_counters_or_installed_bases():
+    """A review of today's fingerprint changes (rev51g): attribute names (obs.shape) were read as notebook
+    globals (a global `shape` changed the agent's fingerprint: refused on Dask and on an in-kernel
+    resume), a counter the agent assigns counted by value, a helper class based on pandas' DataFrame had
+    pandas' files checked (refused every time), and a partial holding a DataFrame of lists crashed."""
+    import functools
+
+    from sweeplab.provenance import function_fingerprint
+
+    namespace: dict = {"__name__": "__main__"}
+    exec(textwrap.dedent("""
+        import dataclasses
+        import pandas as pd
+        from sweeplab.agents import Agent
+        guesses = 0
+
+        class Log(pd.DataFrame):
+            pass
+
+        @dataclasses.dataclass(frozen=True)
+        class EdgeFirst(Agent):
+            def guess(self, obs, rng):
+                global guesses
+                guesses += 1
+                Log()
+                return super().guess(obs, rng) if obs.shape[0] else None
+    """), namespace)
+    agent = namespace["EdgeFirst"]
+    before = function_fingerprint(agent)
+    namespace["shape"] = (16, 30)  # a later cell's global of the same name as an attribute
+    namespace["guesses"] = 7  # as after seven guesses
+    assert function_fingerprint(agent) == before
+
+    def rule(obs, *, table, use_total=True):
+        return set(), set()
+
+    tables = [pd.DataFrame({"cells": [[(0, 0), (0, 1)], [(0, 0)]]}), pd.DataFrame({"cells": [[(0, 0)], []]})]
+    prints = [function_fingerprint(functools.partial(rule, table=t)) for t in tables]
+    assert prints[0] != prints[1]
+
+
+def test_a_plugin_with_a_set_literal_is_not_refused_under_any_hash_seed(tmp_path):
+    """A review (rev51g): the code check hashed a set literal by its repr, whose order follows the string
+    hashes: an untouched plugin loaded before sweeplab was refused under some PYTHONHASHSEED values."""
+    (tmp_path / "setplug.py").write_text(
+        "def kinds_rule(obs, *, use_total=True):\n"
+        "    label = 'edge'\n"
+        "    return set(), set() if label in {'edge', 'corner', 'border', 'centre', 'inner'} else set()\n")
+    script = ("import setplug, sweeplab\nfrom sweeplab.provenance import function_fingerprint\n"
+              "print(function_fingerprint(setplug.kinds_rule))\n")
+    prints = set()
+    for seed in (17, 18, 20, 0):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(sweeplab.__file__).parents[1])])}
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr[-1500:]
+        prints.add(run.stdout.strip())
+    assert len(prints) == 1
