@@ -77,8 +77,9 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
         raise ValueError(
             f"{file} (module {module.__name__!r}) is not what this process runs ({stale}): the file changed "
             f"since this process imported it, or a value of the module was set in memory "
-            f"({module.__name__}.NAME = ...), which a fresh process (a resume, a worker) would not have; its "
-            f"games would be recorded as the file's code. A setting belongs in an agent's or a method's "
+            f"({module.__name__}.NAME = ...), not in its file, which a fresh process (a resume, a worker) "
+            f"may not have; its games would be recorded as the file's code. A setting belongs in an agent's "
+            f"or a method's "
             f"options, which a run records. Otherwise restart the process (in Jupyter: restart the kernel) "
             f"and run again; or reload the module (importlib.reload) and register again, with "
             f"replace=True, each method or agent it registers")

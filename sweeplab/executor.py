@@ -401,8 +401,10 @@ def _dask(function, tasks, scheduler) -> Iterator[tuple[int, Any]]:
             if methods_there != methods_here:
                 name = next(n for n in names if methods_there.get(n) != methods_here.get(n))
                 raise ValueError(f"a Dask worker runs other code of {fingerprint_subject(name)} (fingerprint "
-                                 f"{methods_there.get(name)}, {methods_here.get(name)} here); install the "
-                                 f"same plugin on every worker")
+                                 f"{methods_there.get(name)}, {methods_here.get(name)} here): a plugin's "
+                                 f"must be the same on every worker (install the same version); one defined "
+                                 f"in a notebook or script must not read what a worker does not receive "
+                                 f"with it (a value its module changes at run time, a file)")
             yield index[fut.key], result
     finally:
         if owned:

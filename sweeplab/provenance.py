@@ -314,6 +314,11 @@ def _fingerprint(fn: Any) -> str:
     return digest.hexdigest()[:16]
 
 
+def _sort_key(value: Any) -> str:
+    """An order of a frozenset's items that is the same in every process (not their hash order)."""
+    return _plain_text(value) or f"{type(value).__qualname__} {getattr(value, '__qualname__', '')}"
+
+
 def _partial_arguments(fn: functools.partial) -> str:
     """A partial's fixed arguments, by :func:`_argument_text`."""
     arguments = [_argument_text(a) for a in fn.args]
@@ -402,6 +407,18 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
                 digest.update(b"seen class\0" + value.__qualname__.encode())
             else:
                 _hash_class(digest, value, seen)
+        elif isinstance(value, (tuple, frozenset, MappingProxyType)):  # helpers held in a table of them
+            items = (sorted(value.items(), key=lambda kv: repr(kv[0])) if isinstance(value, MappingProxyType)
+                     else enumerate(sorted(value, key=_sort_key) if isinstance(value, frozenset) else value))
+            digest.update(f"{type(value).__name__} of {len(value)}".encode())
+            reads.extend((f"{name}[{key!r}]", item) for key, item in items)
+        elif inspect.ismethod(value):  # a helper object's bound method: its function, its object
+            reads.extend([(f"{name}.__func__", value.__func__), (f"{name}.__self__", value.__self__)])
+        elif not _outside(type(value).__module__) and id(value) not in seen:  # a helper object of the script
+            seen.add(id(value))
+            if id(type(value)) not in seen:
+                _hash_class(digest, type(value), seen)
+            digest.update(_attributes_text(value).encode())
         elif isinstance(value, ModuleType) and not _outside(value.__name__):
             _hash_module_file(digest, value.__name__)
         else:
@@ -512,6 +529,7 @@ def _hash_class_body(digest: Any, klass: type, seen: set[int]) -> None:
         value = getattr(value, "__func__", value)  # staticmethod, classmethod
         parts = [value.fget, value.fset] if isinstance(value, property) else [value]
         for part in parts:
+            part = _called_function(digest, part)  # a cached_property's, an lru_cache method's, a partial's
             code = getattr(part, "__code__", None)
             text = _plain_text(part)
             if inspect.isfunction(part) and id(part) not in seen:
@@ -522,6 +540,25 @@ def _hash_class_body(digest: Any, klass: type, seen: set[int]) -> None:
                 digest.update(text.encode() + b"\0")
             else:
                 digest.update(type(part).__qualname__.encode() + b"\0")
+
+
+def _called_function(digest: Any, value: Any) -> Any:
+    """The function a class-body value calls: a ``functools.cached_property``'s, what a
+    ``functools.cache``/``lru_cache`` wrapper wraps, a ``partial``'s (its arguments hashed), else
+    ``value``."""
+    for _ in range(8):  # a few layers; never a wrapper loop
+        if isinstance(value, functools.cached_property):
+            value = value.func
+        elif isinstance(value, functools.partial):
+            digest.update(b"partial\0" + _partial_arguments(value).encode())
+            value = value.func
+        elif not inspect.isfunction(value) and callable(value) and inspect.isfunction(
+                getattr(value, "__wrapped__", None)):
+            digest.update(f"wrapper {type(value).__qualname__}".encode())
+            value = value.__wrapped__
+        else:
+            break
+    return value
 
 
 def _hash_code(digest: Any, code: CodeType) -> None:

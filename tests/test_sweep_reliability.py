@@ -1588,3 +1588,64 @@ def test_a_plugin_with_a_set_literal_is_not_refused_under_any_hash_seed(tmp_path
         assert run.returncode == 0, run.stderr[-1500:]
         prints.add(run.stdout.strip())
     assert len(prints) == 1
+
+
+def test_a_notebook_agents_helpers_held_in_tables_objects_or_class_body_wrappers_count():
+    """A review (rev51g): helpers reached through a tuple or a read-only mapping of functions, a helper
+    object or its bound method, and a class body's partial, cached_property or lru_cache method counted by
+    type only: edited, a resume mixed two versions of the agent."""
+    from sweeplab.provenance import function_fingerprint
+
+    source = textwrap.dedent("""
+        import dataclasses, functools
+        from types import MappingProxyType
+        from sweeplab.agents import Agent
+
+        def rule_a(obs):
+            return RULE_A
+
+        class Scorer:
+            def __init__(self, weight):
+                self.weight = weight
+            def rate(self, obs):
+                return self.weight * RATE
+
+        def choose(cells, k):
+            return CHOOSE
+
+        CHAIN = (rule_a, len)
+        RULES = MappingProxyType({"a": rule_a})
+        scorer = Scorer(WEIGHT)
+        rate = scorer.rate
+
+        @dataclasses.dataclass(frozen=True)
+        class Picky(Agent):
+            pick = functools.partial(choose, k=PARTIAL)
+
+            @functools.cached_property
+            def side(self):
+                return CACHED
+
+            @functools.lru_cache
+            def depth(self, n):
+                return n * LRU
+
+            def guess(self, obs, rng):
+                return CHAIN[0](obs), RULES["a"](obs), scorer, rate(obs), self.side, self.depth(1)
+    """)
+    values = {"RULE_A": "1", "RATE": "1", "CHOOSE": "cells[k]", "WEIGHT": "2", "PARTIAL": "0",
+              "CACHED": "'rows'", "LRU": "2"}
+
+    def fingerprint(**edits):
+        text = source
+        for key, value in {**values, **edits}.items():
+            text = text.replace(key, value)
+        namespace = {"__name__": "__main__"}
+        exec(text, namespace)
+        return function_fingerprint(namespace["Picky"])
+
+    same = fingerprint()
+    assert fingerprint() == same
+    for key, edited in [("RULE_A", "2"), ("RATE", "3"), ("WEIGHT", "3"), ("CHOOSE", "cells[-1]"),
+                        ("PARTIAL", "1"), ("CACHED", "'cols'"), ("LRU", "0")]:
+        assert fingerprint(**{key: edited}) != same, key
