@@ -79,10 +79,9 @@ def check_current(module: ModuleType, source: bytes | None = None) -> None:
             f"since this process imported it, or a value of the module was set in memory "
             f"({module.__name__}.NAME = ...), not in its file, which a fresh process (a resume, a worker) "
             f"may not have; its games would be recorded as the file's code. A setting belongs in an agent's "
-            f"or a method's "
-            f"options, which a run records. Otherwise restart the process (in Jupyter: restart the kernel) "
-            f"and run again; or reload the module (importlib.reload) and register again, with "
-            f"replace=True, each method or agent it registers")
+            f"or a method's options, which a run records. Otherwise restart the process (in Jupyter: "
+            f"restart the kernel) and run again; or reload the module (importlib.reload) and register "
+            f"again, with replace=True, each method or agent it registers")
 
 
 def _stale_part(module: ModuleType, file: str, data: bytes) -> str:
@@ -523,8 +522,8 @@ def helper_modules(module: str) -> list[tuple[str, Path]]:
     # an installed plugin package's own submodules count too (a package that imports sweeplab: not
     # pandas, whose modules count by its version)
     top = module.split(".")[0]
-    package = top if top != "sweeplab" and "sweeplab" in {*_imported_names(top), *_imported_names(module)} \
-        else None
+    imports_sweeplab = "sweeplab" in {*_imported_names(top), *_imported_names(module)}
+    package = top if top != "sweeplab" and imports_sweeplab else None
     while todo:
         current = todo.pop()
         names: set[str] = set(_imported_names(current))
@@ -557,9 +556,11 @@ def _own_package(top: str) -> bool:
         return not outside_path(path)
     try:
         loaded = sys.modules.get(top)
-        spec = None if loaded is not None or not top.isidentifier() else importlib.util.find_spec(top)
-        folders = list(getattr(loaded, "__path__", None) or (spec.submodule_search_locations or [] if spec
-                                                              else []))
+        if loaded is not None:
+            folders = list(getattr(loaded, "__path__", None) or [])
+        else:
+            spec = importlib.util.find_spec(top) if top.isidentifier() else None
+            folders = list(spec.submodule_search_locations or []) if spec is not None else []
     except Exception:  # noqa: BLE001 - a finder's error: nothing of its own to hash
         return False
     return bool(folders) and not any(outside_path(Path(folder)) for folder in folders)

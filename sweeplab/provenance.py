@@ -386,6 +386,7 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
         if name in state:  # a global it assigns (global count; count += 1): by its type only
             digest.update(_type_text(value).encode())
             continue
+        value = _called_function(digest, value)  # a helper made by partial, functools.cache, ...
         text = _plain_text(value)
         if text is not None:
             digest.update(text.encode())
@@ -395,13 +396,6 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
             value = getattr(value, "py_func", value)  # a numba-compiled helper: its Python source
             if id(value) not in seen and not _hash_module_file(digest, value.__module__ or "__main__"):
                 _hash_function(digest, value, seen)
-        elif isinstance(value, functools.partial):  # a helper made by partial: its arguments, its function
-            digest.update(b"partial\0" + _partial_arguments(value).encode())
-            reads.append((f"{name}.func", value.func))
-        elif callable(value) and getattr(value, "__wrapped__", None) is not None:
-            # functools.cache, lru_cache or another wrapper object around a helper: what it wraps
-            digest.update(f"wrapper {type(value).__qualname__}".encode())
-            reads.append((f"{name}.__wrapped__", value.__wrapped__))
         elif inspect.isclass(value) and not _outside(value.__module__):
             if id(value) in seen:  # a method naming its own class (or super()): hashed on this path
                 digest.update(b"seen class\0" + value.__qualname__.encode())
@@ -543,7 +537,7 @@ def _hash_class_body(digest: Any, klass: type, seen: set[int]) -> None:
 
 
 def _called_function(digest: Any, value: Any) -> Any:
-    """The function a class-body value calls: a ``functools.cached_property``'s, what a
+    """The function a value read or held in a class body calls: a ``functools.cached_property``'s, what a
     ``functools.cache``/``lru_cache`` wrapper wraps, a ``partial``'s (its arguments hashed), else
     ``value``."""
     for _ in range(8):  # a few layers; never a wrapper loop
@@ -587,6 +581,7 @@ def _argument_text(value: Any, _inside: frozenset[int] = frozenset()) -> str:
     holding itself counts as ``"itself"`` there."""
     if id(value) in _inside:
         return "itself"
+    # (a tuple of plain values counts as _value_text has it)
     if isinstance(value, (list, set, dict, tuple)) and not (isinstance(value, tuple) and _plain_text(value)):
         inside = _inside | {id(value)}
         if isinstance(value, dict):

@@ -151,9 +151,14 @@ def plan_chunks(n_points: int, games: int, chunk_size: int) -> list[Chunk]:
     return [Chunk(p, s, n) for p in range(n_points) for s, n in parts]
 
 
+def _host() -> str:
+    """This host's name as a part of a file name."""
+    return socket.gethostname().replace(os.sep, "_")
+
+
 def _writer_tag() -> str:
     """This process in a temporary file's name: its host and process id (a shared disk has other hosts)."""
-    return f"{socket.gethostname().replace(os.sep, '_')}-{os.getpid()}"
+    return f"{_host()}-{os.getpid()}"
 
 
 #: A temporary file of :func:`atomic_write` untouched this long, whose writer is no process here, was
@@ -164,8 +169,7 @@ _LEFTOVER_SECONDS = 600
 
 def _remove_dead_writers_files(path: Path) -> None:
     """Remove the temporary files of ``path`` that killed writers of this host left."""
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.{re.escape(socket.gethostname().replace(os.sep, '_'))}"
-                         rf"-(\d+)\.[0-9a-f]+\.tmp")
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.{re.escape(_host())}-(\d+)\.[0-9a-f]+\.tmp")
     with contextlib.suppress(OSError):
         for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
             found = pattern.fullmatch(tmp.name)
