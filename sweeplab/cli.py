@@ -110,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if not interrupted(exc):
             raise
         print(f"\nsweeplab {args.command}: stopped{_resume_hint(args)}", file=sys.stderr)
-        terminated = isinstance(exc, Terminated) or isinstance(exc.__cause__ or exc.__context__, Terminated)
-        return TERMINATED if terminated else STOPPED
+        return TERMINATED if interrupted(exc, kind=Terminated) else STOPPED
     except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
         _silence_stdout()
         return 1

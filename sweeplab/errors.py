@@ -211,9 +211,9 @@ def exact_clues_needed(method: str, noise: str) -> MethodRefused:
     )
 
 
-def interrupted(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Ctrl-C, or wraps one: numba's compiled code returns a ``SystemError``
-    caused by the ``KeyboardInterrupt`` that arrived while it ran.
+def interrupted(exc: BaseException, *, kind: type[BaseException] = KeyboardInterrupt) -> bool:
+    """Whether ``exc`` is a Ctrl-C (or another interrupt of ``kind``), or wraps one: numba's compiled code
+    returns a ``SystemError`` caused by the ``KeyboardInterrupt`` that arrived while it ran.
 
     Examples
     --------
@@ -230,7 +230,7 @@ def interrupted(exc: BaseException) -> bool:
     """
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, kind):
             return True
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
