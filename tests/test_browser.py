@@ -422,6 +422,43 @@ def test_methods_draw_their_deductions_and_proofs(page, game, shots):
     snap(page, shots / "05-rref.png")
 
 
+def test_a_proofs_badges_and_total_leave_the_clues_readable(page, game):
+    """A reviewer: on the first row a clue's multiplier badge hid its digit, and a proof's total (it has no
+    cell) was drawn nowhere on the board."""
+    first_click(page, game)
+    select(page, "select.sl-method", "enumerate")
+    deduced = sweeplab.deduce(game.observation, "enumerate", proofs=True)
+    note = ".sl-legend .sl-proof-total"
+    for target in sorted(deduced.proofs):
+        if game.observation.grid[target] == sweeplab.COVERED:
+            on_cell(page, *target, "hover")
+            wait(page, lambda d, t=target: d.find_elements("css selector", ".sl-board .sl-proof-clue")
+                 and f"({t[0]},{t[1]})" in control(d, ".sl-info-cell").text)
+            uses_total = "total" in deduced.proofs[target].sources
+            assert ("total number of mines" in control(page, note).text) == uses_total, target
+    # clues on the first row: reveal the safe cells of row 0, then hover what their clues prove
+    for r, c in sorted(deduced.safe):
+        if r == 0 and game.observation.grid[r, c] == sweeplab.COVERED:
+            on_cell(page, r, c)
+            game.reveal(r, c)
+            wait(page, lambda d: shows(d, game))
+    deduced = sweeplab.deduce(game.observation, "enumerate", proofs=True)
+    firsts = [t for t, p in sorted(deduced.proofs.items()) if game.observation.grid[t] == sweeplab.COVERED
+              and any(src != "total" and src[0] == 0 for src in p.sources)]
+    assert firsts, "revealing row 0 of seed 7 leaves cells proved from its clues"
+    for target in firsts:
+        on_cell(page, *target, "hover")
+        wait(page, lambda d: d.find_elements("css selector", ".sl-board .sl-proof-badge[data-row='0']"))
+        # each badge ends above the top quarter of its clue's cell: the digit in the middle stays readable
+        overlaps = page.execute_script("""
+            return [...document.querySelectorAll('.sweeplab-explorer .sl-proof-badge')].map(b => {
+                const cell = document.querySelector(`.sweeplab-explorer .sl-cell[data-row='${b.dataset.row}']`
+                                                    + `[data-col='${b.dataset.col}'] rect`).getBoundingClientRect();
+                return (b.getBoundingClientRect().bottom - cell.top) / cell.height;
+            });""")
+        assert overlaps and max(overlaps) <= 0.25, (target, overlaps)
+
+
 def test_row_and_column_numbers_name_the_cells_as_proofs_do(page, game):
     """A teacher: proofs say "(2,5)", the board had no numbers to find it by."""
     first_click(page, game)
@@ -492,9 +529,15 @@ def test_new_game_clears_the_board(page, game, shots):
         on_cell(page, *flagged, "right")
         game.flag(*flagged)
         wait(page, lambda d: shows(d, game))
+    cells = len(page.find_elements("css selector", ".jp-Notebook .jp-Cell"))
     control(page, "button.sl-new").click()
     fresh = sweeplab.new_game("beginner", first_click="zero", seed=8)  # the notebook's seed, plus one
     wait(page, lambda d: shows(d, fresh))
+    # a reviewer: with New game focused, JupyterLab's "d d" deleted the board's cell and "b" added one
+    assert "sl-new" in page.switch_to.active_element.get_attribute("class")
+    page.switch_to.active_element.send_keys("d", "d", "b", "a")
+    time.sleep(0.5)
+    assert len(page.find_elements("css selector", ".jp-Notebook .jp-Cell")) == cells
     b = board(page)
     assert b["flags"] == 0 and b["proof"] == 0 and b["marks"] == {"safe": [], "mine": []}
     assert "seed 8" in b["message"]

@@ -12,8 +12,13 @@ const DRAWN = ["grid", "status", "summary", "message", "layout", "safe", "mines"
   "probabilities", "methods", "method", "agents", "agent", "levels", "level", "flag_mode", "show_probabilities",
   "show_marks", "panel", "matrix", "game_id"];
 
+// JupyterLab's one-key shortcuts ("d d" deletes the cell) act on a focused control unless it says not to:
+// Lumino reads the attribute on the focused element itself, not on the widget around it
+const CONTROLS = new Set(["button", "select", "input"]);
+
 function html(tag, attrs = {}, parent = null, text = null) {
   const node = document.createElement(tag);
+  if (CONTROLS.has(tag)) node.setAttribute("data-lm-suppress-shortcuts", "true");
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== null) node.textContent = text;
   if (parent) parent.appendChild(node);
@@ -147,6 +152,10 @@ function drawCell(parent, r, c, v, s, view) {
   svg("title", {}, g, title.join(" · "));
 }
 
+// a proof source's colour and text from its multipliers, one per step that uses it
+const sourceColour = (ms) => (Math.min(...ms) > 0 ? ADDED : Math.max(...ms) < 0 ? SUBTRACTED : MIXED);
+const multipliers = (ms) => ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(",");
+
 function drawProof(parent, proof, s) {
   const g = svg("g", { class: "sl-proof" }, parent);
   for (const [r, c] of proof.cells) {
@@ -155,16 +164,16 @@ function drawProof(parent, proof, s) {
   for (const source of proof.sources) {
     if (source[0] === "total") continue;
     const [r, c, ms] = source;
-    const colour = Math.min(...ms) > 0 ? ADDED : Math.max(...ms) < 0 ? SUBTRACTED : MIXED;
+    const colour = sourceColour(ms);
     svg("rect", { x: c * s + 1.5, y: r * s + 1.5, width: s - 3, height: s - 3, stroke: colour,
       class: "sl-proof-clue", "data-row": r, "data-col": c }, g);
     // the multipliers on a badge above the cell's top right corner, clear of the digit in its middle
-    const label = ms.map((m) => (m > 0 ? `+${m}` : `${m}`)).join(",");
+    const label = multipliers(ms);
     const size = Math.max(10, s * 0.36);
     const width = label.length * size * 0.62 + 4;
-    const top = r === 0 ? 1 : r * s - size * 0.55;  // inside the board on its first row
+    const top = r * s - size * 0.55;  // on the first row, in the margin over the column numbers
     svg("rect", { x: c * s + s - width, y: top, width, height: size + 2, rx: 3, stroke: colour,
-      class: "sl-proof-badge" }, g);
+      class: "sl-proof-badge", "data-row": r, "data-col": c }, g);
     svg("text", { x: c * s + s - 2, y: top + 1.5, fill: colour, class: "sl-proof-mult", "font-size": size },
       g, label);
   }
@@ -200,6 +209,7 @@ function drawLegend(legend, showProbs, showMarks, over) {
   html("span", { class: "sl-key", style: `border-color: ${SUBTRACTED}` }, proof);
   html("span", { class: "sl-key", style: `border-color: ${MIXED}` }, proof);
   html("span", {}, proof, "proof: clue added / subtracted / both");
+  html("span", { class: "sl-proof-total" }, proof);  // the total mine count, when a proof uses it (no cell)
   if (!over) return;  // the marks of a finished game
   legendItem(legend, "sl-open sl-hit", [(p, s) => mineGlyph(p, s, "sl-mine")], "mine stepped on");
   legendItem(legend, "sl-covered", [(p, s) => mineGlyph(p, s, "sl-mine sl-mine-hidden")], "mine left covered");
@@ -436,6 +446,12 @@ function render({ model, el }) {
     const area = board.querySelector(".sl-area");
     if (!area) return;
     if (proof) drawProof(area, proof, s);
+    const totalNote = legend.querySelector(".sl-proof-total");
+    const total = proof && proof.sources.find((source) => source[0] === "total");
+    if (totalNote) {
+      totalNote.textContent = total ? `, and the total number of mines: ${multipliers(total[1])}` : "";
+      totalNote.style.color = total ? sourceColour(total[1]) : "";
+    }
     if (selected !== null) {
       const [r, c] = selected.split(",").map(Number);
       svg("rect", { x: c * s + 0.5, y: r * s + 0.5, width: s - 1, height: s - 1, class: "sl-selected" }, area);
