@@ -60,6 +60,23 @@ def test_random_and_bad_first_moves():
         make_agent("trivial", first_move="3,3")  # as --agent "best first_move=3,3" gives it
 
 
+def test_the_random_opening_is_first_for_every_agent():
+    """A reviewer: random labelled its opening "guess", the others "first", so its mean guesses ran 1 higher."""
+    for name in ("random", "trivial", "csp"):
+        games = sweeplab.play(name, shape=(3, 3), mines=0, games=3, seed=1)
+        assert games.moves.tolist() == [1, 1, 1] and games.guesses.tolist() == [0, 0, 0], name
+    blank = Observation(np.full((4, 4), -1), mines=3)
+    assert [m.source for m in make_agent("random").next_moves(blank, rng())] == ["first"]
+
+
+@pytest.mark.parametrize("text, mines", [("F1\n11", 1), ("FF\n22", 2), ("**\n22", 2), ("0", 0)])
+def test_no_move_when_no_cell_is_covered(text, mines):
+    """A reviewer: best and best-v1 raised numpy's "zero-size array" on a position with every cell shown."""
+    obs = Observation.from_text(text, mines=mines)
+    for name in AGENTS:
+        assert make_agent(name).next_moves(obs, rng()) == [], name
+
+
 def test_agents_need_nothing_but_an_observation():
     # A bare Observation (no game behind it) is all an agent gets; the same one gives the same moves.
     for name in ("random", "trivial", "rref", "lstsq"):
@@ -448,7 +465,8 @@ def test_random_opens_the_first_move_asked_for_and_a_random_one_by_default():
     for asked, cell in (("corner", (0, 0)), ((1, 2), (1, 2))):
         move = make_agent("random", first_move=asked).next_moves(blank, rng)[0]
         assert (move.row, move.col, move.source) == (*cell, "first")
-    assert make_agent("random").next_moves(blank, rng)[0].source == "guess"  # the report's agent, unchanged
+    # the report's agent opens a random cell, labelled "first" as every agent's opening (it was "guess")
+    assert make_agent("random").next_moves(blank, rng)[0].source == "first"
 
 
 def test_a_random_first_move_the_zero_rule_may_not_clear_is_refused_before_any_game():

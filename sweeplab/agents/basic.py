@@ -35,7 +35,9 @@ class RandomAgent(Agent):
         if self.first_move != "random" and not np.count_nonzero(obs.grid != COVERED):
             return super().next_moves(obs, rng)  # the opening cell asked for (it was ignored)
         cell = self.guess(obs, rng)
-        return [] if cell is None else [Move("reveal", cell[0], cell[1], "guess")]
+        # the opening is "first" as for every agent, though it is drawn as any other random cell
+        source = "guess" if np.count_nonzero(obs.grid != COVERED) else "first"
+        return [] if cell is None else [Move("reveal", cell[0], cell[1], source)]
 
 
 @dataclass(frozen=True)

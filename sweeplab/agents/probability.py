@@ -74,6 +74,8 @@ class ProbabilityAgent(Agent):
         return self._guess_moves(obs, rng, p)
 
     def _guess_moves(self, obs, rng, p) -> list[Move]:
+        if not np.count_nonzero(obs.grid == COVERED):  # nothing to guess (a position with every cell shown)
+            return []
         cell = self.guess(obs, rng, p)
         return [] if cell is None else [Move("reveal", cell[0], cell[1], "guess")]
 
