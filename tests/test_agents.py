@@ -61,7 +61,7 @@ def test_random_and_bad_first_moves():
 
 
 def test_the_random_opening_is_first_for_every_agent():
-    """A reviewer: random labelled its opening "guess", the others "first", so its mean guesses ran 1 higher."""
+    """A reviewer: random labelled its opening "guess", the others "first": its mean guesses ran 1 higher."""
     for name in ("random", "trivial", "csp"):
         games = sweeplab.play(name, shape=(3, 3), mines=0, games=3, seed=1)
         assert games.moves.tolist() == [1, 1, 1] and games.guesses.tolist() == [0, 0, 0], name

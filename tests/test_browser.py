@@ -452,8 +452,9 @@ def test_a_proofs_badges_and_total_leave_the_clues_readable(page, game):
         # each badge ends above the top quarter of its clue's cell: the digit in the middle stays readable
         overlaps = page.execute_script("""
             return [...document.querySelectorAll('.sweeplab-explorer .sl-proof-badge')].map(b => {
-                const cell = document.querySelector(`.sweeplab-explorer .sl-cell[data-row='${b.dataset.row}']`
-                                                    + `[data-col='${b.dataset.col}'] rect`).getBoundingClientRect();
+                const at = `[data-row='${b.dataset.row}'][data-col='${b.dataset.col}']`;
+                const cell = document.querySelector(`.sweeplab-explorer .sl-cell${at} rect`)
+                    .getBoundingClientRect();
                 return (b.getBoundingClientRect().bottom - cell.top) / cell.height;
             });""")
         assert overlaps and max(overlaps) <= 0.25, (target, overlaps)

@@ -304,6 +304,8 @@ def test_solve_passes_options_to_its_method(capsys, tmp_path):
                             ("p", "options look like key=value"),
                             ("time_limit=1", "time_limit has its own flag, --time-limit"),
                             ("use_total=no", "use_total has its own flag, --no-total"),
+                            ("probabilities=true", "probabilities has its own flag, --probabilities"),
+                            ("engine=Galois", "option engine of method 'gfp' must be one of ('flint', "),
                             ("method=rref", "method 'gfp' has no option 'method'"),
                             ("obs=1", "method 'gfp' has no option 'obs'"),
                             ("level=expert", "method 'gfp' has no option 'level'")]:

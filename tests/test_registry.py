@@ -754,8 +754,19 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
         assert eleven.cells and (again.safe, again.mines) == (eleven.safe, eleven.mines)
         with pytest.raises(ValueError, match=r"'test-gfp-11' fixes p=11 .* so p=2 cannot be passed"):
             deduce(obs, "test-gfp-11", p=2)
+        # a reviewer: 11.0 == 11 let the caller's float through, refused as "a bug in the method"
+        with pytest.raises(ValueError, match=r"fixes p=11 .* so p=11.0 cannot be passed"):
+            deduce(obs, "test-gfp-11", p=11.0)
+        assert deduce(obs, "test-gfp-11", p=np.int64(11)).cells == eleven.cells  # an integer all the same
     finally:
         sweeplab.unregister_method("test-gfp-11")
+    sweeplab.register_method("test-rref-it", functools.partial(METHODS["rref"].function, iterate=True),
+                             sound=True, complete=False)
+    try:  # 1 == True
+        with pytest.raises(ValueError, match=r"fixes iterate=True .* so iterate=1 cannot be passed"):
+            deduce(obs, "test-rref-it", iterate=1)
+    finally:
+        sweeplab.unregister_method("test-rref-it")
 
 
 def test_the_readmes_partial_registered_again_is_the_same_definition():

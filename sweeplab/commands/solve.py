@@ -40,7 +40,8 @@ __all__ = ["register", "run", "read_position", "overlay", "probability_grid", "s
 
 
 #: Method options ``sweeplab solve`` takes by a flag of their own, not ``--option``.
-OWN_FLAGS = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain"}
+OWN_FLAGS = {"time_limit": "--time-limit SECONDS", "use_total": "--no-total", "proofs": "--explain",
+             "probabilities": "--probabilities"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import numbers
 import os
 import re
 import sys
@@ -703,10 +704,23 @@ def _check_options(name: str, function: MethodFunction, options: dict[str, Any])
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Whether a caller's option value is the one a partial fixed: equal and of one kind (``11.0`` is not
+    ``p=11`` and ``1`` is not ``iterate=True``: the caller's value would reach the method in its place)."""
+    if a is not b and _kind(a) != _kind(b):
+        return False
     try:
         return a is b or bool(a == b)
     except Exception:  # noqa: BLE001 - arrays and other values without a plain ==: not the same
         return False
+
+
+def _kind(value: Any) -> str | type:
+    """A truth value, an integer, a real number or else the type (numpy's scalars as Python's)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    return "real" if isinstance(value, numbers.Real) else type(value)
 
 
 #: ``(function, *option names)`` already checked by :func:`_check_options`.

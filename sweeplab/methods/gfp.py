@@ -95,7 +95,7 @@ def reduced_cells(obs: Observation, name: str, *, use_total: bool, p: int, engin
     name the method called."""
     _check_prime(p, f"option p of method {name!r}")
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+        raise ValueError(f"option engine of method {name!r} must be one of {ENGINES}, got {engine!r}")
     budget = Budget(name, time_limit=time_limit, max_bytes=max_bytes)
     system = exact_system(obs, name, use_total=use_total).merged()
     if system.n_rows == 0:
