@@ -189,8 +189,10 @@ plt.show()
 # size; `summarize` gives the distribution per method and level, the share of proofs that need an assume
 # or a split, and the claims over the prover's budget. Each method proves in its own style (`trivial`:
 # single clues; `subset`: pairs; `rref`, `lp`: one linear step; `gfp`: one step modulo 7; `bounded`:
-# chains with assumptions), while `enumerate` gets the shortest proof the prover finds, so its sizes are
-# a measure of the position itself. The preset picks the number of positions
+# chains with assumptions), while `enumerate` gets the shortest proof the prover finds, so its sizes
+# measure the position more than a method's style. No step of a proof can be left out (each one is tried
+# without, and dropped if the rest still checks), yet a shorter proof of another shape may exist: a size is
+# an upper bound. The preset picks the number of positions
 # (`SWEEPLAB_PRESET=smoke` runs a few).
 
 # %%
@@ -219,11 +221,11 @@ plt.show()
 #   proofs are not defined there, and the other methods refuse those positions);
 # * forced cells of real games have tiny proofs: a median
 #   of 2 rows (1 for `trivial`) in one step; 90% use
-#   at most 3 rows (`rref`) to 5 (`trivial`, `subset`); the longest of `enumerate`'s shortest proofs has 13;
+#   at most 3 rows (`rref`, `lstsq-certified`) to 4 (the others); the longest of `enumerate`'s proofs has 13;
 # * the level barely matters: the median is 2 rows from beginner to 100x100 boards, and the 90th percentile
-#   stays between 3 and 5 (6 for `trivial` on the 100x100 boards). Single-clue and pair reasoning pay with
-#   chains (90th percentile 5 steps, up to 16, where the prover gives way to a shorter proof of a more general
-#   kind) where one combined step suffices for the linear methods;
+#   stays between 3 and 5. Single-clue and pair reasoning pay with chains (90th percentile 4 steps, up to
+#   15, where the prover gives way to a shorter proof of a more general kind) where one combined step
+#   suffices for the linear methods;
 # * case analysis never appears in positions met in real games: all 46 proofs that need an assume or a
 #   split are on the hand-made examples (15% of `enumerate`'s proofs there). An integrality gap like the
 #   board above is rare in play.
@@ -281,7 +283,7 @@ print(by_level.to_string(float_format=lambda v: f"{v:.3g}"))
 # 3. In an intermediate game with seed 0, the first click at `(8,8)` already gives one. The shortest
 #    proof the prover finds for the safe cell `(12,9)` is one step over 4 rows: clues `(11,8)` and
 #    `(11,10)` minus clues `(10,8)` and `(11,9)`. `trivial` and `rref` do not claim the cell, and `subset`
-#    needs a chain of 6 steps over 7 rows.
+#    needs a chain of 5 steps over 6 rows.
 #
 #    ```python
 #    game = sweeplab.new_game("intermediate", first_click="zero", seed=0)
@@ -289,7 +291,7 @@ print(by_level.to_string(float_format=lambda v: f"{v:.3g}"))
 #    obs = game.observation
 #    for method in ("trivial", "subset", "rref", "lp", "enumerate"):
 #        proof = sweeplab.deduce(obs, method, proofs=True).proofs.get((12, 9))
-#        print(method, proof and tuple(proof.size))   # None, (6, 7), None, (1, 4), (1, 4)
+#        print(method, proof and tuple(proof.size))   # None, (5, 6), None, (1, 4), (1, 4)
 #    proof = sweeplab.deduce(obs, "enumerate", proofs=True).proofs[(12, 9)]
 #    print(proof.value, proof.sources, sweeplab.check_proof(obs, proof))
 #    # 0 {(11, 8): 1, (10, 8): -1, (11, 9): -1, (11, 10): 1} True
