@@ -469,6 +469,8 @@ def _safe_click_snapshots(
 
 def _seed_entropy(seed: Any) -> Any:
     """``seed`` for a ``SeedSequence``: a non-negative int or a sequence of them, else a ``ValueError``."""
+    if isinstance(seed, np.random.Generator):  # SPEC §3: a Generator gives the seed, by one draw
+        return int(seed.integers(2**63))
     if isinstance(seed, (list, tuple)):
         return [check_count("seed", s) for s in seed]
     return check_count("seed", seed)
@@ -476,7 +478,7 @@ def _seed_entropy(seed: Any) -> Any:
 
 def midgame_positions(
     *, shape: tuple[int, int], density: float, n: int, reveal: float = 0.5,
-    seed: int | Sequence[int] | np.random.SeedSequence,
+    seed: int | Sequence[int] | np.random.SeedSequence | np.random.Generator,
 ) -> list[Observation]:
     """``n`` mid-game positions of a perfect player (no agent, no labels), for timing studies.
 

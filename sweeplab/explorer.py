@@ -30,7 +30,7 @@ from .agents import AGENTS
 from .agents.base import frontier_mask
 from .clue_system import ClueSystem, clue_system
 from .errors import MethodBugError, MethodRefused, count_text, mines_text, unknown_choice
-from .executor import check_count
+from .executor import root_seed
 from .game import LEVELS, Game, new_game
 from .methods import METHODS, Deduction, deduce, method_info, sound_label
 from .positions import (
@@ -345,7 +345,8 @@ class Explorer:
     game : Game, optional
         The game to explore; a new one from ``level`` and ``seed`` otherwise.
     level : str, default "beginner"
-    seed : int, default 0
+    seed : int or numpy.random.Generator, default 0
+        The game's seed (a Generator gives one, by a draw); New game takes the next.
     method : str, default "rref"
         Initial method, a key of :data:`sweeplab.METHODS`.
     agent : str, default "best"
@@ -386,7 +387,7 @@ class Explorer:
         game: Game | None = None,
         *,
         level: str = "beginner",
-        seed: int = 0,
+        seed: int | np.random.Generator = 0,
         method: str = "rref",
         agent: str = "best",
         first_click: str | None = None,
@@ -401,7 +402,7 @@ class Explorer:
         method_info(method)  # ValueError naming the choices
         if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(unknown_choice("agent", agent, AGENTS))
-        seed = check_count("seed", seed)  # an int: a new game takes the next one
+        seed = root_seed(seed)  # an int (one drawn from a Generator): a new game takes the next one
         given = game is not None
         self.game = g = (game if game is not None
                          else new_game(level, first_click=first_click or "zero", seed=seed))
@@ -555,8 +556,8 @@ class Explorer:
 
         Parameters
         ----------
-        seed : int, optional
-            The game's seed; the next one when omitted.
+        seed : int or numpy.random.Generator, optional
+            The game's seed (a Generator gives one, by a draw); the next one when omitted.
         level : str, optional
             A key of :data:`sweeplab.LEVELS`, or the board the explorer started
             with (as the level menu names it); the board's current level when omitted.
@@ -564,7 +565,8 @@ class Explorer:
         if level is not None and level not in self._boards:
             raise ValueError(f"unknown level {level!r}; choose one of {list(self._boards)}")
         level = self.board.level if level is None else level
-        seed = self._seed + 1 if seed is None else seed
+        # an int, checked before anything changes (a Generator's draw: the board says "seed N", then N + 1)
+        seed = self._seed + 1 if seed is None else root_seed(seed)
         shape, mines = self._boards[level]
         game = new_game(shape=shape, mines=mines, **self._rules, seed=seed)  # a bad seed raises here
         self.game, self._seed = game, seed

@@ -246,7 +246,8 @@ def _load_kernels(player: Agent, shape: tuple[int, int], mines: int, **rules: An
     if h * w > 480:
         h, w, mines = 16, 30, round(mines * 480 / (shape[0] * shape[1]))
     try:
-        play_game(player, new_game(shape=(h, w), mines=mines, seed=0, **rules), agent_generator(0))
+        play_game(player, new_game(shape=(h, w), mines=mines, seed=0, **rules),
+                  agent_generator(np.random.SeedSequence(0)))
     except ValueError:  # a first move off the smaller board, or a rule it cannot fit: the games will say
         pass
 

@@ -679,3 +679,21 @@ def test_probabilities_stay_when_the_method_declines():
     declined = ex.board.probabilities
     ex.set_method("enumerate")
     assert ex.board.probabilities == declined  # the same exact probabilities, whichever method
+
+
+def test_a_generator_seed_gives_the_game_an_integer_seed():
+    """A reviewer: ``new(seed=Generator)`` swapped the game in, then raised numpy's TypeError, and every New
+    game after it raised too (SPEC §3: everything random takes a seed or a Generator)."""
+    ex = Explorer(level="beginner", seed=np.random.default_rng(1))
+    first = ex._seed
+    same = sweeplab.new_game("beginner", first_click="zero", seed=first)
+    assert isinstance(first, int) and (ex.game.layout == same.layout).all()
+    ex.new(seed=np.random.default_rng(3))
+    drawn = ex._seed
+    assert ex.board.game_id == 1 and f"seed {drawn}" in ex.board.message
+    ex._on_action("new")  # the board's New game: the next seed
+    assert ex._seed == drawn + 1 and ex.board.game_id == 2
+    game = ex.game
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        ex.new(seed=-1)
+    assert ex.game is game and ex._seed == drawn + 1  # refused before anything changed

@@ -39,8 +39,8 @@ Cell = tuple[int, int]
 ORACLE = "enumerate"
 
 
-def random_positions(n: int, *, seed: int = 0, start: int = 0, max_side: int = 6, noise: bool = True,
-                     arbitrary: float = 0.15) -> Iterator[Observation]:
+def random_positions(n: int, *, seed: int | np.random.Generator = 0, start: int = 0, max_side: int = 6,
+                     noise: bool = True, arbitrary: float = 0.15) -> Iterator[Observation]:
     """Positions ``start .. start + n - 1`` of ``seed``: small, random, adversarial ones included.
 
     Most are cut from a random layout (some cells covered, some flagged, some
@@ -58,6 +58,8 @@ def random_positions(n: int, *, seed: int = 0, start: int = 0, max_side: int = 6
     >>> [o.shape for o in random_positions(2, seed=7, start=1)]
     [(6, 5), (2, 2)]
     """
+    if isinstance(seed, np.random.Generator):  # SPEC §3: a Generator gives the root seed, by one draw
+        seed = int(seed.integers(2**63))
     if n < 0 or start < 0 or seed < 0:  # checked at the call, not at the first position
         raise ValueError(f"random_positions needs n >= 0, start >= 0 and seed >= 0; got n={n!r}, "
                          f"start={start!r}, seed={seed!r}")
