@@ -517,6 +517,7 @@ class _Narrator:
         self.obs = obs
         self.grid = None if obs is None else obs.grid
         self.rows: dict[Any, tuple[dict[Cell, int], int, str]] = {}
+        self.shown: set[Cell] = set()  # the proof's cell and the step's fixes: never in a grouped sum
 
     # rows of the position (built here from the grid, as SPEC §6 defines them)
     def row(self, src: Source) -> tuple[dict[Cell, int], int, str] | None:
@@ -563,13 +564,15 @@ class _Narrator:
     def equation(self, g: dict[Cell, int], beta: int, *, others: set[Cell] | None = None,
                  relation: str = "=", away: bool = True) -> str:
         """``g . x = beta`` in words, cells in row-major order; the cells of ``others`` (those only
-        the total row touches) are written as one sum when there are more than ten of them."""
+        the total row touches) are written as one sum when there are more than ten of them, all but
+        the proof's cell and those the step fixes (a reader looks for them in the equation)."""
         terms = sorted((c, a) for c, a in g.items() if a)
         group: list[tuple[Cell, int]] = []
         if others is not None:
-            group = [(c, a) for c, a in terms if c in others]
+            group = [(c, a) for c, a in terms if c in others and c not in self.shown]
             if len(group) > 10 and len({a for _, a in group}) == 1:  # a few are written out
-                terms = [(c, a) for c, a in terms if c not in others]
+                grouped = {c for c, _ in group}
+                terms = [(c, a) for c, a in terms if c not in grouped]
             else:
                 group = []
         parts = []
@@ -577,7 +580,8 @@ class _Narrator:
             parts.append((a, f"x{_name(c)}"))
         if group:
             where = " away from these clues" if away else ""  # a step of the total alone: every cell
-            parts.append((group[0][1], f"(the {len(group)} covered cells{where})"))
+            other = " other" if any(c in others for c, _ in terms) else ""  # beside those written out
+            parts.append((group[0][1], f"(the {len(group)}{other} covered cells{where})"))
         out = []
         for k, (a, name) in enumerate(parts):
             mag = "" if abs(a) == 1 else f"{abs(a)}*"
@@ -589,6 +593,7 @@ class _Narrator:
     # the proof
     def proof(self, proof: Proof) -> str:
         lines = [f"{_name(proof.cell)} is {_status(proof.value)}.", *_READING]
+        self.target = proof.cell
         fixed: dict[Cell, int] = {}
         self.steps(proof.steps, fixed, lines, "", "")
         why = None
@@ -601,6 +606,9 @@ class _Narrator:
             done = f"do not fix {_name(proof.cell)}" if other is None else \
                 f"make {_name(proof.cell)} {_status(other)}"
             lines.append(f"These steps {done}: they do not show that it is {_status(proof.value)}.")
+        elif why is None and self.obs is None:  # nothing checked: the steps as written
+            lines.append(f"So, if each step holds on the position, {_name(proof.cell)} is "
+                         f"{_status(proof.value)}.")
         elif why is None:
             lines.append(f"So {_name(proof.cell)} is {_status(proof.value)}.")
         else:  # told as written, but it proves nothing here: say so, and why
@@ -634,14 +642,16 @@ class _Narrator:
                 open_cases = []
                 for v, branch in ((0, step.if_0), (1, step.if_1)):
                     name = _name(step.cell)
-                    lines.append(f"{indent}  Case {'ab'[v]}: if {name} is {_status(v)} (x{name} = {v}):")
+                    case = f"{label}{'ab'[v]}"  # "Case 1.2a", as its steps are numbered
+                    lines.append(f"{indent}  Case {case}: if {name} is {_status(v)} (x{name} = {v}):")
                     inner = dict(fixed)
                     inner[step.cell] = v
                     if not self.steps(branch, inner, lines, f"{label}{'ab'[v]}.", indent + "    "):
-                        open_cases.append("ab"[v])
+                        open_cases.append(f"{label}{'ab'[v]}")
                 closed = not open_cases
                 verb = "reaches" if len(open_cases) == 1 else "reach"
-                lines.append(f"{indent}  Both cases are impossible: a contradiction." if closed else
+                lines.append(f"{indent}  Both cases of step {label} are impossible: a contradiction."
+                             if closed else
                              f"{indent}  Case {' and '.join(open_cases)} {verb} no contradiction: "
                              f"this split shows nothing.")
         return closed
@@ -649,6 +659,7 @@ class _Narrator:
     def combine(self, step: Combine, fixed: dict[Cell, int], lines: list[str], label: str,
                 indent: str) -> bool:
         read = [(src, m, self.row(src)) for src, m in step.rows]
+        self.shown = {self.target, *(c for c, _ in step.fixes)}
         fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
         head = f"{indent}Step {label}. {_combination(step.rows) or 'No rows (0 = 0)'}"
         rows = [(src, m, r) for src, m, r in read if r is not None]
@@ -690,10 +701,11 @@ class _Narrator:
         known = {c: fixed[c] for c in g if c in fixed}
         if known:
             moved = sum(g.pop(c) * v for c, v in known.items())  # what those cells add to the left side
-            beta -= moved
+            before, beta = beta, beta - moved
             what = ", ".join(f"{_name(c)} {_status(v)}" for c, v in sorted(known.items()))
             known_or = "known or supposed" if indent else "known"  # inside a case, some values are supposed
-            carried = f"; {moved} moves from the left side to the right" if moved else ""
+            carried = (f"; the right side becomes {before} - {moved if moved > 0 else f'({moved})'} = {beta}"
+                       if moved else "")
             _said(lines, f"{indent}  Substituting what is {known_or} ({what}{carried}) leaves",
                   f"{self.equation(g, beta, others=others, away=away)}.", "  ")
         p = step.modulus
@@ -705,7 +717,8 @@ class _Narrator:
             g = {c: near(a) for c, a in g.items() if near(a)}
             reduced = self.equation(g, near(beta), others=others, relation='≡', away=away)
             lines.append(f"{indent}  Read modulo {p} (congruent coefficients give congruent sums),")
-            lines.append(f"{indent}  each coefficient as its residue nearest 0:")
+            changed = f" ({beta} ≡ {near(beta)})" if near(beta) != beta else ""
+            lines.append(f"{indent}  each coefficient and the right side as its residue nearest 0{changed}:")
             lines.append(f"{indent}    {reduced} (mod {p}).")
         lo = sum(a for a in g.values() if a < 0)
         hi = sum(a for a in g.values() if a > 0)

@@ -7,6 +7,7 @@ tested in ``test_proof_check.py``.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import matplotlib
@@ -219,7 +220,9 @@ def test_explain_case_analysis():
     proof = prove(NEEDS_SPLIT, (1, 3), 1, use_total=False)
     text = proof.explain(NEEDS_SPLIT)
     assert "Suppose (1,3) were safe" in text
-    assert "Either" in text and "Case a: if" in text and "Case b: if" in text and "a contradiction" in text
+    # a reviewer: nested splits each said "Case a", "Case b"; a case is named as its steps are numbered
+    assert "Either" in text and re.search(r"Case [\d.]+a: if", text) and re.search(r"Case [\d.]+b: if", text)
+    assert "a contradiction" in text
     assert text.splitlines()[-1] == "So (1,3) is a mine."
     mod = prove(Observation.from_text("??????\n?1122?"), (0, 4), 1, style="modular")
     assert "Read modulo 7" in mod.explain(Observation.from_text("??????\n?1122?"))
@@ -243,12 +246,18 @@ def test_explain_tells_the_reader_what_each_step_gives():
     assert "Substituting what is known or supposed" in cases
     nothing_left = Proof((0, 0), 1, "x", [Assume((0, 0), 0, [Combine([((0, 1), 1)])])])
     assert "No cell is left: 0 = 1 is false, a contradiction." in nothing_left.explain("?1")
-    # known mines move their part of the left side to the right, said so (a reviewer read "leaves 0 = 1"
-    # after "x(0,1) = 1" as a slip); known safe cells move nothing and the clause is left out
+    # known mines change the right side, said so (a reviewer read "leaves 0 = 1" after "x(0,1) = 1" as a
+    # slip; another read "-2 moves to the right" as a right side of -2); known safe cells change nothing
     both = Proof((0, 0), 1, "x", [Assume((0, 0), 0, [Combine([((1, 1), 1)], fixes=[((0, 1), 1)]),
                                                      Combine([((1, 0), 1)])])])
     text = " ".join(both.explain("??\n21").split())  # lines wrap where they will
-    assert "((0,0) safe, (0,1) a mine; 1 moves from the left side to the right) leaves 0 = 1." in text
+    assert "((0,0) safe, (0,1) a mine; the right side becomes 2 - 1 = 1) leaves 0 = 1." in text
+    from sweeplab.examples import EXAMPLES
+
+    gfp_board = EXAMPLES["gfp-beats-rref"].observation
+    minus = sweeplab.deduce(gfp_board, "enumerate", proofs=True).proofs[(0, 2)]
+    told = " ".join(minus.explain(gfp_board).split())
+    assert "((0,2) a mine; the right side becomes 0 - (-2) = 2) leaves x(3,2) = 2." in told
     chain = Observation.from_text("?2??\n1?5?\n??4?\n?2?2\n??1?\n?1?.", mines=8)
     safe_only = Proof((2, 3), 1, "x", [Combine([((5, 3), 1)], fixes=[((4, 3), 0), ((5, 2), 0)]),
                                        Combine([((3, 3), 1)], fixes=[((2, 3), 1)])])
@@ -463,7 +472,8 @@ def test_explain_says_when_a_proof_does_not_hold_on_the_position():
     assert "not a valid proof on this position" in other and "So (0,1)" not in other
     flagged = Observation.from_text("F???????\n??????1?", mines=4)
     total = Proof((0, 1), 0, "x", [Combine([("total", 1)])]).explain(flagged)
-    assert "(the 14 covered cells) = 3" in total and "away from" not in total
+    # the proof's cell is written out, never in the sum (a reviewer: (0,0) was proved, nowhere written)
+    assert "x(0,1) + (the 13 other covered cells) = 3" in total and "away from" not in total
     rng = np.random.default_rng(0)
     mines = rng.random(300) < 0.4
     mines[:2] = False
@@ -688,7 +698,7 @@ def test_explain_draws_no_conclusion_the_checker_rejects():
     assert "These steps reach no contradiction" in text
     split = Proof((0, 0), 0, "x", [Split((0, 2), [open_step], [open_step])])
     text = split.explain(obs)
-    assert "Both cases are impossible" not in text and "Case a and b reach no contradiction" in text
+    assert "Both cases" not in text and "Case 1a and 1b reach no contradiction" in text
     assert not sweeplab.check_proof(obs, split)
     # a valid case analysis still ends in its contradiction and conclusion
     closing = [Combine([((1, 0), 1)], fixes=[((0, 0), 0)]), Combine([((1, 1), 1)], fixes=[((0, 2), 1)]),
@@ -738,7 +748,10 @@ def test_malformed_and_pathological_proofs_are_value_errors_and_words_do_not_ove
     other = Proof((0, 0), 0, "x", [Combine([((1, 1), 1)], fixes=[((0, 0), 1)])])
     assert str(other).endswith("These steps make (0,0) a mine: they do not show that it is safe.")
     told = Proof((0, 1), 0, "rref", [Combine([((1, 0), 1), ((1, 1), -1), ((1, 2), 1)], fixes=[((0, 1), 0)])])
-    assert str(told).endswith("So (0,1) is safe.") and sweeplab.check_proof(obs, told)
+    # without the position nothing is checked: the conclusion is the steps' (a reviewer: an invalid proof
+    # was told to "So (0,1) is a mine." as a fact)
+    assert str(told).endswith("So, if each step holds on the position, (0,1) is safe.")
+    assert sweeplab.check_proof(obs, told) and told.explain(obs).endswith("\nSo (0,1) is safe.")
 
 
 def test_reading_deep_proofs_in_threads_puts_the_recursion_limit_back():
