@@ -41,6 +41,18 @@ __all__ = ["move_win_rates", "sample_layouts"]
 Cell = tuple[int, int]
 #: Layouts per task of :func:`move_win_rates` (any size gives the same result).
 _CHUNK = 10
+#: Most layouts one call draws (:func:`sample_layouts`) or plays (:func:`move_win_rates`): a slip such as
+#: ``--win-rates 1000000000`` planned its tasks until memory ran out (19 GB in two minutes).
+MAX_LAYOUTS = 1_000_000
+
+
+def _check_layouts(name: str, value: Any) -> int:
+    """``value`` as a count of layouts, at most :data:`MAX_LAYOUTS`, or a ``ValueError`` naming it."""
+    n = check_count(name, value)
+    if n > MAX_LAYOUTS:
+        raise ValueError(f"{name}={n:,} layouts is more than one call draws ({MAX_LAYOUTS:,}); give fewer "
+                         f"(more calls on other seeds add more)")
+    return n
 
 
 def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = None,
@@ -54,7 +66,7 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
         The position; its total number of mines must be known and its clues
         exact (lost clues, ``noise="lost"``, are fine: they say nothing).
     count : int
-        How many layouts to draw (independently).
+        How many layouts to draw (independently), at most :data:`MAX_LAYOUTS`.
     seed : int or numpy.random.Generator, optional
         The draws are a function of the seed.
     mines : int, optional
@@ -91,7 +103,7 @@ def sample_layouts(obs, *, count: int, seed: int | np.random.Generator | None = 
     obs = _exact_position(obs, mines, "sample_layouts")
     if given:
         obs = _with_given(obs, given)
-    n = check_count("count", count)
+    n = _check_layouts("count", count)
     rng = as_generator(seed)
     p = probabilities(obs, time_limit=None)  # raises when no layout fits, even for count=0
     if n == 0:
@@ -186,7 +198,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     agent : str or Agent, default "best"
         Who finishes the games (see :data:`sweeplab.AGENTS`).
     samples : int, default 100
-        Layouts to draw, at least 1.
+        Layouts to draw, at least 1 and at most :data:`MAX_LAYOUTS`.
     seed : int or numpy.random.Generator, default 0
         Layouts and agent choices are a function of it (a ``Generator`` gives it by one draw).
     mines : int, optional
@@ -216,7 +228,7 @@ def move_win_rates(obs, cells: Iterable[Cell] | None = None, *, agent: str | Age
     ([(0, 0), (0, 1)], 50)
     """
     obs = _exact_position(obs, mines, "move_win_rates")
-    n = check_count("samples", samples)
+    n = _check_layouts("samples", samples)
     if n < 1:  # no layout would leave every win rate undefined
         raise ValueError(f"samples must be at least 1 (the layouts each move is played on), got {samples!r}")
     seed = root_seed(seed)

@@ -330,3 +330,13 @@ def test_the_finishing_agent_is_set_up_for_the_games_rules(monkeypatch):
         assert {agent.coin_flip_credit for agent in seen} == {credit}
     with pytest.raises(ValueError, match="first_click must be one of none, safe, zero, got 'zeros'"):
         rollouts.move_win_rates(position, [(0, 1)], samples=1, first_click="zeros")
+
+
+def test_more_layouts_than_one_call_draws_are_refused_at_once():
+    """A reviewer: ``samples=10**9`` built its tasks until memory ran out; ``count=10**7`` ran for an hour."""
+    from sweeplab.rollouts import MAX_LAYOUTS, move_win_rates, sample_layouts
+
+    with pytest.raises(ValueError, match=r"samples=1,000,001 layouts is more than one call draws"):
+        move_win_rates("1??\n???", mines=1, samples=MAX_LAYOUTS + 1)
+    with pytest.raises(ValueError, match=r"count=10,000,000 layouts is more than one call draws"):
+        sample_layouts("1??\n???", mines=1, count=10**7)

@@ -310,13 +310,16 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     moves = None if args.move is None else [_cell(text) for text in args.move]
+    from ..rollouts import MAX_LAYOUTS
+
     if args.win_rates is None:
         given = [f"--{n}" for n in ("move", "agent", "seed", "workers") if getattr(args, n) is not None]
         if given:
             raise ValueError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --win-rates "
                              f"LAYOUTS (how many layouts to play each move on)")
-    elif args.win_rates < 1:
-        raise ValueError(f"--win-rates takes a positive number of layouts, got {args.win_rates}")
+    elif not 1 <= args.win_rates <= MAX_LAYOUTS:
+        raise ValueError(f"--win-rates takes a number of layouts from 1 to {MAX_LAYOUTS:,}, "
+                         f"got {args.win_rates}")
     if args.win_rates is not None:
         _finisher(args.agent or "best")  # refused before any method runs
     if args.win_rates is not None and (obs.mines is None or args.no_total):
