@@ -226,3 +226,29 @@ def test_an_exception_from_a_method_names_the_method_and_the_position():
         sweeplab.deduce(Observation.from_text("???\n121", mines=2), crashes)
     note = "raised by method 'crashes' on this position (mines=2, noise=None):\n???\n121"
     assert exc.value.__notes__ == [note]
+
+
+def test_probabilities_out_of_reach_keep_the_report(tmp_path, capsys, monkeypatch):
+    """A reviewer: on a 300x300 position the probabilities' size refusal lost every method's result, exited
+    2 as bad input, and ran past --time-limit."""
+    from sweeplab import probability
+    from sweeplab.errors import ComponentTooLargeError
+
+    asked = {}
+
+    def too_large(obs, **kwargs):
+        asked.update(kwargs)
+        raise ComponentTooLargeError("enumeration would need 10.0 GiB for count arrays; raise the option "
+                                     "max_bytes (bytes, or None for no limit)")
+
+    monkeypatch.setattr(probability, "probabilities", too_large)
+    position = tmp_path / "p.txt"
+    position.write_text("??????\n?1122?\n")
+    limited = ["--method", "trivial", "-p", "--time-limit", "2"]
+    assert main(["solve", str(position), "--mines", "3", *limited]) == 0
+    out = capsys.readouterr().out
+    assert "== trivial (sound):" in out and asked["time_limit"] == 2
+    assert "probabilities: refused: enumeration would need 10.0 GiB" in out
+    assert "here from Python only, sweeplab.probabilities(obs, max_bytes=BYTES)" in out
+    assert main(["solve", str(position), "--mines", "3", "--method", "trivial", "--win-rates", "5"]) == 0
+    assert "win rates: refused: enumeration would need" in capsys.readouterr().out

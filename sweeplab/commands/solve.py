@@ -246,24 +246,30 @@ def _report(
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
     if probabilities:
         try:
-            probs = exact_probabilities(obs, use_total=use_total)
+            probs = exact_probabilities(obs, use_total=use_total,
+                                        **({} if time_limit is None else {"time_limit": time_limit}))
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"probabilities: inconsistent position: {exc}"]
+        except MethodRefused as exc:  # too large to count: said as a method's refusal, the report kept
+            out += [f"probabilities: refused: {_on_the_command_line(str(exc), None)}"]
         else:
             out += ["exact mine probabilities (S/M: forced):", probability_grid(obs, probs)]
     return "\n".join(out).rstrip() + "\n", consistent, failed
 
 
-def _on_the_command_line(message: str, method: str) -> str:
-    """A refusal's advice to raise an option, with the flags that set it here.
+def _on_the_command_line(message: str, method: str | None) -> str:
+    """A refusal's advice to raise an option, with the flags that set it here (``method=None``: the
+    probabilities of ``--probabilities``, whose budget no flag sets).
 
     >>> _on_the_command_line("... raise the option time_limit (seconds, or None for no limit)", "lp")
     '... raise the option time_limit (seconds, or None for no limit; here --time-limit SECONDS)'
     >>> _on_the_command_line("... raise the option max_bytes (bytes, or None)", "rref")
     '... raise the option max_bytes (bytes, or None; here --method rref --option max_bytes=BYTES)'
     """
-    flags = {"time_limit": "--time-limit SECONDS", "max_bytes": f"--method {method} --option max_bytes=BYTES"}
+    flags = {"time_limit": "--time-limit SECONDS",
+             "max_bytes": f"--method {method} --option max_bytes=BYTES" if method else
+             "from Python only, sweeplab.probabilities(obs, max_bytes=BYTES)"}
     for option, flag in flags.items():
         message = re.sub(rf"(raise the option {option} \([^)]*)\)", rf"\1; here {flag})", message)
     return message
@@ -336,10 +342,15 @@ def run(args: argparse.Namespace) -> int:
                                        probabilities=args.probabilities, explain=args.explain,
                                        time_limit=args.time_limit)
     if args.win_rates is not None and consistent:  # before printing anything: bad moves fail first
-        text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent or "best",
-                                seed=0 if args.seed is None else args.seed,
-                                workers=1 if args.workers is None else args.workers,
-                                progress=sys.stderr.isatty())
+        from ..errors import MethodRefused
+
+        try:
+            text += win_rate_report(obs, moves, samples=args.win_rates, agent=args.agent or "best",
+                                    seed=0 if args.seed is None else args.seed,
+                                    workers=1 if args.workers is None else args.workers,
+                                    progress=sys.stderr.isatty())
+        except MethodRefused as exc:  # the position's probabilities are too large to count
+            text += f"\nwin rates: refused: {exc}\n"
     sys.stdout.write(text)
     if failed:
         print(f"sweeplab solve: error: {', '.join(map(repr, failed))} raised an exception (a bug in the "
