@@ -247,18 +247,21 @@ def panel_table(obs: Observation, kind: str) -> dict:
     note = f"{system.n_equations} equations over {nf} frontier cells"
     if interior:
         note += f" and {interior} interior cells (one column: they appear only in the total row)"
+    # the sparse matrix: the dense one of a 300x300 board is 10.8 GiB (a reviewer)
+    matrix = system.A_sparse.tocsr()
     if nf > _MAX_COLUMNS:
         shown: set = set()
-        for part in system.components():
-            if len(shown) + part.n_variables > _MAX_COLUMNS:
-                break
-            shown.update(part.cells)
+        for part in system.components():  # whole components, as many as fit (a large first one skipped)
+            if len(shown) + part.n_variables <= _MAX_COLUMNS:
+                shown.update(part.cells)
         keep = [j for j in range(nf) if system.cells[j] in shown]
         columns = [columns[j] for j in keep]
-        rows = [i for i in rows if system.clues[i] is not None and system.A[i, keep].any()]
-        note += f"; showing the first components only ({len(keep)} frontier cells, no total row)"
+        touching = np.diff(matrix[:, keep].indptr) > 0
+        rows = [i for i in rows if system.clues[i] is not None and touching[i]]
+        note += f"; showing whole components that fit only ({len(keep)} frontier cells, no total row)"
     ub = [c.get("count", 1) for c in columns]
-    A = system.A[np.ix_(rows, keep)] if rows and keep else np.zeros((len(rows), len(keep)), dtype=int)
+    A = (matrix[rows][:, keep].toarray() if rows and keep
+         else np.zeros((len(rows), len(keep)), dtype=int))
     lo, hi = system.lo[rows], system.hi[rows]
     out: list[dict] = []
     if kind == "matrix":

@@ -697,3 +697,23 @@ def test_a_generator_seed_gives_the_game_an_integer_seed():
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         ex.new(seed=-1)
     assert ex.game is game and ex._seed == drawn + 1  # refused before anything changed
+
+
+def test_the_matrix_panel_of_a_large_board_reads_the_sparse_matrix(monkeypatch):
+    """A reviewer: on a 300x300 board the panel built the dense matrix (10.8 GiB) on every refresh, and past
+    250 frontier cells it showed nothing when the first component was the large one."""
+    from sweeplab.clue_system import ClueSystem
+    from sweeplab.explorer import panel_table
+
+    game = sweeplab.new_game(shape=(60, 60), density=0.12, first_click="zero", seed=0)
+    game.reveal(30, 30)
+    for _ in range(3):
+        for r, c in sorted(sweeplab.deduce(game.observation, "trivial").safe):
+            if game.observation.grid[r, c] == sweeplab.COVERED:
+                game.reveal(r, c)
+    system = sweeplab.clue_system(game.observation)
+    assert system.n_frontier > 250
+    monkeypatch.setattr(ClueSystem, "A", property(lambda self: pytest.fail("the dense matrix was built")))
+    table = panel_table(game.observation, "matrix")
+    assert "showing whole components that fit only" in table["note"] and table["columns"] and table["rows"]
+    assert all(len(row["values"]) == len(table["columns"]) for row in table["rows"])
