@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .clue_system import clue_system
-from .errors import MethodRefused
+from .errors import ComponentTooLargeError, MethodRefused
 from .methods.enumerate import analyse, block_counts
 from .positions import Observation, as_observation
 
@@ -74,6 +74,11 @@ class Geometry:
     @property
     def largest_component(self) -> int:
         return self.components[0] if self.components else 0
+
+
+#: Largest block whose rank :func:`geometry` computes, as the bytes of its dense matrix: the SVD reads a
+#: dense copy (a 300x300 board's block of 36,000 cells is 10 GiB; 100x100's of 4,000 cells, 127 MB, 70 s).
+MAX_RANK_BYTES = 256 << 20
 
 
 def _rank(A: np.ndarray) -> int:
@@ -119,6 +124,11 @@ def geometry(obs: Observation | str, *, use_total: bool = True) -> Geometry:
     use_total : bool, default True
         Count layouts with the total (rank, nullity and blocks never use it).
 
+    Raises
+    ------
+    ComponentTooLargeError
+        A block whose dense matrix is past :data:`MAX_RANK_BYTES` (its rank is not computed).
+
     Examples
     --------
     >>> g = geometry("??????\\n?1122?", use_total=False)
@@ -131,9 +141,14 @@ def geometry(obs: Observation | str, *, use_total: bool = True) -> Geometry:
     sizes: list[int] = []
     rank = 0
     for comp in system.components():
-        A = comp.A
-        sizes.append(int(A.shape[1]))
-        rank += _rank(A)
+        rows, cols = comp.A_sparse.shape
+        if rows * cols * 8 > MAX_RANK_BYTES:
+            raise ComponentTooLargeError(
+                f"geometry: a block of {cols:,} frontier cells and {rows:,} clues is "
+                f"{rows * cols * 8 / 2**30:.1f} GiB as the dense matrix its rank reads, over MAX_RANK_BYTES "
+                f"({MAX_RANK_BYTES >> 20} MiB); give a smaller position")
+        sizes.append(int(cols))
+        rank += _rank(comp.A)
     try:
         layouts = log10_layouts(obs, use_total=use_total)
     except MethodRefused:  # past enumeration's budget (a huge block): not counted

@@ -294,6 +294,19 @@ def test_geometry_blocks_are_the_clue_systems_components_largest_first():
     assert checked >= 5  # positions with blocks of different sizes
 
 
+def test_geometry_refuses_a_block_past_its_budget(monkeypatch):
+    """A reviewer: a 300x300 board's block needed a 10 GiB dense copy for its rank, with no budget."""
+    from sweeplab import geometry as geometry_module
+    from sweeplab.errors import ComponentTooLargeError
+
+    monkeypatch.setattr(geometry_module, "MAX_RANK_BYTES", 8 * 4 * 8 - 1)  # under a block of 4 clues x 8
+    with pytest.raises(ComponentTooLargeError, match=r"a block of 8 frontier cells and 4 clues .* over "
+                                                     r"MAX_RANK_BYTES"):
+        geometry("??????\n?1122?", use_total=False)
+    monkeypatch.setattr(geometry_module, "MAX_RANK_BYTES", 8 * 4 * 8)
+    assert geometry("??????\n?1122?", use_total=False).rank == 4
+
+
 def test_report_002_board_is_a_space_of_dimension_four():
     g = geometry("??????\n?1122?", use_total=False)
     assert (g.n_frontier, g.rank, g.nullity, g.components) == (8, 4, 4, (8,))
