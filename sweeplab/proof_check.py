@@ -87,6 +87,11 @@ def check_proof(obs: Any, proof: Any) -> bool:
     ValueError
         Only when ``obs`` is not a position (or text no position reads).
 
+    See Also
+    --------
+    checker : the same check for many proofs of one position, which it reads once (each call here
+        reads the position again: 44 ms a proof on a 300x300 board, against 0.04 ms).
+
     Notes
     -----
     The steps are checked as the tree the JSON form writes out, each step once
