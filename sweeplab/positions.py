@@ -256,7 +256,9 @@ class Observation:
                 f"got {type(text).__name__} {short_repr(text)}"
             )
         rows: list[list[int]] = []
-        for line_no, line in enumerate(text.splitlines()):
+        # rows end at \n, \r\n or \r only: other characters splitlines() breaks at (\v, \x1c) are
+        # whitespace, ignored as SPEC §1 says (a reviewer: "?1\v11" read as two rows)
+        for line_no, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
             chars = "".join(line.split())
             if not chars:
                 continue

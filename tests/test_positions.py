@@ -301,3 +301,12 @@ def test_the_games_layout_fits_every_position_of_the_game():
             covered = np.argwhere(game.observation.grid == COVERED)
             game.reveal(*covered[rng.integers(len(covered))])
             assert layout_fits(game.observation, game.layout)
+
+
+def test_rows_end_at_line_ends_only_other_whitespace_is_ignored():
+    """A reviewer: "?1\\v11" read as two rows (str.splitlines breaks at \\v and \\x1c, which SPEC §1's
+    "whitespace ignored" covers)."""
+    for sep in ("\v", "\x1c", "\f", "\u2028", " \t"):
+        assert Observation.from_text(f"?1{sep}11").grid.tolist() == [[-1, 1, 1, 1]], repr(sep)
+    for end in ("\n", "\r\n", "\r"):
+        assert Observation.from_text(f"?1{end}11{end}").grid.tolist() == [[-1, 1], [1, 1]], repr(end)
