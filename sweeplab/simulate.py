@@ -310,7 +310,8 @@ def play(
         Columns :data:`RESULT_COLUMNS`: the parameters (``options``: the agent
         options given, and an agent object's settings other than its class's
         defaults, as :func:`options_text`; ``""`` for none), ``seed`` and ``game``
-        index, ``won`` (every safe cell opened without stepping on a mine),
+        index, ``won`` (every safe cell opened without stepping on a mine; a
+        board of mines only, ``first_click="none"``, is won before any move),
         ``status`` (the game's at the end: in score mode a game whose safe cells
         are all open is ``"won"`` even when it stepped on mines, so read ``won``;
         ``"stuck"`` when the agent returned no move, as an agent of one's own whose

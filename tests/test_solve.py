@@ -231,7 +231,7 @@ def test_an_exception_from_a_method_names_the_method_and_the_position():
 def test_probabilities_out_of_reach_keep_the_report(tmp_path, capsys, monkeypatch):
     """A reviewer: on a 300x300 position the probabilities' size refusal lost every method's result, exited
     2 as bad input, and ran past --time-limit."""
-    from sweeplab import probability
+    from sweeplab import probability, rollouts
     from sweeplab.errors import ComponentTooLargeError
 
     asked = {}
@@ -242,6 +242,7 @@ def test_probabilities_out_of_reach_keep_the_report(tmp_path, capsys, monkeypatc
                                      "max_bytes (bytes, or None for no limit)")
 
     monkeypatch.setattr(probability, "probabilities", too_large)
+    monkeypatch.setattr(rollouts, "probabilities", too_large)  # imported by name there
     position = tmp_path / "p.txt"
     position.write_text("??????\n?1122?\n")
     limited = ["--method", "trivial", "-p", "--time-limit", "2"]
