@@ -408,8 +408,8 @@ def format_summary(summary: pd.DataFrame, *, confidence: float | None = None) ->
     table["win %"] = (100 * table["win_rate"]).map("{:.2f}".format)
     bounds = zip(table["win_low"], table["win_high"], strict=True)
     table[label] = [f"[{100 * lo:.2f}, {100 * hi:.2f}]" for lo, hi in bounds]
-    for col in ("score", "revealed"):
-        table[col] = table[col].map("{:.3f}".format)
+    for col in ("score", "revealed"):  # a lost game of a huge board is not shown as a perfect 1.000
+        table[col] = table[col].map(lambda v: ">0.999" if 0.9995 <= v < 1 else f"{v:.3f}")
     table["guesses"] = table["guesses"].map("{:.2f}".format)
     table["games/s"] = table["games_per_s"].map("{:.1f}".format)
     hidden = ["win_rate", "win_low", "win_high", "games_per_s"]

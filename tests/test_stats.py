@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 
 import sweeplab
-from sweeplab.stats import paired_difference, paired_mean_difference, summarize, wilson_interval
+from sweeplab.stats import (
+    format_summary,
+    paired_difference,
+    paired_mean_difference,
+    summarize,
+    wilson_interval,
+)
 
 
 def pairs(both: int, only_a: int, only_b: int, neither: int) -> tuple[np.ndarray, np.ndarray]:
@@ -361,3 +367,13 @@ def test_every_summary_refuses_a_missing_outcome_and_the_loss_table_a_repeated_g
     other_seed = known.assign(seed=1)  # two seeds' games pooled: each counts
     pooled = loss_table(pd.concat([known, other_seed]))
     assert pooled["lost"].tolist() == [2] and pooled["per 100 games"].tolist() == [50.0]
+
+
+def test_format_summary_never_rounds_a_lost_game_to_a_perfect_score():
+    """A reviewer: one lost 300x300 game printed "score 1.000 revealed 1.000"."""
+    df = pd.DataFrame({"agent": ["a"], "won": [False], "score": [1 - 1 / 10800], "revealed": [0.99995],
+                       "guesses": [3], "wrong_claims": [0], "seconds": [1.0]})
+    line = format_summary(summarize(df)).splitlines()[1]
+    assert ">0.999" in line and "1.000" not in line
+    df["score"] = df["revealed"] = 1.0
+    assert "1.000" in format_summary(summarize(df))
