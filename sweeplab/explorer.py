@@ -212,8 +212,8 @@ def panel_table(obs: Observation, kind: str) -> dict:
     the total row and so have identical columns, share one column ``interior``
     whose variable counts their mines.  Each row carries what the row bound rule
     fixes (``fixes``: ``[column, value]``).  The RREF is exact (python-flint
-    rationals); past :data:`_MAX_COLUMNS` frontier cells only the first whole
-    components are shown, without the total row.
+    rationals); past :data:`_MAX_COLUMNS` frontier cells only the whole components
+    that fit are shown (a large one skipped), without the total row.
 
     Parameters
     ----------

@@ -206,7 +206,9 @@ _TEXT_CODES = {"?": _COVERED, "#": _COVERED, "F": _FLAG, "*": _MINE, "-": -4, ".
 
 def _read_text(text: str) -> list[list[int]]:
     """SPEC §1's text form as rows of codes (whitespace and blank lines ignored)."""
-    rows = ["".join(line.split()) for line in text.splitlines()]
+    # rows end at \n, \r\n or \r only, as Observation.from_text reads them (\f, \v, \x1c are whitespace)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows = ["".join(line.split()) for line in lines]
     rows = [row for row in rows if row]
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):

@@ -659,7 +659,7 @@ class _Narrator:
     def combine(self, step: Combine, fixed: dict[Cell, int], lines: list[str], label: str,
                 indent: str) -> bool:
         read = [(src, m, self.row(src)) for src, m in step.rows]
-        self.shown = {self.target, *(c for c, _ in step.fixes)}
+        self.shown = {self.target, *(c for c, _ in step.fixes), *fixed}  # substituted cells are named too
         fixes = ", ".join(f"{_name(c)} is {_status(v)}" for c, v in step.fixes)
         head = f"{indent}Step {label}. {_combination(step.rows) or 'No rows (0 = 0)'}"
         rows = [(src, m, r) for src, m, r in read if r is not None]

@@ -239,8 +239,10 @@ def _load_kernels(player: Agent, shape: tuple[int, int], mines: int, **rules: An
     call (0.5 s from the cache, a minute cold), which the first game's ``seconds`` counted (a reviewer: 87
     against 923 games/s for the same 50 games).  A board up to expert's size, at the same density."""
     key = (type(player), player.name)
-    if key in _LOADED or not type(player).__module__.startswith("sweeplab."):
-        return  # a researcher's agent plays only the games asked for (it may keep state)
+    own = (type(player).__module__.startswith("sweeplab.")
+           and all(METHODS[m].builtin for m in getattr(player, "methods", ()) if m in METHODS))
+    if key in _LOADED or not own:
+        return  # a researcher's agent or method runs only in the games asked for (it may keep state)
     _LOADED.add(key)
     h, w = shape
     if h * w > 480:

@@ -586,3 +586,12 @@ def test_a_huge_modulus_is_refused_before_its_primality_test():
         assert "not below 2**256" in explain_failure(obs, proof((0, 0), 1, [step]))
     step = {"rows": [[[0, 1], 1]], "modulus": 2**256 - 189, "fixes": [[[0, 0], 1]]}  # the largest prime below
     assert check_proof(obs, proof((0, 0), 1, [step]))
+
+
+def test_the_checker_reads_a_text_position_as_observation_does():
+    """A reviewer: with a form feed inside a row, from_text read 2x4 and the checker 4x2, so check_proof of
+    the text rejected every valid proof."""
+    text = "??\x0c??\n11\x0c11"
+    obs = sweeplab.Observation.from_text(text)
+    proofs = sweeplab.deduce(obs, "rref", proofs=True).proofs
+    assert obs.shape == (2, 4) and proofs and all(check_proof(text, p) for p in proofs.values())

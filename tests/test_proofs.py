@@ -808,3 +808,11 @@ def test_no_step_of_a_proof_can_be_left_out():
                     assert not check_proof(obs, shorter), (method, cell, k)
                     checked += 1
     assert checked > 500
+
+
+def test_a_substituted_cell_is_written_out_not_summed():
+    """A reviewer: "Substituting what is known ((0,0) a mine)" where (0,0) was one of "the 16 other covered
+    cells" and never written."""
+    obs = Observation.from_text("?1------\n--------\n--------\n????????\n????????", mines=1)
+    text = sweeplab.deduce(obs, "trivial", proofs=True).proofs[(4, 7)].explain(obs)
+    assert "x(0,0) + x(4,7) + (the 15 other covered cells) = 1" in text

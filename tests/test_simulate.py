@@ -336,3 +336,28 @@ def test_kernels_load_before_the_first_games_clock_starts():
     games = sweeplab.play(Counting(), shape=(5, 5), mines=3, games=2, seed=0)
     assert len(Counting.calls) <= games.moves.sum()  # no game of its own before the two asked for
     assert (Counting, Counting.name) not in simulate._LOADED
+
+
+def test_a_registered_method_runs_only_in_the_games_asked_for():
+    """A reviewer: a built-in chain agent ran a researcher's registered method in play's untimed warm-up
+    game (15 calls on the first play of a process, 14 after)."""
+    from sweeplab import simulate
+    from sweeplab.agents.basic import ChainAgent
+
+    calls = []
+
+    def counting(obs, *, use_total=True):
+        calls.append(1)
+        return set(), set()
+
+    sweeplab.register_method("test-counting", counting, sound=True, complete=False)
+    try:
+        agent = ChainAgent(methods=("test-counting", "trivial"))
+        simulate._LOADED.discard((ChainAgent, agent.name))
+        sweeplab.play(agent, level="beginner", games=2, seed=1)
+        first = len(calls)
+        calls.clear()
+        sweeplab.play(agent, level="beginner", games=2, seed=1)
+        assert first == len(calls) > 0
+    finally:
+        sweeplab.unregister_method("test-counting")

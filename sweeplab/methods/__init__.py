@@ -715,12 +715,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _kind(value: Any) -> str | type:
-    """A truth value, an integer, a real number or else the type (numpy's scalars as Python's)."""
+    """A truth value, an integer, a real number, a string or else the type (numpy's scalars as Python's)."""
     if isinstance(value, (bool, np.bool_)):
         return "bool"
     if isinstance(value, numbers.Integral):
         return "int"
-    return "real" if isinstance(value, numbers.Real) else type(value)
+    if isinstance(value, numbers.Real):
+        return "real"
+    return "str" if isinstance(value, str) else type(value)  # np.str_ is a str
 
 
 #: ``(function, *option names)`` already checked by :func:`_check_options`.
