@@ -580,7 +580,7 @@ class _Narrator:
             parts.append((a, f"x{_name(c)}"))
         if group:
             where = " away from these clues" if away else ""  # a step of the total alone: every cell
-            other = " other" if any(c in others for c, _ in terms) else ""  # beside those written out
+            other = " other" if any(c in (others or ()) for c, _ in terms) else ""  # beside those written out
             parts.append((group[0][1], f"(the {len(group)}{other} covered cells{where})"))
         out = []
         for k, (a, name) in enumerate(parts):

@@ -246,8 +246,10 @@ def _report(
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
     if probabilities:
         try:
-            probs = exact_probabilities(obs, use_total=use_total,
-                                        **({} if time_limit is None else {"time_limit": time_limit}))
+            if time_limit is None:
+                probs = exact_probabilities(obs, use_total=use_total)
+            else:
+                probs = exact_probabilities(obs, use_total=use_total, time_limit=time_limit)
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"probabilities: inconsistent position: {exc}"]
