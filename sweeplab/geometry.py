@@ -126,7 +126,7 @@ def geometry(obs: Observation | str, *, use_total: bool = True) -> Geometry:
 
     Raises
     ------
-    ComponentTooLargeError
+    sweeplab.errors.ComponentTooLargeError
         A block whose dense matrix is past :data:`MAX_RANK_BYTES` (its rank is not computed).
 
     Examples
