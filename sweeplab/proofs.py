@@ -517,7 +517,8 @@ class _Narrator:
         self.obs = obs
         self.grid = None if obs is None else obs.grid
         self.rows: dict[Any, tuple[dict[Cell, int], int, str]] = {}
-        self.shown: set[Cell] = set()  # the proof's cell and the step's fixes: never in a grouped sum
+        self.target: Cell | None = None  # the proved cell, set by proof()
+        self.shown: set[Cell | None] = set()  # the proof's cell, the step's fixes, known cells: never summed
 
     # rows of the position (built here from the grid, as SPEC §6 defines them)
     def row(self, src: Source) -> tuple[dict[Cell, int], int, str] | None:

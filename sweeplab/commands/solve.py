@@ -352,7 +352,7 @@ def run(args: argparse.Namespace) -> int:
                                     workers=1 if args.workers is None else args.workers,
                                     progress=sys.stderr.isatty())
         except MethodRefused as exc:  # the position's probabilities are too large to count
-            text += f"\nwin rates: refused: {exc}\n"
+            text += f"\nwin rates: refused: {_on_the_command_line(str(exc), None)}\n"
     sys.stdout.write(text)
     if failed:
         print(f"sweeplab solve: error: {', '.join(map(repr, failed))} raised an exception (a bug in the "
