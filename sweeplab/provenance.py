@@ -379,8 +379,8 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
         with contextlib.suppress(ValueError):  # a cell not yet filled
             reads.append(("", cell.cell_contents))
     scope = getattr(fn, "__globals__", {})
-    reads += [(name, scope[name]) for name in sorted(_code_names(fn.__code__)) if name in scope]
-    state = _stored_names(fn.__code__)
+    reads += [(name, scope[name]) for name in sorted(_global_names(fn.__code__, _READS)) if name in scope]
+    state = _global_names(fn.__code__, _STORES)
     for name, value in reads:
         digest.update(b"read\0" + name.encode() + b"\0")
         if name in state:  # a global it assigns (global count; count += 1): by its type only
@@ -427,24 +427,19 @@ def _defaults_text(fn: Any) -> str:
     return repr(defaults)
 
 
-def _code_names(code: CodeType) -> set[str]:
-    """The global names ``code`` and the code nested in it read (not attribute names: ``obs.shape``
-    reads no global ``shape``, and a Dask worker receives only the globals its code reads)."""
-    names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            names |= _code_names(const)
-    return names
+#: The instructions by which code reads a global name (not attribute names: ``obs.shape`` reads no global
+#: ``shape``, and a Dask worker receives only the globals its code reads)...
+_READS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
+#: ...and by which it assigns or deletes one: state it keeps as it plays (a counter), not a constant.
+_STORES = frozenset({"STORE_GLOBAL", "DELETE_GLOBAL"})
 
 
-def _stored_names(code: CodeType) -> set[str]:
-    """The global names ``code`` (or code nested in it) assigns or deletes: state it keeps as it plays (a
-    counter), not a constant."""
-    names = {ins.argval for ins in dis.get_instructions(code)
-             if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")}
+def _global_names(code: CodeType, opnames: frozenset[str]) -> set[str]:
+    """The global names ``code`` and the code nested in it use by the instructions ``opnames``."""
+    names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in opnames}
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            names |= _stored_names(const)
+            names |= _global_names(const, opnames)
     return names
 
 

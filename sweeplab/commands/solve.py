@@ -246,10 +246,8 @@ def _report(
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
     if probabilities:
         try:
-            if time_limit is None:
-                probs = exact_probabilities(obs, use_total=use_total)
-            else:
-                probs = exact_probabilities(obs, use_total=use_total, time_limit=time_limit)
+            limit: dict[str, Any] = {} if time_limit is None else {"time_limit": time_limit}
+            probs = exact_probabilities(obs, use_total=use_total, **limit)
         except InconsistentPositionError as exc:
             consistent = False
             out += [f"probabilities: inconsistent position: {exc}"]
