@@ -51,7 +51,9 @@ True
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,6 +362,7 @@ def generate_board(
     opening: Cell | None = None,
     exact_grade: bool = False,
     max_tries: int = MAX_TRIES,
+    on_try: Callable[[int], object] | None = None,
 ) -> Board:
     """A board that ``solvable_by`` solves from its opening without a guess, with the total (issue 11 item 5).
 
@@ -377,6 +380,8 @@ def generate_board(
         (``grade == solvable_by``; ``solvable_by`` must then be in the cascade).
     max_tries : int
         Cap on the layouts tried (fresh draws and repairs).
+    on_try : callable, optional
+        Called with the number of layouts tried so far after each one (a progress bar's hook).
 
     Returns
     -------
@@ -410,6 +415,8 @@ def generate_board(
     seen: dict[tuple[bytes, Cell], tuple[str, np.ndarray | None]] = {}
     tries = 0
     while tries < max_tries:
+        if on_try is not None and tries:
+            on_try(tries)
         layout, cell = _draw(rng, shape_, n_mines, opening)
         tries += 1
         stuck: np.ndarray | None = None
@@ -453,8 +460,9 @@ def _refusal(method: str, stuck: np.ndarray | None, mines: int) -> str | None:
     return None
 
 
-def _one(index: int, seed: int, options: dict[str, Any]) -> Board:
-    return generate_board(**options, seed=np.random.SeedSequence(seed, spawn_key=(index,)))
+def _one(index: int, seed: int, options: dict[str, Any],
+         on_try: Callable[[int], object] | None = None) -> Board:
+    return generate_board(**options, seed=np.random.SeedSequence(seed, spawn_key=(index,)), on_try=on_try)
 
 
 def generate_boards(
@@ -470,11 +478,14 @@ def generate_boards(
     exact_grade: bool = False,
     max_tries: int = MAX_TRIES,
     workers: int | None = 1,
+    progress: bool = False,
 ):
     """Yield ``(index, board)`` for boards ``start .. start + count - 1`` of root ``seed``, in order.
 
     Board ``i`` is :func:`generate_board` with ``seed=SeedSequence(seed, spawn_key=(i,))``,
-    so a board never depends on ``count``, ``start`` or the number of ``workers``.
+    so a board never depends on ``count``, ``start`` or the number of ``workers``.  With
+    ``progress``, a tqdm bar counts the boards found (and, with one worker, the layouts
+    tried for the next one: a hard board can take minutes).
 
     Examples
     --------
@@ -488,16 +499,38 @@ def generate_boards(
     options = {"level": level, "shape": shape, "mines": mines, "solvable_by": solvable_by, "opening": opening,
                "exact_grade": exact_grade, "max_tries": max_tries}
     tasks = [{"index": start + i, "seed": seed, "options": options} for i in range(count)]
-    return _in_order(tasks, start, workers)
+    return _in_order(tasks, start, workers, check_flag("progress", progress))
 
 
-def _in_order(tasks, start: int, workers):
+def _in_order(tasks, start: int, workers, progress: bool):
     from .executor import run_tasks
 
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(tasks), desc="boards", unit="board")
+        if min(workers or os.cpu_count() or 1, len(tasks)) == 1:  # in this process: count the layouts too
+            tasks = [{**task, "on_try": _layouts_tried(bar)} for task in tasks]
     pending: dict[int, Board] = {}
     nxt = 0
-    for i, board in run_tasks(_one, tasks, workers=workers, preload=("sweeplab.boards",)):
-        pending[i] = board
-        while nxt in pending:
-            yield start + nxt, pending.pop(nxt)
-            nxt += 1
+    try:
+        for i, board in run_tasks(_one, tasks, workers=workers, preload=("sweeplab.boards",)):
+            pending[i] = board
+            if bar is not None:
+                bar.set_postfix_str("", refresh=False)
+                bar.update()
+            while nxt in pending:
+                yield start + nxt, pending.pop(nxt)
+                nxt += 1
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _layouts_tried(bar) -> Callable[[int], None]:
+    """A hook for :func:`generate_board` that shows the layouts tried for the board under way on ``bar``."""
+    def on_try(tries: int) -> None:
+        bar.set_postfix_str(f"{tries} layouts tried for the next board", refresh=False)
+        bar.update(0)  # drawn at tqdm's own pace
+    return on_try

@@ -117,6 +117,19 @@ def test_same_seed_same_board_and_any_worker_count():
     assert one[1:] == two
 
 
+def test_the_progress_bar_counts_boards_and_layouts_and_changes_no_board(capsys):
+    """An adversarial review: a hard board took minutes with no sign of life."""
+    request = {"shape": (16, 16), "mines": 60, "seed": 0, "solvable_by": "trivial"}
+    quiet = [(i, b.layout.tolist(), b.tries) for i, b in generate_boards(2, **request)]
+    capsys.readouterr()
+    shown = [(i, b.layout.tolist(), b.tries) for i, b in generate_boards(2, **request, progress=True)]
+    err = capsys.readouterr().err
+    assert shown == quiet and quiet[0][2] > 50
+    assert "2/2" in err and "layouts tried for the next board" in err
+    with pytest.raises(ValueError, match="progress"):
+        generate_boards(1, level="beginner", progress="yes")
+
+
 def test_grade_of_hand_made_boards():
     easy = np.zeros((3, 4), dtype=bool)
     easy[0, 3] = True
@@ -223,12 +236,14 @@ def test_generate_command_writes_games(tmp_path: Path, capsys: pytest.CaptureFix
         game = load_game(path)
         assert game.moves == [] and doc["solvable_by"] == "subset" and doc["grade"] in GRADES
         assert replay(np.asarray(game.layout), tuple(doc["opening"]), "subset")
-    assert "boards/s" in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert "boards/s" in printed.out and "2/2" in printed.err  # the bar, on stderr
     # the shape written as play writes it names the same boards (same files, nothing regenerated)
     again = tmp_path / "again"
     assert main(["generate", "--shape", "6x6", "--mines", "4", "--solvable-by", "subset", "--count", "2",
-                 "--seed", "1", "--out", str(again)]) == 0
+                 "--seed", "1", "--out", str(again), "--no-progress"]) == 0
     assert [p.read_text() for p in sorted(again.glob("*.json"))] == [p.read_text() for p in files]
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize(("argv", "match"), [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tracemalloc
 
+import numpy as np
 import oracle
 import pytest
 
@@ -289,3 +290,23 @@ def test_another_threads_compiling_does_not_stretch_a_budget():
     other.join()
     with pytest.raises(MethodRefused, match="ran past its time budget"):
         budget.check("working while another thread compiled")
+
+
+def test_the_count_arrays_and_the_dynamic_programme_share_one_budget():
+    """An adversarial review: the programme's tables were held to ``max_bytes`` on their own, beside the
+    count arrays already held, so a refusal came at 1.4-1.8 times the budget."""
+    game = sweeplab.Game((50, 50), 450, first_click="zero", mode="score", seed=3)
+    game.reveal(25, 25)
+    safe = np.argwhere(~game.layout)
+    for r, c in safe[np.random.default_rng(3).choice(len(safe), len(safe) * 3 // 10, replace=False)]:
+        game.reveal(int(r), int(c))
+    obs = game.observation  # a block of 971 cells: the count arrays take 7 MiB, the programme runs
+    budget = 16 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ComponentTooLargeError, match="and the count arrays need more than max_bytes"):
+            sweeplab.probabilities(obs, max_nodes=1_000, max_bytes=budget, time_limit=None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.1 * budget

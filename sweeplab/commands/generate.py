@@ -49,12 +49,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-tries", type=int, default=None,
                    help="cap on the layouts tried per board (default: 20000)")
     p.add_argument("--workers", type=int, default=1, help="local processes (default: 1)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (boards found and, with one worker, layouts tried)")
     p.add_argument("--out", required=True, help="output directory (created if missing)")
     add_plugin_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
     from ..boards import MAX_TRIES, _request, _sound, generate_boards
     from ..files import _dump
 
@@ -95,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             yield from generate_boards(last - first + 1, level=args.level, shape=shape, mines=args.mines,
                                        solvable_by=args.solvable_by, seed=args.seed, start=first,
                                        opening=opening, exact_grade=args.exact_grade, max_tries=max_tries,
-                                       workers=args.workers)
+                                       workers=args.workers, progress=not args.no_progress)
 
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -106,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
         _dump(board.to_dict(generator={**options, "index": i, "tries": board.tries, "made_by": made}), path)
         grades[board.grade] = grades.get(board.grade, 0) + 1
         n += 1
-        print(f"{path}  grade {board.grade:9s} opening {board.opening}  {board.tries} layouts tried, "
-              f"{board.seconds:.2f} s", flush=True)
+        tqdm.write(f"{path}  grade {board.grade:9s} opening {board.opening}  {board.tries} layouts tried, "
+                   f"{board.seconds:.2f} s")  # above the progress bar
     seconds = time.perf_counter() - start
     if n:
         summary = ", ".join(f"{g} {k}" for g, k in grades.items())

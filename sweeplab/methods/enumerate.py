@@ -1033,6 +1033,8 @@ MAX_STATES = 200_000
 #: Bytes a state or a transition of the dynamic programme costs besides its count polynomial
 #: (a dictionary entry and its tuple key), for the ``max_bytes`` budget.
 _STATE_BYTES = 240
+#: Bytes of a numpy array object besides its data (a state's count polynomial).
+_ARRAY_BYTES = np.zeros(0).__sizeof__()
 
 
 def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES, *, budget: Budget | None = None,
@@ -1062,8 +1064,9 @@ def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES, *, budget: Budget
     """
     budget = budget or Budget("enumerate", time_limit=None)
     gptr, grows, comp, order, starts, coff, goff = _layout(p.group_size, p.row_ptr, p.row_groups)
+    held = 9 * int(goff[-1]) + 8 * int(coff[-1])  # the count arrays, held while the tables grow
     if out is None:
-        _need(budget, 9 * int(goff[-1]) + 8 * int(coff[-1]), "count arrays")
+        _need(budget, held, "count arrays")
         out = np.zeros(coff[-1]), np.zeros(goff[-1]), np.zeros(goff[-1], np.bool_)
     counts, gmines, cansafe = out
     gs = p.group_size.tolist()
@@ -1073,7 +1076,7 @@ def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES, *, budget: Budget
         rows = np.unique(np.concatenate([grows[gptr[g] : gptr[g + 1]] for g in block]))
         row_groups = {r: p.row_groups[p.row_ptr[r] : p.row_ptr[r + 1]].tolist() for r in rows.tolist()}
         rows_of = {g: grows[gptr[g] : gptr[g + 1]].tolist() for g in block}
-        total, parts = _dp_block(block, gs, rows_of, row_groups, p.lo, p.hi, binom, max_states, budget)
+        total, parts = _dp_block(block, gs, rows_of, row_groups, p.lo, p.hi, binom, max_states, budget, held)
         counts[coff[c] : coff[c + 1]] = total
         for g, (gm, cs) in parts.items():
             gmines[goff[g] : goff[g + 1]] = gm
@@ -1083,10 +1086,11 @@ def _dp_counts(p: GroupedSystem, max_states: int = MAX_STATES, *, budget: Budget
     return comp, counts, coff, gmines, cansafe, goff[:-1]
 
 
-def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget):
+def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget, held=0):
     """The dynamic programme of :func:`_dp_counts` on one block (groups ``order``, breadth first).
 
     Returns ``(counts, {group: (mines, can_be_safe)})``, arrays over the block's numbers of mines.
+    Its tables and results count against ``budget.max_bytes`` with the ``held`` bytes already in use.
     """
     n = len(order)
     K = sum(gs[g] for g in order)
@@ -1104,7 +1108,7 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
         open_rows.update(opening.get(i, ()))
         open_rows.difference_update([r for r in open_rows if last[r] < i])
         active.append(sorted(open_rows))
-    stored = 0
+    stored = held
     ticks = 0
     what = f"a block of {K} frontier cells in {n} groups"
 
@@ -1114,7 +1118,8 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
         ticks += 1
         if budget.max_bytes is not None and stored > budget.max_bytes:
             raise ComponentTooLargeError(
-                f"the dynamic programme over {what} needs more than max_bytes={budget.max_bytes} "
+                f"the dynamic programme over {what} and the count arrays need more than "
+                f"max_bytes={budget.max_bytes} "
                 f"({size_text(budget.max_bytes)}); raise the option max_bytes (bytes, or None for no limit)")
         if ticks % 4096 == 0:
             budget.check(f"counting {what} by dynamic programming")
@@ -1122,7 +1127,7 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
     def add(table, key, poly):
         old = table.get(key)
         if old is None:
-            spend(poly.nbytes + _STATE_BYTES)
+            spend(poly.nbytes + _STATE_BYTES + _ARRAY_BYTES)
             table[key] = poly
         elif old.size >= poly.size:
             old[: poly.size] += poly
@@ -1174,6 +1179,7 @@ def _dp_block(order, gs, rows_of, row_groups, lo, hi, binom, max_states, budget)
     parts = {}
     for i, g in enumerate(order):
         budget.check(f"counting {what} by dynamic programming")
+        spend(9 * (K + 1))
         size = gs[g]
         gm = np.zeros(K + 1)
         cs = np.zeros(K + 1, dtype=bool)
