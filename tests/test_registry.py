@@ -799,6 +799,18 @@ def test_a_partial_fixing_what_its_function_does_not_take_is_refused_when_regist
     assert "test-gfp-q" not in METHODS and "test-gfp-pos" not in METHODS
 
 
+@pytest.mark.parametrize(("method", "fixed"), [("gfp", {"p": 4}), ("rref", {"iterate": "x"}),
+                                               ("enumerate", {"max_nodes": -1}), ("lp", {"time_limit": 0})])
+def test_a_partial_fixing_a_value_its_builtin_refuses_is_refused_when_registered(method, fixed):
+    """An adversarial review: gfp with p=4 was registered, and every call failed as a bug in the method."""
+    (option, _), = fixed.items()
+    with pytest.raises(ValueError, match=rf"method 'test-bad'.* fixes an option that method '{method}' "
+                                         rf"refuses: option {option} of method '{method}' must be .*fix the"):
+        sweeplab.register_method("test-bad", functools.partial(METHODS[method].function, **fixed), sound=True,
+                                 complete=False)
+    assert "test-bad" not in METHODS
+
+
 def test_a_partial_keeps_its_use_total_and_its_time_limit_gives_way_to_untimed_play():
     rref, lp = METHODS["rref"].function, METHODS["lp"].function
     sweeplab.register_method("test-rref-no-total", functools.partial(rref, use_total=False), sound=True,

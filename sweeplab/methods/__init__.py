@@ -382,6 +382,7 @@ def register_method(
              == (sound, complete, str(summary), str(reference), reads_bounds))
     check_not_taken("method", name, held, replace=replace or again)
     check_no_twin("method", name, _REGISTRY)
+    _check_fixed_options(name, function)
     info = MethodInfo(name, sound, complete, str(summary), str(reference), function,
                       reads_bounds=reads_bounds)
     _REGISTRY[name] = info
@@ -410,6 +411,28 @@ def _check_callable_as_method(name: str, function: MethodFunction) -> None:
         raise ValueError(f"method {name!r}: function{signature} cannot be called as function(obs, *, "
                          f"use_total=True, **options) ({exc}); take the position first and options by "
                          f"keyword") from None
+
+
+def _check_fixed_options(name: str, function: MethodFunction) -> None:
+    """``ValueError`` when ``function`` is a ``functools.partial`` of a built-in method's function that
+    fixes an option value the built-in refuses (``p=4`` for ``gfp``): found now, not as a bug in every
+    call.  The built-ins check their options before anything else; a position with no covered cell
+    costs nothing.  A researcher's own function is not called here (it may keep state)."""
+    if not isinstance(function, functools.partial):
+        return
+    inner = function.func
+    while isinstance(inner, functools.partial):
+        inner = inner.func
+    builtin = next((i for i in _REGISTRY.values() if i.builtin and _resolve(i.target) is inner), None)
+    if builtin is None:
+        return
+    try:
+        function(Observation.from_text("0"), use_total=True)
+    except (MethodRefused, InconsistentPositionError):
+        pass
+    except ValueError as exc:
+        raise ValueError(f"method {name!r}: {function!r} fixes an option that method {builtin.name!r} "
+                         f"refuses: {exc}; fix the value the partial gives") from None
 
 
 def _required_options(function: MethodFunction) -> list[str]:
