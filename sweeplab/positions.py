@@ -511,6 +511,10 @@ def short_repr(value: object) -> str:
 
 def _as_array(grid: object) -> np.ndarray:
     """``numpy.asarray`` with its failures (ragged rows, deep nesting) as one clear ``ValueError``."""
+    if isinstance(grid, np.ma.MaskedArray) and np.ma.getmaskarray(grid).any():  # asarray drops the mask
+        raise ValueError(f"grid is a masked array with {int(np.ma.getmaskarray(grid).sum())} masked cells, "
+                         f"whose hidden values would be read as codes; fill them first, e.g. "
+                         f"numpy.ma.filled(grid, sweeplab.COVERED) to show them as covered")
     try:
         return np.asarray(grid)
     except (ValueError, TypeError, OverflowError, RecursionError):

@@ -226,6 +226,8 @@ class _Board:
             grid, mines, noise = _read_text(obs), None, None
         elif hasattr(obs, "grid"):
             grid, mines, noise = obs.grid, getattr(obs, "mines", None), getattr(obs, "noise", None)
+        elif hasattr(obs, "to_numpy"):  # a pandas DataFrame: its rows, not its column labels
+            grid, mines, noise = obs.to_numpy(), None, None
         elif hasattr(obs, "__iter__") and not isinstance(obs, (bytes, dict, set)):
             grid, mines, noise = obs, None, None  # rows of codes (a list of lists, a 2-D array)
         else:
@@ -236,7 +238,8 @@ class _Board:
             self.codes = [[int(v) for v in row] for row in table]
             whole = all(v == int(v) for row in table for v in row)
         except Exception as err:  # noqa: BLE001
-            raise ValueError("check_proof needs a 2-D integer grid of cell codes") from err
+            raise ValueError(f"check_proof needs a 2-D integer grid of cell codes, got {type(grid).__name__} "
+                             f"{str(grid)[:80]!r}") from err
         if not whole:  # 1.7 is no clue (int() would read it as 1)
             raise ValueError("check_proof needs an integer grid of cell codes, got fractions")
         self.h = len(self.codes)

@@ -88,6 +88,15 @@ def test_array_input_kinds():
     obs = Observation.from_text("?1")
     assert as_observation(obs) is obs and as_observation(obs, mines=1).mines == 1
     assert as_observation(np.array([[-1, 1]])) == obs
+    assert Observation(np.ma.array([[-1, 1]])).grid.tolist() == [[-1, 1]]  # nothing masked: its data
+
+
+def test_a_masked_grid_is_refused_rather_than_read_under_its_mask():
+    """An adversarial review: numpy.asarray reads the values under the mask as cell codes."""
+    grid = np.ma.array([[-1, 1], [1, 1]], mask=[[0, 0], [0, 1]])
+    with pytest.raises(ValueError, match=r"masked array with 1 masked cells.*numpy\.ma\.filled"):
+        Observation(grid)
+    assert Observation(np.ma.filled(grid, -1)).grid.tolist() == [[-1, 1], [1, -1]]
 
 
 @pytest.mark.parametrize(

@@ -595,3 +595,16 @@ def test_the_checker_reads_a_text_position_as_observation_does():
     obs = sweeplab.Observation.from_text(text)
     proofs = sweeplab.deduce(obs, "rref", proofs=True).proofs
     assert obs.shape == (2, 4) and proofs and all(check_proof(text, p) for p in proofs.values())
+
+
+def test_a_dataframe_of_codes_is_read_by_its_rows_and_a_bad_grid_is_named():
+    """An adversarial review: a DataFrame, which deduce accepts, was iterated by its column labels."""
+    import pandas as pd
+
+    obs = Observation.from_text("???\n121")
+    step = {"rows": [[[1, 0], 1], [[1, 1], -1], [[1, 2], 1]], "modulus": None, "fixes": [[[0, 1], 0]]}
+    proof = {"cell": [0, 1], "value": 0, "method": "rref", "steps": [step]}
+    assert check_proof(pd.DataFrame(obs.grid), proof) and check_proof(obs.grid, proof)
+    assert not check_proof(pd.DataFrame(obs.grid), {**proof, "value": 1})
+    with pytest.raises(ValueError, match=r"integer grid of cell codes, got list \"\[\[1, 'a'\]\]\""):
+        check_proof([[1, "a"]], proof)
