@@ -230,17 +230,18 @@ def _column_names(prefix: str, sources: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(prefix + s for s in sources)
 
 
-#: The built-in agents (class and name) whose kernels this process has loaded (:func:`_load_kernels`).
-_LOADED: set[tuple[type, str]] = set()
+#: Built-in agents (class, name and methods) whose kernels this process has loaded (:func:`_load_kernels`).
+_LOADED: set[tuple[type, str, tuple[str, ...]]] = set()
 
 
 def _load_kernels(player: Agent, shape: tuple[int, int], mines: int, **rules: Any) -> None:
     """Play one untimed game of a built-in agent, once per process: numba's kernels load on their first
     call (0.5 s from the cache, a minute cold), which the first game's ``seconds`` counted (a reviewer: 87
     against 923 games/s for the same 50 games).  A board up to expert's size, at the same density."""
-    key = (type(player), player.name)
+    methods = tuple(getattr(player, "methods", ()))
+    key = (type(player), player.name, methods)  # a chain of other methods loads other kernels
     own = (type(player).__module__.startswith("sweeplab.")
-           and all(METHODS[m].builtin for m in getattr(player, "methods", ()) if m in METHODS))
+           and all(METHODS[m].builtin for m in methods if m in METHODS))
     if key in _LOADED or not own:
         return  # a researcher's agent or method runs only in the games asked for (it may keep state)
     _LOADED.add(key)

@@ -322,9 +322,18 @@ def test_kernels_load_before_the_first_games_clock_starts():
     researcher's agent (it may keep state) plays only the games asked for."""
     from sweeplab import simulate
 
-    simulate._LOADED.discard((type(make_agent("trivial")), "trivial"))
+    def key(agent):
+        return type(agent), agent.name, tuple(getattr(agent, "methods", ()))
+
+    simulate._LOADED.discard(key(make_agent("trivial")))
     sweeplab.play("trivial", shape=(5, 5), mines=3, games=1, seed=0)
-    assert (type(make_agent("trivial")), "trivial") in simulate._LOADED
+    assert key(make_agent("trivial")) in simulate._LOADED
+    # a chain of other built-in methods loads other kernels: it plays its own first game
+    chain = make_agent("chain", methods=["enumerate"])
+    simulate._LOADED.discard(key(chain))
+    sweeplab.play(make_agent("chain", methods=["trivial"]), shape=(5, 5), mines=3, games=1, seed=0)
+    sweeplab.play(chain, shape=(5, 5), mines=3, games=1, seed=0)
+    assert key(chain) in simulate._LOADED
 
     class Counting(type(make_agent("trivial"))):
         calls: ClassVar[list] = []
@@ -335,7 +344,7 @@ def test_kernels_load_before_the_first_games_clock_starts():
 
     games = sweeplab.play(Counting(), shape=(5, 5), mines=3, games=2, seed=0)
     assert len(Counting.calls) <= games.moves.sum()  # no game of its own before the two asked for
-    assert (Counting, Counting.name) not in simulate._LOADED
+    assert key(Counting()) not in simulate._LOADED
 
 
 def test_a_registered_method_runs_only_in_the_games_asked_for():
@@ -353,7 +362,7 @@ def test_a_registered_method_runs_only_in_the_games_asked_for():
     sweeplab.register_method("test-counting", counting, sound=True, complete=False)
     try:
         agent = ChainAgent(methods=("test-counting", "trivial"))
-        simulate._LOADED.discard((ChainAgent, agent.name))
+        simulate._LOADED.discard((ChainAgent, agent.name, agent.methods))
         sweeplab.play(agent, level="beginner", games=2, seed=1)
         first = len(calls)
         calls.clear()
