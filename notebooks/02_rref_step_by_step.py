@@ -77,6 +77,7 @@ for ax, method in zip(axes, ("rref", "bounded"), strict=True):
     d = sweeplab.deduce(board, method=method, use_total=False)
     sweeplab.plot_position(board, ax=ax, safe=d.safe, mines=d.mines)
     ax.set_title(f"{method}: {len(d.safe)} safe, {len(d.mines)} mines")
+fig.suptitle("circles: proved safe, crosses: proved mines", fontsize=9, y=1.08)
 plt.show()
 
 # %% [markdown]
@@ -109,7 +110,7 @@ print(f"rref: safe {sorted(d.safe)} mines {sorted(d.mines)}; "
       f"enumerate: safe {sorted(complete.safe)} mines {sorted(complete.mines)}")
 fig, ax = plt.subplots(figsize=(4, 1.6))
 sweeplab.plot_position(board2, ax=ax, safe=d.safe, mines=d.mines)
-ax.set_title("report 002, second board: rref")
+ax.set_title("report 002, second board: rref\n(circles: proved safe, crosses: proved mines)", fontsize=10)
 plt.show()
 
 # %% [markdown]

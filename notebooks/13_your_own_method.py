@@ -99,10 +99,11 @@ print({c: wrong.unproved_reason(c, example.observation) for c in wrong.unproved}
 
 # %%
 games = {"smoke": 10, "quick": 200, "full": 2000}[PRESET]
+SEED = 2026  # the seed of every game below: change it here, once, so that the comparisons stay paired
 rows, played = [], {}
 for methods in (["rref"], ["rref-reversed"], ["trivial", "rref"], ["trivial", "rref-reversed"]):
     df = played[" → ".join(methods)] = sweeplab.play("chain", methods=methods, level="beginner", games=games,
-                                                      seed=2026, first_click="zero")
+                                                      seed=SEED, first_click="zero")
     rows.append({"methods": " → ".join(methods), "games": len(df), "win rate": df["won"].mean(),
                  "guesses per game": df["guesses"].mean(),
                  "ms per game in its methods": 1e3 * sum(df[f"seconds_{m.replace('-', '_')}"].mean()
@@ -125,7 +126,7 @@ fig.tight_layout()
 # %% [markdown]
 # ## Better, or lucky? The same games, game by game
 #
-# Every chain above played the same seeded games (seed 2026), so two chains can be compared game by game:
+# Every chain above played the same seeded games (`SEED`, 2026 as shipped), so two chains can be compared game by game:
 # most games end alike, and only those one won and the other lost tell them apart.
 # `sweeplab.stats.paired_difference` counts them (`+` won only by the second chain, `-` only by the
 # first) and gives the difference with a paired 95% interval (Newcombe's) and McNemar's exact p-value.
@@ -152,7 +153,7 @@ for name in ("rref-reversed", "trivial → rref", "trivial → rref-reversed"):
 print(inspect.getsource(example_plugin.BorderFirstAgent.guess))
 print(sweeplab.AGENTS["border-first"].summary)
 # the chain above, the same games and first click (random, as the chain agent's), guessing on the border
-border = sweeplab.play("border-first", first_move="random", level="beginner", games=games, seed=2026,
+border = sweeplab.play("border-first", first_move="random", level="beginner", games=games, seed=SEED,
                        first_click="zero")
 uniform = played["trivial → rref-reversed"]
 print(f"border-first against guesses anywhere: {paired_difference(uniform['won'], border['won'])}")

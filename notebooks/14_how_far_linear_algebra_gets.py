@@ -130,6 +130,9 @@ for ax, pairs in zip(axes[0], boards.values()):
     missed = sweeplab.deduce(ex.observation, a).cells
     sweeplab.plot_position(ex.observation, ax=ax, safe=found.safe - missed, mines=found.mines - missed)
     ax.set_title("\n".join(f"{winner} beats {loser}" for loser, winner in pairs), fontsize=9)
+fig.suptitle("circles: cells the winner proves safe, crosses: mines it proves (the loser misses both)",
+             fontsize=10)
+fig.tight_layout()
 
 # %% [markdown]
 # ## 4. The solution space along a game

@@ -210,7 +210,7 @@ FIGURES["015-proofs"](rows)
 plt.show()
 
 # %% [markdown]
-# What the whole committed corpus shows (349 positions, both uses of the total, ten sound methods:
+# What the small committed corpus shows (all its 349 positions, both uses of the total, ten sound methods:
 # `experiments.run("015-proofs", preset="full")`, about a minute and a half, or `sweeplab bench --proofs
 # --methods trivial,subset,rref,lstsq-certified,bounded,lp,gf2,gfp,milp,enumerate`; the table above, at a
 # smaller preset, can differ):
