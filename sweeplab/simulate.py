@@ -421,4 +421,4 @@ def play(
         rows.append({**params, "game": i, **outcome, "seconds": time.perf_counter() - t0})
     # registered methods' columns (rows longer than the standard ones)
     extra = sorted({k for row in rows if len(row) > len(RESULT_COLUMNS) for k in row} - _COLUMN_SET)
-    return pd.DataFrame(rows, columns=[*RESULT_COLUMNS, *extra])
+    return concat_results([pd.DataFrame(rows, columns=[*RESULT_COLUMNS, *extra])])  # as parts of a run are

@@ -2,6 +2,7 @@
 
 import re
 import time
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -9,7 +10,8 @@ import pandas as pd
 import pytest
 
 import sweeplab
-from sweeplab.agents import make_agent
+from sweeplab.agents import Agent, Move, make_agent
+from sweeplab.agents.base import random_covered
 from sweeplab.simulate import RESULT_COLUMNS, play_game
 
 OUTCOME = [c for c in RESULT_COLUMNS if not c.startswith("seconds")]  # timings differ run to run
@@ -370,3 +372,36 @@ def test_a_registered_method_runs_only_in_the_games_asked_for():
         assert first == len(calls) > 0
     finally:
         sweeplab.unregister_method("test-counting")
+
+
+
+def _zeros_only(obs, *, use_total=True):
+    return sweeplab.deduce(obs, "trivial", use_total=use_total).safe, set()
+
+
+@dataclass(frozen=True)
+class _OwnLoop(Agent):
+    """Credits its moves to a registered method it calls itself, outside ``methods``."""
+
+    methods: tuple[str, ...] = ()
+
+    def next_moves(self, obs, rng):
+        moves = [Move("reveal", r, c, "test-zeros-only")
+                 for r, c in sorted(sweeplab.deduce(obs, "test-zeros-only").safe)]
+        cell = None if moves else random_covered(obs.grid, rng)
+        return moves or ([] if cell is None else [Move("reveal", *cell, "guess")])
+
+
+def test_a_method_an_agent_credits_outside_its_chain_has_the_same_column_for_any_worker_count():
+    """An adversarial review: with one worker a game in which such a method proved nothing had NaN (a float
+    column), with two it had 0: the mean per game differed with the worker count (SPEC §5)."""
+    sweeplab.register_method("test-zeros-only", _zeros_only, sound=True, complete=False)
+    try:
+        one = sweeplab.play(_OwnLoop(), level="beginner", games=12, seed=4, workers=1)
+        two = sweeplab.play(_OwnLoop(), level="beginner", games=12, seed=4, workers=2)
+    finally:
+        sweeplab.unregister_method("test-zeros-only")
+    assert (one["certain_test_zeros_only"] == 0).any()  # games in which it proved nothing
+    assert one["certain_test_zeros_only"].dtype == np.int64
+    timing = [c for c in one.columns if c.startswith("seconds")]
+    pd.testing.assert_frame_equal(one.drop(columns=timing), two.drop(columns=timing))
