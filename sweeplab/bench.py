@@ -53,7 +53,7 @@ import pandas as pd
 from .clue_system import clue_system
 from .corpus import CorpusPosition, corpus_hash, midgame_positions
 from .errors import MethodRefused, unknown_choice
-from .methods import METHODS, MethodInfo, deduce
+from .methods import METHODS, MethodInfo, deduce, method_use_total
 from .positions import COVERED, FLAG, MINE, NOCLUE, Observation
 from .provenance import machine, source_commit
 from .run_directory import _DirectoryLock, atomic_write, check_manifest_writer
@@ -278,7 +278,7 @@ def run_bench(
                     result = _call(info, pos.obs, use_total, options.get(info.name, {}), proofs)
                     spent[key] = spent.get(key, 0.0) + result[5]
                 status, safe, mines, seconds, error, _, proof_columns = result
-                t_safe, t_mines = pos.truth(use_total=use_total)
+                t_safe, t_mines = pos.truth(use_total=method_use_total(info.name, use_total))
                 scores = score_claims(safe, mines, t_safe, t_mines)
                 if status != "ok":
                     scores = dict.fromkeys(scores, 0)

@@ -40,7 +40,7 @@ import pandas as pd
 
 from .errors import InconsistentPositionError, MethodBugError, MethodRefused, check_flag
 from .executor import check_count, check_positive, root_seed
-from .methods import METHODS, deduce, method_info, untimed
+from .methods import METHODS, deduce, method_info, method_use_total, untimed
 from .methods._consistency import has_layout
 from .positions import COVERED, Observation, as_observation, neighbour_counts, short_repr
 
@@ -139,7 +139,8 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
         one of them may still raise).
     ValueError
         When a method registered sound claims a cell that a built-in complete method among
-        ``methods`` does not prove (not forced: a bug in that method).
+        ``methods`` does not prove (not forced: a bug in that method), or a method fixes a
+        ``use_total`` other than ``use_total`` (it would answer another question).
 
     Examples
     --------
@@ -147,6 +148,8 @@ def deductions(obs: Observation, methods: Iterable[str], *, use_total: bool = Tr
     >>> sorted(d["trivial"]), len(d["subset"])
     ([], 3)
     """
+    methods = tuple(methods)
+    _check_same_use_total(methods, use_total)
     has_layout(obs, use_total=use_total, time_limit=None)  # raises: an incomplete method may not see it
     claims: dict[str, tuple[frozenset[Cell], frozenset[Cell]]] = {}
     for m in methods:
@@ -191,6 +194,16 @@ def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _check_same_use_total(methods: tuple[str, ...], use_total: bool) -> None:
+    """``ValueError`` for a method registered with its own ``use_total`` (a ``functools.partial``) other
+    than the one the comparison runs under: it would answer another question than the others."""
+    other = [m for m in methods if method_use_total(m, use_total) != use_total]
+    if other:
+        raise ValueError(f"method {other[0]!r} fixes use_total={not use_total}, and this comparison runs "
+                         f"under use_total={use_total}: compare it with use_total={not use_total}, or leave "
+                         f"it out")
+
+
 def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None = None,
               use_total: bool = True, progress: bool = False) -> Dominance:
     """Test every ordered pair of methods on every position (issue 11 item 3).
@@ -212,6 +225,7 @@ def dominance(positions: Iterable[Observation], *, methods: Iterable[str] | None
     Dominance
     """
     methods = _check_methods(methods)
+    _check_same_use_total(methods, use_total)
     pairs = [(a, b) for a in methods for b in methods if a != b]
     tested = dict.fromkeys(pairs, 0)
     witnesses = dict.fromkeys(pairs, 0)

@@ -1016,3 +1016,34 @@ def test_same_class_compares_a_list_that_holds_itself():
         exec(source.format(value=value), cell)
     assert same_class(cells[0]["A"], cells[1]["A"])
     assert not same_class(cells[0]["A"], cells[2]["A"])
+
+
+def test_a_method_that_fixes_use_total_is_judged_against_the_truth_under_its_own():
+    """An adversarial review: enumerate fixed to use the total was called UNSOUND by check_sound, had wrong
+    claims in bench and the fuzzer (the truth was taken without the total), and broke dominance."""
+    from sweeplab.bench import run_bench
+    from sweeplab.corpus import Slice, generate_corpus
+    from sweeplab.dominance import dominance
+    from sweeplab.methods import method_use_total
+    from sweeplab.testing import check_sound, random_positions
+    from sweeplab.testing.fuzz import fuzz
+
+    sweeplab.register_method("test-enum-t", functools.partial(METHODS["enumerate"].function, use_total=True),
+                             sound=True, complete=True)
+    try:
+        assert method_use_total("test-enum-t", False) is True
+        assert method_use_total("enumerate", False) is False
+        obs = sweeplab.Observation.from_text("?1--\n11--\n---?\n---?", mines=1)  # the total proves 2 cells
+        assert sweeplab.deduce(obs, "test-enum-t", use_total=False).safe == {(2, 3), (3, 3)}
+        report = check_sound("test-enum-t", positions=[obs, *random_positions(40, seed=3)])
+        assert report and report.wrong_claims == 0 and report.missed == 0, report
+        assert fuzz(15, seed=2, methods=["test-enum-t"])[1] == []
+        corpus = generate_corpus(seed=11, slices=[Slice("beginner", level="beginner", games=1, per_game=3)],
+                                 examples=False)
+        rows = run_bench(corpus, methods=["test-enum-t"])
+        assert (rows["wrong"] == 0).all() and (rows["missed"] == 0).all()
+        with pytest.raises(ValueError, match="'test-enum-t' fixes use_total=True.*compare it with use_total"):
+            dominance([obs], methods=["test-enum-t", "enumerate"], use_total=False)
+        assert dominance([obs], methods=["test-enum-t", "enumerate"]).positions == 1
+    finally:
+        sweeplab.unregister_method("test-enum-t")

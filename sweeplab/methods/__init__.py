@@ -63,6 +63,7 @@ __all__ = [
     "plugin_names",
     "method_info",
     "method_seconds",
+    "method_use_total",
     "no_layout_claims",
     "check_name",
     "check_not_taken",
@@ -678,6 +679,28 @@ def untimed(method: str | MethodFunction) -> dict[str, Any]:
     return {"time_limit": None} if "time_limit" in accepted else {}
 
 
+def method_use_total(method: str | MethodFunction, use_total: bool) -> bool:
+    """The ``use_total`` that ``deduce(obs, method, use_total=use_total)`` runs under (a name or a function).
+
+    A method registered as ``functools.partial(f, use_total=...)`` keeps its
+    own; whatever labels its claims (``check_sound``, ``bench``, the fuzzer)
+    must take the truth under that value, or true claims read as wrong.
+
+    Examples
+    --------
+    >>> method_use_total("rref", False)
+    False
+    """
+    function = method if callable(method) else method_info(method).function
+    return _use_total_of(function, check_flag("use_total", use_total))
+
+
+def _use_total_of(function: MethodFunction, use_total: bool) -> bool:
+    if isinstance(function, functools.partial) and "use_total" in function.keywords:
+        return check_flag("use_total", function.keywords["use_total"])  # fixed by its registered name
+    return use_total
+
+
 _NO_USE_TOTAL = "method {name!r}: function must accept the keyword use_total (signature function(obs, *, " \
                 "use_total=True, **options))"
 
@@ -894,9 +917,7 @@ def deduce(
         info = info or method_info(method)  # type: ignore[arg-type]  # ValueError for a non-name
         name, function, gives_probabilities = info.name, info.function, info.gives_probabilities
         complete, builtin = info.complete, info.builtin
-    use_total = check_flag("use_total", use_total)
-    if isinstance(function, functools.partial) and "use_total" in function.keywords:
-        use_total = check_flag("use_total", function.keywords["use_total"])  # fixed by its registered name
+    use_total = _use_total_of(function, check_flag("use_total", use_total))
     check_consistency = check_flag("check_consistency", check_consistency)
     proofs = check_flag("proofs", proofs)
     search_timed = proof_time_limit is not None  # (a number past float's range reads as no limit)

@@ -27,7 +27,7 @@ from ..errors import (
     MethodRefused,
     check_flag,
 )
-from ..methods import deduce, method_info, untimed
+from ..methods import deduce, method_info, method_use_total, untimed
 from ..positions import COVERED, FLAG, MINE, NOCLUE, Observation, neighbour_counts
 
 __all__ = [
@@ -296,7 +296,8 @@ def check_sound(
     for obs in positions:
         for total in totals:
             try:
-                truth = deduce(obs, ORACLE, use_total=total, time_limit=None)  # answers on any machine
+                # answers on any machine, under the use_total the method runs under (a partial may fix it)
+                truth = deduce(obs, ORACLE, use_total=method_use_total(method, total), time_limit=None)
             except InconsistentPositionError:
                 truth = None
             try:
