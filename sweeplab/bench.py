@@ -278,7 +278,7 @@ def run_bench(
                     result = _call(info, pos.obs, use_total, options.get(info.name, {}), proofs)
                     spent[key] = spent.get(key, 0.0) + result[5]
                 status, safe, mines, seconds, error, _, proof_columns = result
-                t_safe, t_mines = pos.truth(use_total=method_use_total(info.name, use_total))
+                t_safe, t_mines = pos.truth(use_total=method_use_total(info.function, use_total))
                 scores = score_claims(safe, mines, t_safe, t_mines)
                 if status != "ok":
                     scores = dict.fromkeys(scores, 0)

@@ -42,6 +42,7 @@ from .positions import (
     Observation,
     as_observation,
     cell_pair,
+    layout_fits,
 )
 from .probability import probabilities
 from .proofs import Assume, Combine, Proof, Split
@@ -652,9 +653,14 @@ class Explorer:
             # total and the known mines to deduce from
             if playing and _any_revealed(obs.grid):
                 self.deduction = deduce(obs, method=self.method, proofs=True)
-        except InconsistentPositionError as exc:  # wrong flags
-            self._no_deduction = f"no mine layout fits this position (a wrong flag?): {exc}"
-            inconsistent = True
+        except InconsistentPositionError as exc:  # wrong flags, or a method's bug: the game's layout tells
+            if game.layout is not None and layout_fits(obs, game.layout):
+                whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
+                self._no_deduction = (f"{self.method} says no mine layout fits this position, but the game's "
+                                      f"own layout does ({whose}): {exc}")
+            else:
+                self._no_deduction = f"no mine layout fits this position (a wrong flag?): {exc}"
+                inconsistent = True
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
             self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game

@@ -354,6 +354,24 @@ def test_a_method_that_raises_leaves_the_board_in_step_with_the_game():
         sweeplab.unregister_method("explorer-boom")
 
 
+def test_a_methods_false_no_layout_is_named_a_bug_and_the_probabilities_stay():
+    """An adversarial review: the board told the student a flag was wrong (there was none) and dropped the
+    probabilities, on a registered method's false InconsistentPositionError; the game's layout fits."""
+    def no_layout(obs, *, use_total=True):
+        raise sweeplab.InconsistentPositionError("no layout")
+
+    sweeplab.register_method("explorer-no-layout", no_layout, sound=True, complete=False)
+    try:
+        ex = Explorer(level="beginner", seed=3, method="enumerate")
+        ex.click(4, 4)
+        ex.set_method("explorer-no-layout")
+        said = "says no mine layout fits this position, but the game's own layout does (a bug in the method)"
+        assert said in ex.board.message and "wrong flag" not in ex.board.message
+        assert ex.probabilities is not None
+    finally:
+        sweeplab.unregister_method("explorer-no-layout")
+
+
 def test_a_refutation_that_raises_leaves_the_reasons_and_says_so(monkeypatch):
     """The refuting layout is drawn after the deduction: a bug there must not stop the board's update."""
     from sweeplab.agents.base import frontier_mask

@@ -131,6 +131,24 @@ def test_check_sound_holds_a_method_registered_complete_to_its_promise():
         check_sound(single_clue, positions=positions, complete="yes")
 
 
+def test_deduce_checks_a_researchers_complete_method_before_saying_a_layout_fits():
+    """An adversarial review: deduce said consistent=True, and returned claims, on a position no layout
+    fits, because the method was registered complete (a promise of the researcher's, not checked)."""
+    def claims_a_cell(obs, *, use_total=True):
+        return {(1, 0)}, set()
+
+    sweeplab.register_method("test-promises", claims_a_cell, sound=True, complete=True)
+    try:
+        with pytest.raises(InconsistentPositionError):
+            deduce(Observation.from_text("??1\n?3?\n???", mines=1), "test-promises")
+        assert deduce(Observation.from_text("?1?\n???", mines=1), "test-promises").consistent is True
+        # check_sound sees the method's own answer, deduce's check aside: it did not find none fits
+        report = check_sound("test-promises", positions=[Observation.from_text("??1\n?3?\n???", mines=1)])
+        assert report.missed_inconsistent > 0 and not report.ok
+    finally:
+        sweeplab.unregister_method("test-promises")
+
+
 def test_check_sound_holds_a_complete_method_to_finding_that_no_layout_fits():
     """A method registered complete that answered a position no layout fits (here: nothing claimed) passed
     as "sound and complete", though deduce reports consistent=True for a complete method's answers."""
@@ -145,7 +163,7 @@ def test_check_sound_holds_a_complete_method_to_finding_that_no_layout_fits():
     positions = [inconsistent, *random_positions(40, seed=3, noise=False)]
     sweeplab.register_method("test-blind", blind, sound=True, complete=True)
     try:
-        assert deduce(inconsistent, "test-blind").consistent is True  # what the promise makes deduce say
+        assert deduce(inconsistent, "test-blind").consistent is None  # a researcher's promise is not taken
         report = check_sound("test-blind", positions=positions)
         assert report.sound and not report.ok and report.missed == 0 and report.missed_inconsistent > 0
         assert str(report).startswith("test-blind: INCOMPLETE") and "not detected" in str(report)

@@ -218,6 +218,24 @@ def test_a_method_that_raises_is_shown_and_the_others_still_run(capsys, monkeypa
     assert "'test-crashes' raised an exception" in err
 
 
+def test_a_researchers_method_that_calls_a_position_with_layouts_inconsistent_is_a_bug(capsys, monkeypatch):
+    """An adversarial review: solve printed a registered method's false "no layout fits" as a fact."""
+    def no_layout(obs, *, use_total=True):
+        raise sweeplab.InconsistentPositionError("no layout")
+
+    sweeplab.register_method("test-no-layout", no_layout, sound=True, complete=False)
+    try:
+        code, out, err = solve(["-", "--method", "test-no-layout", "--mines", "2"], capsys, monkeypatch,
+                               stdin="???\n121\n")
+        assert code == 1 and "ERROR (a bug in the method): it says no layout fits (no layout), but exact " \
+                             "enumeration finds one" in out and "'test-no-layout' raised" in err
+        code, out, _ = solve(["-", "--method", "test-no-layout", "--mines", "2"], capsys, monkeypatch,
+                             stdin="??0\n")  # none fits: it is right
+        assert code == 1 and "inconsistent position: no layout" in out
+    finally:
+        sweeplab.unregister_method("test-no-layout")
+
+
 def test_an_exception_from_a_method_names_the_method_and_the_position():
     def crashes(obs, *, use_total=True):
         raise RuntimeError("boom")

@@ -93,9 +93,10 @@ class Deduction:
         Exact mine probabilities, from methods that give them when asked
         (``deduce(obs, "enumerate", probabilities=True)``).
     consistent : bool or None
-        ``True`` when some layout is known to fit the position (complete
-        methods prove it; for the others :func:`deduce` checks it with exact
-        enumeration whenever cells are claimed); ``None`` when it was not
+        ``True`` when some layout is known to fit the position (the built-in
+        complete methods prove it; for the others, a researcher's complete
+        method too, :func:`deduce` checks it with exact enumeration whenever
+        cells are claimed); ``None`` when it was not
         checked (nothing claimed, ``check_consistency=False``, or a position
         too large to enumerate quickly whose LP relaxation has a point).  No layout fitting is never a
         result: it raises :class:`~sweeplab.InconsistentPositionError`.
@@ -988,7 +989,7 @@ def deduce(
                         f"integers; got {type(result).__name__} ({exc})") from None
     if not builtin:
         _check_claims(name, obs, safe, mines, use_total=use_total)
-    consistent = True if complete else None
+    consistent = True if complete and builtin else None  # a researcher's promise is checked, not taken
     if consistent is None and check_consistency and (safe or mines):
         consistent = has_layout(obs, use_total=use_total)
     if not proofs:
