@@ -956,3 +956,28 @@ def test_an_experiment_with_nothing_to_compare_is_printed_as_such(tmp_path: Path
     assert main(["report", "--only", "003-scaling", "--preset", "smoke", "--set", "areas=[]",
                  "--out", str(tmp_path)]) == 0
     assert "003-scaling:\n  (no lines to compare)" in capsys.readouterr().out
+
+
+def test_a_registered_sound_method_with_wrong_claims_in_the_methods_table_is_a_bug_and_its_code_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+    """An adversarial review: 006-methods runs every registered method, listed a sound one's wrong claims
+    as it lists lstsq's, exited 0, and recorded no fingerprint of the method's code in the manifest."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    import sweeplab
+
+    def reckless(obs, *, use_total=True):
+        covered = np.argwhere(obs.grid == sweeplab.COVERED)
+        return {tuple(int(v) for v in covered[0])} if len(covered) else set(), set()
+
+    sweeplab.register_method("test-reckless", reckless, sound=True, complete=False)
+    try:
+        code = main(["report", "--preset", "smoke", "--out", str(tmp_path), "--only", "006-methods"])
+    finally:
+        sweeplab.unregister_method("test-reckless")
+    assert code == 1
+    assert "methods registered sound claimed wrong cells" in capsys.readouterr().err
+    record = json.loads((tmp_path / "manifest.json").read_text())["experiments"][0]
+    assert "test-reckless" in record["methods"] and record["bugs"].startswith("'test-reckless' ")
+    assert "**bugs**: methods registered sound claimed wrong cells: 'test-reckless'" in (
+        tmp_path / "index.md").read_text()
+    assert (tmp_path / "tables" / "006-methods.csv").exists()  # the table is kept, with its wrong column

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "report", help="rebuild the figures and tables into reports/",
         description="Run the experiments behind every figure (quick preset by default, a few minutes: about "
                     "3 on two idle cores) and write figures (PNG, SVG), tables and reports/index.md. "
-                    "Exits 1 when an experiment failed (the others are still written; the output names it).")
+                    "Exits 1 when an experiment failed (the others are still written; the output names it), "
+                    "or a method registered sound claimed a wrong cell in one.")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--full", action="store_true", help="publication sizes instead of the quick preset")
     size.add_argument("--preset", choices=("smoke", "quick", "full"), default=None,
@@ -366,6 +367,8 @@ def index_lines(results: list[dict[str, Any]], *, preset: str, mixed_code: bool 
         lines += ["", f"## {exp.report}: {exp.title}", "", f"Report: {exp.reference}. Ours: {ours}.", ""]
         if res.get("error"):
             lines.append(f"- **failed**: {res['error']}")
+        if res.get("bugs"):
+            lines.append(f"- **bugs**: methods registered sound claimed wrong cells: {res['bugs']}")
         lines += res.get("comparison", [])
     return lines
 
@@ -492,8 +495,13 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
         record["figures"] = save_figure(FIGURES[name](df), out / "figures" / name)
         record["comparison"] = _comparison(name, df)
         record["parameters"] = {k: repr(v) for k, v in df.attrs.get("parameters", {}).items()}
-        # the code of a plugin's methods and agents it ran (sweeplab's own is "code")
-        record["methods"] = method_fingerprints([exp.parameters(preset), overrides])
+        # the code of a plugin's methods and agents it ran (sweeplab's own is "code"): named in the
+        # parameters, or in the table (006's methods=None runs every registered method)
+        ran = sorted(df["method"].astype(str).unique()) if "method" in df.columns else []
+        record["methods"] = method_fingerprints([exp.parameters(preset), overrides, ran])
+        bugs = _sound_methods_wrong(df)
+        if bugs:
+            record["bugs"] = bugs
     except BaseException as exc:  # one failed experiment must not lose the others' results
         stopped = not isinstance(exc, Exception) or interrupted(exc)  # compiled code may wrap a Ctrl-C
         if stopped and not writing:  # the earlier run's files and record stand, as they were
@@ -510,6 +518,19 @@ def _report_one(out: Path, name: str, *, preset: str, label: str, seed: int, ove
             raise _Stopped(record) from exc
     record["seconds"] = time.perf_counter() - start
     return record
+
+
+def _sound_methods_wrong(df: Any) -> str:
+    """The methods registered sound that claimed wrong cells in a table of scored claims (a ``wrong``
+    column per ``method``), with their counts; ``""`` for none.  SPEC §4: a bug, not a score, as
+    ``sweeplab bench`` says too."""
+    from ..methods import METHODS
+
+    if not {"method", "wrong"} <= set(df.columns):
+        return ""
+    sound = [m for m in df["method"].unique() if m in METHODS and METHODS[m].sound]
+    wrong = df[df["method"].isin(sound)].groupby("method", sort=False)["wrong"].sum()
+    return ", ".join(f"{m!r} {int(n)}" for m, n in wrong[wrong > 0].items())
 
 
 def _run_tag(seed: int, overrides: dict[str, Any]) -> str:
@@ -627,4 +648,7 @@ def run(args: argparse.Namespace) -> int:
         failed = [f"FAILED: {res['error']}"] if "error" in res else ["(no lines to compare)"]
         for line in res["comparison"] or failed:
             print(" ", line)
-    return 1 if any("error" in r for r in results) else 0
+        if res.get("bugs"):
+            print(f"sweeplab report: error: in {res['name']}, methods registered sound claimed wrong cells "
+                  f"(bugs; the 'wrong' column of its table): {res['bugs']}", file=sys.stderr)
+    return 1 if any("error" in r or r.get("bugs") for r in results) else 0
