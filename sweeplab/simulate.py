@@ -237,14 +237,22 @@ _LOADED: set[tuple[type, str, tuple[str, ...]]] = set()
 def _load_kernels(player: Agent, shape: tuple[int, int], mines: int, **rules: Any) -> None:
     """Play one untimed game of a built-in agent, once per process: numba's kernels load on their first
     call (0.5 s from the cache, a minute cold), which the first game's ``seconds`` counted (a reviewer: 87
-    against 923 games/s for the same 50 games).  A board up to expert's size, at the same density."""
+    against 923 games/s for the same 50 games).  A board up to expert's size, at the same density.
+    A researcher's agent plays no such game, nor a researcher's method (either may keep state): a
+    built-in agent with one plays the game with its built-in methods alone."""
     methods = tuple(getattr(player, "methods", ()))
     key = (type(player), player.name, methods)  # a chain of other methods loads other kernels
-    own = (type(player).__module__.startswith("sweeplab.")
-           and all(METHODS[m].builtin for m in methods if m in METHODS))
-    if key in _LOADED or not own:
-        return  # a researcher's agent or method runs only in the games asked for (it may keep state)
+    if key in _LOADED or not type(player).__module__.startswith("sweeplab."):
+        return
     _LOADED.add(key)
+    builtin = tuple(m for m in methods if m in METHODS and METHODS[m].builtin)
+    if builtin != methods:
+        if not builtin or not dataclasses.is_dataclass(player):
+            return
+        try:
+            player = dataclasses.replace(player, methods=builtin)
+        except (TypeError, ValueError):  # an agent that needs its whole chain: no warm-up
+            return
     h, w = shape
     if h * w > 480:
         h, w, mines = 16, 30, round(mines * 480 / (shape[0] * shape[1]))

@@ -370,6 +370,8 @@ def test_a_registered_method_runs_only_in_the_games_asked_for():
         calls.clear()
         sweeplab.play(agent, level="beginner", games=2, seed=1)
         assert first == len(calls) > 0
+        # its built-in methods' kernels still load untimed: the warm-up game plays them alone
+        assert (ChainAgent, agent.name, agent.methods) in simulate._LOADED
     finally:
         sweeplab.unregister_method("test-counting")
 
