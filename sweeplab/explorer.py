@@ -603,6 +603,11 @@ class Explorer:
                 self._on_action(event)
         except ValueError as exc:
             self.board.message = str(exc)
+        except Exception as exc:  # noqa: BLE001 - a bug: said on the board, not only in the kernel's log
+            agent = AGENTS.get(self.board.agent)
+            whose = ("the agent" if event == "agent_step" and agent is not None and not agent.builtin
+                     else "sweeplab")
+            self.board.message = f"{event} failed: {type(exc).__name__}: {exc} (a bug in {whose})"
 
     def _on_action(self, event: Any) -> None:
         if event == "apply":

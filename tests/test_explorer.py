@@ -7,6 +7,7 @@ drawing itself is tested in a real browser by ``test_browser.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 
@@ -370,6 +371,27 @@ def test_a_methods_false_no_layout_is_named_a_bug_and_the_probabilities_stay():
         assert ex.probabilities is not None
     finally:
         sweeplab.unregister_method("explorer-no-layout")
+
+
+@dataclasses.dataclass(frozen=True)
+class _GuessesBadly(sweeplab.agents.Agent):
+    methods: tuple[str, ...] = ()
+
+    def guess(self, obs, rng):
+        raise RuntimeError("guess exploded")
+
+
+def test_an_agents_bug_in_agent_step_is_said_on_the_board():
+    """An adversarial review: the board's handler caught only ValueError; ipywidgets would only log the rest
+    and the Agent step button would seem to do nothing."""
+    sweeplab.register_agent("explorer-guesses-badly", _GuessesBadly)
+    try:
+        ex = Explorer(level="beginner", seed=3, agent="explorer-guesses-badly")
+        ex.click(4, 4)
+        ex._on_message({"event": "agent_step", "game": ex.board.game_id})  # what the button sends
+        assert ex.board.message == "agent_step failed: RuntimeError: guess exploded (a bug in the agent)"
+    finally:
+        sweeplab.unregister_agent("explorer-guesses-badly")
 
 
 def test_a_refutation_that_raises_leaves_the_reasons_and_says_so(monkeypatch):
