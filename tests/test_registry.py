@@ -449,6 +449,9 @@ def test_a_claim_on_a_cell_that_is_not_covered_is_reported_by_check_sound(claim,
     with pytest.raises(InvalidClaimError, match=why) as caught:
         deduce("?1\n11", liar)
     assert caught.value.cell == claim
+    # the position is said with it, as with a method's other bugs (a review: play named no position)
+    note = "claimed by method 'liar' on this position (mines=None, noise=None):\n?1\n11"
+    assert caught.value.__notes__ == [note]
     report = check_sound(liar, positions=[Observation.from_text("?1\n11"), Observation.from_text("??\n?1")])
     assert not report and report.wrong_claims == 4 and report.checked == 4
     assert why in str(report.counterexamples[0])

@@ -961,8 +961,7 @@ def deduce(
             raise ValueError(f"method {name!r} needs the option {missing[0]!r} (it has no default): "
                              f"deduce(obs, {name!r}, {missing[0]}=...), or --option {missing[0]}=VALUE on "
                              f"the command line") from None
-        given = "".join(f", {k}={v!r}" for k, v in options.items())  # agents pass time_limit=None
-        where = f"on this position (mines={obs.mines}, noise={obs.noise}{given}):\n{obs.to_text()}"
+        where = _where(obs, options)
         if not builtin and isinstance(exc, ValueError) and not isinstance(exc, MethodBugError):
             # not bad input (the command line's exit 2): a method may raise only the two above (SPEC §4)
             bug = MethodBugError(f"method {name!r} raised {type(exc).__name__}: {exc} (a bug in the method: "
@@ -988,7 +987,11 @@ def deduce(
         raise TypeError(f"method {name!r} must return (safe, mines), two iterables of (row, col) pairs of "
                         f"integers; got {type(result).__name__} ({exc})") from None
     if not builtin:
-        _check_claims(name, obs, safe, mines, use_total=use_total)
+        try:
+            _check_claims(name, obs, safe, mines, use_total=use_total)
+        except (InvalidClaimError, ContradictoryClaimError) as exc:  # reproducible: the position said
+            exc.add_note(f"claimed by method {name!r} {_where(obs, options)}")
+            raise
     consistent = True if complete and builtin else None  # a researcher's promise is checked, not taken
     if consistent is None and check_consistency and (safe or mines):
         consistent = has_layout(obs, use_total=use_total)
@@ -1025,6 +1028,12 @@ def _deduction(safe: frozenset[Cell], mines: frozenset[Cell], method: str, secon
 
 
 _EMPTY: frozenset[Cell] = frozenset()
+
+
+def _where(obs: Observation, options: Mapping[str, Any]) -> str:
+    """The position and options of a call, for the note of a method's error."""
+    given = "".join(f", {k}={v!r}" for k, v in options.items())  # agents pass time_limit=None
+    return f"on this position (mines={obs.mines}, noise={obs.noise}{given}):\n{obs.to_text()}"
 
 
 def _check_claims(name: str, obs: Observation, safe: frozenset[Cell], mines: frozenset[Cell], *,
