@@ -98,8 +98,7 @@ def neighbour_table(shape: tuple[int, int]) -> np.ndarray:
             ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
             table[ok, k] = r[ok] * w + c[ok]
             k += 1
-    table.setflags(write=False)
-    return table
+    return frozen_grid(table)  # cached for every board of this shape: numpy cannot make it writeable again
 
 
 def neighbour_sum(values: np.ndarray) -> np.ndarray:

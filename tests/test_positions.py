@@ -148,6 +148,8 @@ def test_numpy_integer_total_is_accepted():
 def test_neighbour_table():
     t = neighbour_table((3, 4))
     assert t.shape == (12, 8) and not t.flags.writeable
+    with pytest.raises(ValueError):  # cached per shape: a caller that edits it would mislead every method
+        t.setflags(write=True)
     assert sorted(int(i) for i in t[5] if i >= 0) == [0, 1, 2, 4, 6, 8, 9, 10]
     assert sorted(int(i) for i in t[0] if i >= 0) == [1, 4, 5]
     assert sorted(int(i) for i in t[11] if i >= 0) == [6, 7, 10]
