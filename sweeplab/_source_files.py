@@ -621,15 +621,27 @@ def _imported_names(module: str) -> list[str]:
             base = _resolve(module, node.module, node.level)
             if base:
                 names += [base] + [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called in _IMPORTERS and isinstance(node.args[0].value, str):  # import_module("helper")
+                names.append(node.args[0].value)
     return names
 
 
+#: Functions that import a module named by a string: ``importlib.import_module("helper")``.
+_IMPORTERS = frozenset({"import_module", "__import__"})
+
+
 def imported_in(code: CodeType) -> list[str]:
-    """The top-level modules ``code`` (and the code nested in it) imports (``import x`` in a body)."""
+    """The top-level modules ``code`` (and the code nested in it) imports (``import x`` in a body, or
+    ``importlib.import_module("x")``: the string constants of code that calls an importer by name)."""
     names = []
     for inner in _codes(code):
         names += [str(i.argval).split(".")[0] for i in dis.get_instructions(inner)
                   if i.opname == "IMPORT_NAME"]
+        if _IMPORTERS & set(inner.co_names):
+            names += [c.split(".")[0] for c in inner.co_consts
+                      if isinstance(c, str) and c and all(part.isidentifier() for part in c.split("."))]
     return sorted(set(names))
 
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
+import decimal
 import dis
 import enum
+import fractions
 import functools
 import hashlib
 import inspect
@@ -165,7 +168,9 @@ def method_fingerprints(points: Any) -> dict[str, str]:
     dataclasses such as an agent); every string in them that names such a
     method (``methods=[...]`` of the chain agent, ``method=`` of
     :func:`~sweeplab.reach.run_games`) counts, and so does every string in the
-    option defaults of a registered agent they name (its default ``methods``).  A method is hashed by
+    option defaults of a registered agent they name (its default ``methods``), and every string
+    constant in the code of such a method or agent that names another (a method that calls
+    ``deduce(obs, "other")``), in turn.  A method is hashed by
     :func:`function_fingerprint`; :func:`code_fingerprint` covers sweeplab's
     own methods.
 
@@ -187,6 +192,20 @@ def method_fingerprints(points: Any) -> dict[str, str]:
                 if field.default_factory is not dataclasses.MISSING:  # methods=field(default_factory=...)
                     with contextlib.suppress(Exception):  # a factory that needs more than a call: no names
                         _strings(field.default_factory(), names)
+    # a method or agent that calls another registered one by name (deduce(obs, "inner")) runs its code too
+    todo = sorted(names)
+    while todo:
+        name = todo.pop()
+        registered = AGENTS.get(name.removeprefix(AGENT_KEY))
+        code: Any = (METHODS[name].function if name in METHODS and not METHODS[name].builtin
+                     else registered.cls if registered is not None and not registered.builtin else None)
+        if code is None:
+            continue
+        for other in _strings_in_code(code, set()) - names:
+            if (other in METHODS and not METHODS[other].builtin) or (
+                    other in AGENTS and not AGENTS[other].builtin):
+                names.add(other)
+                todo.append(other)
     found = {name: function_fingerprint(METHODS[name].function)
              for name in sorted(names) if name in METHODS and not METHODS[name].builtin}
     for name in sorted(names):  # registered agents, as "agent <name>" (an agent may share a method's name)
@@ -194,6 +213,51 @@ def method_fingerprints(points: Any) -> dict[str, str]:
         if agent in AGENTS and not AGENTS[agent].builtin:
             found[AGENT_KEY + agent] = function_fingerprint(AGENTS[agent].cls)
     return found
+
+
+def _strings_in_code(obj: Any, seen: set[int]) -> set[str]:
+    """The string constants of the code ``obj`` runs: a function's (nested code too) and those of its
+    script's or plugin's functions and classes it reads, a partial's function and arguments, a class's
+    functions, a callable object's class.  Among them: the names of registered methods it calls."""
+    if id(obj) in seen:
+        return set()
+    seen.add(id(obj))
+    out: set[str] = set()
+    if isinstance(obj, functools.partial):
+        _strings([*obj.args, *obj.keywords.values()], out)
+        return out | _strings_in_code(obj.func, seen)
+    obj = getattr(obj, "py_func", obj)  # a numba-compiled helper: its Python code
+    if inspect.isclass(obj):
+        for klass in obj.__mro__:
+            if klass is not object and not _outside(klass.__module__):
+                for value in vars(klass).values():
+                    value = getattr(value, "__func__", value)
+                    out |= _strings_in_code(value.fget if isinstance(value, property) else value, seen)
+        return out
+    if inspect.isfunction(obj):
+        out |= _code_strings(obj.__code__)
+        scope = getattr(obj, "__globals__", {})
+        for name in _global_names(obj.__code__, _READS):
+            value = scope.get(name)
+            if (inspect.isfunction(value) or inspect.isclass(value)) and not _outside(value.__module__):
+                out |= _strings_in_code(value, seen)
+        return out
+    if callable(obj) and not _outside(type(obj).__module__):
+        return _strings_in_code(type(obj), seen)
+    return out
+
+
+def _code_strings(code: CodeType) -> set[str]:
+    """The string constants of ``code`` and of the code nested in it."""
+    out: set[str] = set()
+    for const in code.co_consts:
+        if isinstance(const, str):
+            out.add(const)
+        elif isinstance(const, CodeType):
+            out |= _code_strings(const)
+        elif isinstance(const, (tuple, frozenset)):
+            out |= {c for c in const if isinstance(c, str)}
+    return out
 
 
 #: Prefix of a registered agent's key in :func:`method_fingerprints`.
@@ -453,9 +517,15 @@ def _hash_modules_named(digest: Any, code: CodeType) -> None:
 
 
 def _plain_text(value: Any) -> str | None:
-    """A text that stands for an immutable ``value`` in every process: numbers, strings, bytes, ``None``
-    and tuples and frozensets of them (sorted); ``None`` for anything else."""
+    """A text that stands for an immutable ``value`` in every process: numbers (numpy's, fractions and
+    decimals too), strings, bytes, ``None``, ranges, dates and durations, and tuples and frozensets of
+    them (sorted); ``None`` for anything else."""
     if value is None or isinstance(value, (str, bytes, int, float, complex)):
+        return repr(value)
+    if isinstance(value, np.generic) and not isinstance(value, np.void):  # a numpy scalar: a number too
+        return f"{type(value).__name__}({value.item()!r})"
+    if isinstance(value, (fractions.Fraction, decimal.Decimal, range, datetime.date, datetime.time,
+                          datetime.timedelta)):  # immutable, with a repr that says their value
         return repr(value)
     if isinstance(value, (tuple, frozenset)):
         parts = [_plain_text(v) for v in value]

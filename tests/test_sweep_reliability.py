@@ -1649,3 +1649,65 @@ def test_a_notebook_agents_helpers_held_in_tables_objects_or_class_body_wrappers
     for key, edited in [("RULE_A", "2"), ("RATE", "3"), ("WEIGHT", "3"), ("CHOOSE", "cells[-1]"),
                         ("PARTIAL", "1"), ("CACHED", "'cols'"), ("LRU", "0")]:
         assert fingerprint(**{key: edited}) != same, key
+
+
+def test_a_method_called_by_name_inside_another_counts_in_the_fingerprints(tmp_path, monkeypatch):
+    """An adversarial review: a method that calls deduce(obs, "inner") was fingerprinted without the inner
+    method, so a resume after the inner one changed pooled the games of two versions."""
+    from sweeplab.provenance import method_fingerprints
+
+    inner = _main_function("return sweeplab.deduce(obs, 'trivial', use_total=use_total).safe, set()")
+    namespace = {"__name__": "__main__", "sweeplab": sweeplab}
+    exec("def helper(obs):\n    return sweeplab.deduce(obs, 'test-fp-inner').safe\n"
+         "def outer(obs, *, use_total=True):\n    return helper(obs), set()\n", namespace)
+    sweeplab.register_method("test-fp-inner", inner, sound=True, complete=False)
+    sweeplab.register_method("test-fp-outer", namespace["outer"], sound=True, complete=False)
+    try:
+        before = method_fingerprints([{"agent": "chain", "methods": ["test-fp-outer"]}])
+        assert sorted(before) == ["test-fp-inner", "test-fp-outer"]  # through the helper it calls
+        sweeplab.register_method("test-fp-inner", _main_function("return set(), set()"), sound=True,
+                                 complete=False, replace=True)
+        after = method_fingerprints([{"agent": "chain", "methods": ["test-fp-outer"]}])
+        assert after["test-fp-inner"] != before["test-fp-inner"]
+    finally:
+        sweeplab.unregister_method("test-fp-outer")
+        sweeplab.unregister_method("test-fp-inner")
+
+
+@pytest.mark.parametrize(("one", "two"), [
+    (np.int64(1), np.int64(0)), (np.float32(0.5), np.float32(0.25)), (np.bool_(True), np.bool_(False)),
+    ((np.int64(1),), (np.int64(2),))])
+def test_a_numpy_number_a_method_reads_counts_by_value(one, two):
+    """An adversarial review: ENABLED = np.int64(1), then 0, gave one fingerprint (numpy scalars counted by
+    type), and the resume pooled the games of both settings."""
+    from sweeplab.provenance import function_fingerprint
+
+    def method_reading(value):
+        namespace = {"__name__": "__main__", "SETTING": value}
+        exec("def method(obs, *, use_total=True):\n"
+             "    return (set(), set()) if SETTING else ({(0, 0)}, set())\n", namespace)
+        return namespace["method"]
+
+    assert function_fingerprint(method_reading(one)) != function_fingerprint(method_reading(two))
+    assert function_fingerprint(method_reading(one)) == function_fingerprint(method_reading(one))
+
+
+def test_a_plugin_helper_imported_by_name_at_call_time_counts(tmp_path, monkeypatch):
+    """An adversarial review: importlib.import_module("settings") in a plugin's method was not hashed, and
+    an edit of that file between runs pooled the games of two settings."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "dynamic_settings_53.py").write_text("ENABLED = True\n")
+    (tmp_path / "dynamic_plugin_53.py").write_text(
+        "import importlib\n\n\ndef gated(obs, *, use_total=True):\n"
+        "    if not importlib.import_module('dynamic_settings_53').ENABLED:\n        return set(), set()\n"
+        "    return {(0, 0)}, set()\n")
+    module = importlib.import_module("dynamic_plugin_53")
+    try:
+        before = function_fingerprint(module.gated)
+        (tmp_path / "dynamic_settings_53.py").write_text("ENABLED = False\n")
+        assert function_fingerprint(module.gated) != before
+    finally:
+        sys.modules.pop("dynamic_plugin_53", None)
+        sys.modules.pop("dynamic_settings_53", None)
