@@ -156,7 +156,8 @@ def code_fingerprint(root: Path = PACKAGE_DIR) -> str:
         raise ValueError(
             f"sweeplab's source under {root} changed since this process imported it (fingerprint "
             f"{IMPORTED_FINGERPRINT} then, {now} now): this process still runs the code it imported. "
-            f"Restart it (in Jupyter: restart the kernel) and run again")
+            f"Restart it (in Jupyter: restart the kernel) and run again; a sweep's folder resumes only under "
+            f"the code that started it: undo the change to resume it, or give the new code a new folder")
     return now
 
 

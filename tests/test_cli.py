@@ -761,3 +761,17 @@ def test_links_as_out_write_through_or_are_refused_before_the_work(tmp_path, cap
     loop.symlink_to(loop)
     with pytest.raises(ValueError, match="the link cannot be followed"):
         _check_out(str(loop))
+
+
+def test_compare_resumed_with_its_agents_swapped_says_so(tmp_path, capsys):
+    """An adversarial review: the refusal spoke of a grid's keys and of running the same sweep."""
+    out = str(tmp_path / "cmp")
+    run = ["--level", "beginner", "--games", "6", "--workers", "1", "--no-progress", "--out", out]
+    assert main(["compare", "trivial", "trivial use_total=true", *run]) == 0
+    capsys.readouterr()
+    assert main(["compare", "trivial use_total=true", "trivial", *run]) == 2
+    err = capsys.readouterr().err
+    assert "A and B swapped: run `sweeplab compare trivial 'trivial use_total=true' ...` to resume" in err
+    for command, per in (("play", "games to play"), ("compare", "games per agent")):
+        assert main([command, "--help"]) == 0
+        assert per in capsys.readouterr().out

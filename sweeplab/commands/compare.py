@@ -25,6 +25,9 @@ interval, and McNemar's exact p-value (``sweeplab.stats.paired_difference``).
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
+from pathlib import Path
 
 from ..errors import count_text
 from . import add_plugin_argument, plain_text
@@ -37,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("first", metavar="A", help="the agent compared against, e.g. best-v1")
     p.add_argument("second", metavar="B", help='the challenger, e.g. best or "best lookahead=10"')
     add_board_arguments(p, lists=False, agent=False)
-    add_run_arguments(p, games=1000)
+    add_run_arguments(p, games=1000, per="per agent, the same for both")
     p.add_argument("--out", help="also keep the games in this directory (resumable)")
     add_plugin_argument(p)
     p.set_defaults(func=run)
@@ -60,9 +63,16 @@ def run(args: argparse.Namespace) -> int:
     if same_games(*points):
         raise ValueError(f"{args.first!r} and {args.second!r} are the same agent (an option given its "
                          f"default value?): compare two different agents or option sets")
-    results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
-                        chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
-                        progress=args.progress)
+    try:
+        results = run_sweep(points, games=args.games, seed=args.seed or 0, out=args.out,
+                            chunk_size=args.chunk_size, workers=args.workers, scheduler=args.scheduler,
+                            progress=args.progress)
+    except ValueError as exc:
+        if args.out is not None and _swapped(Path(args.out) / "manifest.json", points):
+            raise ValueError(f"{args.out} holds this comparison with A and B swapped: run `sweeplab compare "
+                             f"{shlex.quote(args.second)} {shlex.quote(args.first)} ...` to resume it, or "
+                             f"choose another --out") from exc
+        raise
     games = [results[results["point"] == i].sort_values("game") for i in (0, 1)]
     d = paired_difference(*(g["won"].to_numpy() for g in games))  # both sorted by game: the same games
     # the first click as played (play's default when not given)
@@ -86,3 +96,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"B - A: {d}")
     return 0
 
+
+
+def _swapped(manifest: Path, points: list[dict]) -> bool:
+    """Whether ``manifest`` records these two points in the other order."""
+    try:
+        theirs = json.loads(manifest.read_text(encoding="utf-8"))["points"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return isinstance(theirs, list) and theirs == points[::-1]

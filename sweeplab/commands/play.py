@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play an agent and print its win rate with a Wilson 95%% interval",
                        description=plain_text(__doc__))
     add_board_arguments(p, lists=False)
-    add_run_arguments(p, games=1000)
+    add_run_arguments(p, games=1000, per="to play")
     p.add_argument("--out", help="also keep the games in this directory (resumable)")
     add_plugin_argument(p)
     p.set_defaults(func=run, agent="best")

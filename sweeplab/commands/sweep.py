@@ -232,10 +232,10 @@ def add_board_arguments(p: argparse.ArgumentParser, *, lists: bool, agent: bool 
                             "yes/no/on/off in any case, none, numbers, JSON lists, else text)")
 
 
-def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None) -> None:
-    """Games, seed, output and executor flags."""
+def add_run_arguments(p: argparse.ArgumentParser, *, games: int | None, per: str = "per grid point") -> None:
+    """Games (``per`` says of what), seed, output and executor flags."""
     default = f"default {games}" if games else "or games in the config"
-    p.add_argument("--games", type=int, default=games, help=f"games per grid point ({default})")
+    p.add_argument("--games", type=int, default=games, help=f"games {per} ({default})")
     p.add_argument("--seed", type=int, default=None,
                    help="root seed (default 0: every run plays the same games; give another seed for new "
                    "games, never pool two runs of one seed)")
