@@ -223,10 +223,13 @@ boards
 #   or one move at a time, a difference noise explains (3 games apart; `sweeplab.stats.paired_difference`
 #   tests such pairs).
 # - **Against density** (16×16): every method finishes at least 90% of the games at 5% mines (all but
-#   `lstsq-certified` and GF(2) 97.5% or more); at 15% (intermediate's
-#   density) exact enumeration still finishes 78%, RREF 58% and single-clue rules 40%; at 25% none.
-# - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules (the brief's
-#   unsourced figure: about 88%), 10.5% to the pair rule (about 8%) and 0.8% to guesses (under 2%); RREF, the
+#   `lstsq-certified` and GF(2) 97.5% or more); at 15% (38 mines: near intermediate's 40, but another
+#   board, and 40 games, about ±13 points) exact enumeration still finishes 78%, RREF 58% and single-clue
+#   rules 40%; at 25% none.
+# - **The cascade** credits 88.3% of the decisions after the opening to single-clue rules, pooled over the
+#   three levels' zero-start games (92.6% on beginner, 92.9% on intermediate, 85.6% on expert, which
+#   makes 62% of the decisions; the brief's unsourced figure: about 88%), 10.5% to the pair rule (about
+#   8%) and 0.8% to guesses (under 2%); RREF, the
 #   LP relaxation and enumeration together decide half a percent: the linear algebra matters in the few
 #   positions that decide whether a game is won, not in the bulk of the moves.
 # - **Dominance.** The complete methods (`milp`, `enumerate`, `brute`) are above everything. Below them,

@@ -68,8 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "replaces a JSON position's own)")
     p.add_argument("--probabilities", "-p", action="store_true", help="print the exact mine probabilities")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                   help="time budget per method (methods that take time_limit refuse past it) and, with "
-                        "--explain, for its proof search (claims not proved by then say so)")
+                   help="time budget per method (methods that take time_limit refuse past it), for the "
+                        "probabilities of -p, and, with --explain, for its proof search (claims not proved "
+                        "by then say so)")
     p.add_argument("--explain", "-e", action="store_true",
                    help="print a checkable proof of every deduced cell, in words (SPEC §6)")
     p.add_argument("--win-rates", type=int, default=None, metavar="LAYOUTS",
