@@ -215,7 +215,7 @@ def test_a_method_that_raises_is_shown_and_the_others_still_run(capsys, monkeypa
     assert code == 1
     assert "== test-crashes (sound): ERROR (a bug in the method): RuntimeError: boom" in out
     assert "== enumerate (sound, complete): 1 safe, 2 mines" in out and "brute" in out
-    assert "'test-crashes' raised an exception" in err
+    assert "error: a bug in 'test-crashes'" in err
 
 
 def test_a_researchers_method_that_calls_a_position_with_layouts_inconsistent_is_a_bug(capsys, monkeypatch):
@@ -228,12 +228,27 @@ def test_a_researchers_method_that_calls_a_position_with_layouts_inconsistent_is
         code, out, err = solve(["-", "--method", "test-no-layout", "--mines", "2"], capsys, monkeypatch,
                                stdin="???\n121\n")
         assert code == 1 and "ERROR (a bug in the method): it says no layout fits (no layout), but exact " \
-                             "enumeration finds one" in out and "'test-no-layout' raised" in err
+                             "enumeration finds one" in out and "a bug in 'test-no-layout'" in err
         code, out, _ = solve(["-", "--method", "test-no-layout", "--mines", "2"], capsys, monkeypatch,
                              stdin="??0\n")  # none fits: it is right
         assert code == 1 and "inconsistent position: no layout" in out
     finally:
         sweeplab.unregister_method("test-no-layout")
+
+
+def test_solve_all_names_a_sound_methods_claim_that_a_complete_method_refutes(capsys, monkeypatch):
+    """An adversarial review: --all printed a wrong claim under "(sound)" beside enumerate's other answer."""
+    def reckless(obs, *, use_total=True):
+        return set(), {(0, 1)}
+
+    sweeplab.register_method("test-reckless", reckless, sound=True, complete=False)
+    try:
+        code, out, err = solve(["-", "--all", "--mines", "2"], capsys, monkeypatch, stdin="???\n121\n")
+    finally:
+        sweeplab.unregister_method("test-reckless")
+    assert code == 1 and "a bug in 'test-reckless'" in err
+    assert "== test-reckless: WRONG: it is registered sound, but milp shows that [(0, 1)] is not" in out
+    assert "== rref: WRONG" not in out
 
 
 def test_an_exception_from_a_method_names_the_method_and_the_position():

@@ -50,7 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="analyse a position: each method's deductions and the exact probabilities",
         description="Print the cells each deduction method proves safe (S) or mined (M) on a position, "
         "with timings, and optionally the exact mine probabilities. Exits 1 when no layout fits the "
-        "position or a method raised an exception (the output says which), 2 on bad input.",
+        "position or a method showed a bug (an exception, or a registered sound method's claim that a "
+        "complete method in the same run refutes; the output says which), 2 on bad input.",
     )
     p.add_argument("file", metavar="FILE|-",
                    help="text position (SPEC §1) or sweeplab.position JSON; - for stdin")
@@ -197,7 +198,8 @@ def _report(
     obs: Observation, methods: list[str], *, use_total: bool, probabilities: bool, explain: bool = False,
     time_limit: float | None = None, options: dict[str, Any] | None = None,
 ) -> tuple[str, bool, list[str]]:
-    """The text, whether the position is consistent, and the methods that raised an exception."""
+    """The text, whether the position is consistent, and the methods that showed a bug (an exception, a
+    claim or an inconsistency a complete method refutes)."""
     from .. import METHODS, deduce
     from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, count_text, mines_text
     from ..methods import method_use_total
@@ -213,6 +215,7 @@ def _report(
     summary = []
     consistent = True
     failed: list[str] = []
+    claims: dict[str, Any] = {}
     for name in methods:
         info = METHODS[name]
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
@@ -245,11 +248,13 @@ def _report(
             summary.append(f"{name:16s} {'error':>12s}")
             continue
         ms = d.seconds * 1000
+        claims[name] = d
         out += [f"== {name} ({tag}): {len(d.safe)} safe, {mines_text(len(d.mines))}, {ms:.2f} ms",
                 overlay(obs, d.safe, d.mines), ""]
         if explain:
             out += _explanations(obs, d)
         summary.append(f"{name:16s} {len(d.safe):5d} {len(d.mines):6d} {ms:10.2f}")
+    out += _unforced_claims(claims, failed)
     if len(methods) > 1:
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
     if probabilities:
@@ -264,6 +269,24 @@ def _report(
         else:
             out += ["exact mine probabilities (S/M: forced):", probability_grid(obs, probs)]
     return "\n".join(out).rstrip() + "\n", consistent, failed
+
+
+def _unforced_claims(claims: dict[str, Any], failed: list[str]) -> list[str]:
+    """Lines naming each method registered sound whose claims a built-in complete method among ``claims``
+    (the same position and total) shows are not forced: a bug in it (SPEC §4), added to ``failed``."""
+    from .. import METHODS
+
+    exact = next((m for m in claims if METHODS[m].complete and METHODS[m].builtin), None)
+    if exact is None:
+        return []
+    lines = []
+    for name, d in claims.items():
+        wrong = sorted((d.safe - claims[exact].safe) | (d.mines - claims[exact].mines))
+        if wrong and METHODS[name].sound:
+            failed.append(name)
+            lines += [f"== {name}: WRONG: it is registered sound, but {exact} shows that {wrong} "
+                      f"{'is' if len(wrong) == 1 else 'are'} not forced as claimed: a bug in the method", ""]
+    return lines
 
 
 def _fits_after_all(obs: Observation, use_total: bool) -> bool:
@@ -372,8 +395,8 @@ def run(args: argparse.Namespace) -> int:
             text += f"\nwin rates: refused: {_on_the_command_line(str(exc), None)}\n"
     sys.stdout.write(text)
     if failed:
-        print(f"sweeplab solve: error: {', '.join(map(repr, failed))} raised an exception (a bug in the "
-              f"method, shown above)", file=sys.stderr)
+        print(f"sweeplab solve: error: a bug in {', '.join(map(repr, failed))} (an exception, or a claim "
+              f"or an inconsistency a complete method refutes; shown above)", file=sys.stderr)
     return 0 if consistent and not failed else 1
 
 
