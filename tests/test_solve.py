@@ -251,6 +251,25 @@ def test_solve_all_names_a_sound_methods_claim_that_a_complete_method_refutes(ca
     assert "== rref: WRONG" not in out
 
 
+def test_a_method_option_without_a_default_is_bad_input_with_advice_that_works(capsys, monkeypatch):
+    """An adversarial review: solve called a missing option a bug in the method (exit 1), and every
+    command advised --option, which agents refuse."""
+    def needs_k(obs, *, use_total=True, k):
+        return set(), set()
+
+    sweeplab.register_method("test-needs-k", needs_k, sound=True, complete=False)
+    try:
+        code, _, err = solve(["-", "--method", "test-needs-k"], capsys, monkeypatch, stdin="???\n121\n")
+        assert code == 2 and "needs the option 'k'" in err and "functools.partial(function, k=...)" in err
+        code, out, _ = solve(["-", "--all"], capsys, monkeypatch, stdin="???\n121\n")
+        assert code == 0 and "== test-needs-k (sound): skipped: it needs the option 'k'" in out
+        code, _, _ = solve(["-", "--method", "test-needs-k", "--option", "k=3"], capsys, monkeypatch,
+                           stdin="???\n121\n")
+        assert code == 0
+    finally:
+        sweeplab.unregister_method("test-needs-k")
+
+
 def test_an_exception_from_a_method_names_the_method_and_the_position():
     def crashes(obs, *, use_total=True):
         raise RuntimeError("boom")

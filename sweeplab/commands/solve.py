@@ -202,7 +202,7 @@ def _report(
     claim or an inconsistency a complete method refutes)."""
     from .. import METHODS, deduce
     from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, count_text, mines_text
-    from ..methods import method_use_total
+    from ..methods import method_use_total, required_options
     from ..probability import probabilities as exact_probabilities
 
     covered = int(np.count_nonzero(obs.grid == COVERED))
@@ -220,6 +220,12 @@ def _report(
         info = METHODS[name]
         tag = ("sound" if info.sound else "UNSOUND") + (", complete" if info.complete else "")
         timed = time_limit is not None and "time_limit" in info.options
+        needs = [o for o in required_options(info.function) if o not in {*(options or {}), "use_total"}]
+        if needs:  # only with --all: one --method is checked before the position is read
+            out += [f"== {name} ({tag}): skipped: it needs the option {needs[0]!r} (it has no default): "
+                    f"sweeplab solve --method {name} --option {needs[0]}=VALUE", ""]
+            summary.append(f"{name:16s} {'skipped':>12s}")
+            continue
         budget: dict[str, Any] = {**(options or {}), **({"time_limit": time_limit} if timed else {})}
         with contextlib.suppress(Exception):  # imports and compiled kernels, outside the timed call
             deduce(_WARM_UP, name, use_total=use_total, **budget)
@@ -350,7 +356,7 @@ def run(args: argparse.Namespace) -> int:
     if theirs:
         raise ValueError(f"method {args.method!r} has no option {theirs[0]!r}; its options: "
                          f"{list(METHODS[args.method].options)} (sweeplab methods {args.method})")
-    if options:  # a misspelt option or a bad value is said before the position is read
+    if not args.all:  # a misspelt, missing or bad option is said before the position is read
         with contextlib.suppress(MethodRefused):  # known, but declining the tiny position
             deduce(_WARM_UP, args.method, **options)
     obs = read_position(args.file, mines=args.mines, noise=args.noise)

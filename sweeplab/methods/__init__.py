@@ -408,7 +408,7 @@ def _check_callable_as_method(name: str, function: MethodFunction) -> None:
     except (TypeError, ValueError):  # builtins without a signature: let the call decide
         return
     try:
-        signature.bind(None, **{**dict.fromkeys(_required_options(function)), "use_total": True})
+        signature.bind(None, **{**dict.fromkeys(required_options(function)), "use_total": True})
     except TypeError as exc:
         raise ValueError(f"method {name!r}: function{signature} cannot be called as function(obs, *, "
                          f"use_total=True, **options) ({exc}); take the position first and options by "
@@ -437,7 +437,7 @@ def _check_fixed_options(name: str, function: MethodFunction) -> None:
                          f"refuses: {exc}; fix the value the partial gives") from None
 
 
-def _required_options(function: MethodFunction) -> list[str]:
+def required_options(function: MethodFunction) -> list[str]:
     """The options of ``function`` without a default (by keyword, after the position)."""
     try:
         parameters = list(inspect.signature(function).parameters.values())[1:]
@@ -956,11 +956,12 @@ def deduce(
         if (info is None and isinstance(exc, TypeError)  # a function given directly: as register_method says
                 and not _takes_use_total(_signature.__wrapped__(function))):
             raise ValueError(_NO_USE_TOTAL.format(name=name)) from None
-        missing = [o for o in _required_options(function) if o not in options and o != "use_total"]
+        missing = [o for o in required_options(function) if o not in options and o != "use_total"]
         if isinstance(exc, TypeError) and missing:
             raise ValueError(f"method {name!r} needs the option {missing[0]!r} (it has no default): "
-                             f"deduce(obs, {name!r}, {missing[0]}=...), or --option {missing[0]}=VALUE on "
-                             f"the command line") from None
+                             f"deduce(obs, {name!r}, {missing[0]}=...) (sweeplab solve: --option "
+                             f"{missing[0]}=VALUE); agents pass their methods no options: register a name "
+                             f"that fixes it, functools.partial(function, {missing[0]}=...)") from None
         where = _where(obs, options)
         if not builtin and isinstance(exc, ValueError) and not isinstance(exc, MethodBugError):
             # not bad input (the command line's exit 2): a method may raise only the two above (SPEC §4)
