@@ -702,7 +702,9 @@ def test_a_method_bug_raised_in_a_worker_reaches_the_caller_as_with_one_worker(f
         again = pickle.loads(pickle.dumps(info.value))
         assert str(again) == messages[1] and vars(again) == vars(info.value)
         info.value.add_note("raised while proving")  # a note added on the way up travels too
-        assert pickle.loads(pickle.dumps(info.value)).__notes__ == ["raised while proving"]
+        notes = pickle.loads(pickle.dumps(info.value)).__notes__
+        assert notes[0].startswith("claimed by method 'test-bug' on this position") and notes[1:] == [
+            "raised while proving"]
     finally:
         sweeplab.unregister_method("test-bug")
 
@@ -794,6 +796,23 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
         assert deduce(obs, "test-gf2-flint", engine=np.str_("flint")).cells == deduce(obs, "gf2").cells
     finally:
         sweeplab.unregister_method("test-gf2-flint")
+
+
+def test_a_callable_object_registered_again_from_the_same_cell_is_the_same_definition():
+    """An adversarial review: running a cell that registers a callable object a second time demanded
+    replace=True, as an edit would; an object with other attributes still does."""
+    source = ("class Threshold:\n    def __init__(self, k):\n        self.k = k\n"
+              "    def __call__(self, obs, *, use_total=True):\n        return set(), set()\n")
+    cells = [{"__name__": "__main__"} for _ in range(3)]
+    for cell in cells:
+        exec(source, cell)
+    sweeplab.register_method("test-object", cells[0]["Threshold"](3), sound=True, complete=False)
+    try:
+        sweeplab.register_method("test-object", cells[1]["Threshold"](3), sound=True, complete=False)
+        with pytest.raises(ValueError, match="registered already"):
+            sweeplab.register_method("test-object", cells[2]["Threshold"](4), sound=True, complete=False)
+    finally:
+        sweeplab.unregister_method("test-object")
 
 
 def test_the_readmes_partial_registered_again_is_the_same_definition():

@@ -453,7 +453,8 @@ def same_function(a: object, b: object) -> bool:
     Run twice means the same module, name, code (line numbers included,
     file names not), defaults and closure; what the code reads from its
     globals is not compared.  Two ``functools.partial`` are one when their
-    functions are and they fix the same arguments.
+    functions are and they fix the same arguments; two callable objects when
+    their classes are (:func:`same_class`) and their attributes are equal.
 
     Examples
     --------
@@ -474,6 +475,9 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
     if isinstance(a, functools.partial) and isinstance(b, functools.partial):  # README's gfp-11, run twice
         return (type(a) is type(b) and _same_function(a.func, b.func, seen)
                 and _same_value(a.args, b.args, seen) and _same_value(a.keywords, b.keywords, seen))
+    if _callable_object(a) and _callable_object(b):  # one class definition (run twice), equal attributes
+        seen.add((id(a), id(b)))
+        return _same_class(type(a), type(b), seen) and _same_value(vars(a), vars(b), seen)
     if not (inspect.isfunction(a) and inspect.isfunction(b)):
         return False
     if (a.__module__, a.__qualname__, a.__code__) != (b.__module__, b.__qualname__, b.__code__):
@@ -486,6 +490,13 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
         return False
     values += [(a.__defaults__, b.__defaults__), (a.__kwdefaults__, b.__kwdefaults__)]
     return all(_same_value(x, y, seen) for x, y in values)
+
+
+def _callable_object(value: object) -> bool:
+    """An instance of a class with ``__call__`` and attributes (not a function, method, class or partial)."""
+    return (callable(value) and not isinstance(value, (type, functools.partial))
+            and not inspect.isfunction(value) and not inspect.ismethod(value) and not inspect.isbuiltin(value)
+            and isinstance(getattr(value, "__dict__", None), dict))
 
 
 def _same_value(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
