@@ -210,8 +210,11 @@ def test_a_method_that_raises_is_shown_and_the_others_still_run(capsys, monkeypa
     sweeplab.register_method("test-crashes", crashes, sound=True, complete=False)
     try:
         code, out, err = solve(["-", "--all", "--mines", "2"], capsys, monkeypatch, stdin="???\n121\n")
+        # alone too: the check of its options before the position is read leaves its bug to the report
+        alone = solve(["-", "--method", "test-crashes"], capsys, monkeypatch, stdin="???\n121\n")
     finally:
         sweeplab.unregister_method("test-crashes")
+    assert alone[0] == 1 and "== test-crashes (sound): ERROR (a bug in the method): RuntimeError" in alone[1]
     assert code == 1
     assert "== test-crashes (sound): ERROR (a bug in the method): RuntimeError: boom" in out
     assert "== enumerate (sound, complete): 1 safe, 2 mines" in out and "brute" in out

@@ -338,7 +338,7 @@ def _explanations(obs: Observation, d) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from .. import METHODS, deduce
-    from ..errors import MethodRefused, unknown_choice
+    from ..errors import InconsistentPositionError, MethodBugError, MethodRefused, unknown_choice
     from .sweep import GRID_FLAGS, once_each, parse_option
 
     if not args.all and args.method not in METHODS:
@@ -357,8 +357,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"method {args.method!r} has no option {theirs[0]!r}; its options: "
                          f"{list(METHODS[args.method].options)} (sweeplab methods {args.method})")
     if not args.all:  # a misspelt, missing or bad option is said before the position is read
-        with contextlib.suppress(MethodRefused):  # known, but declining the tiny position
+        try:
             deduce(_WARM_UP, args.method, **options)
+        except (MethodRefused, InconsistentPositionError, MethodBugError):
+            pass  # declining the tiny position, or a bug of the method's: said with the position, below
+        except ValueError:
+            raise
+        except Exception:  # noqa: BLE001, S110 - a bug of the method's: said with the position, below
+            pass
     obs = read_position(args.file, mines=args.mines, noise=args.noise)
     methods = list(METHODS) if args.all else [args.method]
     if args.time_limit is not None and not args.time_limit > 0:
