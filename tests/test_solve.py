@@ -252,6 +252,17 @@ def test_solve_all_names_a_sound_methods_claim_that_a_complete_method_refutes(ca
     assert code == 1 and "a bug in 'test-reckless'" in err
     assert "== test-reckless: WRONG: it is registered sound, but milp shows that [(0, 1)] is not" in out
     assert "== rref: WRONG" not in out
+    # a method that fixes its own use_total answers another question than --no-total's: not judged by it
+    import functools
+
+    sweeplab.register_method("test-with-total", functools.partial(sweeplab.METHODS["enumerate"].function,
+                                                                  use_total=True), sound=True, complete=True)
+    try:
+        code, out, _ = solve(["-", "--all", "--no-total", "--mines", "1"], capsys, monkeypatch,
+                             stdin="?1--\n11--\n---?\n---?\n")
+    finally:
+        sweeplab.unregister_method("test-with-total")
+    assert code == 0 and "== test-with-total (sound, complete): 2 safe, 1 mine" in out and "WRONG" not in out
 
 
 def test_a_method_option_without_a_default_is_bad_input_with_advice_that_works(capsys, monkeypatch):

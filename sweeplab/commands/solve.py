@@ -260,7 +260,7 @@ def _report(
         if explain:
             out += _explanations(obs, d)
         summary.append(f"{name:16s} {len(d.safe):5d} {len(d.mines):6d} {ms:10.2f}")
-    out += _unforced_claims(claims, failed)
+    out += _unforced_claims(claims, failed, use_total=use_total)
     if len(methods) > 1:
         out += [f"{'method':16s} {'safe':>5s} {'mines':>6s} {'ms':>10s}", *summary, ""]
     if probabilities:
@@ -277,16 +277,20 @@ def _report(
     return "\n".join(out).rstrip() + "\n", consistent, failed
 
 
-def _unforced_claims(claims: dict[str, Any], failed: list[str]) -> list[str]:
+def _unforced_claims(claims: dict[str, Any], failed: list[str], *, use_total: bool) -> list[str]:
     """Lines naming each method registered sound whose claims a built-in complete method among ``claims``
-    (the same position and total) shows are not forced: a bug in it (SPEC §4), added to ``failed``."""
+    (the same position and total) shows are not forced: a bug in it (SPEC §4), added to ``failed``.  A
+    method that fixes its own ``use_total`` (a partial) is left out when it is not this run's."""
     from .. import METHODS
+    from ..methods import method_use_total
 
     exact = next((m for m in claims if METHODS[m].complete and METHODS[m].builtin), None)
     if exact is None:
         return []
     lines = []
     for name, d in claims.items():
+        if method_use_total(name, use_total) != use_total:
+            continue
         wrong = sorted((d.safe - claims[exact].safe) | (d.mines - claims[exact].mines))
         if wrong and METHODS[name].sound:
             failed.append(name)
