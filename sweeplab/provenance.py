@@ -23,6 +23,7 @@ import hashlib
 import inspect
 import subprocess
 import sys
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from types import CodeType, MappingProxyType, ModuleType
@@ -364,11 +365,9 @@ def _fingerprint(fn: Any) -> str:
             _hash_code(digest, code)  # which lambda of the file
             if inspect.isfunction(called):  # the defaults and closure a factory made it with
                 digest.update(b"defaults\0" + _defaults_text(called).encode())
-                for cell in called.__closure__ or ():
-                    with contextlib.suppress(ValueError):  # a cell not yet filled
-                        value = cell.cell_contents  # (itself, when it calls itself: its code says it)
-                        text = "itself" if value is called else _value_text(value)
-                        digest.update(b"read\0" + text.encode())
+                for value, kept in _closure(called):  # (itself, when it calls itself: its code says it)
+                    text = _type_text(value) if kept else "itself" if value is called else _value_text(value)
+                    digest.update((b"kept\0" if kept else b"read\0") + text.encode())
             _hash_modules_named(digest, code)
     elif code is not None:
         _hash_function(digest, called, set())
@@ -440,9 +439,11 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
     _hash_code(digest, fn.__code__)
     digest.update(b"defaults\0" + _defaults_text(fn).encode())
     reads: list[tuple[str, Any]] = []
-    for cell in fn.__closure__ or ():
-        with contextlib.suppress(ValueError):  # a cell not yet filled
-            reads.append(("", cell.cell_contents))
+    for value, kept in _closure(fn):
+        if kept:
+            digest.update(b"kept\0" + _type_text(value).encode())
+        else:
+            reads.append(("", value))
     scope = getattr(fn, "__globals__", {})
     reads += [(name, scope[name]) for name in sorted(_global_names(fn.__code__, _READS)) if name in scope]
     state = _global_names(fn.__code__, _STORES)
@@ -485,6 +486,17 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
     _hash_modules_named(digest, fn.__code__)
 
 
+def _closure(fn: Any) -> Iterator[tuple[Any, bool]]:
+    """The values in a function's closure, each with whether the function assigns it (``nonlocal count;
+    count += 1``): state it keeps as it plays, which counts by its type only (by value, a method's own
+    fingerprint changed as it played, and the same sweep run again was refused).  Cells not yet filled
+    are left out."""
+    kept = _global_names(fn.__code__, _KEEPS)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
+        with contextlib.suppress(ValueError):  # a cell not yet filled
+            yield cell.cell_contents, name in kept
+
+
 def _defaults_text(fn: Any) -> str:
     """A function's defaults, positional and keyword-only, by the rules of :func:`_value_text`."""
     defaults = [_value_text(v) for v in fn.__defaults__ or ()]
@@ -497,10 +509,13 @@ def _defaults_text(fn: Any) -> str:
 _READS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
 #: ...and by which it assigns or deletes one: state it keeps as it plays (a counter), not a constant.
 _STORES = frozenset({"STORE_GLOBAL", "DELETE_GLOBAL"})
+#: The instructions by which code assigns a variable of an enclosing function (``nonlocal count``).
+_KEEPS = frozenset({"STORE_DEREF", "DELETE_DEREF"})
 
 
 def _global_names(code: CodeType, opnames: frozenset[str]) -> set[str]:
-    """The global names ``code`` and the code nested in it use by the instructions ``opnames``."""
+    """The names ``code`` and the code nested in it use by the instructions ``opnames`` (global names by
+    ``_READS`` and ``_STORES``, an enclosing function's variables by ``_KEEPS``)."""
     names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in opnames}
     for const in code.co_consts:
         if isinstance(const, CodeType):

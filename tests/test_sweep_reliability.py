@@ -1711,3 +1711,24 @@ def test_a_plugin_helper_imported_by_name_at_call_time_counts(tmp_path, monkeypa
     finally:
         sys.modules.pop("dynamic_plugin_53", None)
         sys.modules.pop("dynamic_settings_53", None)
+
+
+def test_a_closure_variable_a_method_assigns_is_state_counted_by_type():
+    """A method with a nonlocal counter changed its own fingerprint as it played: the same sweep, run again in
+    the same process, was refused as "started by other code".  A closure constant still counts by value."""
+    from sweeplab.provenance import function_fingerprint
+
+    def make(threshold):
+        calls = 0
+
+        def method(obs, *, use_total=True):
+            nonlocal calls
+            calls += 1
+            return (set(), set()) if calls > threshold else ({(0, 0)}, set())
+        return method
+
+    counting = make(3)
+    before = function_fingerprint(counting)
+    counting(None)
+    assert function_fingerprint(counting) == before
+    assert function_fingerprint(make(4)) != before  # the constant it reads, by value
