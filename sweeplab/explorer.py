@@ -73,13 +73,36 @@ def clue_table(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
     -------
     pandas.DataFrame
         One row per equation, labelled by its clue cell (``"total"`` for the
-        total-mines row); one column per variable ``x{j} (row,col)``, then ``b``.
+        total-mines row); one column per variable ``x{j} (row,col)``, then ``b``;
+        under clue noise ``"under"``/``"over"``, whose numbers are bounds, ``lo``
+        and ``hi`` in its place (``lo <= A x <= hi``: no reader takes a bound for an
+        equality, SPEC §2).
+
+    Examples
+    --------
+    >>> from sweeplab import Observation
+    >>> clue_table(Observation.from_text("??\\n-1", noise="over"), use_total=False).columns.tolist()
+    ['x0 (0,0)', 'x1 (0,1)', 'lo', 'hi']
     """
     system = obs if isinstance(obs, ClueSystem) else clue_system(as_observation(obs), use_total=use_total)
     rows, cols = _labels(system)
     frame = pd.DataFrame(system.A, index=rows, columns=cols)
-    frame["b"] = system.b
+    if system.exact:
+        frame["b"] = system.b
+    else:
+        frame["lo"], frame["hi"] = system.lo, system.hi
     return frame
+
+
+def _exact_system(obs: Observation | str | ClueSystem, use_total: bool, what: str) -> ClueSystem:
+    """The clue system of ``obs``; ``ValueError`` when its clues are bounds (noise): ``what`` reads them
+    as equations."""
+    system = obs if isinstance(obs, ClueSystem) else clue_system(as_observation(obs), use_total=use_total)
+    if not system.exact:
+        raise ValueError(f"{what} reads the clues as equations, but this position's are bounds (noise "
+                         f"{system.noise!r}): read lo <= A x <= hi with clue_table, or deduce with "
+                         f"'trivial', 'lp' or 'enumerate'")
+    return system
 
 
 def rref_table(obs: Observation | str | ClueSystem, *, use_total: bool = True) -> pd.DataFrame:
@@ -104,7 +127,7 @@ def rref_table(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
 
     import sympy
 
-    system = obs if isinstance(obs, ClueSystem) else clue_system(as_observation(obs), use_total=use_total)
+    system = _exact_system(obs, use_total, "rref_table")
     _, cols = _labels(system)
     if system.n_equations == 0:
         return pd.DataFrame(columns=[*cols, "b"])
@@ -136,7 +159,7 @@ def rref_steps(obs: Observation | str | ClueSystem, *, use_total: bool = True) -
     """
     import sympy
 
-    system = obs if isinstance(obs, ClueSystem) else clue_system(as_observation(obs), use_total=use_total)
+    system = _exact_system(obs, use_total, "rref_steps")
     rows = np.column_stack([system.A, system.b]).tolist() if system.n_equations else []
     m = sympy.Matrix(rows) if rows else sympy.zeros(0, system.n_variables + 1)
     steps: list[tuple[str, Any]] = [("start: [A | b]", m.copy())]
@@ -166,6 +189,8 @@ def bound_table(table: pd.DataFrame) -> pd.DataFrame:
     of its negative coefficients and the sum of its positive ones; when ``b``
     equals one of those ends, every variable of the row is fixed.  The
     library's ``rref`` method applies the same rule; this table explains it.
+    A table of bounds (``lo``, ``hi``: clue noise) fixes a row only when its
+    bound meets the other end (``hi`` at the low end, ``lo`` at the high one).
 
     Examples
     --------
@@ -174,21 +199,23 @@ def bound_table(table: pd.DataFrame) -> pd.DataFrame:
     >>> t[["low", "high", "b", "fixes"]].astype(str).values.tolist()
     [['-1', '1', '-1', 'x0=0, x3=1'], ['0', '3', '2', '']]
     """
-    coeffs = table.drop(columns="b")
+    bounds = "b" not in table.columns and {"lo", "hi"} <= set(table.columns)
+    coeffs = table.drop(columns=["lo", "hi"] if bounds else "b")
     names = [c.split()[0] for c in coeffs.columns]
     rows = []
     for label, values in coeffs.iterrows():
         vals = list(values)
         low = sum(v for v in vals if v < 0)
         high = sum(v for v in vals if v > 0)
-        b = table.at[label, "b"]
+        lo, hi = (table.at[label, "lo"], table.at[label, "hi"]) if bounds else (table.at[label, "b"],) * 2
         fixed = []
-        if b in (low, high) and low != high:
-            at_low = b == low
+        if (hi == low or lo == high) and low != high:
+            at_low = hi == low
             for name, v in zip(names, vals, strict=True):
                 if v != 0:
                     fixed.append(f"{name}={int((v < 0) == at_low)}")
-        rows.append({"row": label, "low": low, "high": high, "b": b, "fixes": ", ".join(fixed)})
+        bound = {"lo": lo, "hi": hi} if bounds else {"b": lo}
+        rows.append({"row": label, "low": low, "high": high, **bound, "fixes": ", ".join(fixed)})
     return pd.DataFrame(rows).set_index("row")
 
 

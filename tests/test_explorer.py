@@ -757,3 +757,21 @@ def test_the_matrix_panel_of_a_large_board_reads_the_sparse_matrix(monkeypatch):
     table = panel_table(game.observation, "matrix")
     assert "showing whole components that fit only" in table["note"] and table["columns"] and table["rows"]
     assert all(len(row["values"]) == len(table["columns"]) for row in table["rows"])
+
+
+def test_the_teaching_tables_never_read_a_bound_as_an_equation():
+    """An adversarial review: on "over" noise bound_table(rref_table(...)) fixed x0=1, x3=0, though the
+    all-safe layout fits (SPEC §2: no reader takes a bound for an equality)."""
+    from sweeplab.explorer import bound_table, clue_table, rref_steps, rref_table
+
+    over = sweeplab.Observation.from_text("????\n-32-", noise="over")
+    table = clue_table(over, use_total=False)
+    assert "b" not in table.columns and table["hi"].tolist() == [3, 2] and table["lo"].tolist() == [0, 0]
+    assert (bound_table(table)["fixes"] == "").all()  # an upper bound at the top proves nothing here
+    for reader in (rref_table, rref_steps):
+        with pytest.raises(ValueError, match="reads the clues as equations, but this position's are bounds"):
+            reader(over, use_total=False)
+    under = sweeplab.Observation.from_text("????\n-32-", noise="under")  # (1,1): 3 mines at least, of 3
+    assert bound_table(clue_table(under, use_total=False))["fixes"].tolist() == ["x0=1, x1=1, x2=1", ""]
+    truth = sweeplab.deduce(under, "enumerate", use_total=False)
+    assert truth.mines == {(0, 0), (0, 1), (0, 2)}
