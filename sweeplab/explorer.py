@@ -526,6 +526,17 @@ class Explorer:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
         if self._over("apply"):
             return 0
+        if METHODS.get(self.method) is not getattr(self, "_deduced_by", None):  # registered again, or removed
+            gone = self.method not in METHODS
+            said = (f"method {self.method!r} is registered no more" if gone else
+                    f"method {self.method!r} was registered again since its claims were drawn")
+            if gone:
+                self.board.method = "rref"  # refreshes through _on_control
+            else:
+                self.refresh()
+            self.board.message = f"{said}: nothing played; the claims of {self.method!r} are drawn now, " \
+                                 f"apply again to play them"
+            return 0
         if self.deduction is None or not self.deduction.cells:  # nothing claimed: say why
             if self._no_deduction:  # inconsistent, declined or failed: said again
                 self.board.message = self._no_deduction
@@ -679,6 +690,7 @@ class Explorer:
             board.method = "rref"  # refreshes through _on_control
             return
         self.deduction, self.probabilities, self._no_deduction = None, None, ""
+        self._deduced_by = METHODS[board.method]  # the registration the claims drawn come from
         playing, inconsistent = game.status == "playing", False
         try:
             # once a cell is open: a mine stepped on (score mode) or hidden numbers (lost clues) leave the

@@ -775,3 +775,33 @@ def test_the_teaching_tables_never_read_a_bound_as_an_equation():
     assert bound_table(clue_table(under, use_total=False))["fixes"].tolist() == ["x0=1, x1=1, x2=1", ""]
     truth = sweeplab.deduce(under, "enumerate", use_total=False)
     assert truth.mines == {(0, 0), (0, 1), (0, 2)}
+
+
+def test_apply_never_plays_the_claims_of_a_method_registered_again_or_removed():
+    """An adversarial review: Apply played the claims drawn for a draft registered since with a fix (and lost
+    the game), or for a method no longer registered, crediting rref."""
+    def draft(obs, *, use_total=True):  # every frontier cell safe: wrong
+        system = sweeplab.clue_system(obs, use_total=use_total)
+        return set(system.cells[:system.n_frontier]), set()
+
+    def fixed(obs, *, use_total=True):
+        return set(), set()
+
+    sweeplab.register_method("explorer-draft", draft, sound=False, complete=False)
+    try:
+        ex = Explorer(level="beginner", seed=3, method="explorer-draft")
+        ex.click(4, 4)
+        drawn = len(ex.board.safe)
+        sweeplab.register_method("explorer-draft", fixed, sound=False, complete=False, replace=True)
+        assert drawn > 0 and ex.apply() == 0 and ex.game.status == "playing"
+        assert "was registered again since its claims were drawn: nothing played" in ex.board.message
+        assert ex.board.safe == []  # the fixed method's claims, drawn now
+        sweeplab.register_method("explorer-draft", draft, sound=False, complete=False, replace=True)
+        ex.refresh()
+        sweeplab.unregister_method("explorer-draft")
+        assert ex.apply() == 0 and ex.game.status == "playing" and ex.method == "rref"
+        assert "'explorer-draft' is registered no more: nothing played" in ex.board.message
+        assert ex.apply() > 0  # rref's claims, drawn now
+    finally:
+        if "explorer-draft" in sweeplab.METHODS:
+            sweeplab.unregister_method("explorer-draft")
