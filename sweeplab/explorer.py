@@ -455,7 +455,7 @@ class Explorer:
         self.board = BoardWidget(method=method, agent=agent, agents=list(AGENTS), level=level,
                                  levels=list(dict.fromkeys([*LEVELS, level])))
         self.board.on_msg(lambda _widget, content, _buffers: self._on_message(content))
-        self.board.observe(self._on_control, names=["method", "panel", "level", "agent"])
+        self.board.observe(self._on_control, names=["method", "panel", "level", "agent", "show_marks"])
         self.refresh()
 
     @property
@@ -665,6 +665,8 @@ class Explorer:
         elif name == "agent":
             if new not in AGENTS:  # set from Python to no agent: back to the one before
                 self._set_quietly("agent", change["old"])
+        elif name == "show_marks":  # the summary's counts are the method's certainties too
+            self.board.summary = self._summary(self.game.observation)
         elif name == "level":
             if self._quiet:
                 return
@@ -708,8 +710,11 @@ class Explorer:
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
             self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
-            whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
-            self._no_deduction = (str(exc) if isinstance(exc, MethodBugError)  # it says so already
+            builtin = METHODS[self.method].builtin
+            whose = "a bug in sweeplab" if builtin else "a bug in the method"
+            # a bug that says so already, or deduce's own refusal (a method's option without a default)
+            said = isinstance(exc, MethodBugError) or (isinstance(exc, ValueError) and not builtin)
+            self._no_deduction = (str(exc) if said
                                   else f"{self.method} raised {type(exc).__name__}: {exc} ({whose})")
         # cheap (exact, by components): sent always, for the hover, drawn when asked, whatever the method
         # did (brute declining an expert board took them away).  Not before a first click the rules make
@@ -773,9 +778,11 @@ class Explorer:
             left = 0 if self.game.status == "won" else self.game.n_mines - known  # won: every mine is found
             mines = (f"{mines_text(left)} left" if left >= 0
                      else f"{-left} more flag{'s' * (left != -1)} than mines (a wrong flag?)")
+        if self.game.mode == "score" and (self.game.mines_hit or self.game.status != "playing"):
+            mines += f" · {self.game.mines_hit} stepped on, score {self.game.score:.2f}"  # SPEC §3
         kind = sound_label(info.sound) + (", complete" if info.complete else "")
-        found = "" if d is None else (f": {len(d.safe)} safe, {mines_text(len(d.mines))} in "
-                                      f"{1000 * d.seconds:.1f} ms")
+        found = "" if d is None or not self.board.show_marks else (  # deductions hidden: their counts too
+            f": {len(d.safe)} safe, {mines_text(len(d.mines))} in {1000 * d.seconds:.1f} ms")
         start = (f" · the first click is safe (rule {self.game.first_click!r})"
                  if self.game.status == "playing" and self._untouched_safe_start() else "")
         return f"{self.game.status} · {mines} · {self.method} ({kind}){found}{start}"

@@ -805,3 +805,27 @@ def test_apply_never_plays_the_claims_of_a_method_registered_again_or_removed():
     finally:
         if "explorer-draft" in sweeplab.METHODS:
             sweeplab.unregister_method("explorer-draft")
+
+
+def test_the_status_line_gives_the_score_hides_counts_with_the_deductions_and_blames_no_option():
+    """An adversarial review: a score-mode game read "won" after three mines were stepped on and showed no
+    score; with deductions cleared the status line still gave the method's counts; a method option without
+    a default was called a bug in the method."""
+    ex = Explorer(sweeplab.new_game("beginner", first_click="zero", seed=4, mode="score"), method="enumerate")
+    ex.click(4, 4)
+    for r, c in np.argwhere(ex.game.layout)[:3]:
+        ex.click(int(r), int(c))
+    assert "3 stepped on, score 0.70" in ex.board.summary
+    assert ": " in ex.board.summary.split(" · ")[-1]  # the method's counts
+    ex.board.show_marks = False
+    assert "safe" not in ex.board.summary and "enumerate (sound, complete)" in ex.board.summary
+
+    def needs_k(obs, *, use_total=True, k):
+        return set(), set()
+
+    sweeplab.register_method("explorer-needs-k", needs_k, sound=True, complete=False)
+    try:
+        ex.set_method("explorer-needs-k")
+        assert "needs the option 'k'" in ex.board.message and "a bug" not in ex.board.message
+    finally:
+        sweeplab.unregister_method("explorer-needs-k")
