@@ -272,9 +272,9 @@ def panel_table(obs: Observation, kind: str) -> dict:
         columns.append({"name": "interior", "count": interior})
         keep.append(nf)
     rows = list(range(system.n_equations))
-    note = f"{system.n_equations} equations over {nf} frontier cells"
+    note = f"{count_text(system.n_equations, 'equation')} over {count_text(nf, 'frontier cell')}"
     if interior:
-        note += f" and {interior} interior cells (one column: they appear only in the total row)"
+        note += f" and {count_text(interior, 'interior cell')} (one column: only the total row has them)"
     # the sparse matrix: the dense one of a 300x300 board is 10.8 GiB (a reviewer)
     matrix = system.A_sparse.tocsr()
     if nf > _MAX_COLUMNS:
@@ -349,13 +349,13 @@ def _refutation(d: Deduction, cell: tuple[int, int], obs: Observation, wanted: b
     grid = obs.grid
     covered = grid == COVERED
     near = frontier_mask(grid)
-    beside = [f"({r},{c})" for r, c in np.argwhere(layout & near).tolist()]
+    beside = [f"({r},{c})" for r, c in np.argwhere(layout & near).tolist() if (r, c) != cell]  # named once
     listed = ", ".join(beside[:12]) + (f" and {len(beside) - 12} more" if len(beside) > 12 else "")
     away, mines_away = int((covered & ~near).sum()), int((layout & covered & ~near).sum())
     rest = f", and at {mines_away} of the {away} cells away from them" if away else ""
     other = "a mine" if value == 0 else "safe"
-    return (f": every clue and the total hold with ({cell[0]},{cell[1]}) {other} and mines next to the "
-            f"numbers at {listed or 'no cell'}{rest}")
+    return (f": every clue and the total hold with ({cell[0]},{cell[1]}) {other} and "
+            f"{'other ' if value == 0 else ''}mines next to the numbers at {listed or 'no cell'}{rest}")
 
 
 class Explorer:

@@ -572,6 +572,11 @@ def test_an_unforced_claim_comes_with_a_layout_that_refutes_it():
     assert text.startswith(f": every clue and the total hold with (2,3) safe and mines next to the numbers "
                            f"at {listed}")
     assert _refutation(d, (2, 3), obs, False) == ""
+    # a claim of safety refuted: the cell, a mine there, is named once (a review: it was listed twice)
+    position = sweeplab.Observation.from_text("???\n121", mines=2)
+    claim = sweeplab.deduce(position, lambda obs, *, use_total=True: ({(0, 0)}, set()), proofs=True)
+    assert _refutation(claim, (0, 0), position, True) == (
+        ": every clue and the total hold with (0,0) a mine and other mines next to the numbers at (0,2)")
     assert _refutation(d, (2, 3), obs.with_mines(None), True) == ""  # no total: nothing to draw from
 
 
