@@ -623,8 +623,12 @@ def _imported_names(module: str) -> list[str]:
                 names += [base] + [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if called in _IMPORTERS and isinstance(node.args[0].value, str):  # import_module("helper")
-                names.append(node.args[0].value)
+            target = node.args[0].value
+            if called in _IMPORTERS and isinstance(target, str):  # import_module("helper"), (".helper", pkg)
+                dots = len(target) - len(target.lstrip("."))
+                base = _resolve(module, target[dots:] or None, dots) if dots else target
+                if base:
+                    names.append(base)
     return names
 
 

@@ -851,6 +851,18 @@ def test_a_partial_fixing_a_value_its_builtin_refuses_is_refused_when_registered
     assert "test-bad" not in METHODS
 
 
+@pytest.mark.parametrize(("fixed", "match"), [
+    ({"probabilities": True}, "fixes probabilities, which deduce asks"),
+    ({"use_total": "maybe"}, "fixes a use_total that is not a flag")])
+def test_a_partial_fixing_what_deduce_asks_per_call_is_refused_when_registered(fixed, match):
+    """A review of today's change: a partial of enumerate fixing probabilities=True was accepted, and every
+    call failed with "must return (safe, mines)"."""
+    with pytest.raises(ValueError, match=match):
+        sweeplab.register_method("test-fixes", functools.partial(METHODS["enumerate"].function, **fixed),
+                                 sound=True, complete=True)
+    assert "test-fixes" not in METHODS
+
+
 def test_a_partial_keeps_its_use_total_and_its_time_limit_gives_way_to_untimed_play():
     rref, lp = METHODS["rref"].function, METHODS["lp"].function
     sweeplab.register_method("test-rref-no-total", functools.partial(rref, use_total=False), sound=True,

@@ -1732,3 +1732,28 @@ def test_a_closure_variable_a_method_assigns_is_state_counted_by_type():
     counting(None)
     assert function_fingerprint(counting) == before
     assert function_fingerprint(make(4)) != before  # the constant it reads, by value
+
+
+def test_a_plugin_packages_helper_imported_by_a_relative_name_counts(tmp_path, monkeypatch):
+    """A review of today's change: importlib.import_module(".helper", __package__) was not resolved, so
+    an edit of the helper did not change the fingerprint before the method's first call, and did after."""
+    from sweeplab.provenance import function_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = tmp_path / "relative_plugin_53"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import importlib\n\n\ndef method(obs, *, use_total=True):\n"
+        "    return importlib.import_module('.helper', __package__).rule(obs)\n")
+    (package / "helper.py").write_text("def rule(obs):\n    return set(), set()\n")
+    module = importlib.import_module("relative_plugin_53")
+    try:
+        before = function_fingerprint(module.method)
+        module.method(None)  # imports the helper
+        assert function_fingerprint(module.method) == before
+        sys.modules.pop("relative_plugin_53.helper")  # as a fresh process, which has not imported it yet
+        (package / "helper.py").write_text("def rule(obs):\n    return {(0, 0)}, set()\n")
+        assert function_fingerprint(module.method) != before
+    finally:
+        for name in ("relative_plugin_53", "relative_plugin_53.helper"):
+            sys.modules.pop(name, None)

@@ -422,6 +422,15 @@ def _check_fixed_options(name: str, function: MethodFunction) -> None:
     costs nothing.  A researcher's own function is not called here (it may keep state)."""
     if not isinstance(function, functools.partial):
         return
+    if "use_total" in function.keywords:  # kept whatever the caller passes: a flag, checked now
+        try:
+            check_flag("use_total", function.keywords["use_total"])
+        except ValueError as exc:
+            raise ValueError(f"method {name!r}: {function!r} fixes a use_total that is not a flag ({exc}); "
+                             f"fix the value the partial gives") from None
+    if "probabilities" in function.keywords:  # what deduce asks for per call: fixed, it changes the answer
+        raise ValueError(f"method {name!r}: {function!r} fixes probabilities, which deduce asks a method for "
+                         f"per call (deduce(obs, {name!r}, probabilities=True)); leave it out of the partial")
     inner = function.func
     while isinstance(inner, functools.partial):
         inner = inner.func
