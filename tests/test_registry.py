@@ -801,13 +801,17 @@ def test_options_fixed_by_a_partial_cannot_be_overridden():
 def test_a_callable_object_registered_again_from_the_same_cell_is_the_same_definition():
     """An adversarial review: running a cell that registers a callable object a second time demanded
     replace=True, as an edit would; an object with other attributes still does."""
-    source = ("class Threshold:\n    def __init__(self, k):\n        self.k = k\n"
-              "    def __call__(self, obs, *, use_total=True):\n        return set(), set()\n")
+    source = ("class Threshold:\n    def __init__(self, k):\n        self.k = k\n        self._calls = 0\n"
+              "    def __call__(self, obs, *, use_total=True):\n        self._calls += 1\n"
+              "        return set(), set()\n")
     cells = [{"__name__": "__main__"} for _ in range(3)]
     for cell in cells:
         exec(source, cell)
-    sweeplab.register_method("test-object", cells[0]["Threshold"](3), sound=True, complete=False)
+    first = cells[0]["Threshold"](3)
+    sweeplab.register_method("test-object", first, sound=True, complete=False)
     try:
+        deduce("?1\n11", "test-object")  # its state (named _like_this) changes as it plays: not compared
+        assert first._calls == 1
         sweeplab.register_method("test-object", cells[1]["Threshold"](3), sound=True, complete=False)
         with pytest.raises(ValueError, match="registered already"):
             sweeplab.register_method("test-object", cells[2]["Threshold"](4), sound=True, complete=False)

@@ -463,7 +463,8 @@ def same_function(a: object, b: object) -> bool:
     file names not), defaults and closure; what the code reads from its
     globals is not compared.  Two ``functools.partial`` are one when their
     functions are and they fix the same arguments; two callable objects when
-    their classes are (:func:`same_class`) and their attributes are equal.
+    their classes are (:func:`same_class`) and their attributes are equal
+    (those named ``_like_this``, state it keeps as it plays, of one type).
 
     Examples
     --------
@@ -486,7 +487,11 @@ def _same_function(a: object, b: object, seen: set[tuple[int, int]]) -> bool:
                 and _same_value(a.args, b.args, seen) and _same_value(a.keywords, b.keywords, seen))
     if _callable_object(a) and _callable_object(b):  # one class definition (run twice), equal attributes
         seen.add((id(a), id(b)))
-        return _same_class(type(a), type(b), seen) and _same_value(vars(a), vars(b), seen)
+        # attributes named _like_this are state it keeps as it plays (a call counter): by type, as the
+        # fingerprints count them
+        state_a, state_b = ({k: type(v) for k, v in vars(x).items() if k.startswith("_")} for x in (a, b))
+        own_a, own_b = ({k: v for k, v in vars(x).items() if not k.startswith("_")} for x in (a, b))
+        return _same_class(type(a), type(b), seen) and state_a == state_b and _same_value(own_a, own_b, seen)
     if not (inspect.isfunction(a) and inspect.isfunction(b)):
         return False
     if (a.__module__, a.__qualname__, a.__code__) != (b.__module__, b.__qualname__, b.__code__):
