@@ -29,7 +29,7 @@ class BoardWidget(anywidget.AnyWidget):
 
     The view sends custom messages ``{"event": name, ...}``: ``"click"`` and
     ``"flag"`` with ``row`` and ``col``, then ``"apply"``, ``"agent_step"`` and
-    ``"new"``; whoever owns the game listens with :meth:`on_msg`.
+    ``"new"``; whoever owns the game listens with ``on_msg`` (ipywidgets).
 
     Attributes
     ----------

@@ -270,7 +270,7 @@ class ClueSystem:
 
     # -- checks ------------------------------------------------------------------------------
     def check_counts(self) -> None:
-        """Raise :class:`InconsistentPositionError` when a clue or the total cannot be met.
+        """Raise :class:`~sweeplab.errors.InconsistentPositionError` when a clue or the total cannot be met.
 
         A clue needs ``known <= clue <= known + covered`` around it (``known``:
         flags and revealed mines), and the total ``known <= mines <= known +

@@ -240,7 +240,7 @@ def panel_table(obs: Observation, kind: str) -> dict:
     the total row and so have identical columns, share one column ``interior``
     whose variable counts their mines.  Each row carries what the row bound rule
     fixes (``fixes``: ``[column, value]``).  The RREF is exact (python-flint
-    rationals); past :data:`_MAX_COLUMNS` frontier cells only the whole components
+    rationals); past 250 frontier cells (``_MAX_COLUMNS``) only the whole components
     that fit are shown (a large one skipped), without the total row.
 
     Parameters
@@ -386,7 +386,7 @@ class Explorer:
         The first-click rule of the games the explorer starts (``"zero"`` by
         default).  A ``game`` passed in keeps its own rule, and the games
         started after it take its rule unless this is given (a game from
-        :meth:`Game.from_layout` has ``"none"``: a first click can lose).
+        :meth:`sweeplab.game.Game.from_layout` has ``"none"``: a first click can lose).
 
     Attributes
     ----------
