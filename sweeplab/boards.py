@@ -51,7 +51,6 @@ True
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -503,14 +502,14 @@ def generate_boards(
 
 
 def _in_order(tasks, start: int, workers, progress: bool):
-    from .executor import run_tasks
+    from .executor import local_workers, run_tasks
 
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(tasks), desc="boards", unit="board")
-        if min(workers or os.cpu_count() or 1, len(tasks)) == 1:  # in this process: count the layouts too
+        if local_workers(workers, len(tasks)) == 1:  # in this process: count the layouts too
             tasks = [{**task, "on_try": _layouts_tried(bar)} for task in tasks]
     pending: dict[int, Board] = {}
     nxt = 0

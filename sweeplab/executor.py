@@ -253,7 +253,7 @@ def run_tasks(
     if scheduler is not None:
         yield from _dask(function, tasks, scheduler)
         return
-    n_workers = min(workers or os.cpu_count() or 1, len(tasks))
+    n_workers = local_workers(workers, len(tasks))
     if n_workers == 1:
         for i, task in enumerate(tasks):
             yield i, function(**task)
@@ -278,6 +278,17 @@ def run_tasks(
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def local_workers(workers: int | None, tasks: int) -> int:
+    """The processes :func:`run_tasks` starts for ``tasks`` tasks on this machine (1: this process).
+
+    Examples
+    --------
+    >>> local_workers(4, 2), local_workers(1, 10)
+    (2, 1)
+    """
+    return min(workers or os.cpu_count() or 1, tasks)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

@@ -526,7 +526,7 @@ class Explorer:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
         if self._over("apply"):
             return 0
-        if METHODS.get(self.method) is not getattr(self, "_deduced_by", None):  # registered again, or removed
+        if METHODS.get(self.method) is not self._deduced_by:  # registered again, or removed
             gone = self.method not in METHODS
             said = (f"method {self.method!r} is registered no more" if gone else
                     f"method {self.method!r} was registered again since its claims were drawn")
