@@ -693,6 +693,8 @@ class Explorer:
             return
         self.deduction, self.probabilities, self._no_deduction = None, None, ""
         self._deduced_by = METHODS[board.method]  # the registration the claims drawn come from
+        builtin = self._deduced_by.builtin
+        whose = "a bug in sweeplab" if builtin else "a bug in the method"  # whatever it raises, if a bug
         playing, inconsistent = game.status == "playing", False
         try:
             # once a cell is open: a mine stepped on (score mode) or hidden numbers (lost clues) leave the
@@ -701,7 +703,6 @@ class Explorer:
                 self.deduction = deduce(obs, method=self.method, proofs=True)
         except InconsistentPositionError as exc:  # wrong flags, or a method's bug: the game's layout tells
             if game.layout is not None and layout_fits(obs, game.layout):
-                whose = "a bug in sweeplab" if METHODS[self.method].builtin else "a bug in the method"
                 self._no_deduction = (f"{self.method} says no mine layout fits this position, but the game's "
                                       f"own layout does ({whose}): {exc}")
             else:
@@ -710,8 +711,6 @@ class Explorer:
         except MethodRefused as exc:  # e.g. a frontier too large for brute force
             self._no_deduction = f"{self.method} declines this position: {exc}"
         except Exception as exc:  # noqa: BLE001 - a method's bug must not leave the board behind the game
-            builtin = METHODS[self.method].builtin
-            whose = "a bug in sweeplab" if builtin else "a bug in the method"
             # a bug that says so already, or deduce's own refusal (a method's option without a default)
             said = isinstance(exc, MethodBugError) or (isinstance(exc, ValueError) and not builtin)
             self._no_deduction = (str(exc) if said
