@@ -32,7 +32,7 @@ from .clue_system import ClueSystem, clue_system
 from .errors import MethodBugError, MethodRefused, count_text, mines_text, unknown_choice
 from .executor import root_seed
 from .game import LEVELS, Game, new_game
-from .methods import METHODS, Deduction, deduce, method_info, sound_label
+from .methods import METHODS, Deduction, MethodInfo, deduce, method_info, same_function, sound_label
 from .positions import (
     COVERED,
     FLAG,
@@ -216,7 +216,8 @@ def bound_table(table: pd.DataFrame) -> pd.DataFrame:
                     fixed.append(f"{name}={int((v < 0) == at_low)}")
         bound = {"lo": lo, "hi": hi} if bounds else {"b": lo}
         rows.append({"row": label, "low": low, "high": high, **bound, "fixes": ", ".join(fixed)})
-    return pd.DataFrame(rows).set_index("row")
+    columns = ["row", "low", "high", *(["lo", "hi"] if bounds else ["b"]), "fixes"]
+    return pd.DataFrame(rows, columns=columns).set_index("row")  # (no rows: no equation yet)
 
 
 # the [A | b] and RREF panels show at most this many frontier columns (whole components, total row left out)
@@ -354,8 +355,9 @@ def _refutation(d: Deduction, cell: tuple[int, int], obs: Observation, wanted: b
     away, mines_away = int((covered & ~near).sum()), int((layout & covered & ~near).sum())
     rest = f", and at {mines_away} of the {away} cells away from them" if away else ""
     other = "a mine" if value == 0 else "safe"
-    return (f": every clue and the total hold with ({cell[0]},{cell[1]}) {other} and "
-            f"{'other ' if value == 0 else ''}mines next to the numbers at {listed or 'no cell'}{rest}")
+    mines = (f"{'other ' if value == 0 else ''}mines next to the numbers at {listed}" if listed
+             else f"no {'other ' if value == 0 else ''}mine next to the numbers")
+    return f": every clue and the total hold with ({cell[0]},{cell[1]}) {other} and {mines}{rest}"
 
 
 class Explorer:
@@ -526,16 +528,17 @@ class Explorer:
         """Play the current deductions: flag the mines, reveal the safe cells; returns the moves made."""
         if self._over("apply"):
             return 0
-        if METHODS.get(self.method) is not self._deduced_by:  # registered again, or removed
+        if not _same_registration(METHODS.get(self.method), self._deduced_by):  # registered again, or removed
             gone = self.method not in METHODS
             said = (f"method {self.method!r} is registered no more" if gone else
-                    f"method {self.method!r} was registered again since its claims were drawn")
+                    f"method {self.method!r} was registered again, other code, since its claims were drawn")
             if gone:
                 self.board.method = "rref"  # refreshes through _on_control
             else:
                 self.refresh()
-            self.board.message = f"{said}: nothing played; the claims of {self.method!r} are drawn now, " \
-                                 f"apply again to play them"
+            claims = self.deduction is not None and self.deduction.cells
+            again = ", apply again to play them" if claims else ""
+            self.board.message = f"{said}: nothing played; the claims of {self.method!r} are drawn now{again}"
             return 0
         if self.deduction is None or not self.deduction.cells:  # nothing claimed: say why
             if self._no_deduction:  # inconsistent, declined or failed: said again
@@ -788,6 +791,13 @@ class Explorer:
 
     def _repr_mimebundle_(self, **kwargs: Any):
         return self.board._repr_mimebundle_(**kwargs)
+
+
+def _same_registration(now: MethodInfo | None, then: MethodInfo) -> bool:
+    """Whether a method's registration is the one its drawn claims came from, or the same definition
+    registered again (a notebook cell run twice: :func:`~sweeplab.methods.same_function`)."""
+    return now is then or (now is not None and same_function(now.function, then.function) and (
+        now.sound, now.complete, now.reads_bounds) == (then.sound, then.complete, then.reads_bounds))
 
 
 def _any_revealed(grid: np.ndarray) -> bool:

@@ -366,7 +366,7 @@ def _fingerprint(fn: Any) -> str:
             if inspect.isfunction(called):  # the defaults and closure a factory made it with
                 digest.update(b"defaults\0" + _defaults_text(called).encode())
                 for value, kept in _closure(called):  # (itself, when it calls itself: its code says it)
-                    text = _type_text(value) if kept else "itself" if value is called else _value_text(value)
+                    text = "" if kept else "itself" if value is called else _value_text(value)
                     digest.update((b"kept\0" if kept else b"read\0") + text.encode())
             _hash_modules_named(digest, code)
     elif code is not None:
@@ -441,7 +441,7 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
     reads: list[tuple[str, Any]] = []
     for value, kept in _closure(fn):
         if kept:
-            digest.update(b"kept\0" + _type_text(value).encode())
+            digest.update(b"kept\0")
         else:
             reads.append(("", value))
     scope = getattr(fn, "__globals__", {})
@@ -488,9 +488,9 @@ def _hash_function(digest: Any, fn: Any, seen: set[int]) -> None:
 
 def _closure(fn: Any) -> Iterator[tuple[Any, bool]]:
     """The values in a function's closure, each with whether the function assigns it (``nonlocal count;
-    count += 1``): state it keeps as it plays, which counts by its type only (by value, a method's own
-    fingerprint changed as it played, and the same sweep run again was refused).  Cells not yet filled
-    are left out."""
+    count += 1``, or a table filled on first use, ``None`` then a dict): state it keeps as it plays,
+    which counts by its place only (by value, a method's own fingerprint changed as it played, and the
+    same sweep run again was refused).  Cells not yet filled are left out."""
     kept = _global_names(fn.__code__, _KEEPS)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
         with contextlib.suppress(ValueError):  # a cell not yet filled

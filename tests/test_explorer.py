@@ -799,8 +799,12 @@ def test_apply_never_plays_the_claims_of_a_method_registered_again_or_removed():
         drawn = len(ex.board.safe)
         sweeplab.register_method("explorer-draft", fixed, sound=False, complete=False, replace=True)
         assert drawn > 0 and ex.apply() == 0 and ex.game.status == "playing"
-        assert "was registered again since its claims were drawn: nothing played" in ex.board.message
+        said = "was registered again, other code, since its claims were drawn: nothing played"
+        assert said in ex.board.message
         assert ex.board.safe == []  # the fixed method's claims, drawn now
+        # the same definition registered again (its cell run twice) is the same method: played
+        sweeplab.register_method("explorer-draft", fixed, sound=False, complete=False, replace=True)
+        assert ex.apply() == 0 and "nothing played" not in ex.board.message
         sweeplab.register_method("explorer-draft", draft, sound=False, complete=False, replace=True)
         ex.refresh()
         sweeplab.unregister_method("explorer-draft")
@@ -834,3 +838,11 @@ def test_the_status_line_gives_the_score_hides_counts_with_the_deductions_and_bl
         assert "needs the option 'k'" in ex.board.message and "a bug" not in ex.board.message
     finally:
         sweeplab.unregister_method("explorer-needs-k")
+
+
+def test_bound_table_of_a_position_with_no_equation_is_an_empty_table():
+    """An adversarial review: no rows gave pandas' raw KeyError."""
+    from sweeplab.explorer import bound_table, clue_table
+
+    table = bound_table(clue_table(sweeplab.Observation.from_text("??\n??"), use_total=False))
+    assert table.empty and table.columns.tolist() == ["low", "high", "b", "fixes"]

@@ -865,6 +865,12 @@ def test_a_partial_fixing_what_deduce_asks_per_call_is_refused_when_registered(f
         sweeplab.register_method("test-fixes", functools.partial(METHODS["enumerate"].function, **fixed),
                                  sound=True, complete=True)
     assert "test-fixes" not in METHODS
+    off = functools.partial(METHODS["enumerate"].function, probabilities=False)  # the default: harmless
+    sweeplab.register_method("test-fixes", off, sound=True, complete=True)
+    try:
+        assert deduce("?1\n11", "test-fixes").mines == {(0, 0)}
+    finally:
+        sweeplab.unregister_method("test-fixes")
 
 
 def test_a_partial_keeps_its_use_total_and_its_time_limit_gives_way_to_untimed_play():

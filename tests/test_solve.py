@@ -263,6 +263,18 @@ def test_solve_all_names_a_sound_methods_claim_that_a_complete_method_refutes(ca
     finally:
         sweeplab.unregister_method("test-with-total")
     assert code == 0 and "== test-with-total (sound, complete): 2 safe, 1 mine" in out and "WRONG" not in out
+    # one that fixes use_total=False is held to a run with the total: what no total forces, the total does
+
+    def reckless(obs, *, use_total=True):
+        return set(), {(0, 1)}
+
+    sweeplab.register_method("test-no-total", functools.partial(reckless, use_total=False), sound=True,
+                             complete=False)
+    try:
+        code, out, _ = solve(["-", "--all", "--mines", "2"], capsys, monkeypatch, stdin="???\n121\n")
+    finally:
+        sweeplab.unregister_method("test-no-total")
+    assert code == 1 and "== test-no-total: WRONG" in out
 
 
 def test_a_method_option_without_a_default_is_bad_input_with_advice_that_works(capsys, monkeypatch):

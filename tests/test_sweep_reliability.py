@@ -1714,6 +1714,20 @@ def test_a_closure_variable_a_method_assigns_is_state_counted_by_type():
     before = function_fingerprint(counting)
     counting(None)
     assert function_fingerprint(counting) == before
+
+    def lazy():
+        table = None
+
+        def method(obs, *, use_total=True):
+            nonlocal table
+            table = table if table is not None else {}  # filled on first use: None, then a dict
+            return set(), set()
+        return method
+
+    filled = lazy()
+    first = function_fingerprint(filled)
+    filled(None)
+    assert function_fingerprint(filled) == first
     assert function_fingerprint(make(4)) != before  # the constant it reads, by value
 
 

@@ -280,7 +280,8 @@ def _report(
 def _unforced_claims(claims: dict[str, Any], failed: list[str], *, use_total: bool) -> list[str]:
     """Lines naming each method registered sound whose claims a built-in complete method among ``claims``
     (the same position and total) shows are not forced: a bug in it (SPEC §4), added to ``failed``.  A
-    method that fixes its own ``use_total`` (a partial) is left out when it is not this run's."""
+    method that fixes ``use_total=True`` (a partial) is left out of a run without the total: the total
+    forces more (one that fixes ``False`` is held to the run's: what no total forces, the total does)."""
     from .. import METHODS
     from ..methods import method_use_total
 
@@ -289,7 +290,7 @@ def _unforced_claims(claims: dict[str, Any], failed: list[str], *, use_total: bo
         return []
     lines = []
     for name, d in claims.items():
-        if method_use_total(name, use_total) != use_total:
+        if method_use_total(name, use_total) and not use_total:  # it used the total: more is forced for it
             continue
         wrong = sorted((d.safe - claims[exact].safe) | (d.mines - claims[exact].mines))
         if wrong and METHODS[name].sound:

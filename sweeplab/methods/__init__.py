@@ -428,7 +428,8 @@ def _check_fixed_options(name: str, function: MethodFunction) -> None:
         except ValueError as exc:
             raise ValueError(f"method {name!r}: {function!r} fixes a use_total that is not a flag ({exc}); "
                              f"fix the value the partial gives") from None
-    if "probabilities" in function.keywords:  # what deduce asks for per call: fixed, it changes the answer
+    # what deduce asks for per call: fixed on, it changes every answer (fixed off, it is the default)
+    if check_flag("probabilities", function.keywords.get("probabilities", False)):
         raise ValueError(f"method {name!r}: {function!r} fixes probabilities, which deduce asks a method for "
                          f"per call (deduce(obs, {name!r}, probabilities=True)); leave it out of the partial")
     inner = function.func
