@@ -531,7 +531,8 @@ class Explorer:
         if not _same_registration(METHODS.get(self.method), self._deduced_by):  # registered again, or removed
             gone = self.method not in METHODS
             said = (f"method {self.method!r} is registered no more" if gone else
-                    f"method {self.method!r} was registered again, other code, since its claims were drawn")
+                    f"method {self.method!r} was registered again with other code since its claims were "
+                    f"drawn")
             if gone:
                 self.board.method = "rref"  # refreshes through _on_control
             else:

@@ -491,10 +491,20 @@ def _closure(fn: Any) -> Iterator[tuple[Any, bool]]:
     count += 1``, or a table filled on first use, ``None`` then a dict): state it keeps as it plays,
     which counts by its place only (by value, a method's own fingerprint changed as it played, and the
     same sweep run again was refused).  Cells not yet filled are left out."""
-    kept = _global_names(fn.__code__, _KEEPS)
+    kept = _kept_names(fn.__code__)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
         with contextlib.suppress(ValueError):  # a cell not yet filled
             yield cell.cell_contents, name in kept
+
+
+def _kept_names(code: CodeType) -> set[str]:
+    """The free variables of ``code`` it assigns, itself or through code nested in it that takes them
+    from it (not a nested function's own variable of the same name)."""
+    names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in _KEEPS}
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _kept_names(const)
+    return names & set(code.co_freevars)
 
 
 def _defaults_text(fn: Any) -> str:
@@ -514,8 +524,7 @@ _KEEPS = frozenset({"STORE_DEREF", "DELETE_DEREF"})
 
 
 def _global_names(code: CodeType, opnames: frozenset[str]) -> set[str]:
-    """The names ``code`` and the code nested in it use by the instructions ``opnames`` (global names by
-    ``_READS`` and ``_STORES``, an enclosing function's variables by ``_KEEPS``)."""
+    """The global names ``code`` and the code nested in it use by the instructions ``opnames``."""
     names = {ins.argval for ins in dis.get_instructions(code) if ins.opname in opnames}
     for const in code.co_consts:
         if isinstance(const, CodeType):

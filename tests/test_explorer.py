@@ -799,7 +799,7 @@ def test_apply_never_plays_the_claims_of_a_method_registered_again_or_removed():
         drawn = len(ex.board.safe)
         sweeplab.register_method("explorer-draft", fixed, sound=False, complete=False, replace=True)
         assert drawn > 0 and ex.apply() == 0 and ex.game.status == "playing"
-        said = "was registered again, other code, since its claims were drawn: nothing played"
+        said = "was registered again with other code since its claims were drawn: nothing played"
         assert said in ex.board.message
         assert ex.board.safe == []  # the fixed method's claims, drawn now
         # the same definition registered again (its cell run twice) is the same method: played

@@ -1728,6 +1728,20 @@ def test_a_closure_variable_a_method_assigns_is_state_counted_by_type():
     first = function_fingerprint(filled)
     filled(None)
     assert function_fingerprint(filled) == first
+
+    def shadowing(threshold):  # a nested helper's own variable of the name: the method's still a constant
+        def method(obs, *, use_total=True):
+            def helper():
+                threshold = 0
+
+                def inner():
+                    nonlocal threshold
+                    threshold += 1
+                return inner
+            return (set(), set()) if threshold else (helper(), set())
+        return method
+
+    assert function_fingerprint(shadowing(1)) != function_fingerprint(shadowing(2))
     assert function_fingerprint(make(4)) != before  # the constant it reads, by value
 
 
