@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -166,15 +166,32 @@ def _check_claims_forced(obs: Observation, claims: dict[str, tuple[frozenset[Cel
                          ) -> None:
     """``ValueError`` naming a sound method that claims a cell otherwise than a built-in complete method
     among ``claims``: that claim is not forced, so it is wrong (SPEC §4: a bug in the method)."""
-    forced = next((claims[m] for m in claims if m in COMPLETE), None)
-    if forced is None:
-        return
-    for m, (safe, mines) in claims.items():
-        wrong = sorted((safe - forced[0]) | (mines - forced[1]))
-        if wrong and METHODS[m].sound:
-            raise MethodBugError(f"method {m!r} is registered sound but claimed {wrong} otherwise than "
-                                 f"the complete methods (not forced): a bug in {m!r}; position "
-                                 f"(mines={obs.mines}):\n{obs.to_text()}")
+    unforced = unforced_claims(claims)[1]
+    if unforced:
+        m, wrong = next(iter(unforced.items()))
+        raise MethodBugError(f"method {m!r} is registered sound but claimed {wrong} otherwise than "
+                             f"the complete methods (not forced): a bug in {m!r}; position "
+                             f"(mines={obs.mines}):\n{obs.to_text()}")
+
+
+def unforced_claims(claims: Mapping[str, tuple[frozenset[Cell], frozenset[Cell]]]
+                    ) -> tuple[str | None, dict[str, list[Cell]]]:
+    """The built-in complete method among ``claims`` (method -> ``(safe, mines)`` on one position and
+    total), and the cells each method registered sound claims otherwise than it: not forced, so wrong
+    (SPEC §4: a bug in that method).  ``(None, {})`` when none of them is complete.
+
+    Examples
+    --------
+    >>> exact, wrong, none = frozenset({(0, 1)}), frozenset({(0, 0)}), frozenset()
+    >>> unforced_claims({"enumerate": (exact, none), "subset": (wrong, none), "lstsq": (wrong, none)})
+    ('enumerate', {'subset': [(0, 0)]})
+    """
+    exact = next((m for m in claims if m in COMPLETE), None)
+    if exact is None:
+        return None, {}
+    safe, mines = claims[exact]
+    wrong = {m: sorted((s - safe) | (x - mines)) for m, (s, x) in claims.items() if METHODS[m].sound}
+    return exact, {m: cells for m, cells in wrong.items() if cells}
 
 
 def _check_methods(methods: Iterable[str] | None) -> tuple[str, ...]:

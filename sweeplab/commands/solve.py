@@ -282,21 +282,18 @@ def _unforced_claims(claims: dict[str, Any], failed: list[str], *, use_total: bo
     (the same position and total) shows are not forced: a bug in it (SPEC §4), added to ``failed``.  A
     method that fixes ``use_total=True`` (a partial) is left out of a run without the total: the total
     forces more (one that fixes ``False`` is held to the run's: what no total forces, the total does)."""
-    from .. import METHODS
+    from ..dominance import unforced_claims
     from ..methods import method_use_total
 
-    exact = next((m for m in claims if METHODS[m].complete and METHODS[m].builtin), None)
-    if exact is None:
-        return []
+    # one that used the total where this run does not: more is forced for it
+    held = {name: (d.safe, d.mines) for name, d in claims.items()
+            if use_total or not method_use_total(name, use_total)}
+    exact, unforced = unforced_claims(held)
     lines = []
-    for name, d in claims.items():
-        if method_use_total(name, use_total) and not use_total:  # it used the total: more is forced for it
-            continue
-        wrong = sorted((d.safe - claims[exact].safe) | (d.mines - claims[exact].mines))
-        if wrong and METHODS[name].sound:
-            failed.append(name)
-            lines += [f"== {name}: WRONG: it is registered sound, but {exact} shows that {wrong} "
-                      f"{'is' if len(wrong) == 1 else 'are'} not forced as claimed: a bug in the method", ""]
+    for name, wrong in unforced.items():
+        failed.append(name)
+        lines += [f"== {name}: WRONG: it is registered sound, but {exact} shows that {wrong} "
+                  f"{'is' if len(wrong) == 1 else 'are'} not forced as claimed: a bug in the method", ""]
     return lines
 
 
